@@ -1,0 +1,119 @@
+"""遺燼抄 companion: a journaling companion for a narrative legacy game, with two card games."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, render_template, request, session
+from flask_babel import Babel, get_locale
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = ("ja", "en")
+
+csrf = CSRFProtect()
+babel = Babel()
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the application: config, database, translations, security and blueprints."""
+    app = Flask(
+        __name__,
+        instance_path=str(ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    _configure(app, test_config)
+    _init_extensions(app)
+    _register_blueprints(app)
+    _register_errors(app)
+    return app
+
+
+def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+    app.config.from_mapping(
+        DATABASE=str(Path(app.instance_path) / "companion.sqlite3"),
+        MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=False,
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        WTF_CSRF_TIME_LIMIT=None,
+        BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "companion" / "translations"),
+        PACKS_DIR=str(Path(app.instance_path) / "packs"),
+        EXPORTS_DIR=str(Path(app.instance_path) / "exports"),
+        TEXT_LIMIT=20_000,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+
+
+def _instance_secret(instance: Path) -> str:
+    """A secret key kept in instance/ so sessions survive restarts."""
+    path = instance / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    instance.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key
+
+
+def select_locale() -> str:
+    """The interface language: an explicit choice, then the browser's preference."""
+    chosen = request.args.get("lang") or session.get("lang")
+    if chosen in LANGUAGES:
+        return str(chosen)
+    return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def _init_extensions(app: Flask) -> None:
+    from . import db
+
+    db.init_app(app)
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+    app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
+    from . import cli, security
+
+    security.init_app(app)
+    cli.init_app(app)
+
+
+def _register_blueprints(app: Flask) -> None:
+    from .web import main
+
+    app.register_blueprint(main.bp)
+
+
+def _register_errors(app: Flask) -> None:
+    log = logging.getLogger("companion")
+
+    @app.errorhandler(404)
+    def not_found(_e: Exception) -> tuple[str, int]:
+        return render_template("errors/404.html"), 404
+
+    @app.errorhandler(CSRFError)
+    def csrf_refused(e: CSRFError) -> tuple[str, int]:
+        return render_template("errors/400.html", reason=e.description), 400
+
+    @app.errorhandler(413)
+    def too_large(_e: Exception) -> tuple[str, int]:
+        return render_template("errors/413.html"), 413
+
+    @app.errorhandler(500)
+    def server_error(e: Exception) -> tuple[str, int]:
+        log.exception("server error: %s", e)
+        return render_template("errors/500.html"), 500

@@ -1,0 +1,91 @@
+"""Secret capability links: a random token in a URL grants a role on one stream.
+
+Tokens carry 192 random bits and are stored only as their SHA-256 hash, so a copy of the
+database does not hand out working links.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from .store import now
+
+ROLES = ("host", "seat", "reader")
+
+
+@dataclass(frozen=True)
+class Capability:
+    """What a valid token grants."""
+
+    stream_id: str
+    role: str
+    seat: int | None
+    token_hash: str
+
+    @property
+    def can_write(self) -> bool:
+        """Hosts and seats may act; readers only follow."""
+        return self.role in ("host", "seat")
+
+    def may_act_for(self, seat: int) -> bool:
+        """The host acts for anyone; a seat link only for its own seat."""
+        return self.role == "host" or (self.role == "seat" and self.seat == seat)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def issue(db: Database, stream_id: str, role: str, seat: int | None = None) -> str:
+    """Create a new token for ``role`` on the stream and return it (shown once)."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}")
+    token = secrets.token_urlsafe(24)
+    db.table("capabilities").insert(
+        {
+            "token_hash": hash_token(token),
+            "stream_id": stream_id,
+            "role": role,
+            "seat": seat,
+            "created": now(),
+            "revoked": None,
+        }
+    )
+    return token
+
+
+def resolve(db: Database, token: str) -> Capability | None:
+    """The capability a token grants, or None when it is unknown or revoked."""
+    if not token or len(token) > 100:
+        return None
+    row = db.execute(
+        "SELECT stream_id, role, seat, token_hash FROM capabilities"
+        " WHERE token_hash = ? AND revoked IS NULL",
+        [hash_token(token)],
+    ).fetchone()
+    return Capability(*row) if row else None
+
+
+def revoke(db: Database, stream_id: str, token_hash: str) -> bool:
+    """Revoke one token of the stream; True when something was revoked."""
+    cursor = db.execute(
+        "UPDATE capabilities SET revoked = ? WHERE stream_id = ? AND token_hash = ?"
+        " AND revoked IS NULL",
+        [now(), stream_id, token_hash],
+    )
+    return cursor.rowcount > 0
+
+
+def active(db: Database, stream_id: str) -> list[Capability]:
+    """The stream's tokens that still work (as hashes: the tokens themselves are not stored)."""
+    rows = db.execute(
+        "SELECT stream_id, role, seat, token_hash FROM capabilities"
+        " WHERE stream_id = ? AND revoked IS NULL ORDER BY created",
+        [stream_id],
+    ).fetchall()
+    return [Capability(*row) for row in rows]

@@ -1,0 +1,56 @@
+"""The card games that live beside the legacy game: a registry of pure rules engines.
+
+Every game is a module exposing ``GAME``, an object with the shape documented in
+``docs/cardgames.md``: ``new``, ``legal_actions``, ``apply``, ``view``, ``result`` and ``bots``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+_MODULES = {
+    "traitors-flame": "companion.cardgames.traitors_flame",
+    "age-of-summoners": "companion.cardgames.summoners",
+}
+
+
+class CardGameRuleError(ValueError):
+    """An action the rules do not allow; the state is unchanged."""
+
+    def __init__(self, message: str, code: str = "illegal-action", **params: Any) -> None:
+        super().__init__(message % params if params else message)
+        self.template = message
+        self.code = code
+        self.params = params
+
+
+class CardGame(Protocol):
+    """What every card game module's ``GAME`` offers."""
+
+    key: str
+    names: dict[str, str]
+    min_players: int
+    max_players: int
+    bots: dict[str, Any]
+
+    def new(self, players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]: ...
+
+    def legal_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]: ...
+
+    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]: ...
+
+    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]: ...
+
+    def result(self, state: dict[str, Any]) -> dict[str, Any] | None: ...
+
+
+def game_keys() -> tuple[str, ...]:
+    """The keys of every registered card game."""
+    return tuple(_MODULES)
+
+
+def get_game(key: str) -> CardGame:
+    """The game registered under ``key``; raises KeyError for an unknown game."""
+    module = importlib.import_module(_MODULES[key])
+    return module.GAME  # type: ignore[no-any-return]

@@ -1,0 +1,94 @@
+"""The ``companion`` command: serve the app, set up the database, simulate lives."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import FlaskGroup, with_appcontext
+
+
+def _create_app() -> Flask:
+    from . import create_app
+
+    return create_app()
+
+
+@click.group(cls=FlaskGroup, create_app=_create_app, add_version_option=False)
+def main() -> None:
+    """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--lan", is_flag=True, help="Bind to the local network so phones can join.")
+@click.option("--workers", default=2, show_default=True, type=int)
+@click.option("--threads", default=8, show_default=True, type=int)
+@with_appcontext
+def serve(host: str, port: int, lan: bool, workers: int, threads: int) -> None:
+    """Run the production server (gunicorn) on the embedded SQLite database."""
+    from . import server
+    from .db import init_db
+
+    init_db(current_app.config["DATABASE"])
+    if lan:
+        host = "0.0.0.0"
+    server.run(host, port, workers, threads, lan)
+
+
+@main.command("simulate")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10_000_000))
+@click.option("--seed", default=None, type=int, help="Seed for exact repeats.")
+@click.option("--players", default=3, show_default=True, type=click.IntRange(1, 8))
+@click.option(
+    "--keystones", default="3,3,3", show_default=True, help="Resources,attachments,creeds."
+)
+@click.option(
+    "--policy", type=click.Choice(["never", "always"]), default="never", show_default=True
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate_command(
+    games: int, seed: int | None, players: int, keystones: str, policy: str, as_json: bool
+) -> None:
+    """Play GAMES whole lives through the rules engine and report the outcomes."""
+    from .legacy.simulate import format_table, simulate
+
+    counts = _parse_keystones(keystones)
+    progress = None if as_json or games < 2000 else _progress_bar(games)
+    result = simulate(
+        games, seed, players=players, keystones=counts, policy=policy, progress=progress
+    )
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, sort_keys=True))
+    else:
+        click.echo(format_table(result))
+
+
+def _parse_keystones(text: str) -> tuple[int, int, int]:
+    try:
+        parts = tuple(int(p) for p in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not three numbers like 3,3,3") from None
+    if len(parts) != 3 or not all(0 <= p <= 6 for p in parts):
+        raise click.BadParameter(f"{text!r}: give three counts from 0 to 6, like 3,3,3")
+    return parts  # type: ignore[return-value]
+
+
+def _progress_bar(total: int) -> Any:
+    bar = click.progressbar(length=total, label="Playing lives", file=sys.stderr)
+    bar.__enter__()
+
+    def advance(done: int) -> None:
+        bar.update(done - bar.pos)
+        if done >= total:
+            bar.__exit__(None, None, None)
+
+    return advance
+
+
+def init_app(app: Flask) -> None:
+    """Hook for commands that need the app object (none beyond init-db yet)."""

@@ -1,0 +1,130 @@
+"""The one place that opens the SQLite database: connection, pragmas and migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import click
+from flask import Flask, current_app, g
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+BUSY_TIMEOUT_MS = 5000
+
+migrations = Migrations("companion")
+
+
+@migrations(name="0001_streams_events")
+def _create_streams_and_events(db: Database) -> None:
+    db["streams"].create(
+        {
+            "id": str,
+            "kind": str,
+            "title": str,
+            "version": int,
+            "created": str,
+            "updated": str,
+            "meta": str,
+        },
+        pk="id",
+        not_null={"kind", "version", "created", "updated"},
+        strict=True,
+    )
+    db["events"].create(
+        {
+            "stream_id": str,
+            "seq": int,
+            "type": str,
+            "data": str,
+            "created": str,
+        },
+        pk=("stream_id", "seq"),
+        foreign_keys=[("stream_id", "streams", "id")],
+        not_null={"type", "data", "created"},
+        strict=True,
+    )
+
+
+@migrations(name="0002_capabilities")
+def _create_capabilities(db: Database) -> None:
+    db["capabilities"].create(
+        {
+            "token_hash": str,
+            "stream_id": str,
+            "role": str,
+            "seat": int,
+            "created": str,
+            "revoked": str,
+        },
+        pk="token_hash",
+        foreign_keys=[("stream_id", "streams", "id")],
+        not_null={"stream_id", "role", "created"},
+        strict=True,
+    )
+    db["capabilities"].create_index(["stream_id"])
+
+
+@migrations(name="0003_drafts")
+def _create_drafts(db: Database) -> None:
+    db["drafts"].create(
+        {"stream_id": str, "key": str, "text": str, "base_version": int, "updated": str},
+        pk=("stream_id", "key"),
+        foreign_keys=[("stream_id", "streams", "id")],
+        not_null={"text", "updated"},
+        strict=True,
+    )
+
+
+def connect(path: str | Path) -> Database:
+    """Open the database with WAL, foreign keys and a busy timeout; autocommit outside atomic()."""
+    conn = sqlite3.connect(
+        str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+    )
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return Database(conn)
+
+
+def migrate(db: Database) -> None:
+    """Apply every pending migration."""
+    migrations.apply(db)
+
+
+def get_db() -> Database:
+    """The request's database connection, opened on first use."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db  # type: ignore[no-any-return]
+
+
+def close_db(_exc: BaseException | None = None) -> None:
+    """Close the request's connection, if one was opened."""
+    db = g.pop("db", None)
+    if db is not None:
+        db.conn.close()
+
+
+def init_db(path: str | Path) -> None:
+    """Create the database file and bring its schema up to date."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = connect(path)
+    try:
+        migrate(db)
+    finally:
+        db.conn.close()
+
+
+@click.command("init-db")
+def init_db_command() -> None:
+    """Create the database and apply migrations (safe to run again)."""
+    init_db(current_app.config["DATABASE"])
+    click.echo(f"Database ready: {current_app.config['DATABASE']}")
+
+
+def init_app(app: Flask) -> None:
+    """Register teardown and the init-db command."""
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)

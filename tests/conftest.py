@@ -1,0 +1,85 @@
+"""Shared fixtures: an app on a fresh database, its clients, and a live server for browsers."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from werkzeug.serving import make_server
+
+from companion import create_app
+from companion.db import init_db
+
+
+def make_app(tmp_path: Path, **config: Any) -> Flask:
+    """An app whose database and instance files live under ``tmp_path``."""
+    db_path = tmp_path / "test.sqlite3"
+    init_db(db_path)
+    settings = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret",
+        "DATABASE": str(db_path),
+        "PACKS_DIR": str(tmp_path / "packs"),
+        "EXPORTS_DIR": str(tmp_path / "exports"),
+        "WTF_CSRF_ENABLED": False,
+    }
+    settings.update(config)
+    return create_app(settings)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return make_app(tmp_path)
+
+
+@pytest.fixture
+def csrf_app(tmp_path: Path) -> Flask:
+    """An app with CSRF protection switched on, as in production."""
+    return make_app(tmp_path, WTF_CSRF_ENABLED=True)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The app served by a real HTTP server on a free loopback port, with CSRF on."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Drive Debian's Chromium: a test tool's own browser download is not available."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ],
+    }

@@ -1,0 +1,63 @@
+"""The application shell: factory, start page, languages, headers, errors."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import create_app
+
+
+def test_factory_takes_test_config(app: Flask) -> None:
+    assert app.testing
+    assert app.config["DATABASE"].endswith("test.sqlite3")
+
+
+def test_factory_without_test_config_keeps_secret_in_instance(tmp_path, monkeypatch) -> None:
+    real = create_app()
+    assert not real.testing
+    assert len(real.config["SECRET_KEY"]) >= 32
+    assert create_app().config["SECRET_KEY"] == real.config["SECRET_KEY"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "phrase"),
+    [("en", "Chronicles opened in this browser"), ("ja", "このブラウザで開いた年代記")],
+)
+def test_start_page_renders_in_both_languages(client: FlaskClient, lang: str, phrase: str) -> None:
+    response = client.get(f"/?lang={lang}")
+    assert response.status_code == 200
+    assert phrase in response.get_data(as_text=True)
+    assert f'<html lang="{lang}">' in response.get_data(as_text=True)
+
+
+def test_language_switch_is_remembered(client: FlaskClient) -> None:
+    response = client.post("/language", data={"lang": "ja", "next": "/"})
+    assert response.status_code == 302
+    assert "このブラウザで開いた年代記" in client.get("/").get_data(as_text=True)
+
+
+def test_language_switch_never_redirects_off_site(client: FlaskClient) -> None:
+    response = client.post("/language", data={"lang": "en", "next": "//evil.example/"})
+    assert response.headers["Location"] == "/"
+
+
+def test_security_headers_on_every_page(client: FlaskClient) -> None:
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_unknown_page_is_a_friendly_404(client: FlaskClient) -> None:
+    response = client.get("/no/such/page")
+    assert response.status_code == 404
+    assert "Nothing here" in response.get_data(as_text=True)
+
+
+def test_csrf_token_required_on_forms(csrf_app: Flask) -> None:
+    response = csrf_app.test_client().post("/language", data={"lang": "ja", "next": "/"})
+    assert response.status_code == 400
+    assert "refused" in response.get_data(as_text=True)

@@ -1,0 +1,112 @@
+"""The append-only event store: sequences, stale versions, concurrency, migrations."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from companion import store
+from companion.db import connect, init_db
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    path = tmp_path / "store.sqlite3"
+    init_db(path)
+    return path
+
+
+def test_created_stream_holds_its_first_events(db_path: Path) -> None:
+    db = connect(db_path)
+    sid = store.create_stream(db, "legacy", [{"type": "a", "n": 1}, {"type": "b"}], title="Kaya")
+    events = store.load_events(db, sid)
+    assert [(e.seq, e.type) for e in events] == [(1, "a"), (2, "b")]
+    assert events[0].data == {"type": "a", "n": 1}
+    assert store.get_stream(db, sid).version == 2
+    assert store.get_stream(db, sid).kind == "legacy"
+
+
+def test_append_assigns_consecutive_sequence_numbers(db_path: Path) -> None:
+    db = connect(db_path)
+    sid = store.create_stream(db, "legacy", [{"type": "start"}])
+    assert store.append(db, sid, 1, [{"type": "x"}, {"type": "y"}]) == 3
+    assert [e.seq for e in store.load_events(db, sid, after=1)] == [2, 3]
+
+
+def test_stale_version_is_refused_and_writes_nothing(db_path: Path) -> None:
+    db = connect(db_path)
+    sid = store.create_stream(db, "legacy", [{"type": "start"}])
+    store.append(db, sid, 1, [{"type": "roll", "faces": [5]}])
+    with pytest.raises(store.StaleVersionError) as refused:
+        store.append(db, sid, 1, [{"type": "roll", "faces": [2]}])
+    assert refused.value.current == 2
+    assert [e.data.get("faces") for e in store.load_events(db, sid)] == [None, [5]]
+
+
+def test_unknown_stream_is_refused(db_path: Path) -> None:
+    db = connect(db_path)
+    with pytest.raises(store.UnknownStreamError):
+        store.append(db, "nope", 0, [{"type": "x"}])
+    with pytest.raises(store.UnknownStreamError):
+        store.get_stream(db, "nope")
+
+
+def test_concurrent_appends_from_threads_lose_nothing(db_path: Path) -> None:
+    sid = store.create_stream(connect(db_path), "legacy", [{"type": "start"}])
+    accepted: list[tuple[int, int]] = []
+    lock = threading.Lock()
+
+    def worker(n: int) -> None:
+        db = connect(db_path)
+        for i in range(40):
+            while True:
+                version = store.get_stream(db, sid).version
+                try:
+                    store.append(db, sid, version, [{"type": "tick", "worker": n, "i": i}])
+                except store.StaleVersionError:
+                    continue
+                with lock:
+                    accepted.append((n, i))
+                break
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    events = store.load_events(connect(db_path), sid)
+    assert len(accepted) == 320
+    assert [e.seq for e in events] == list(range(1, 322))
+    assert sorted((e.data["worker"], e.data["i"]) for e in events[1:]) == sorted(accepted)
+
+
+def test_racing_for_the_same_version_applies_exactly_one(db_path: Path) -> None:
+    sid = store.create_stream(connect(db_path), "legacy", [{"type": "start"}])
+    barrier = threading.Barrier(6)
+    outcomes: list[str] = []
+
+    def racer(n: int) -> None:
+        db = connect(db_path)
+        barrier.wait()
+        try:
+            store.append(db, sid, 1, [{"type": "roll", "by": n}])
+            outcomes.append("ok")
+        except store.StaleVersionError:
+            outcomes.append("stale")
+
+    threads = [threading.Thread(target=racer, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["ok"] + ["stale"] * 5
+    assert store.get_stream(connect(db_path), sid).version == 2
+
+
+def test_migrations_are_idempotent_and_enable_wal(db_path: Path) -> None:
+    init_db(db_path)
+    db = connect(db_path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert {"streams", "events", "capabilities", "drafts"} <= set(db.table_names())
