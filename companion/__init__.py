@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template, request, session
+from flask import Flask, g, render_template, request, session
 from flask_babel import Babel, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
@@ -71,7 +71,7 @@ def _instance_secret(instance: Path) -> str:
 
 def select_locale() -> str:
     """The interface language: an explicit choice, then the browser's preference."""
-    chosen = request.args.get("lang") or session.get("lang")
+    chosen = request.args.get("lang") or session.get("lang") or g.get("content_language")
     if chosen in LANGUAGES:
         return str(chosen)
     return request.accept_languages.best_match(LANGUAGES) or "en"
@@ -87,15 +87,19 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
     from . import cli, security
+    from .web import terms
 
     security.init_app(app)
+    terms.init_app(app)
     cli.init_app(app)
 
 
 def _register_blueprints(app: Flask) -> None:
-    from .web import main
+    from .web import chronicle, main, packs_view, setup_view, story_view
 
-    app.register_blueprint(main.bp)
+    blueprints = (main.bp, setup_view.bp, packs_view.bp, chronicle.bp, story_view.bp)
+    for blueprint in blueprints:
+        app.register_blueprint(blueprint)
 
 
 def _register_errors(app: Flask) -> None:

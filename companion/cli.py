@@ -22,7 +22,7 @@ def main() -> None:
     """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
 
 
-@main.command("serve")
+@click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--lan", is_flag=True, help="Bind to the local network so phones can join.")
@@ -40,7 +40,7 @@ def serve(host: str, port: int, lan: bool, workers: int, threads: int) -> None:
     server.run(host, port, workers, threads, lan)
 
 
-@main.command("simulate")
+@click.command("simulate")
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10_000_000))
 @click.option("--seed", default=None, type=int, help="Seed for exact repeats.")
 @click.option("--players", default=3, show_default=True, type=click.IntRange(1, 8))
@@ -90,5 +90,31 @@ def _progress_bar(total: int) -> Any:
     return advance
 
 
+@click.command("demo")
+@click.option(
+    "--lang", "language", type=click.Choice(["ja", "en"]), default="en", show_default=True
+)
+@with_appcontext
+def demo_command(language: str) -> None:
+    """Load the sample life as a new chronicle and print its id and address."""
+    from .db import connect, init_db
+    from .demo import create_demo
+
+    init_db(current_app.config["DATABASE"])
+    db = connect(current_app.config["DATABASE"])
+    created = create_demo(db, language)
+    click.echo(f"chronicle {created.id}")
+    click.echo(f"host link: {_address()}/c/{created.host_token}/")
+    click.echo(f"story: {_address()}/c/{created.host_token}/story")
+
+
+def _address() -> str:
+    return str(current_app.config.get("PUBLIC_URL", "http://127.0.0.1:8000")).rstrip("/")
+
+
 def init_app(app: Flask) -> None:
-    """Hook for commands that need the app object (none beyond init-db yet)."""
+    """Register the command groups that live in their own modules."""
+    from .packs.cli import packs
+
+    for command in (serve, simulate_command, demo_command, packs):
+        app.cli.add_command(command)

@@ -28,3 +28,19 @@ def set_language() -> Response:
     if not target.startswith("/") or target.startswith("//"):
         target = url_for("main.index")
     return redirect(target)
+
+
+@bp.post("/demo")
+def demo() -> Response:
+    """Open a fresh copy of the sample life, to read and to try."""
+    from ..db import get_db
+    from ..demo import create_demo
+    from .access import remember
+
+    language = request.form.get("lang", "en")
+    if language not in LANGUAGES:
+        language = "en"
+    created = create_demo(get_db(), language)
+    url = url_for("chronicle.play", token=created.host_token)
+    remember(url, "Akane" if language == "en" else "朱音", "host")
+    return redirect(url_for("story.log", token=created.host_token))

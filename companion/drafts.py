@@ -1,0 +1,47 @@
+"""Drafts: texts kept as they are typed, per chronicle, turn and field, shared by every device."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlite_utils import Database
+
+from .store import now
+
+
+def _key(turn_no: int, field: str) -> str:
+    return f"{turn_no}:{field}"
+
+
+def save(db: Database, stream_id: str, turn_no: int, field: str, text: str) -> None:
+    """Keep ``text`` as the draft of ``field`` in this turn (the newest write wins)."""
+    db.table("drafts").upsert(
+        {
+            "stream_id": stream_id,
+            "key": _key(turn_no, field),
+            "text": text,
+            "base_version": None,
+            "updated": now(),
+        },
+        pk=("stream_id", "key"),
+    )
+
+
+def for_turn(db: Database, stream_id: str, turn_no: int) -> dict[str, str]:
+    """The drafts of this turn, by field."""
+    prefix = f"{turn_no}:"
+    rows = db.execute(
+        "SELECT key, text FROM drafts WHERE stream_id = ? AND key LIKE ?",
+        [stream_id, prefix + "%"],
+    ).fetchall()
+    return {key[len(prefix) :]: text for key, text in rows}
+
+
+def clear_turn(db: Database, stream_id: str, turn_no: int, fields: Iterable[str]) -> None:
+    """Forget drafts that were just written into the story."""
+    keys = [_key(turn_no, field) for field in fields]
+    if keys:
+        marks = ",".join("?" for _ in keys)
+        db.execute(
+            f"DELETE FROM drafts WHERE stream_id = ? AND key IN ({marks})", [stream_id, *keys]
+        )

@@ -1,0 +1,114 @@
+"""The installed prompt packs: the shipped ones in ``data/`` plus the users' in a directory.
+
+A pack file is stored as ``<name>.<language>.md``. Shipped packs cannot be replaced by a user
+pack of the same name; a user pack that fails to parse is skipped with a logged warning.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+from companion.packs.format import (
+    LANGUAGES,
+    Pack,
+    PackError,
+    pack_to_text,
+    parse_pack,
+    parse_pack_bytes,
+    valid_name,
+)
+
+__all__ = [
+    "SHIPPED_DIR",
+    "UnknownPackError",
+    "get_pack",
+    "list_packs",
+    "pack_to_text",
+    "save_pack",
+    "shipped_names",
+]
+
+SHIPPED_DIR = Path(__file__).parent / "data"
+SUFFIX = ".md"
+log = logging.getLogger(__name__)
+
+
+class UnknownPackError(ValueError):
+    """No installed pack has this name and language."""
+
+
+def shipped_names() -> frozenset[str]:
+    """The names of the packs that ship with the product, which users may not take."""
+    return frozenset(path.name.split(".")[0] for path in SHIPPED_DIR.glob(f"*{SUFFIX}"))
+
+
+def _pack_path(directory: Path, name: str, language: str) -> Path:
+    return directory / f"{name}.{language}{SUFFIX}"
+
+
+def _read(path: Path) -> Pack:
+    return parse_pack_bytes(path.read_bytes(), source=str(path))
+
+
+def _read_user_pack(path: Path) -> Pack | None:
+    try:
+        pack = _read(path)
+    except (OSError, PackError) as exc:
+        log.warning("skipping the unusable pack file %s: %s", path, exc)
+        return None
+    if path.name != _pack_path(path.parent, pack.name, pack.language).name:
+        log.warning("skipping %s: its header says %s.%s", path, pack.name, pack.language)
+        return None
+    return pack
+
+
+def list_packs(user_dir: Path | str | None) -> list[Pack]:
+    """Every installed pack, shipped first, each group sorted by name then language."""
+    shipped = [_read(path) for path in sorted(SHIPPED_DIR.glob(f"*{SUFFIX}"))]
+    taken = shipped_names()
+    users: list[Pack] = []
+    if user_dir is not None and Path(user_dir).is_dir():
+        paths = sorted(Path(user_dir).glob(f"*{SUFFIX}"))
+        loaded = (_read_user_pack(path) for path in paths)
+        users = [pack for pack in loaded if pack is not None and pack.name not in taken]
+    return shipped + users
+
+
+def get_pack(name: str, language: str, user_dir: Path | str | None = None) -> Pack:
+    """The installed pack ``name`` in ``language``; raises ``UnknownPackError`` if there is none."""
+    if not valid_name(name) or language not in LANGUAGES:
+        raise UnknownPackError(f"no pack {name!r} in language {language!r}")
+    if name in shipped_names():
+        return _read(_pack_path(SHIPPED_DIR, name, language))
+    path = _pack_path(Path(user_dir), name, language) if user_dir is not None else None
+    pack = _read_user_pack(path) if path is not None and path.is_file() else None
+    if pack is None:
+        raise UnknownPackError(f"no pack {name!r} in language {language!r}")
+    return pack
+
+
+def save_pack(data: str | bytes, user_dir: Path | str, source: str = "<upload>") -> Pack:
+    """Validate a pack file and install it in ``user_dir``, replacing an older version of it."""
+    reserved = shipped_names()
+    if isinstance(data, bytes):
+        pack = parse_pack_bytes(data, source, reserved)
+    else:
+        pack = parse_pack(data, source, reserved)
+    directory = Path(user_dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    _write_atomically(_pack_path(directory, pack.name, pack.language), pack_to_text(pack))
+    return pack
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".upload-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,252 @@
+"""A chronicle's pages: the play page, its form posts, drafts, undo and live polling."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from .. import capabilities, chronicles, drafts
+from ..capabilities import Capability
+from ..db import get_db
+from ..legacy import RuleError, legal_commands
+from ..legacy.commands import Undo
+from ..store import StaleVersionError, UnknownStreamError
+from ..text import render_markdown
+from .access import capability_for, remember, require_write
+from .narrate import describe_since
+from .text_errors import rule_message
+from .turn_form import TEXT_FIELDS, FormError, commands_for
+
+bp = Blueprint("chronicle", __name__, url_prefix="/c/<token>")
+log = logging.getLogger("companion.chronicle")
+TEXT_LIMIT = 20_000
+
+
+def _open(token: str) -> tuple[Capability, chronicles.Chronicle]:
+    cap = capability_for(token, chronicles.KIND)
+    try:
+        chronicle = chronicles.load(get_db(), cap.stream_id)
+    except UnknownStreamError:
+        abort(404)
+    # Without an explicit choice, the interface follows the chronicle's language.
+    g.content_language = chronicle.state.setup.language
+    return cap, chronicle
+
+
+def acting_seat(cap: Capability, chronicle: chronicles.Chronicle) -> int:
+    """The seat a command from this link is issued for: the host acts for whoever's turn it is."""
+    if cap.role == "seat" and cap.seat is not None:
+        return cap.seat
+    return chronicle.state.seat
+
+
+def page_context(token: str, cap: Capability, chronicle: chronicles.Chronicle) -> dict[str, Any]:
+    """Everything the play page and its live fragment need."""
+    state = chronicle.state
+    return {
+        "token": token,
+        "cap": cap,
+        "chronicle": chronicle,
+        "state": state,
+        "legal": {legal.kind: legal for legal in legal_commands(state)},
+        "drafts": drafts.for_turn(get_db(), chronicle.id, state.turn_no),
+        "can_act": cap.can_write and cap.may_act_for(state.seat),
+    }
+
+
+@bp.get("/")
+def play(token: str) -> str:
+    """The table's main screen: where the life stands and the current turn."""
+    cap, chronicle = _open(token)
+    remember(url_for("chronicle.play", token=token), chronicle.title, cap.role)
+    template = "chronicle/_live.html" if request.args.get("fragment") else "chronicle/play.html"
+    return render_template(template, **page_context(token, cap, chronicle))
+
+
+@bp.get("/version")
+def version(token: str) -> Response:
+    """The chronicle's version, polled by open pages to notice changes."""
+    cap, chronicle = _open(token)
+    return jsonify(version=chronicle.version, phase=chronicle.state.phase)
+
+
+@bp.post("/turn")
+def turn(token: str) -> Response | tuple[str, int]:
+    """Apply a play-page form: one or more decisions of the current player."""
+    cap, chronicle = _open(token)
+    require_write(cap)
+    form = request.form
+    _keep_drafts(chronicle, form)
+    too_long = [name for name in TEXT_FIELDS if len(form.get(name, "")) > TEXT_LIMIT]
+    if too_long:
+        return _refuse(
+            token,
+            cap,
+            chronicle,
+            _(
+                "A text may hold at most 20,000 characters; shorten it and try again. Your text is kept."
+            ),
+            400,
+        )
+    if _stale(form, chronicle):
+        return _refuse(token, cap, chronicle, describe_since(chronicle, _version(form)), 409)
+    try:
+        seat = acting_seat(cap, chronicle)
+        commands = commands_for(form.get("action", ""), form, chronicle.state, seat)
+        updated = chronicles.execute(get_db(), chronicle, commands)
+    except FormError as err:
+        return _refuse(token, cap, chronicle, str(err), 400)
+    except RuleError as err:
+        return _refuse(token, cap, chronicle, rule_message(err), 400)
+    except StaleVersionError:
+        latest = chronicles.load(get_db(), chronicle.id)
+        return _refuse(token, cap, latest, describe_since(latest, chronicle.version), 409)
+    drafts.clear_turn(get_db(), chronicle.id, chronicle.state.turn_no, _used_fields(form))
+    return redirect(url_for("chronicle.play", token=token, v=updated.version, _anchor="turn"))
+
+
+def _version(form: Any) -> int:
+    try:
+        return int(form.get("version", ""))
+    except ValueError:
+        return -1
+
+
+def _stale(form: Any, chronicle: chronicles.Chronicle) -> bool:
+    return _version(form) != chronicle.version
+
+
+def _used_fields(form: Any) -> list[str]:
+    return [name for name in TEXT_FIELDS if name in form]
+
+
+def _keep_drafts(chronicle: chronicles.Chronicle, form: Any) -> None:
+    """Save every text of the form as a draft first, so a refusal never loses what was typed."""
+    for name in TEXT_FIELDS:
+        text = form.get(name)
+        if text and len(text) <= TEXT_LIMIT:
+            drafts.save(get_db(), chronicle.id, chronicle.state.turn_no, name, text)
+
+
+def _refuse(
+    token: str, cap: Capability, chronicle: chronicles.Chronicle, message: str, status: int
+) -> tuple[str, int]:
+    flash(message, "error")
+    context = page_context(token, cap, chronicle)
+    context["posted"] = request.form
+    return render_template("chronicle/play.html", **context), status
+
+
+@bp.post("/undo")
+def undo(token: str) -> Response | tuple[str, int]:
+    """Take back the last decision, if the rules allow it."""
+    cap, chronicle = _open(token)
+    require_write(cap)
+    if _stale(request.form, chronicle):
+        return _refuse(
+            token, cap, chronicle, describe_since(chronicle, _version(request.form)), 409
+        )
+    try:
+        chronicles.execute(get_db(), chronicle, [Undo(acting_seat(cap, chronicle))])
+    except RuleError as err:
+        return _refuse(token, cap, chronicle, rule_message(err), 400)
+    except StaleVersionError:
+        latest = chronicles.load(get_db(), chronicle.id)
+        return _refuse(token, cap, latest, describe_since(latest, chronicle.version), 409)
+    flash(_("The last decision was taken back."), "success")
+    return redirect(url_for("chronicle.play", token=token))
+
+
+@bp.post("/draft")
+def save_draft(token: str) -> Response:
+    """Keep a text as the player types it (called by the page's script)."""
+    cap, chronicle = _open(token)
+    require_write(cap)
+    name, text = request.form.get("field", ""), request.form.get("text", "")
+    if name not in TEXT_FIELDS or len(text) > TEXT_LIMIT:
+        return jsonify(error=_("This draft cannot be kept."), code="bad-draft"), 400  # type: ignore[return-value]
+    drafts.save(get_db(), chronicle.id, chronicle.state.turn_no, name, text)
+    return jsonify(saved=True, version=chronicle.version)
+
+
+@bp.post("/preview")
+def preview(token: str) -> Response:
+    """Markdown rendered and cleaned exactly as the story will show it."""
+    _open(token)
+    text = request.form.get("text", "")[:TEXT_LIMIT]
+    return jsonify(html=str(render_markdown(text)))
+
+
+def _link_url(token: str) -> str:
+    return url_for("chronicle.play", token=token, _external=True)
+
+
+def _qr_svg(url: str) -> str:
+    import segno
+
+    return str(segno.make(url, error="m").svg_inline(scale=4, dark="#221d18", light="#fffdf8"))
+
+
+@bp.get("/links")
+def links(token: str) -> str:
+    """The host's page of join links: per seat, read-only, with QR codes; revoke and reissue."""
+    cap, chronicle = _open(token)
+    if cap.role != "host":
+        abort(404)
+    fresh = session.pop("fresh_links", {}).get(chronicle.id, [])
+    return _links_page(token, cap, chronicle, fresh)
+
+
+def _links_page(
+    token: str, cap: Capability, chronicle: chronicles.Chronicle, fresh: list[dict[str, Any]]
+) -> str:
+    shown = [
+        {**f, "url": _link_url(f["token"]), "qr": _qr_svg(_link_url(f["token"]))} for f in fresh
+    ]
+    return render_template(
+        "chronicle/links.html",
+        token=token,
+        cap=cap,
+        chronicle=chronicle,
+        state=chronicle.state,
+        fresh=shown,
+        host_url=_link_url(token),
+        active=[c for c in capabilities.active(get_db(), chronicle.id) if c.role != "host"],
+    )
+
+
+@bp.post("/links")
+def manage_links(token: str) -> str | Response:
+    """Issue a new link for a seat or a reader, or revoke one."""
+    cap, chronicle = _open(token)
+    if cap.role != "host":
+        abort(404)
+    revoke_hash = request.form.get("revoke", "")
+    if revoke_hash:
+        if capabilities.revoke(get_db(), chronicle.id, revoke_hash):
+            flash(_("The link was revoked: it no longer opens this chronicle."), "success")
+        return redirect(url_for("chronicle.links", token=token))
+    role, seat = _requested_role(request.form.get("issue", ""), len(chronicle.state.setup.players))
+    new = capabilities.issue(get_db(), chronicle.id, role, seat)
+    return _links_page(token, cap, chronicle, [{"token": new, "role": role, "seat": seat}])
+
+
+def _requested_role(value: str, players: int) -> tuple[str, int | None]:
+    if value.startswith("seat-") and value[5:].isdigit() and int(value[5:]) < players:
+        return "seat", int(value[5:])
+    return "reader", None

@@ -1,0 +1,58 @@
+"""What just happened, in words: used when a device acted on an out-of-date page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+
+from ..chronicles import Chronicle
+from .terms import card_name
+
+MAX_LISTED = 3
+
+
+def describe(event: Any, chronicle: Chronicle) -> str:
+    """One event as a short sentence in the reader's language."""
+    players = chronicle.state.setup.players
+    who = players[event.seat] if 0 <= getattr(event, "seat", -1) < len(players) else "?"
+    kind = getattr(event, "kind", "")
+    keystones = {k.id: k.keystone.name for k in chronicle.state.keystones}
+    sentences = {
+        "card-drawn": lambda: _(
+            "%(who)s already drew %(card)s.", who=who, card=card_name(event.card)
+        ),
+        "dice-rolled": lambda: _(
+            "%(who)s already rolled: %(faces)s.", who=who, faces=", ".join(map(str, event.faces))
+        ),
+        "keystone-sacrificed": lambda: _(
+            "%(who)s already sacrificed %(name)s.", who=who, name=keystones.get(event.keystone, "?")
+        ),
+        "keystone-lost": lambda: _(
+            "%(who)s recorded the loss of %(name)s.",
+            who=who,
+            name=keystones.get(event.keystone, "?"),
+        ),
+        "token-spent": lambda: _("%(who)s already spent a reroll token.", who=who),
+        "failure-accepted": lambda: _("%(who)s already accepted the failure.", who=who),
+        "success-narrated": lambda: _("%(who)s already narrated the success.", who=who),
+        "mark-built": lambda: _(
+            "%(who)s already built the legacy mark “%(name)s”.", who=who, name=event.name
+        ),
+        "decision-undone": lambda: _("%(who)s took back the last decision.", who=who),
+        "epilogue-written": lambda: _("The epilogue was written.", who=who),
+    }
+    make = sentences.get(kind)
+    return make() if make else _("%(who)s already moved on.", who=who)
+
+
+def describe_since(chronicle: Chronicle, version: int) -> str:
+    """What happened after ``version``: the page the player acted on was out of date."""
+    newer = [r.event for r in chronicle.state.records() if r.seq > version]
+    important = [e for e in newer if getattr(e, "kind", "") not in ("text-revised",)]
+    if not important:
+        return _(
+            "The page was out of date and has been refreshed. Your text is kept: check it and send it again."
+        )
+    shown = [describe(e, chronicle) for e in important[-MAX_LISTED:]]
+    return " ".join([*shown, _("The page now shows the new state; your text is kept.")])

@@ -1,0 +1,106 @@
+"""The story log, corrections, and the end of the life (result, epilogue, timeline)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from .. import chronicles
+from ..db import get_db
+from ..legacy import RuleError
+from ..legacy.commands import ReviseText, WriteEpilogue
+from ..store import StaleVersionError
+from ..story import life_timeline, story_chapters
+from .access import require_write
+from .chronicle import _open, acting_seat
+from .terms import stage_name
+from .text_errors import rule_message
+
+bp = Blueprint("story", __name__, url_prefix="/c/<token>")
+TEXT_LIMIT = 20_000
+
+
+@bp.get("/story")
+def log(token: str) -> str:
+    """The life as a story: a chapter per stage, each turning point in full."""
+    cap, chronicle = _open(token)
+    return render_template(
+        "chronicle/story.html",
+        token=token,
+        cap=cap,
+        chronicle=chronicle,
+        state=chronicle.state,
+        chapters=story_chapters(chronicle.state),
+    )
+
+
+@bp.post("/revise")
+def revise(token: str) -> Response | tuple[str, int]:
+    """Correct a text written earlier; the correction is an event and the history stays."""
+    cap, chronicle = _open(token)
+    require_write(cap)
+    text = request.form.get("text", "")
+    back = url_for("story.log", token=token, _anchor=request.form.get("anchor", ""))
+    if len(text) > TEXT_LIMIT:
+        flash(_("A text may hold at most 20,000 characters; nothing was changed."), "error")
+        return redirect(back)
+    try:
+        command = ReviseText(
+            acting_seat(cap, chronicle),
+            int(request.form.get("target_seq", "")),
+            request.form.get("field", ""),
+            text,
+        )
+        chronicles.execute(get_db(), chronicle, [command])
+    except ValueError as err:
+        message = (
+            rule_message(err) if isinstance(err, RuleError) else _("That text cannot be found.")
+        )
+        flash(message, "error")
+    except StaleVersionError:
+        flash(_("Someone changed the chronicle at the same moment; try again."), "error")
+    else:
+        flash(_("The correction is kept; earlier versions stay in its history."), "success")
+    return redirect(back)
+
+
+@bp.get("/end")
+def end(token: str) -> str:
+    """The result of the life, the epilogue and the timeline."""
+    cap, chronicle = _open(token)
+    state = chronicle.state
+    return render_template(
+        "chronicle/end.html",
+        token=token,
+        cap=cap,
+        chronicle=chronicle,
+        state=state,
+        timeline=life_timeline(
+            state,
+            [stage_name(i) for i in range(4)],
+            _("The life of %(name)s", name=state.setup.pioneer),
+        ),
+    )
+
+
+@bp.post("/epilogue")
+def epilogue(token: str) -> Response:
+    """Write (or rewrite) the epilogue once the life has ended."""
+    cap, chronicle = _open(token)
+    require_write(cap)
+    text = request.form.get("epilogue", "")
+    try:
+        if chronicle.state.epilogue is not None:
+            seq, field = chronicle.state.epilogue.seq, chronicle.state.epilogue.field
+            command = ReviseText(acting_seat(cap, chronicle), seq, field, text)
+        else:
+            command = WriteEpilogue(acting_seat(cap, chronicle), text)
+        chronicles.execute(get_db(), chronicle, [command])
+    except RuleError as err:
+        flash(rule_message(err), "error")
+    except StaleVersionError:
+        flash(_("Someone changed the chronicle at the same moment; try again."), "error")
+    else:
+        flash(_("The epilogue is written."), "success")
+    return redirect(url_for("story.end", token=token))

@@ -1,0 +1,123 @@
+// The play page, improved: live updates, drafts saved as you type, Markdown preview.
+// Every action still works as a plain form post without this script.
+(function () {
+  "use strict";
+  const live = document.getElementById("live");
+  if (!live) return;
+  const POLL_MS = 700;
+  const dirty = new Map(); // field name -> value the viewer typed but has not sent
+  let version = Number(live.dataset.version);
+  let busy = false;
+
+  function csrfToken() {
+    const input = document.querySelector("input[name=csrf_token]");
+    return input ? input.value : "";
+  }
+
+  function post(url, data) {
+    const body = new URLSearchParams(data);
+    body.set("csrf_token", csrfToken());
+    return fetch(url, { method: "POST", body: body, credentials: "same-origin",
+      headers: { "X-CSRFToken": csrfToken() } });
+  }
+
+  // Drafts: saved to the server (shared by every device) and to this browser.
+  const timers = new Map();
+  function turnNo() {
+    const layout = live.querySelector(".table-layout");
+    return layout ? layout.dataset.turn : "0";
+  }
+  function storageKey(name) { return "draft:" + location.pathname + ":" + turnNo() + ":" + name; }
+  function saveDraft(field) {
+    const url = live.dataset.draftUrl;
+    const status = field.form && field.form.querySelector(".save-status");
+    try { localStorage.setItem(storageKey(field.name), field.value); } catch (e) { /* private mode */ }
+    if (!url) return;
+    post(url, { field: field.name, text: field.value }).then(function (r) {
+      if (status) status.textContent = r.ok ? (document.documentElement.lang === "ja" ? "下書きを保存しました" : "Draft saved") : "";
+    }).catch(function () {
+      if (status) status.textContent = document.documentElement.lang === "ja" ? "オフライン：この端末に保存しました" : "Offline: kept on this device";
+    });
+  }
+  live.addEventListener("input", function (event) {
+    const field = event.target;
+    if (!field.name || !(field.matches("textarea, input[type=text]"))) return;
+    dirty.set(field.name, field.value);
+    if (!field.hasAttribute("data-draft")) return;
+    clearTimeout(timers.get(field.name));
+    timers.set(field.name, setTimeout(function () { saveDraft(field); }, 600));
+    if (field.hasAttribute("data-preview")) schedulePreview(field);
+  });
+  live.addEventListener("submit", function () { dirty.clear(); });
+
+  // Markdown preview, rendered and cleaned by the server exactly as the story shows it.
+  const previewTimers = new Map();
+  function schedulePreview(field) {
+    const box = field.parentElement.querySelector(".preview");
+    if (!box) return;
+    clearTimeout(previewTimers.get(field.name));
+    previewTimers.set(field.name, setTimeout(function () {
+      if (!field.value.trim()) { box.hidden = true; return; }
+      post(live.dataset.previewUrl, { text: field.value }).then(function (r) { return r.json(); })
+        .then(function (data) { box.innerHTML = data.html; box.hidden = false; })
+        .catch(function () { /* preview is a nicety */ });
+    }, 400));
+  }
+
+  // Restore what this browser kept if the server had nothing (offline typing, closed tab).
+  function restoreLocal(root) {
+    root.querySelectorAll("textarea[data-draft]").forEach(function (field) {
+      if (field.value) return;
+      try {
+        const kept = localStorage.getItem(storageKey(field.name));
+        if (kept) field.value = kept;
+      } catch (e) { /* ignore */ }
+    });
+  }
+
+  // Live updates: poll the version; when it changes, swap the fragment and keep typed text.
+  function swap(html) {
+    const focused = document.activeElement && document.activeElement.name;
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    template.content.querySelectorAll("textarea, input[type=text]").forEach(function (field) {
+      if (dirty.has(field.name)) field.value = dirty.get(field.name);
+    });
+    live.replaceChildren(template.content);
+    const fresh = live.querySelector(".table-layout");
+    if (fresh) version = Number(fresh.dataset.version);
+    live.querySelectorAll("form input[name=version]").forEach(function (input) { input.value = version; });
+    if (focused) {
+      const again = live.querySelector("[name='" + focused + "']");
+      if (again) again.focus();
+    }
+    animateDice(live);
+  }
+  function poll() {
+    if (busy || document.hidden) return;
+    busy = true;
+    fetch(live.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data || data.version === version) return null;
+        return fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
+          .then(function (r) { return r.text(); }).then(swap);
+      })
+      .catch(function () { /* the next poll tries again */ })
+      .finally(function () { busy = false; });
+  }
+
+  function animateDice(root) {
+    const rolls = root.querySelectorAll(".rolls .roll");
+    const last = rolls[rolls.length - 1];
+    if (!last || last.dataset.seen) return;
+    last.dataset.seen = "1";
+    last.classList.add("rolling");
+    setTimeout(function () { last.classList.remove("rolling"); }, 700);
+  }
+
+  restoreLocal(live);
+  animateDice(live);
+  setInterval(poll, POLL_MS);
+  document.addEventListener("visibilitychange", poll);
+})();

@@ -1,0 +1,96 @@
+"""Drive a chronicle through its web forms, as a player would, for the page tests."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import chronicles
+from companion.db import connect
+
+SETUP_FORM = {
+    "language": "en",
+    "mode": "table",
+    "player-0": "Ali",
+    "player-1": "Brianna",
+    "player-2": "Cardon",
+    "oldest": "0",
+    "pioneer": "Kaya Wren",
+    "people": "human",
+    "concept": "A cartographer of drowned coasts.",
+    "resource-0-name": "The Tern",
+    "resource-0-description": "a small fishing boat",
+    "attachment-0-name": "Sister Ide",
+    "creed-0-name": "Maps must be true",
+    "pack": "standard",
+}
+
+
+def create(client: FlaskClient, **overrides: str) -> str:
+    """Create a chronicle through the setup form; returns the host token."""
+    response = client.post("/new", data={**SETUP_FORM, **overrides})
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    match = re.search(r"/c/([^/]+)/links", response.headers["Location"])
+    assert match
+    return match.group(1)
+
+
+def chronicle(app: Flask, token: str) -> chronicles.Chronicle:
+    """The chronicle as stored, read straight from the database."""
+    from companion.capabilities import resolve
+
+    db = connect(app.config["DATABASE"])
+    cap = resolve(db, token)
+    assert cap is not None
+    return chronicles.load(db, cap.stream_id)
+
+
+def post_turn(client: FlaskClient, app: Flask, token: str, **fields: Any) -> Any:
+    """Submit a play-page form with the current version."""
+    version = chronicle(app, token).version
+    return client.post(f"/c/{token}/turn", data={"version": str(version), **fields})
+
+
+def faces(n: int, hit: bool) -> dict[str, str]:
+    """Table-mode face fields: one 6 when ``hit``, else all 1s."""
+    values = [6 if hit and i == 0 else 1 for i in range(n)]
+    return {f"face-{i}": str(v) for i, v in enumerate(values)}
+
+
+def play_turn(client: FlaskClient, app: Flask, token: str, hit: bool) -> None:
+    """Draw, answer, declare and roll one check in table mode; succeed or accept the failure."""
+    state = chronicle(app, token).state
+    card = state.pile_cards(state.pile)[0]
+    assert post_turn(client, app, token, action="draw", card=card).status_code == 302
+    state = chronicle(app, token).state
+    response = post_turn(
+        client,
+        app,
+        token,
+        action="roll",
+        prompt="0",
+        answer=f"An answer for {card}.",
+        stakes_success="It holds.",
+        stakes_failure="It breaks.",
+        **faces(state.dice, hit),
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)[-3000:]
+    state = chronicle(app, token).state
+    if state.step == "mark":
+        post_turn(client, app, token, action="mark", mark_name=f"Mark {len(state.marks) + 1}")
+    elif state.step == "success":
+        post_turn(client, app, token, action="narrate", narration="Through.")
+    elif state.step == "failure":
+        post_turn(client, app, token, action="accept", narration="It broke.")
+
+
+def play_to_the_end(client: FlaskClient, app: Flask, token: str) -> None:
+    """Play table-mode turns (every third round failing) until the life ends."""
+    for number in range(200):
+        if chronicle(app, token).state.ended:
+            return
+        play_turn(client, app, token, hit=number % 7 != 6)
+    raise AssertionError("the life did not end")
