@@ -40,7 +40,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=False,
+        SESSION_COOKIE_SECURE=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
         WTF_CSRF_TIME_LIMIT=None,
         BABEL_DEFAULT_LOCALE="en",
@@ -51,6 +51,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("COMPANION")
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
@@ -86,20 +87,25 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
-    from . import cli, security
-    from .web import terms
+    from . import cli, ratelimit, security
+    from .web import render_cache, terms
 
+    render_cache.init_app(app)
+    ratelimit.init_app(app)
     security.init_app(app)
     terms.init_app(app)
     cli.init_app(app)
 
 
 def _register_blueprints(app: Flask) -> None:
-    from .web import chronicle, main, packs_view, setup_view, story_view
+    from .web import api, chronicle, main, packs_view, setup_view, story_view
 
-    blueprints = (main.bp, setup_view.bp, packs_view.bp, chronicle.bp, story_view.bp)
+    blueprints = (main.bp, setup_view.bp, packs_view.bp, chronicle.bp, story_view.bp, api.bp)
     for blueprint in blueprints:
         app.register_blueprint(blueprint)
+    # The API authenticates by the capability token in its URL or Authorization header, never
+    # by a cookie, so a cross-site form cannot act through it: CSRF tokens do not apply.
+    csrf.exempt(api.bp)
 
 
 def _register_errors(app: Flask) -> None:
@@ -112,6 +118,10 @@ def _register_errors(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_refused(e: CSRFError) -> tuple[str, int]:
         return render_template("errors/400.html", reason=e.description), 400
+
+    @app.errorhandler(429)
+    def too_many(_e: Exception) -> tuple[str, int]:
+        return render_template("errors/429.html"), 429
 
     @app.errorhandler(413)
     def too_large(_e: Exception) -> tuple[str, int]:

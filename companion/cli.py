@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -28,16 +29,34 @@ def main() -> None:
 @click.option("--lan", is_flag=True, help="Bind to the local network so phones can join.")
 @click.option("--workers", default=2, show_default=True, type=int)
 @click.option("--threads", default=8, show_default=True, type=int)
+@click.option("--certfile", type=click.Path(exists=True, dir_okay=False), help="TLS certificate.")
+@click.option("--keyfile", type=click.Path(exists=True, dir_okay=False), help="TLS private key.")
 @with_appcontext
-def serve(host: str, port: int, lan: bool, workers: int, threads: int) -> None:
+def serve(
+    host: str,
+    port: int,
+    lan: bool,
+    workers: int,
+    threads: int,
+    certfile: str | None,
+    keyfile: str | None,
+) -> None:
     """Run the production server (gunicorn) on the embedded SQLite database."""
     from . import server
     from .db import init_db
 
     init_db(current_app.config["DATABASE"])
+    tls = (certfile, keyfile) if certfile and keyfile else None
     if lan:
         host = "0.0.0.0"
-    server.run(host, port, workers, threads, lan)
+        if tls is None:
+            # Phones reach the server by its LAN address over plain HTTP, where browsers drop
+            # Secure cookies (and with them the CSRF session). Give --certfile/--keyfile to keep them.
+            os.environ["COMPANION_SESSION_COOKIE_SECURE"] = "false"
+            click.echo(
+                "Serving over plain HTTP on the local network: cookies are not marked Secure."
+            )
+    server.run(host, port, workers, threads, lan, tls)
 
 
 @click.command("simulate")

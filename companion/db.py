@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import click
@@ -93,18 +94,37 @@ def migrate(db: Database) -> None:
     migrations.apply(db)
 
 
+class _Pool:
+    """One connection per thread and database file, reused across requests.
+
+    Opening a connection and setting its pragmas costs more than a page's queries, and a
+    threaded server keeps its threads, so each keeps its connection.
+    """
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def get(self, path: str) -> Database:
+        connections: dict[str, Database] = self._local.__dict__.setdefault("connections", {})
+        db = connections.get(path)
+        if db is None:
+            db = connections[path] = connect(path)
+        return db
+
+
 def get_db() -> Database:
-    """The request's database connection, opened on first use."""
+    """The request's database connection (this thread's, opened on first use)."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        pool: _Pool = current_app.extensions["companion.db_pool"]
+        g.db = pool.get(current_app.config["DATABASE"])
     return g.db  # type: ignore[no-any-return]
 
 
 def close_db(_exc: BaseException | None = None) -> None:
-    """Close the request's connection, if one was opened."""
+    """Give the connection back: roll back anything a failed request left open."""
     db = g.pop("db", None)
-    if db is not None:
-        db.conn.close()
+    if db is not None and db.conn.in_transaction:
+        db.conn.rollback()
 
 
 def init_db(path: str | Path) -> None:
@@ -126,5 +146,6 @@ def init_db_command() -> None:
 
 def init_app(app: Flask) -> None:
     """Register teardown and the init-db command."""
+    app.extensions["companion.db_pool"] = _Pool()
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)

@@ -35,10 +35,12 @@ def lan_address() -> str:
     return (outside or addresses or ["127.0.0.1"])[0]
 
 
-def run(host: str, port: int, workers: int, threads: int, lan: bool) -> None:
+def run(
+    host: str, port: int, workers: int, threads: int, lan: bool, tls: tuple[str, str] | None = None
+) -> None:
     """Print the address to open, then serve until interrupted."""
     shown = lan_address() if lan else host
-    url = f"http://{shown}:{port}/"
+    url = f"{'https' if tls else 'http'}://{shown}:{port}/"
     click.echo(f"遺燼抄 companion is running: open {url}")
     if lan:
         _print_qr(url)
@@ -52,6 +54,7 @@ def run(host: str, port: int, workers: int, threads: int, lan: bool) -> None:
             "errorlog": "-",
             "loglevel": "warning",
             "timeout": 60,
+            **({"certfile": tls[0], "keyfile": tls[1]} if tls else {}),
         }
     ).run()
 

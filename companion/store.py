@@ -154,11 +154,14 @@ def _version(db: Database, stream_id: str) -> int:
 
 def get_stream(db: Database, stream_id: str) -> Stream:
     """The stream's header; raises UnknownStreamError."""
-    rows = list(db["streams"].rows_where("id = ?", [stream_id]))
-    if not rows:
+    row = db.execute(
+        "SELECT id, kind, title, version, created, updated, meta FROM streams WHERE id = ?",
+        [stream_id],
+    ).fetchone()
+    if row is None:
         raise UnknownStreamError(f"no stream {stream_id!r}")
-    row = rows[0]
-    return Stream(**{**row, "meta": json.loads(row["meta"] or "{}")})
+    *head, meta = row
+    return Stream(*head, meta=json.loads(meta or "{}"))
 
 
 def load_events(db: Database, stream_id: str, after: int = 0) -> list[StoredEvent]:

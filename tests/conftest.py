@@ -27,6 +27,8 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
         "PACKS_DIR": str(tmp_path / "packs"),
         "EXPORTS_DIR": str(tmp_path / "exports"),
         "WTF_CSRF_ENABLED": False,
+        # The test client sends Secure cookies only over https; browsers accept them on loopback.
+        "SESSION_COOKIE_SECURE": False,
     }
     settings.update(config)
     return create_app(settings)
@@ -56,7 +58,7 @@ def runner(app: Flask) -> FlaskCliRunner:
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[str]:
     """The app served by a real HTTP server on a free loopback port, with CSRF on."""
-    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, SESSION_COOKIE_SECURE=True)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

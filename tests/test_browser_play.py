@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -9,7 +10,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parent.parent
+# Screenshots go to test-results/; UPDATE_SCREENSHOTS=1 refreshes the README's copies in docs/.
+SHOTS = ROOT / ("docs" if os.environ.get("UPDATE_SCREENSHOTS") else "test-results") / "screenshots"
 
 
 def fill_setup(page: Page, base: str) -> None:
@@ -48,6 +51,7 @@ def compose_and_roll(page: Page, hit: bool, answer: str = "She keeps going.") ->
 
 
 def test_a_whole_life_in_the_browser(page: Page, live_server: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
     fill_setup(page, live_server)
     # Round 1: three successes build a legacy mark.
     for turn in range(3):

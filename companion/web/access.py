@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import abort, request, session
 
+from .. import ratelimit
 from ..capabilities import Capability, resolve
 from ..db import get_db
 
@@ -16,8 +17,14 @@ REMEMBERED = 12
 
 def capability_for(token: str, kind: str | None = None) -> Capability:
     """The capability a URL token grants; 404 (the same as a missing chronicle) otherwise."""
+    if ratelimit.guessing_blocked():
+        log.warning(
+            "too many unknown links from %s; refusing %s", request.remote_addr, request.path
+        )
+        abort(429)
     cap = resolve(get_db(), token)
     if cap is None:
+        ratelimit.count_miss()
         log.warning("refused capability token from %s for %s", request.remote_addr, request.path)
         abort(404)
     if kind is not None:
@@ -36,7 +43,10 @@ def require_write(cap: Capability) -> None:
 
 def remember(url: str, title: str, role: str) -> None:
     """Add the page to this browser's list of opened chronicles (kept in its own cookie only)."""
-    opened: list[dict[str, Any]] = [o for o in session.get("opened", []) if o.get("url") != url]
+    current = session.get("opened", [])
+    if current and current[0].get("url") == url and current[0].get("title") == title[:80]:
+        return  # already first: leave the cookie untouched
+    opened: list[dict[str, Any]] = [o for o in current if o.get("url") != url]
     opened.insert(0, {"url": url, "title": title[:80], "role": role})
     session["opened"] = opened[:REMEMBERED]
     session.permanent = True

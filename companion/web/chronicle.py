@@ -17,7 +17,9 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import capabilities, chronicles, drafts
@@ -29,6 +31,7 @@ from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
 from .access import capability_for, remember, require_write
 from .narrate import describe_since
+from .render_cache import cached
 from .text_errors import rule_message
 from .turn_form import TEXT_FIELDS, FormError, commands_for
 
@@ -69,13 +72,44 @@ def page_context(token: str, cap: Capability, chronicle: chronicles.Chronicle) -
     }
 
 
+def live_html(context: dict[str, Any]) -> Markup:
+    """The live part of the play page, rendered once per version and viewer kind."""
+    if context.get("posted"):
+        return Markup(render_template("chronicle/_live.html", **context))  # noqa: S704
+    return cached(live_key(context), lambda: render_template("chronicle/_live.html", **context))
+
+
+def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
+    """Everything the live part of the page depends on."""
+    cap, chronicle = context["cap"], context["chronicle"]
+    drafts_key = tuple(sorted(context["drafts"].items()))
+    return (
+        "live",
+        chronicle.id,
+        chronicle.version,
+        str(get_locale()),
+        cap.role,
+        cap.seat,
+        context["can_act"],
+        drafts_key,
+    )
+
+
 @bp.get("/")
 def play(token: str) -> str:
     """The table's main screen: where the life stands and the current turn."""
     cap, chronicle = _open(token)
     remember(url_for("chronicle.play", token=token), chronicle.title, cap.role)
-    template = "chronicle/_live.html" if request.args.get("fragment") else "chronicle/play.html"
-    return render_template(template, **page_context(token, cap, chronicle))
+    context = page_context(token, cap, chronicle)
+    html = live_html(context)
+    if request.args.get("fragment"):
+        return str(html)
+    if session.get("_flashes"):
+        return render_template("chronicle/play.html", live_html=html, **context)
+    key = ("play", request.full_path, live_key(context))
+    return str(
+        cached(key, lambda: render_template("chronicle/play.html", live_html=html, **context))
+    )
 
 
 @bp.get("/version")
@@ -149,7 +183,7 @@ def _refuse(
     flash(message, "error")
     context = page_context(token, cap, chronicle)
     context["posted"] = request.form
-    return render_template("chronicle/play.html", **context), status
+    return render_template("chronicle/play.html", live_html=live_html(context), **context), status
 
 
 @bp.post("/undo")

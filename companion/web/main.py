@@ -17,6 +17,12 @@ def index() -> str:
     return render_template("main/index.html", opened=opened)
 
 
+@bp.get("/healthz")
+def healthz() -> Response:
+    """A plain answer for health checks and as the benchmarks' hello-world baseline."""
+    return Response("ok\n", mimetype="text/plain")
+
+
 @bp.post("/language")
 def set_language() -> Response:
     """Switch the interface language and go back where the reader was."""
@@ -33,10 +39,12 @@ def set_language() -> Response:
 @bp.post("/demo")
 def demo() -> Response:
     """Open a fresh copy of the sample life, to read and to try."""
+    from .. import ratelimit
     from ..db import get_db
     from ..demo import create_demo
     from .access import remember
 
+    ratelimit.check_creation()
     language = request.form.get("lang", "en")
     if language not in LANGUAGES:
         language = "en"

@@ -16,7 +16,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from .. import chronicles
+from .. import chronicles, ratelimit
 from ..db import get_db
 from ..legacy import RuleError
 from ..packs.registry import list_packs
@@ -45,6 +45,7 @@ def create() -> Response | tuple[str, int]:
     sheet = read_form(request.form)
     setup = check_form(sheet, _packs())
     if setup is not None:
+        ratelimit.check_creation()
         try:
             created = chronicles.create(get_db(), setup)
         except RuleError as err:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -14,6 +15,7 @@ from ..store import StaleVersionError
 from ..story import life_timeline, story_chapters
 from .access import require_write
 from .chronicle import _open, acting_seat
+from .render_cache import cached
 from .terms import stage_name
 from .text_errors import rule_message
 
@@ -25,14 +27,15 @@ TEXT_LIMIT = 20_000
 def log(token: str) -> str:
     """The life as a story: a chapter per stage, each turning point in full."""
     cap, chronicle = _open(token)
-    return render_template(
-        "chronicle/story.html",
-        token=token,
-        cap=cap,
-        chronicle=chronicle,
-        state=chronicle.state,
-        chapters=story_chapters(chronicle.state),
+    context = {"token": token, "cap": cap, "chronicle": chronicle, "state": chronicle.state}
+    key = ("story", chronicle.id, chronicle.version, str(get_locale()), cap.can_write)
+    chapters_html = cached(
+        key,
+        lambda: render_template(
+            "chronicle/_chapters.html", chapters=story_chapters(chronicle.state), **context
+        ),
     )
+    return render_template("chronicle/story.html", chapters_html=chapters_html, **context)
 
 
 @bp.post("/revise")
