@@ -114,3 +114,22 @@ def test_live_update_reaches_a_second_page(page: Page, live_server: str) -> None
     page.click("button[value=save]")
     expect(watcher.locator("input[name=prompt][value='1']")).to_be_checked(timeout=5000)
     expect(watcher.locator("#answer")).to_have_value(re.compile("typed on the second page"))
+
+
+def test_a_seat_on_a_phone_rolls_and_the_host_sees_it_live(page: Page, live_server: str) -> None:
+    fill_setup(page, live_server)
+    table = page.url
+    page.click("nav >> text=Links")
+    page.click("button:has-text('Seat link: Ali')")
+    seat_url = page.locator(".fresh-link code").inner_text()
+    page.goto(table)
+    phone_context = page.context.browser.new_context(viewport={"width": 375, "height": 740})
+    phone = phone_context.new_page()
+    phone.goto(seat_url)
+    draw(phone)
+    expect(page.locator(".drawn-card")).to_be_visible(timeout=5000)
+    compose_and_roll(phone, hit=True, answer="From the phone.")
+    expect(page.locator(".rolls .roll")).to_have_count(1, timeout=5000)
+    expect(page.locator(".rolls .roll .die")).to_have_count(4)
+    expect(page.locator(".outcome.success")).to_be_visible()
+    phone_context.close()
