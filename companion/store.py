@@ -160,8 +160,8 @@ def get_stream(db: Database, stream_id: str) -> Stream:
     ).fetchone()
     if row is None:
         raise UnknownStreamError(f"no stream {stream_id!r}")
-    *head, meta = row
-    return Stream(*head, meta=json.loads(meta or "{}"))
+    sid, kind, title, version, created, updated, meta = row
+    return Stream(sid, kind, title, version, created, updated, json.loads(meta or "{}"))
 
 
 def load_events(db: Database, stream_id: str, after: int = 0) -> list[StoredEvent]:

@@ -104,8 +104,8 @@ def _check_moment(state: State, command: Command) -> None:
             "5.1",
         )
     seat = command.seat
-    if seat != state.seat or kind in ANYONE:
-        _check_seat(state, command)
+    if type(seat) is not int or seat != state.seat or kind in ANYONE:
+        _check_actor(state, command)
     steps = STEPS.get(kind)
     if steps is not None:
         step = state.step
@@ -114,10 +114,10 @@ def _check_moment(state: State, command: Command) -> None:
             raise RuleError(code, message, rule)
 
 
-def _check_seat(state: State, command: Command) -> None:
+def _check_actor(state: State, command: Command) -> None:
     seat = command.seat
     players = state.setup.players
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):
+    if type(seat) is not int or not 0 <= seat < len(players):
         raise RuleError(
             "unknown-seat", N_("There is no seat %(seat)r at this table."), "D14", seat=seat
         )
@@ -128,10 +128,6 @@ def _check_seat(state: State, command: Command) -> None:
             "4.11",
             player=state.player,
             actor=players[seat],
-        )
-    if isinstance(command, WriteEpilogue) and state.end is None:
-        raise RuleError(
-            "epilogue-too-early", N_("The epilogue is written once the life is over."), "5.3"
         )
 
 
@@ -313,6 +309,10 @@ def _accept(state: State, command: AcceptFailure, rng: random.Random | None) -> 
 
 
 def _epilogue(state: State, command: WriteEpilogue, rng: random.Random | None) -> Event:
+    if state.end is None:
+        raise RuleError(
+            "epilogue-too-early", N_("The epilogue is written once the life is over."), "5.3"
+        )
     if state.epilogue is not None:
         raise RuleError(
             "epilogue-written", N_("The epilogue is written already: revise it instead."), "5.3"

@@ -7,10 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import MAX_MARKS
-from .errors import RuleError
-from .events import Recorded
 from .model import State
-from .undo import undo_target
+from .undo import undoable
 
 
 @dataclass(frozen=True)
@@ -31,7 +29,7 @@ def legal_commands(state: State) -> list[Legal]:
     legal = _turn_commands(state) if state.end is None else _end_commands(state)
     if state.texts_written:
         legal.append(Legal("revise-text", None))
-    target = _undo_target(state)
+    target = undoable(state)
     if target is not None:
         legal.append(Legal("undo", None, {"target_seq": target.seq, "event": target.event.kind}))
     return legal
@@ -52,7 +50,8 @@ def _turn_commands(state: State) -> list[Legal]:
         return _failure(state)
     if step == "mark":
         number = len(state.marks) + 1
-        return [Legal("build-mark", state.seat, {"number": number, "last": number == MAX_MARKS})]
+        options = {"number": number, "last": number == MAX_MARKS}
+        return [Legal("build-mark", state.seat, options), *_loss(state)]
     return [Legal("narrate-success", state.seat), *_loss(state)]
 
 
@@ -98,10 +97,3 @@ def _loss(state: State) -> list[Legal]:
 
 def _end_commands(state: State) -> list[Legal]:
     return [] if state.epilogue is not None else [Legal("write-epilogue", None)]
-
-
-def _undo_target(state: State) -> Recorded | None:
-    try:
-        return undo_target(state)
-    except RuleError:
-        return None

@@ -114,7 +114,7 @@ def _check_players(players: tuple[str, ...], oldest: int) -> None:
         raise RuleError("duplicate-player", N_("Two players have the same name."), "D14")
     if isinstance(oldest, bool) or not isinstance(oldest, int) or not 0 <= oldest < len(players):
         raise RuleError(
-            "bad-oldest", N_("Mark one of the players as the oldest (2.3)."), "2.3", value=oldest
+            "bad-oldest", N_("Mark one of the players as the oldest."), "2.3", value=oldest
         )
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from .copies import with_changes
 from .errors import N_
-from .model import Changes, State, Text
+from .model import Changes, KeystoneState, Mark, State, Text, TurningPoint
+
+T = TypeVar("T")
 
 # The revisable fields; a required one may not be revised to a blank text.
 REQUIRED_FIELDS = {
@@ -27,8 +29,34 @@ FIELDS = (*REQUIRED_FIELDS, *OPTIONAL_FIELDS)
 
 def iter_texts(state: State) -> Iterator[Text]:
     """Every text in the state: the story, the keystones, the marks and the epilogue."""
-    for part in (state.story, state.check, state.keystones, state.marks, state.epilogue):
-        yield from _texts_in(part)
+    for point in state.turning_points:
+        yield from _point_texts(point)
+    for keystone in state.keystones:
+        yield from _keystone_texts(keystone)
+    for mark in state.marks:
+        yield from _mark_texts(mark)
+    yield from _present(state.epilogue)
+
+
+def _point_texts(point: TurningPoint) -> Iterator[Text]:
+    yield from _present(point.question, point.answer, point.stakes_success, point.stakes_failure)
+    for payment in point.payments:
+        yield from _present(payment.why, payment.outcome)
+    for loss in point.losses:
+        yield loss.narration
+    yield from _present(point.narration)
+
+
+def _keystone_texts(keystone: KeystoneState) -> Iterator[Text]:
+    return _present(keystone.why, keystone.outcome, keystone.narration)
+
+
+def _mark_texts(mark: Mark) -> Iterator[Text]:
+    return iter((mark.name, mark.description))
+
+
+def _present(*texts: Text | None) -> Iterator[Text]:
+    return (text for text in texts if text is not None)
 
 
 def find_text(state: State, seq: int, field: str) -> Text | None:
@@ -50,27 +78,24 @@ def revise(state: State, seq: int, field: str, value: str, revision: int) -> Cha
             text, value=value, earlier=earlier, revisions=(*text.revisions, revision)
         )
 
+    def holds(texts: Iterator[Text]) -> bool:
+        return any(text.seq == seq and text.field == field for text in texts)
+
+    def each(items: tuple[T, ...], texts: Callable[[T], Iterator[Text]]) -> tuple[T, ...]:
+        return tuple(_map_texts(item, change) if holds(texts(item)) else item for item in items)
+
+    check = state.check
     return {
-        "story": _map_texts(state.story, change),
-        "check": _map_texts(state.check, change),
-        "keystones": _map_texts(state.keystones, change),
-        "marks": _map_texts(state.marks, change),
+        "story": each(state.story, _point_texts),
+        "check": None if check is None else each((check,), _point_texts)[0],
+        "keystones": each(state.keystones, _keystone_texts),
+        "marks": each(state.marks, _mark_texts),
         "epilogue": _map_texts(state.epilogue, change),
     }
 
 
-def _texts_in(value: Any) -> Iterator[Text]:
-    if isinstance(value, Text):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _texts_in(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from _texts_in(getattr(value, f.name))
-
-
-def _map_texts(value: Any, change: Any) -> Any:
+def _map_texts(value: Any, change: Callable[[Text], Text]) -> Any:
+    """``value`` with ``change`` applied to every Text inside it (a slow, generic walk)."""
     if isinstance(value, Text):
         return change(value)
     if isinstance(value, tuple):
