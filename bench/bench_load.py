@@ -71,7 +71,9 @@ def main() -> None:
     growth = ", ".join(f"{v} events: {t / base:.1f}x" for v, t, _ in rows)
     print(f"growth against the {rows[0][0]}-event load: {growth}")
     cached = rows[1]
-    print(f"(a page view reuses the cached state and replays only new events; {cached[0]} events cold: {cached[1]:.1f} ms)")
+    print(
+        f"(a page view reuses the cached state and replays only new events; {cached[0]} events cold: {cached[1]:.1f} ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from companion.legacy.commands import (
     ReviseText,
     RollDice,
 )
+from companion.legacy.texts import iter_texts
 from companion.packs.registry import get_pack
 
 EN = (
@@ -96,20 +97,23 @@ def _check_commands(state: chronicles.State, chars: int, rng: random.Random) -> 
     if fail:
         commands.append(AcceptFailure(seat, narration))
     elif state.turn == 3:
-        commands.append(BuildMark(seat, f"Mark of round {state.round}", "A lasting thing.", narration))
+        commands.append(
+            BuildMark(seat, f"Mark of round {state.round}", "A lasting thing.", narration)
+        )
     else:
         commands.append(NarrateSuccess(seat, narration))
     return commands
 
 
 def _revise(db, stream_id: str, revisions: int, rng: random.Random) -> None:  # type: ignore[no-untyped-def]
-    """Pad the log with corrections (each one event), as a much-edited chronicle would have."""
+    """Pad the log with corrections (each one event) spread over every text of the story."""
     batch = 50
     for start in range(0, revisions, batch):
         chronicle = chronicles.load(db, stream_id)
-        answers = [tp.answer for tp in chronicle.state.story if tp.answer is not None]
+        texts = [t for t in iter_texts(chronicle.state) if t.field not in ("name",)]
         commands = [
-            ReviseText(0, answers[(start + i) % len(answers)].seq, "answer", f"Revised {start + i}.")
+            ReviseText(0, t.seq, t.field, f"Revised {start + i}.")
             for i in range(min(batch, revisions - start))
+            for t in [texts[(start + i) % len(texts)]]
         ]
         chronicles.execute(db, chronicle, commands, rng)

@@ -8,6 +8,7 @@ API or an event from the store is either exactly right or refused.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -87,5 +88,8 @@ def _decode_scalar(value: Any, hint: Any, where: str) -> Any:
     raise DecodeError(f"{where}: expected {getattr(hint, '__name__', hint)}, got {value!r}")
 
 
-def _hints(cls: type[Any]) -> dict[str, Any]:
+@functools.cache
+def _hints(cls: Any) -> dict[str, Any]:
+    # get_type_hints evaluates string annotations each call; a log of thousands of events
+    # decodes the same few classes over and over.
     return typing.get_type_hints(cls)

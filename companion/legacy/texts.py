@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -86,12 +87,24 @@ def revise(state: State, seq: int, field: str, value: str, revision: int) -> Cha
 
     check = state.check
     return {
-        "story": each(state.story, _point_texts),
+        "story": _revise_story(state.story, seq, lambda items: each(items, _point_texts)),
         "check": None if check is None else each((check,), _point_texts)[0],
         "keystones": each(state.keystones, _keystone_texts),
         "marks": each(state.marks, _mark_texts),
         "epilogue": _map_texts(state.epilogue, change),
     }
+
+
+def _revise_story(
+    story: tuple[T, ...], seq: int, each: Callable[[tuple[T, ...]], tuple[T, ...]]
+) -> tuple[T, ...]:
+    """Revise only the turning point whose events include ``seq``: its card was drawn at or
+    before ``seq``, and the next one after it (a corrected chronicle can be thousands of events)."""
+    starts = [point.seq for point in story]  # type: ignore[attr-defined]
+    index = bisect.bisect_right(starts, seq) - 1
+    if index < 0:
+        return story
+    return (*story[:index], *each(story[index : index + 1]), *story[index + 1 :])
 
 
 def _map_texts(value: Any, change: Callable[[Text], Text]) -> Any:
