@@ -8,7 +8,6 @@ API or an event from the store is either exactly right or refused.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -88,8 +87,14 @@ def _decode_scalar(value: Any, hint: Any, where: str) -> Any:
     raise DecodeError(f"{where}: expected {getattr(hint, '__name__', hint)}, got {value!r}")
 
 
-@functools.cache
-def _hints(cls: Any) -> dict[str, Any]:
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+
+
+def _hints(cls: type[Any]) -> dict[str, Any]:
     # get_type_hints evaluates string annotations each call; a log of thousands of events
-    # decodes the same few classes over and over.
-    return typing.get_type_hints(cls)
+    # decodes the same few classes over and over. The cache only ever holds the event and
+    # command classes, so it stays small.
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
