@@ -98,9 +98,28 @@ def _init_extensions(app: Flask) -> None:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from .web import api, chronicle, main, packs_view, setup_view, story_view
+    from .web import (
+        api,
+        chronicle,
+        export_view,
+        main,
+        packs_view,
+        setup_view,
+        story_view,
+        tables,
+    )
 
-    blueprints = (main.bp, setup_view.bp, packs_view.bp, chronicle.bp, story_view.bp, api.bp)
+    blueprints = (
+        main.bp,
+        setup_view.bp,
+        packs_view.bp,
+        chronicle.bp,
+        story_view.bp,
+        api.bp,
+        export_view.bp,
+        export_view.import_bp,
+        tables.bp,
+    )
     for blueprint in blueprints:
         app.register_blueprint(blueprint)
     # The API authenticates by the capability token in its URL or Authorization header, never

@@ -131,9 +131,62 @@ def _address() -> str:
     return str(current_app.config.get("PUBLIC_URL", "http://127.0.0.1:8000")).rstrip("/")
 
 
+@click.group("cardgame")
+def cardgame() -> None:
+    """The card games: simulate many matches between bots."""
+
+
+@cardgame.command("simulate")
+@click.argument("game")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10_000_000))
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2, 6))
+@click.option("--bots", default="heuristic", show_default=True, help="Bot levels, comma-separated.")
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def cardgame_simulate(
+    game: str, games: int, players: int, bots: str, seed: int, as_json: bool
+) -> None:
+    """Play GAMES matches of GAME (traitors-flame or age-of-summoners) between bots."""
+    import importlib
+
+    from .cardgames import game_keys, game_package, get_game
+
+    if game not in game_keys():
+        raise click.BadParameter(
+            f"{game!r} is not one of {', '.join(game_keys())}", param_hint="GAME"
+        )
+    engine = get_game(game)
+    if not engine.min_players <= players <= engine.max_players:
+        raise click.BadParameter(
+            f"{engine.names['en']} takes {engine.min_players} to {engine.max_players} players",
+            param_hint="--players",
+        )
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [b for b in levels if b not in engine.bots]
+    if unknown or not levels:
+        raise click.BadParameter(f"bots are {', '.join(engine.bots)}", param_hint="--bots")
+    module = importlib.import_module(game_package(game) + ".simulate")
+    report = module.simulate(games, players, levels, seed=seed)
+    click.echo(
+        json.dumps(report, ensure_ascii=False, sort_keys=True)
+        if as_json
+        else module.format_table(report)
+    )
+
+
 def init_app(app: Flask) -> None:
     """Register the command groups that live in their own modules."""
+    from .export.cli import export_command, import_command
     from .packs.cli import packs
 
-    for command in (serve, simulate_command, demo_command, packs):
+    commands = (
+        serve,
+        simulate_command,
+        demo_command,
+        packs,
+        export_command,
+        import_command,
+        cardgame,
+    )
+    for command in commands:
         app.cli.add_command(command)

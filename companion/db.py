@@ -149,3 +149,31 @@ def init_app(app: Flask) -> None:
     app.extensions["companion.db_pool"] = _Pool()
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
+
+
+@migrations(name="0004_exports")
+def _create_exports(db: Database) -> None:
+    # One row per book: a chronicle's version, edition and paper; the worker reports progress here.
+    db["exports"].create(
+        {
+            "id": str,
+            "stream_id": str,
+            "version": int,
+            "edition": str,
+            "paper": str,
+            "status": str,
+            "progress": int,
+            "step": str,
+            "page": int,
+            "error": str,
+            "pid": int,
+            "created": str,
+            "updated": str,
+        },
+        pk="id",
+        foreign_keys=[("stream_id", "streams", "id")],
+        not_null={"stream_id", "version", "edition", "paper", "status", "progress", "created"},
+        strict=True,
+    )
+    db["exports"].create_index(["stream_id", "version", "edition", "paper"], unique=True)
+    db["exports"].create_index(["status"])

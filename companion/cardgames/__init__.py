@@ -50,6 +50,11 @@ def game_keys() -> tuple[str, ...]:
     return tuple(_MODULES)
 
 
+def game_package(key: str) -> str:
+    """The dotted name of the package holding game ``key`` (its simulate, rules and data)."""
+    return _MODULES[key]
+
+
 def get_game(key: str) -> CardGame:
     """The game registered under ``key``; raises KeyError for an unknown game."""
     module = importlib.import_module(_MODULES[key])

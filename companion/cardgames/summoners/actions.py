@@ -1,0 +1,274 @@
+"""What each player action does to a (working copy of the) state. Validation lives in legal.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .abilities import assist_triggers, icon_counts, reachable_actions, resolve, take_vp, warded
+from .cards import colour_of_card, kind_of_card, kinds, number_of_card
+from .flow import set_command, wait
+from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
+from .state import State, emit, gain_faith, push, right_of, seats_from
+
+Action = dict[str, Any]
+
+
+def _play(s: State, seat: int, a: Action, ctx: Action) -> None:
+    s["seats"][seat]["hand"].remove(a["card"])
+    set_command(s, seat, a["card"])
+
+
+def _play_top(s: State, seat: int, a: Action, ctx: Action) -> None:
+    emit(s, "empty-hand", seat)
+    push(s, {"step": "deal", "seat": seat, "n": 1, "to": "play"})
+
+
+def _summon(s: State, seat: int, a: Action, ctx: Action) -> None:
+    s["turn"]["paying"] = {"for": "summon", "card": a["card"]}
+    _ask_payment(s, seat)
+
+
+def _ask_payment(s: State, seat: int) -> None:
+    options = pending_payments(s, seat)
+    if len(options) == 1:
+        _settle(s, seat, options[0])
+    else:
+        wait(s, seat, "pay")
+
+
+def _pay(s: State, seat: int, a: Action, ctx: Action) -> None:
+    payment = payment_tuple(a["pay"])
+    assert payment is not None
+    _settle(s, seat, payment)
+
+
+def _settle(s: State, seat: int, payment: Payment) -> None:
+    target = s["turn"].pop("paying")
+    pay(s, seat, payment)
+    if target["for"] == "summon":
+        card = target["card"]
+        p = s["seats"][seat]
+        p["hand"].remove(card)
+        p["spirits"].append(card)
+        s["turn"]["action"] = "summon"
+        emit(s, "summoned", seat, kind=kind_of_card()[card], paid=payment_dict(payment))
+        push(s, {"step": "on-summon", "seat": seat, "card": card}, {"step": "phase3", "seat": seat})
+        return
+    kind = target["kind"]
+    paid = s["turn"]["paid"]
+    paid[kind] = paid.get(kind, 0) + 1
+    emit(s, "paid", seat, kind=kind, paid=payment_dict(payment))
+    push(s, {"step": "await", "seat": seat, "phase": "main"})
+    resolve(s, seat, kind, kinds()[kind]["ability"]["effects"], 1)
+
+
+def _place(s: State, seat: int, a: Action, ctx: Action) -> None:
+    p = s["seats"][seat]
+    p["hand"].remove(a["card"])
+    p["mana"].append(a["card"])
+    s["turn"]["placed"] += 1
+    emit(s, "placed", seat, kind=kind_of_card()[a["card"]])
+    wait(s, seat, "summon")
+
+
+def _paid(s: State, seat: int, a: Action, ctx: Action) -> None:
+    s["turn"]["paying"] = {"for": "paid", "kind": a["kind"]}
+    _ask_payment(s, seat)
+
+
+def _act(s: State, seat: int, a: Action, ctx: Action) -> None:
+    name = a["action"]
+    number, via = reachable_actions(s, seat)[name]
+    s["turn"]["action"] = name
+    emit(s, "action", seat, action=name, number=number, via=via, choice=a.get("choice"))
+    push(s, {"step": "triggers", "seat": seat, "action": name}, {"step": "phase3", "seat": seat})
+    _ACTS[name](s, seat, a)
+
+
+def _conquest(s: State, seat: int, a: Action) -> None:
+    icons = icon_counts(s, seat)
+    gain = icons["axe"] + icons["sword"]
+    s["seats"][seat]["vp"] += gain
+    victim = a.get("victim")
+    s["turn"]["victim"] = victim
+    take_vp(s, seat, victim, 1)
+    emit(s, "conquest", seat, gain=gain, victim=victim)
+
+
+def _research(s: State, seat: int, a: Action) -> None:
+    p = s["seats"][seat]
+    gain = len(p["stones"])
+    p["vp"] += gain
+    flip = a.get("flip")
+    if flip is not None:
+        card = next(c for c in p["mana"] if colour_of_card()[c] == flip)
+        p["mana"].remove(card)
+        p["stones"].append(card)
+    emit(s, "research", seat, gain=gain, flipped=flip)
+
+
+def _alchemy(s: State, seat: int, a: Action) -> None:
+    stone = {"step": "deal", "seat": seat, "n": 1, "to": "stone"}
+    if a["choice"] == "draw":
+        push(s, {"step": "deal", "seat": seat, "n": 1, "to": "hand"}, stone)
+    else:
+        gain_faith(s, seat, 1)
+        push(s, stone)
+
+
+def _prayer(s: State, seat: int, a: Action) -> None:
+    if a["choice"] == "draw":
+        push(s, {"step": "deal", "seat": seat, "n": 2, "to": "hand"})
+    else:
+        push(
+            s,
+            {"step": "prayer", "seat": seat},
+            {"step": "deal", "seat": seat, "n": 0, "upto": 5, "to": "hand"},
+        )
+
+
+def _festival(s: State, seat: int, a: Action) -> None:
+    gain_faith(s, seat, 1)
+    push(
+        s,
+        {"step": "deal", "seat": seat, "n": 2, "to": "reveal"},
+        {"step": "festival", "seat": seat},
+    )
+
+
+def inquisition_givers(s: State, seat: int) -> list[int]:
+    """Players who must give a card, in turn order from the active player's left (D8)."""
+    faith = s["seats"][seat]["faith"]
+    equal_too = any(kinds()[kind_of_card()[c]]["ability"]["hook"] == "inquisition-equal"
+                    for c in s["seats"][seat]["spirits"])  # fmt: skip
+    givers = []
+    for other in seats_from(s, seat)[1:]:
+        theirs = s["seats"][other]["faith"]
+        if (theirs < faith or (equal_too and theirs == faith)) and not warded(
+            s, other, "inquisition"
+        ):
+            givers.append(other)
+    return givers
+
+
+def _inquisition(s: State, seat: int, a: Action) -> None:
+    n = 2 if s["players"] == 4 else 3
+    gives = [{"step": "give", "seat": g, "to": seat} for g in inquisition_givers(s, seat)]
+    push(s, {"step": "deal", "seat": seat, "n": n, "to": "hand"}, *gives)
+
+
+def _pilgrimage(s: State, seat: int, a: Action) -> None:
+    p = s["seats"][seat]
+    if a["choice"] == "vp":
+        p["vp"] += p["faith"]
+        emit(s, "pilgrimage", seat, gain=p["faith"])
+    else:
+        gain_faith(s, seat, 1)
+        push(s, {"step": "deal", "seat": seat, "n": 1, "to": "hand"})
+
+
+def _discard(s: State, seat: int, a: Action, ctx: Action) -> None:
+    p = s["seats"][seat]
+    zone = a["zone"]
+    if zone == "stones":
+        s["discard"].append(p["stones"].pop())
+        emit(s, "discarded", seat, zone=zone)
+    else:
+        card = a["card"]
+        p[zone].remove(card)
+        s["discard"].append(card)
+        kind = kind_of_card()[card]
+        if zone == "hand":
+            emit(s, "discarded", seat, zone=zone, private={"seats": [seat], "kind": kind})
+        else:
+            emit(s, "discarded", seat, zone=zone, kind=kind)
+    if ctx["phase"] == "prayer-discard":
+        push(s, {"step": "prayer", "seat": seat})
+
+
+def _done(s: State, seat: int, a: Action, ctx: Action) -> None:
+    emit(s, "prayer-done", seat)
+
+
+def _give(s: State, seat: int, a: Action, ctx: Action) -> None:
+    receiver = ctx["to"]
+    s["seats"][seat]["hand"].remove(a["card"])
+    s["seats"][receiver]["hand"].append(a["card"])
+    private = {"seats": [seat, receiver], "kinds": [kind_of_card()[a["card"]]]}
+    emit(s, "gave", seat, to=receiver, from_deck=False, private=private)
+
+
+def _choose(s: State, seat: int, a: Action, ctx: Action) -> None:
+    reveal = s["turn"]["reveal"]
+    card = a["card"]
+    other = next(c for c in reveal if c != card)
+    s["seats"][seat]["mana"].append(card)
+    s["discard"].append(other)
+    s["turn"]["reveal"] = []
+    kinds_of = kind_of_card()
+    emit(s, "festival", seat, placed=[kinds_of[card]], discarded=kinds_of[other])
+
+
+def _keep(s: State, seat: int, a: Action, ctx: Action) -> None:
+    drawn = s["turn"]["drawn"]
+    card = a["card"]
+    other = next(c for c in drawn if c != card)
+    s["seats"][seat]["hand"].append(card)
+    neighbour = right_of(s, seat)
+    s["seats"][neighbour]["mana"].append(other)
+    s["seats"][neighbour]["pairing"] = other
+    s["turn"]["drawn"] = []
+    s["turn"]["assisted"] = other
+    private = {"seats": [seat], "kinds": [kind_of_card()[card]]}
+    emit(s, "assisted", seat, to=neighbour, kind=kind_of_card()[other],
+         number=number_of_card()[other], private=private)  # fmt: skip
+    assist_triggers(s, seat, other)
+
+
+def _optional(s: State, seat: int, a: Action, ctx: Action) -> None:
+    kind = ctx["kind"]
+    if a["use"]:
+        resolve(s, seat, kind, kinds()[kind]["ability"]["effects"], 1)
+    else:
+        emit(s, "declined", seat, kind=kind)
+
+
+def _declare(s: State, seat: int, a: Action, ctx: Action) -> None:
+    p = s["seats"][seat]
+    s["declarer"] = seat
+    s["final_left"] = s["players"] + 1
+    emit(s, "declared", seat, spirits=len(p["spirits"]), vp=p["vp"])
+
+
+def _pass(s: State, seat: int, a: Action, ctx: Action) -> None:
+    return None
+
+
+_ACTS: dict[str, Callable[[State, int, Action], None]] = {
+    "conquest": _conquest,
+    "research": _research,
+    "alchemy": _alchemy,
+    "prayer": _prayer,
+    "festival": _festival,
+    "inquisition": _inquisition,
+    "pilgrimage": _pilgrimage,
+}
+
+HANDLERS: dict[str, Callable[[State, int, Action, Action], None]] = {
+    "play": _play,
+    "play-top": _play_top,
+    "summon": _summon,
+    "place": _place,
+    "paid": _paid,
+    "pay": _pay,
+    "act": _act,
+    "discard": _discard,
+    "done": _done,
+    "give": _give,
+    "choose": _choose,
+    "keep": _keep,
+    "optional": _optional,
+    "declare": _declare,
+    "pass": _pass,
+}

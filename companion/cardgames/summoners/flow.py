@@ -1,0 +1,267 @@
+"""The turn machine: a stack of small steps, run until one waits on a player's choice.
+
+Every step that needs a card from the deck is a ``deal`` step, so an empty deck and discard pile
+can suspend it, run the 9/9 rule (4.7, D16) and retry once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .abilities import (
+    action_triggers,
+    end_of_turn_triggers,
+    resolve,
+    summon_triggers,
+)
+from .cards import kind_of_card, kinds
+from .scoring import final_result
+from .state import TURN_CAP, State, Step, deck_ready, emit, push, reshuffle, seats_from
+
+
+def advance(s: State) -> None:
+    """Run scheduled steps until the match waits on a player or ends."""
+    todo = s["todo"]
+    while s["await"] is None and todo and s["over"] is None:
+        step = todo.pop()
+        _STEPS[step["step"]](s, step)
+
+
+def wait(s: State, seat: int, phase: str, **context: Any) -> None:
+    """Stop and wait for ``seat`` to choose (legal_actions lists the options)."""
+    s["await"] = {"seat": seat, "phase": phase, **context}
+
+
+def _deal(s: State, step: Step) -> None:
+    seat, to = step["seat"], step["to"]
+    n = step["n"]
+    if "upto" in step:
+        n = max(0, step["upto"] - len(s["seats"][seat]["hand"]))
+    got: list[str] = []
+    for i in range(n):
+        if not deck_ready(s):
+            if not step.get("after99"):
+                _rule99(s, {**step, "n": n - i, "after99": True})
+                if to == "play":
+                    return
+            break
+        got.append(s["deck"].pop())
+    if got or to == "play":
+        _place(s, step, got)
+
+
+def _rule99(s: State, retry: Step) -> None:
+    s["rule99"] += 1
+    emit(s, "rule-9-9", None)
+    trims = [{"step": "trim", "seat": p, "hand": 9, "mana": 9} for p in seats_from(s, _active(s))]
+    push(s, *trims, {"step": "reform"}, retry)
+
+
+def _active(s: State) -> int:
+    return int(s["turn"].get("seat", s["start"]))
+
+
+def _place(s: State, step: Step, got: list[str]) -> None:
+    seat, to = step["seat"], step["to"]
+    p = s["seats"][seat]
+    kinds_got = [kind_of_card()[c] for c in got]
+    if to == "hand":
+        p["hand"] += got
+        emit(s, "drew", seat, count=len(got), private={"seats": [seat], "kinds": kinds_got})
+    elif to == "stone":
+        p["stones"] += got
+        emit(s, "stones", seat, count=len(got))
+    elif to == "mana":
+        p["mana"] += got
+        emit(s, "mana", seat, kinds=kinds_got)
+    elif to == "drawn":
+        s["turn"]["drawn"] += got
+        emit(s, "refill-drawn", seat, count=len(got), private={"seats": [seat], "kinds": kinds_got})
+    elif to == "reveal":
+        s["turn"]["reveal"] += got
+        emit(s, "revealed", seat, kinds=kinds_got)
+    elif to == "give":
+        receiver = step["receiver"]
+        s["seats"][receiver]["hand"] += got
+        private = {"seats": [seat, receiver], "kinds": kinds_got}
+        emit(s, "gave", seat, to=receiver, from_deck=True, private=private)
+    else:
+        set_command(s, seat, got[0] if got else None)
+
+
+def set_command(s: State, seat: int, card: str | None) -> None:
+    """Phase I: pair the played card with the pending pairing card (4.1, D5-D6) and wait."""
+    p = s["seats"][seat]
+    pairing = p["pairing"] if p["pairing"] in p["mana"] else None
+    if pairing is None and p["mana"]:
+        pairing = p["mana"][-1]
+    number = kinds()[kind_of_card()[pairing]]["number"] if pairing else 0
+    played = kinds()[kind_of_card()[card]]["number"] if card else 0
+    if card is not None:
+        p["mana"].append(card)
+    p["pairing"] = None
+    s["turn"].update(played=card, pairing_card=pairing, pairing_num=number, base=number + played)
+    emit(
+        s,
+        "command",
+        seat,
+        played=kind_of_card()[card] if card else None,
+        pairing=kind_of_card()[pairing] if pairing else None,
+        pairing_number=number,
+        number=number + played,
+    )
+    wait(s, seat, "main")
+
+
+def _trim(s: State, step: Step) -> None:
+    p = s["seats"][step["seat"]]
+    over_hand = len(p["hand"]) > step["hand"]
+    over_mana = len(p["mana"]) + len(p["stones"]) > step["mana"]
+    if over_hand or over_mana:
+        push(s, step)
+        wait(s, step["seat"], "trim", hand=step["hand"], mana=step["mana"])
+
+
+def _reform(s: State, step: Step) -> None:
+    if s["discard"]:
+        reshuffle(s)
+
+
+def _give(s: State, step: Step) -> None:
+    giver = step["seat"]
+    if s["seats"][giver]["hand"]:
+        wait(s, giver, "give", to=step["to"])
+    else:
+        push(s, {"step": "deal", "seat": giver, "n": 1, "to": "give", "receiver": step["to"]})
+
+
+def _festival(s: State, step: Step) -> None:
+    seat = step["seat"]
+    reveal = s["turn"]["reveal"]
+    faith = s["seats"][seat]["faith"]
+    lower = any(s["seats"][o]["faith"] < faith for o in seats_from(s, seat)[1:])
+    if len(reveal) == 2 and not lower:
+        wait(s, seat, "festival")
+        return
+    s["seats"][seat]["mana"] += reveal
+    emit(s, "festival", seat, placed=[kind_of_card()[c] for c in reveal], discarded=None)
+    s["turn"]["reveal"] = []
+
+
+def _prayer(s: State, step: Step) -> None:
+    if s["seats"][step["seat"]]["hand"]:
+        wait(s, step["seat"], "prayer-discard")
+
+
+def _optional(s: State, step: Step) -> None:
+    wait(s, step["seat"], "optional", kind=step["kind"])
+
+
+def _resolve(s: State, step: Step) -> None:
+    ability = kinds()[step["kind"]]["ability"]
+    resolve(s, step["seat"], step["kind"], ability["effects"], step["times"])
+
+
+def _triggers(s: State, step: Step) -> None:
+    action_triggers(s, step["seat"], step["action"])
+
+
+def _on_summon(s: State, step: Step) -> None:
+    summon_triggers(s, step["seat"], step["card"])
+
+
+def _phase3(s: State, step: Step) -> None:
+    seat = step["seat"]
+    push(
+        s,
+        {"step": "deal", "seat": seat, "n": 2, "to": "drawn"},
+        {"step": "keep", "seat": seat},
+        {"step": "end-of-turn", "seat": seat},
+        {"step": "end-check", "seat": seat},
+        {"step": "end-turn", "seat": seat},
+    )
+
+
+def _keep(s: State, step: Step) -> None:
+    seat = step["seat"]
+    drawn = s["turn"]["drawn"]
+    if len(drawn) == 2:
+        wait(s, seat, "keep")
+    elif drawn:
+        s["seats"][seat]["hand"] += drawn
+        emit(
+            s,
+            "kept",
+            seat,
+            assisted=None,
+            private={"seats": [seat], "kinds": [kind_of_card()[drawn[0]]]},
+        )
+        s["turn"]["drawn"] = []
+
+
+def _end_of_turn(s: State, step: Step) -> None:
+    end_of_turn_triggers(s, step["seat"])
+
+
+def _end_check(s: State, step: Step) -> None:
+    p = s["seats"][step["seat"]]
+    if s["declarer"] is None and (len(p["spirits"]) >= 10 or p["vp"] >= 30):
+        wait(s, step["seat"], "declare")
+
+
+def _end_turn(s: State, step: Step) -> None:
+    seat = step["seat"]
+    s["seats"][seat]["turns"] += 1
+    if s["final_left"] is not None:
+        s["final_left"] -= 1
+        if s["final_left"] <= 0:
+            finish(s, "declared")
+            return
+    nxt = (seat + 1) % s["players"]
+    if s["seats"][nxt]["turns"] >= s["options"].get("turn_cap", TURN_CAP):
+        finish(s, "cap")
+        return
+    start_turn(s, nxt)
+
+
+def start_turn(s: State, seat: int) -> None:
+    """Begin ``seat``'s turn: Phase I waits for a card to play."""
+    s["turn_number"] += 1
+    s["turn"] = {"seat": seat, "played": None, "pairing_card": None, "pairing_num": 0, "base": 0}
+    s["turn"].update(paid={}, placed=0, drawn=[], reveal=[], victim=None, action=None)
+    emit(s, "turn", seat)
+    wait(s, seat, "play")
+
+
+def finish(s: State, reason: str) -> None:
+    """End the match and record the final scores."""
+    s["over"] = {"reason": reason}
+    s["await"] = None
+    s["todo"] = []
+    res = final_result(s)
+    emit(s, "game-end", None, reason=reason, totals=res["totals"], winner=res["winner"])
+
+
+def _await(s: State, step: Step) -> None:
+    wait(s, step["seat"], step["phase"])
+
+
+_STEPS: dict[str, Callable[[State, Step], None]] = {
+    "deal": _deal,
+    "trim": _trim,
+    "reform": _reform,
+    "give": _give,
+    "festival": _festival,
+    "prayer": _prayer,
+    "optional": _optional,
+    "resolve": _resolve,
+    "triggers": _triggers,
+    "on-summon": _on_summon,
+    "phase3": _phase3,
+    "keep": _keep,
+    "end-of-turn": _end_of_turn,
+    "end-check": _end_check,
+    "end-turn": _end_turn,
+    "await": _await,
+}

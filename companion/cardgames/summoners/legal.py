@@ -1,0 +1,245 @@
+"""Legal actions, the one source of legality, and the check ``apply`` runs before acting.
+
+Copies of one kind in the same zone are interchangeable, so the list names one copy per kind
+(the first in the zone); ``apply`` accepts any copy of a listed kind. Mana is interchangeable
+within a colour, so payments are colour counts (see payment.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.cardgames import CardGameRuleError
+
+from .abilities import hook_amount, kind_counts, reachable_actions, warded
+from .cards import COLOURS, colour_of_card, kind_of_card, kinds
+from .payment import can_summon, cost_payments, payment_dict, pending_payments
+from .state import State
+
+Action = dict[str, Any]
+
+
+def legal_actions(s: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now; empty when it is not that seat's choice."""
+    ctx = s["await"]
+    if ctx is None or ctx["seat"] != seat or s["over"] is not None:
+        return []
+    return _PHASES[ctx["phase"]](s, seat, ctx)
+
+
+def _firsts(cards: list[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for card in cards:
+        seen.setdefault(kind_of_card()[card], card)
+    return list(seen.values())
+
+
+def _play(s: State, seat: int, ctx: Action) -> list[Action]:
+    hand = s["seats"][seat]["hand"]
+    if not hand:
+        return [{"type": "play-top"}]
+    return [{"type": "play", "card": c} for c in _firsts(hand)]
+
+
+def summons(s: State, seat: int) -> list[Action]:
+    """One summon per kind in hand the seat can pay for (the payment is chosen next)."""
+    return [
+        {"type": "summon", "card": card}
+        for card in _firsts(s["seats"][seat]["hand"])
+        if can_summon(s, seat, kind_of_card()[card])
+    ]
+
+
+def _places(s: State, seat: int) -> list[Action]:
+    if s["turn"]["placed"] >= hook_amount(s, seat, "place-on-summon"):
+        return []
+    hand = s["seats"][seat]["hand"]
+    found = []
+    for card in _firsts(hand):
+        rest = list(hand)
+        rest.remove(card)
+        colour = colour_of_card()[card]
+        if any(can_summon(s, seat, kind_of_card()[c], colour) for c in _firsts(rest)):
+            found.append({"type": "place", "card": card})
+    return found
+
+
+def _acts(s: State, seat: int) -> list[Action]:
+    found: list[Action] = []
+    p = s["seats"][seat]
+    for name in reachable_actions(s, seat):
+        act = {"type": "act", "action": name}
+        if name == "conquest":
+            victims = [
+                o
+                for o in range(s["players"])
+                if o != seat and s["seats"][o]["vp"] > 0 and not warded(s, o, "steal")
+            ]
+            found += [{**act, "victim": v} for v in victims or [None]]
+        elif name == "research":
+            colours = sorted({colour_of_card()[c] for c in p["mana"]}, key=COLOURS.index)
+            found += [{**act, "flip": c} for c in colours or [None]]
+        elif name in _CHOICES:
+            found += [{**act, "choice": c} for c in _CHOICES[name]]
+        else:
+            found.append(act)
+    return found
+
+
+_CHOICES = {
+    "alchemy": ("draw", "faith"),
+    "prayer": ("draw", "refill"),
+    "pilgrimage": ("vp", "faith"),
+}
+
+
+def _paids(s: State, seat: int) -> list[Action]:
+    found = []
+    used = s["turn"]["paid"]
+    for kind, count in kind_counts(s, seat).items():
+        ability = kinds()[kind]["ability"]
+        if ability["hook"] == "paid" and used.get(kind, 0) < count:
+            if cost_payments(s, seat, tuple(ability["cost"])):
+                found.append({"type": "paid", "kind": kind})
+    return found
+
+
+def _main(s: State, seat: int, ctx: Action) -> list[Action]:
+    return summons(s, seat) + _acts(s, seat) + _paids(s, seat) + _places(s, seat)
+
+
+def _summon_only(s: State, seat: int, ctx: Action) -> list[Action]:
+    return summons(s, seat) + _places(s, seat)
+
+
+def _pay(s: State, seat: int, ctx: Action) -> list[Action]:
+    return [{"type": "pay", "pay": payment_dict(p)} for p in pending_payments(s, seat)]
+
+
+def _prayer_discard(s: State, seat: int, ctx: Action) -> list[Action]:
+    hand = s["seats"][seat]["hand"]
+    discards = [{"type": "discard", "zone": "hand", "card": c} for c in _firsts(hand)]
+    return discards + [{"type": "done"}]
+
+
+def _mana_firsts(s: State, seat: int) -> list[str]:
+    p = s["seats"][seat]
+    seen: dict[tuple[str, bool], str] = {}
+    for card in p["mana"]:
+        seen.setdefault((colour_of_card()[card], card == p["pairing"]), card)
+    return list(seen.values())
+
+
+def _trim(s: State, seat: int, ctx: Action) -> list[Action]:
+    p = s["seats"][seat]
+    found: list[Action] = []
+    if len(p["hand"]) > ctx["hand"]:
+        found += [{"type": "discard", "zone": "hand", "card": c} for c in _firsts(p["hand"])]
+    if len(p["mana"]) + len(p["stones"]) > ctx["mana"]:
+        found += [{"type": "discard", "zone": "mana", "card": c} for c in _mana_firsts(s, seat)]
+        if p["stones"]:
+            found.append({"type": "discard", "zone": "stones"})
+    return found
+
+
+def _give(s: State, seat: int, ctx: Action) -> list[Action]:
+    return [{"type": "give", "card": c} for c in _firsts(s["seats"][seat]["hand"])]
+
+
+def _festival(s: State, seat: int, ctx: Action) -> list[Action]:
+    return [{"type": "choose", "card": c} for c in _firsts(s["turn"]["reveal"])]
+
+
+def _keep(s: State, seat: int, ctx: Action) -> list[Action]:
+    return [{"type": "keep", "card": c} for c in _firsts(s["turn"]["drawn"])]
+
+
+def _optional(s: State, seat: int, ctx: Action) -> list[Action]:
+    return [{"type": "optional", "use": True}, {"type": "optional", "use": False}]
+
+
+def _declare(s: State, seat: int, ctx: Action) -> list[Action]:
+    return [{"type": "declare"}, {"type": "pass"}]
+
+
+_PHASES: dict[str, Callable[[State, int, Action], list[Action]]] = {
+    "play": _play,
+    "main": _main,
+    "summon": _summon_only,
+    "pay": _pay,
+    "prayer-discard": _prayer_discard,
+    "trim": _trim,
+    "give": _give,
+    "festival": _festival,
+    "keep": _keep,
+    "optional": _optional,
+    "declare": _declare,
+}
+
+_ZONES = {
+    "play": "hand", "summon": "hand", "place": "hand", "give": "hand",
+    "choose": "reveal", "keep": "drawn",
+}  # fmt: skip
+
+
+def _zone(s: State, seat: int, action: Action) -> list[str] | None:
+    kind = action.get("type")
+    if kind == "discard":
+        return s["seats"][seat].get(action.get("zone", ""), None)  # type: ignore[no-any-return]
+    if kind in ("choose", "keep"):
+        return s["turn"][_ZONES[kind]]  # type: ignore[no-any-return]
+    if kind in _ZONES:
+        return s["seats"][seat]["hand"]  # type: ignore[no-any-return]
+    return None
+
+
+def signature(s: State, seat: int, action: Action) -> tuple[Any, ...]:
+    """What makes an action distinct: card copies collapse to their kind (mana: colour)."""
+    items = []
+    for key, value in action.items():
+        if key == "card" and isinstance(value, str) and value in kind_of_card():
+            if action.get("zone") == "mana":
+                p = s["seats"][seat]
+                value = ("mana", colour_of_card()[value], value == p["pairing"])
+            else:
+                value = kind_of_card()[value]
+        elif isinstance(value, dict):
+            value = tuple(sorted(value.items()))
+        items.append((key, value))
+    return tuple(sorted(items, key=lambda item: item[0]))
+
+
+def check(s: State, seat: int, action: Action) -> None:
+    """Raise CardGameRuleError unless ``action`` is legal for ``seat`` now."""
+    if s["over"] is not None:
+        raise CardGameRuleError("The match is over.", "match-over")
+    ctx = s["await"]
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise CardGameRuleError("An action must be a dict with a type.", "unknown-action")
+    if ctx is None or ctx["seat"] != seat:
+        raise CardGameRuleError(
+            "It is not seat %(seat)s's turn to act.", "not-your-turn", seat=seat
+        )
+    card = action.get("card")
+    zone = _zone(s, seat, action)
+    if "card" in action and (zone is None or card not in zone):
+        raise CardGameRuleError(
+            "Card %(card)r is not where this action needs it.", "card-not-in-hand", card=card
+        )
+    legal = legal_actions(s, seat)
+    wanted = signature(s, seat, action)
+    if any(signature(s, seat, a) == wanted for a in legal):
+        return
+    if action["type"] not in {a["type"] for a in legal}:
+        raise CardGameRuleError(
+            "A %(type)r action is not possible now (waiting for %(phase)s).",
+            "unknown-action",
+            type=action["type"],
+            phase=ctx["phase"],
+        )
+    if action["type"] == "pay":
+        raise CardGameRuleError("That payment does not pay the cost.", "cannot-pay")
+    raise CardGameRuleError(
+        "That choice is not allowed now: %(action)r.", "bad-choice", action=action
+    )

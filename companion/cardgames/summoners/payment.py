@@ -1,0 +1,182 @@
+"""Costs and payments (rule 4.2): coloured symbols, the generic symbol, stones and reductions.
+
+A payment is a tuple of six counts: one per colour in ``COLOURS`` order, then stones. Which
+copy of a colour pays makes no rule difference (only colours and numbers are visible on mana, and
+a colour fixes the number), so payments are distinct by counts only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache, lru_cache
+from itertools import product
+from typing import Any
+
+from .cards import COLOURS, colour_of_card, hook_of_kind, kind_of_card, kinds
+from .state import State
+
+Payment = tuple[int, int, int, int, int, int]
+_INDEX = {c: i for i, c in enumerate(COLOURS)}
+
+
+@cache
+def symbols(cost: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
+    """A cost as (coloured counts per colour, number of generic symbols)."""
+    req = [0] * 5
+    for symbol in cost:
+        if symbol != "any":
+            req[_INDEX[symbol]] += 1
+    return tuple(req), cost.count("any")
+
+
+def summon_cost(s: State, seat: int, kind: str) -> tuple[tuple[int, ...], int, int]:
+    """(coloured counts, generic count, free coloured symbols) after every reduction (4.2, D19-20)."""
+    spec = kinds()[kind]
+    req, generic = symbols(tuple(spec["cost"]))
+    spirits = s["seats"][seat]["spirits"]
+    ability = spec["ability"]
+    if ability["hook"] == "self-discount":
+        if all(kind_of_card()[c] != kind for c in spirits):
+            reduced = list(req)
+            i = _INDEX[ability["colour"]]
+            reduced[i] = max(0, reduced[i] - ability["amount"])
+            req = tuple(reduced)
+    hooks = hook_of_kind()
+    free = 0
+    for card in spirits:
+        k = kind_of_card()[card]
+        if hooks[k] == "discount":
+            free += kinds()[k]["ability"]["amount"]
+    return req, generic, free
+
+
+def mana_counts(s: State, seat: int) -> tuple[tuple[int, ...], int]:
+    """(face-up mana per colour, stones) in a seat's mana row."""
+    p = s["seats"][seat]
+    counts = Counter(colour_of_card()[c] for c in p["mana"])
+    return tuple(counts[c] for c in COLOURS), len(p["stones"])
+
+
+def affordable(
+    req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
+) -> bool:
+    """True when some payment exists: reductions go to the symbols the row cannot cover first."""
+    short = sum(max(0, r - a) for r, a in zip(req, avail, strict=True))
+    if max(0, short - free) > stones:
+        return False
+    return sum(avail) + stones >= sum(req) - min(free, sum(req)) + generic
+
+
+def can_summon(s: State, seat: int, kind: str, extra: str | None = None) -> bool:
+    """True when the seat can pay for ``kind`` (with one more mana of colour ``extra``)."""
+    req, generic, free = summon_cost(s, seat, kind)
+    avail, stones = mana_counts(s, seat)
+    if extra is not None:
+        i = _INDEX[extra]
+        avail = avail[:i] + (avail[i] + 1,) + avail[i + 1 :]
+    return affordable(req, generic, free, avail, stones)
+
+
+def pending_payments(s: State, seat: int) -> tuple[Payment, ...]:
+    """Payments for what the seat is paying for now (a summon or a paid ability)."""
+    target = s["turn"]["paying"]
+    if target["for"] == "summon":
+        return summon_payments(s, seat, kind_of_card()[target["card"]])
+    return cost_payments(s, seat, tuple(kinds()[target["kind"]]["ability"]["cost"]))
+
+
+def summon_payments(s: State, seat: int, kind: str) -> tuple[Payment, ...]:
+    """Every distinct way the seat can pay for summoning ``kind`` now (empty if it cannot)."""
+    req, generic, free = summon_cost(s, seat, kind)
+    avail, stones = mana_counts(s, seat)
+    return payments(req, generic, free, avail, stones)
+
+
+def cost_payments(s: State, seat: int, cost: tuple[str, ...]) -> tuple[Payment, ...]:
+    """Every distinct way to pay a plain cost (a paid ability: no reductions)."""
+    req, generic = symbols(cost)
+    avail, stones = mana_counts(s, seat)
+    return payments(req, generic, 0, avail, stones)
+
+
+@lru_cache(maxsize=1 << 16)
+def payments(
+    req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
+) -> tuple[Payment, ...]:
+    """Distinct payments: coloured symbols by their colour or a stone, generic by anything."""
+    if sum(avail) + stones < max(0, sum(req) - free) + generic:
+        return ()
+    found: set[Payment] = set()
+    for waived in _waivers(req, min(free, sum(req))):
+        need = [r - w for r, w in zip(req, waived, strict=True)]
+        ranges = [
+            range(max(0, n - stones), min(n, a) + 1) for n, a in zip(need, avail, strict=True)
+        ]
+        for paid in product(*ranges):
+            used = sum(need) - sum(paid)
+            if used > stones:
+                continue
+            rest = [a - x for a, x in zip(avail, paid, strict=True)] + [stones - used]
+            for extra in _spread(generic, tuple(rest), 0):
+                found.add(tuple(x + e for x, e in zip((*paid, used), extra, strict=True)))  # type: ignore[arg-type]
+    return tuple(sorted(found))
+
+
+def _waivers(req: tuple[int, ...], free: int) -> list[tuple[int, ...]]:
+    """Ways to spend ``free`` reductions on coloured symbols (always all of them: it never hurts)."""
+    if free == 0:
+        return [(0,) * 5]
+    ranges = [range(min(r, free) + 1) for r in req]
+    return [w for w in product(*ranges) if sum(w) == free]
+
+
+def _spread(count: int, caps: tuple[int, ...], start: int) -> list[tuple[int, ...]]:
+    """Ways to pick ``count`` items from six capped piles, as counts per pile."""
+    if count == 0:
+        return [(0,) * 6]
+    ways = []
+    for i in range(start, 6):
+        if caps[i]:
+            lower = list(caps)
+            lower[i] -= 1
+            for rest in _spread(count - 1, tuple(lower), i):
+                ways.append(tuple(r + (j == i) for j, r in enumerate(rest)))
+    return ways
+
+
+def payment_dict(payment: Payment) -> dict[str, int]:
+    """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}``."""
+    names = (*COLOURS, "stone")
+    return {names[i]: n for i, n in enumerate(payment) if n}
+
+
+def payment_tuple(pay: Any) -> Payment | None:
+    """Parse a payment dict; None when it is malformed."""
+    if not isinstance(pay, dict):
+        return None
+    names = (*COLOURS, "stone")
+    if set(pay) - set(names) or not all(isinstance(v, int) and v >= 0 for v in pay.values()):
+        return None
+    return tuple(pay.get(n, 0) for n in names)  # type: ignore[return-value]
+
+
+def pay(s: State, seat: int, payment: Payment) -> tuple[list[str], int]:
+    """Move the paid mana to the discard pile, oldest copies first; returns (cards, stones)."""
+    p = s["seats"][seat]
+    paid: list[str] = []
+    for i, colour in enumerate(COLOURS):
+        left = payment[i]
+        if not left:
+            continue
+        keep = []
+        for card in p["mana"]:
+            if left and colour_of_card()[card] == colour:
+                paid.append(card)
+                left -= 1
+            else:
+                keep.append(card)
+        p["mana"] = keep
+    for _ in range(payment[5]):
+        s["discard"].append(p["stones"].pop())
+    s["discard"].extend(paid)
+    return paid, payment[5]

@@ -1,0 +1,43 @@
+"""Final scoring (5.3) and the winner with the tie rule (5.4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .abilities import end_game_points
+from .cards import kind_of_card, kinds
+from .state import State, seats_from
+
+
+def score_seat(s: State, seat: int) -> dict[str, Any]:
+    """One seat's final score: VP chips + spirits' point values + game-end abilities (D15)."""
+    p = s["seats"][seat]
+    points = sum(kinds()[kind_of_card()[c]]["points"] for c in p["spirits"])
+    abilities = end_game_points(s, seat)
+    total = p["vp"] + points + sum(abilities.values())
+    return {"chips": p["vp"], "points": points, "abilities": abilities, "total": total}
+
+
+def final_result(s: State) -> dict[str, Any]:
+    """Totals, breakdowns and the winner.
+
+    Ties go to the tied player nearest clockwise from the declarer, so the declarer loses every
+    tie (5.4). A match stopped by the safety cap has no declarer; the player who took the last
+    turn stands in for one.
+    """
+    breakdown = [score_seat(s, seat) for seat in range(s["players"])]
+    totals = [b["total"] for b in breakdown]
+    best = max(totals)
+    tied = [seat for seat, total in enumerate(totals) if total == best]
+    anchor = s["declarer"] if s["declarer"] is not None else s["turn"].get("seat", s["start"])
+    order = seats_from(s, (anchor + 1) % s["players"])
+    winner = min(tied, key=order.index)
+    return {
+        "winner": winner,
+        "totals": totals,
+        "breakdown": breakdown,
+        "tied": tied if len(tied) > 1 else [],
+        "declarer": s["declarer"],
+        "reason": (s["over"] or {}).get("reason"),
+        "turns": [p["turns"] for p in s["seats"]],
+    }

@@ -1,0 +1,175 @@
+"""The search bot: determinised sampling over the view only, never the hidden state.
+
+For its Phase I and Phase II choices it deals the unseen cards at random (other hands, every
+stone, the deck and the discard pile) into a full state, tries the heuristic's best few actions
+in that world, lets heuristic bots play on until its own next turn, and scores the position.
+The same sampled worlds and rollout seeds are used for every candidate (common random numbers).
+Other choices (keep, give, discards...) are left to the heuristic.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from .bots import _SCORERS, group_key, heuristic_bot
+from .cards import card_ids
+from .engine import perform
+from .legal import legal_actions
+from .scoring import final_result
+from .state import State, clone
+from .valuation import Eye
+from .view import view as make_view
+
+Action = dict[str, Any]
+View = dict[str, Any]
+SEARCHED = ("play", "main")
+
+
+def search_bot(
+    view: View,
+    legal: list[Action],
+    rng: random.Random,
+    samples: int = 12,
+    top: int = 5,
+    budget: float = 0.6,
+) -> Action:
+    """Pick among the heuristic's ``top`` candidates by sampled rollouts (at most ``budget`` s)."""
+    pending = view["pending"] or {}
+    if pending.get("phase") not in SEARCHED or len(legal) == 1:
+        return heuristic_bot(view, legal, rng)
+    candidates = shortlist(view, legal, top)
+    if len(candidates) == 1:
+        return candidates[0]
+    seat = view["seat"]
+    deadline = time.perf_counter() + budget
+    totals = [0.0] * len(candidates)
+    for _ in range(samples):
+        world = determinize(view, rng)
+        seed = rng.getrandbits(32)
+        scores = []
+        for action in candidates:
+            s = clone(world)
+            perform(s, seat, action)
+            rollout(s, seat, random.Random(seed))
+            scores.append(evaluate(s, seat))
+            if time.perf_counter() > deadline:
+                break
+        if len(scores) < len(candidates):
+            break
+        totals = [t + x for t, x in zip(totals, scores, strict=True)]
+    return candidates[max(range(len(candidates)), key=totals.__getitem__)]
+
+
+def shortlist(view: View, legal: list[Action], top: int) -> list[Action]:
+    """The heuristic's best action per group (payments collapse), best ``top`` groups."""
+    eye = Eye(view)
+    scorer = _SCORERS[view["pending"]["phase"]]
+    best: dict[tuple[Any, ...], tuple[float, int]] = {}
+    for i, action in enumerate(legal):
+        score = scorer(eye, action)
+        key = group_key(action) + (action.get("choice"), action.get("victim"), action.get("flip"))
+        if key not in best or score > best[key][0]:
+            best[key] = (score, i)
+    ranked = sorted(best.values(), reverse=True)[:top]
+    return [legal[i] for _, i in ranked]
+
+
+def determinize(view: View, rng: random.Random) -> State:
+    """A full state consistent with the view: unseen cards dealt at random."""
+    seat = view["seat"]
+    known = set()
+    for p in view["seats"]:
+        known.update(c["id"] for c in p["mana"])
+        known.update(c["id"] for c in p["spirits"])
+    known.update(c["id"] for c in view["seats"][seat]["hand"] or [])
+    known.update(c["id"] for c in view["reveal"])
+    unseen = [c for c in card_ids() if c not in known]
+    rng.shuffle(unseen)
+    seats = []
+    for p in view["seats"]:
+        hand = [c["id"] for c in p["hand"]] if p["seat"] == seat else _take(unseen, p["hand_count"])
+        seats.append(
+            {
+                "hand": hand,
+                "mana": [c["id"] for c in p["mana"]],
+                "stones": _take(unseen, p["stones"]),
+                "spirits": [c["id"] for c in p["spirits"]],
+                "vp": p["vp"],
+                "faith": p["faith"],
+                "pairing": p["pairing"],
+                "turns": p["turns"],
+            }
+        )
+    discard = _take(unseen, view["discard"])
+    return {
+        "game": view["game"],
+        "seed": rng.getrandbits(32),
+        "players": view["players"],
+        "options": {},
+        "start": view["start"],
+        "deck": unseen,
+        "discard": discard,
+        "seats": seats,
+        "turn": _turn(view),
+        "await": {"seat": seat, "phase": view["pending"]["phase"]},
+        "todo": [],
+        "declarer": view["declarer"],
+        "final_left": view["final_turns_left"],
+        "over": None,
+        "turn_number": view["turn_number"],
+        "reshuffles": 0,
+        "rule99": 0,
+        "log": [],
+        "events": [],
+        "chance": [],
+    }
+
+
+def _take(pool: list[str], count: int) -> list[str]:
+    taken = pool[len(pool) - count :] if count else []
+    del pool[len(pool) - count :]
+    return taken
+
+
+def _turn(view: View) -> dict[str, Any]:
+    command = view["command"]
+    turn: dict[str, Any] = {"seat": view["active"], "played": None, "pairing_card": None}
+    turn.update(pairing_num=0, base=0, paid={}, placed=0, drawn=[], victim=None, action=None)
+    turn["reveal"] = [c["id"] for c in view["reveal"]]
+    if command is not None:
+        turn.update(
+            played=command["played"]["id"] if command["played"] else None,
+            pairing_card=command["pairing"]["id"] if command["pairing"] else None,
+            pairing_num=command["pairing_number"],
+            base=command["number"],
+            paid=dict(command["paid"]),
+            placed=command["placed"],
+        )
+    return turn
+
+
+def rollout(s: State, seat: int, rng: random.Random, limit: int = 80) -> None:
+    """Heuristic bots play every seat until ``seat``'s next Phase I (or the end)."""
+    start = s["turn_number"]
+    for _ in range(limit):
+        ctx = s["await"]
+        if ctx is None or (
+            ctx["seat"] == seat and ctx["phase"] == "play" and s["turn_number"] > start
+        ):
+            return
+        actor = ctx["seat"]
+        legal = legal_actions(s, actor)
+        perform(s, actor, heuristic_bot(make_view(s, actor, events=False), legal, rng))
+
+
+def evaluate(s: State, seat: int) -> float:
+    """This seat's standing: its value minus the best other seat's (a win counts extra)."""
+    if s["over"] is not None:
+        res = final_result(s)
+        totals = res["totals"]
+        best_other = max(t for i, t in enumerate(totals) if i != seat)
+        return totals[seat] - best_other + (6.0 if res["winner"] == seat else 0.0)
+    values = [Eye(make_view(s, i, events=False)).position_value() for i in range(s["players"])]
+    return values[seat] - max(v for i, v in enumerate(values) if i != seat)

@@ -1,0 +1,200 @@
+"""Many bot matches and the balance figures of the design brief (rules digest 8.5)."""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from .bots import BOTS
+from .cards import ACTIONS, kinds
+from .engine import new_game, perform
+from .legal import legal_actions
+from .scoring import final_result
+from .state import State
+from .view import view
+
+_HAND_EVENTS = ("dealt", "drew", "kept", "assisted", "gave")
+
+
+def play_match(
+    players: int, seed: int, bots: Sequence[str], options: dict[str, Any] | None = None
+) -> State:
+    """One full match, seat ``i`` played by ``bots[i]``; returns the final state."""
+    rng = random.Random(f"bots/{seed}")
+    s = new_game(players, seed, options or {})
+    funcs = [BOTS[b] for b in bots]
+    while s["over"] is None:
+        seat = s["await"]["seat"]
+        legal = legal_actions(s, seat)
+        if bots[seat] == "random":
+            action = funcs[seat]({}, legal, rng)
+        else:
+            action = funcs[seat](view(s, seat, events=False), legal, rng)
+        perform(s, seat, action)
+    return s
+
+
+def summarise(s: State, bots: Sequence[str]) -> dict[str, Any]:
+    """The figures one finished match contributes."""
+    res = final_result(s)
+    n = s["players"]
+    summoned: set[tuple[str, int]] = set()
+    in_hand: set[str] = set()
+    choices: Counter[str] = Counter()
+    declared_by = None
+    for e in s["events"]:
+        kind = e["type"]
+        if kind == "summoned":
+            summoned.add((e["kind"], e["seat"]))
+            choices["summon"] += 1
+        elif kind == "action":
+            choices[e["action"]] += 1
+        elif kind == "declared":
+            declared_by = ("spirits" if e["spirits"] >= 10 else "") + (
+                "vp" if e["vp"] >= 30 else ""
+            )
+        if kind in _HAND_EVENTS and "private" in e:
+            in_hand.update(e["private"].get("kinds", []))
+    declarer = res["declarer"]
+    declare_turn = None if declarer is None else s["seats"][declarer]["turns"] - 1
+    return {
+        "winner": res["winner"],
+        "position": (res["winner"] - s["start"]) % n,
+        "winner_bot": bots[res["winner"]],
+        "tie": bool(res["tied"]),
+        "declarer": res["declarer"],
+        "declared_by": declared_by,
+        "declare_turn": declare_turn,
+        "turns": max(res["turns"]),
+        "reason": res["reason"],
+        "choices": dict(choices),
+        "summoned": sorted(summoned),
+        "in_hand": sorted(in_hand),
+        "reshuffles": s["reshuffles"],
+        "rule99": s["rule99"],
+        "totals": res["totals"],
+    }
+
+
+def _job(args: tuple[int, int, list[str]]) -> dict[str, Any]:
+    players, seed, bots = args
+    return summarise(play_match(players, seed, bots), bots)
+
+
+def simulate(
+    games: int, players: int, bots: Sequence[str], seed: int = 1, workers: int = 1
+) -> dict[str, Any]:
+    """Play ``games`` matches (seeds seed..seed+games-1); bots rotate through the seats."""
+    bots = list(bots) or ["heuristic"]
+    jobs = []
+    for i in range(games):
+        seats = [bots[(i + k) % len(bots)] for k in range(players)]
+        jobs.append((players, seed + i, seats))
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            rows = list(pool.map(_job, jobs, chunksize=16))
+    else:
+        rows = [_job(job) for job in jobs]
+    return aggregate(rows, players, bots)
+
+
+def aggregate(rows: list[dict[str, Any]], players: int, bots: list[str]) -> dict[str, Any]:
+    """Turn per-match rows into the report."""
+    games = len(rows)
+    choices: Counter[str] = Counter()
+    for r in rows:
+        choices.update(r["choices"])
+    total_choices = sum(choices.values()) or 1
+    declared = [r for r in rows if r["declarer"] is not None]
+    return {
+        "games": games,
+        "players": players,
+        "bots": bots,
+        "turns_end": _spread([r["turns"] for r in rows]),
+        "turns_declare": _spread([r["declare_turn"] for r in declared]),
+        "declared_share": len(declared) / games,
+        "declared_by": dict(Counter(r["declared_by"] for r in declared)),
+        "cap_games": sum(r["reason"] == "cap" for r in rows),
+        "choice_share": {k: choices[k] / total_choices for k in ("summon", *ACTIONS)},
+        "action_share": _action_share(choices),
+        "kinds": _kind_rows(rows),
+        "seat_win": [sum(r["position"] == p for r in rows) / games for p in range(players)],
+        "bot_win": _bot_wins(rows, players, bots),
+        "declarer_win": sum(r["declarer"] == r["winner"] for r in declared) / max(1, len(declared)),
+        "tie_share": sum(r["tie"] for r in rows) / games,
+        "reshuffles": statistics.fmean(r["reshuffles"] for r in rows),
+        "rule99": sum(r["rule99"] for r in rows),
+        "mean_total": statistics.fmean(max(r["totals"]) for r in rows),
+    }
+
+
+def _spread(values: list[int]) -> dict[str, float]:
+    if not values:
+        return {"median": 0, "mean": 0, "min": 0, "max": 0}
+    return {
+        "median": statistics.median(values),
+        "mean": round(statistics.fmean(values), 2),
+        "min": min(values),
+        "max": max(values),
+    }
+
+
+def _action_share(choices: Counter[str]) -> dict[str, float]:
+    acts = sum(choices[a] for a in ACTIONS) or 1
+    return {a: choices[a] / acts for a in ACTIONS}
+
+
+def _kind_rows(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    table = {}
+    for kind in kinds():
+        reached = [r for r in rows if kind in r["in_hand"]]
+        summons = [(r, seat) for r in rows for k, seat in r["summoned"] if k == kind]
+        games_summoned = sum(1 for r in reached if any(k == kind for k, _ in r["summoned"]))
+        seats = {(id(r), seat): r["winner"] == seat for r, seat in summons}
+        table[kind] = {
+            "summon_rate": games_summoned / max(1, len(reached)),
+            "summoner_win": sum(seats.values()) / max(1, len(seats)),
+            "summons": len(summons),
+        }
+    return table
+
+
+def _bot_wins(rows: list[dict[str, Any]], players: int, bots: list[str]) -> dict[str, float]:
+    if len(set(bots)) < 2:
+        return {}
+    seats: Counter[str] = Counter()
+    for i, _ in enumerate(rows):
+        seats.update(bots[(i + k) % len(bots)] for k in range(players))
+    wins = Counter(r["winner_bot"] for r in rows)
+    return {b: wins[b] / max(1, seats[b]) * players for b in sorted(set(bots))}
+
+
+def format_table(report: dict[str, Any]) -> str:
+    """The report as plain-text tables."""
+    r = report
+    lines = [
+        f"Age of Summoners: {r['games']} games, {r['players']} players, bots {','.join(r['bots'])}",
+        f"turns per player: end median {r['turns_end']['median']} (mean {r['turns_end']['mean']},"
+        f" max {r['turns_end']['max']}); declaration median {r['turns_declare']['median']}",
+        f"declared {r['declared_share']:.1%} by {r['declared_by']}; safety cap {r['cap_games']}",
+        f"declarer wins {r['declarer_win']:.1%}; ties {r['tie_share']:.1%}; "
+        f"reshuffles/game {r['reshuffles']:.2f}; 9/9 rule used {r['rule99']}",
+        "seat win (from start): "
+        + "  ".join(f"{p + 1}:{w:.1%}" for p, w in enumerate(r["seat_win"])),
+    ]
+    if r["bot_win"]:
+        lines.append("bot win (share of seats won): "
+                     + "  ".join(f"{b}:{w:.1%}" for b, w in r["bot_win"].items()))  # fmt: skip
+    lines.append("Phase II choices: " + "  ".join(
+        f"{k}:{v:.1%}" for k, v in r["choice_share"].items()))  # fmt: skip
+    lines.append("kind            summoned  summoner-win  summons")
+    for kind, row in sorted(r["kinds"].items(), key=lambda kv: kinds()[kv[0]]["code"]):
+        lines.append(
+            f"{kind:<14}  {row['summon_rate']:>7.1%}  {row['summoner_win']:>11.1%}"
+            f"  {row['summons']:>7}"
+        )
+    return "\n".join(lines)

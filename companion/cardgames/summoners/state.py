@@ -1,0 +1,165 @@
+"""The match state as a plain dict: set-up, cheap copies, the deck, chips and events."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .cards import card_ids, kind_of_card
+
+State = dict[str, Any]
+Step = dict[str, Any]
+HAND_SIZE = 6
+TURN_CAP = 80
+FAITH_CAP = 10
+
+
+def new_state(players: int, seed: int, options: dict[str, Any]) -> State:
+    """A fresh match: shuffled deck, 6-card hands, 1 faith and 2 initial mana each (rule 2)."""
+    rng = random.Random(seed)
+    deck = list(card_ids())
+    rng.shuffle(deck)
+    start = options.get("start")
+    start = rng.randrange(players) if start is None else int(start)
+    s: State = {
+        "game": "age-of-summoners",
+        "seed": seed,
+        "players": players,
+        "options": dict(options),
+        "start": start,
+        "deck": deck,
+        "discard": [],
+        "seats": [_new_seat() for _ in range(players)],
+        "turn": {},
+        "await": None,
+        "todo": [],
+        "declarer": None,
+        "final_left": None,
+        "over": None,
+        "turn_number": 0,
+        "reshuffles": 0,
+        "rule99": 0,
+        "log": [],
+        "events": [],
+        "chance": [{"kind": "shuffle", "order": list(deck)}],
+    }
+    emit(s, "setup", None, players=players, start=start)
+    for seat, p in enumerate(s["seats"]):
+        p["hand"] = [deck.pop() for _ in range(HAND_SIZE)]
+        emit(s, "dealt", seat, count=HAND_SIZE, private=_kinds_for(seat, p["hand"]))
+    for seat, p in enumerate(s["seats"]):
+        p["mana"] = [deck.pop(), deck.pop()]
+        p["pairing"] = p["mana"][1]
+        emit(s, "initial-mana", seat, kinds=[kind_of_card()[c] for c in p["mana"]])
+    return s
+
+
+def _new_seat() -> dict[str, Any]:
+    return {
+        "hand": [],
+        "mana": [],
+        "stones": [],
+        "spirits": [],
+        "vp": 0,
+        "faith": 1,
+        "pairing": None,
+        "turns": 0,
+    }
+
+
+def _kinds_for(seat: int, cards: list[str]) -> dict[str, Any]:
+    return {"seats": [seat], "kinds": [kind_of_card()[c] for c in cards]}
+
+
+def clone(s: State) -> State:
+    """A copy sharing only immutable parts (events, log entries, steps), cheap enough per move."""
+    c = dict(s)
+    c["deck"] = s["deck"][:]
+    c["discard"] = s["discard"][:]
+    c["seats"] = [
+        {
+            **p,
+            "hand": p["hand"][:],
+            "mana": p["mana"][:],
+            "stones": p["stones"][:],
+            "spirits": p["spirits"][:],
+        }
+        for p in s["seats"]
+    ]
+    turn = dict(s["turn"])
+    for key in ("drawn", "reveal"):
+        if key in turn:
+            turn[key] = turn[key][:]
+    if "paid" in turn:
+        turn["paid"] = dict(turn["paid"])
+    c["turn"] = turn
+    c["await"] = dict(s["await"]) if s["await"] else None
+    c["todo"] = s["todo"][:]
+    c["log"] = s["log"][:]
+    c["events"] = s["events"][:]
+    c["chance"] = s["chance"][:]
+    return c
+
+
+def emit(
+    s: State, etype: str, seat: int | None, private: dict[str, Any] | None = None, **fields: Any
+) -> None:
+    """Append one story event; ``private`` holds what only ``private["seats"]`` may see."""
+    event: dict[str, Any] = {"type": etype, "turn": s["turn_number"], "seat": seat, **fields}
+    if private is not None:
+        event["private"] = private
+    s["events"].append(event)
+
+
+def push(s: State, *steps: Step) -> None:
+    """Schedule steps to run next, in the order given (the to-do list is a stack)."""
+    s["todo"].extend(reversed(steps))
+
+
+def seats_from(s: State, seat: int) -> list[int]:
+    """All seats in turn order, starting with ``seat``."""
+    n = s["players"]
+    return [(seat + i) % n for i in range(n)]
+
+
+def right_of(s: State, seat: int) -> int:
+    """The right-hand neighbour: the player who took the turn just before ``seat``."""
+    return (seat - 1) % s["players"]
+
+
+def gain_faith(s: State, seat: int, amount: int) -> int:
+    """Change faith within 0..10 (rule 4.4); returns the change actually made."""
+    p = s["seats"][seat]
+    before = p["faith"]
+    p["faith"] = max(0, min(FAITH_CAP, before + amount))
+    return int(p["faith"] - before)
+
+
+def deck_ready(s: State) -> bool:
+    """True when a card can be taken, reshuffling the discard pile first if the deck is empty."""
+    if s["deck"]:
+        return True
+    if not s["discard"]:
+        return False
+    reshuffle(s)
+    return True
+
+
+def reshuffle(s: State) -> None:
+    """Shuffle the discard pile into a new deck; the order is drawn from a seed-derived generator."""
+    s["reshuffles"] += 1
+    rng = random.Random(f"{s['seed']}/reshuffle/{s['reshuffles']}")
+    deck = sorted(s["discard"])
+    rng.shuffle(deck)
+    s["deck"] = deck + s["deck"]
+    s["discard"] = []
+    s["chance"].append({"kind": "shuffle", "order": list(deck)})
+    emit(s, "reshuffled", None, count=len(deck))
+
+
+def all_cards(s: State) -> list[str]:
+    """Every card id in every zone, for conservation checks."""
+    cards = s["deck"] + s["discard"] + s["turn"].get("drawn", []) + s["turn"].get("reveal", [])
+    for p in s["seats"]:
+        cards += p["hand"] + p["mana"] + p["stones"] + p["spirits"]
+    return cards

@@ -1,0 +1,351 @@
+"""Hand-tuned values for the heuristic bot, read from a view only (VP = 1 point).
+
+Resources (cards, mana, stones, faith) are worth less as the estimated end approaches; a spirit
+is worth its points, its icons and its ability over the turns that remain.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .cards import COLOURS, ICONS, kinds
+from .payment import symbols
+
+View = dict[str, Any]
+_TRIGGER_RATE = {"pilgrimage": 0.16, "festival": 0.14, "prayer": 0.14, "conquest": 0.14}
+
+
+class Eye:
+    """One seat's look at the table, with the values its decisions need."""
+
+    K = {"research_rate": 0.15, "research_cap": 3.0, "faith_rate": 0.15, "faith_cap": 2.0}
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.seat = view["seat"]
+        self.players = view["players"]
+        self.me = view["seats"][self.seat]
+        self.pending = view["pending"] or {}
+        self.hand = [c["kind"] for c in self.me["hand"] or []]
+        self.spirits = Counter(c["kind"] for c in self.me["spirits"])
+        self.icons = Counter(self.me["icons"])
+        self.mana = Counter(c["colour"] for c in self.me["mana"])
+        self.turns_left = self._turns_left()
+        self.scale = min(1.0, self.turns_left / 5.0)
+        self.need = self._colour_need()
+
+    @staticmethod
+    def kind(card: str) -> str:
+        """The kind id of a card id."""
+        return card.rsplit("-", 1)[0]
+
+    def _turns_left(self) -> float:
+        v = self.view
+        if v["final_turns_left"] is not None:
+            return max(1.0, v["final_turns_left"] / self.players)
+        progress = max(max(s["vp"] / 30, len(s["spirits"]) / 10) for s in v["seats"])
+        return max(1.0, 15.0 * (1.0 - progress) + 1.0)
+
+    def _colour_need(self) -> dict[str, float]:
+        need = dict.fromkeys(COLOURS, 0.0)
+        for kind in self.hand:
+            for symbol in kinds()[kind]["cost"]:
+                if symbol != "any":
+                    need[symbol] += 1.0
+        total = sum(need.values()) or 1.0
+        return {c: n / total for c, n in need.items()}
+
+    def colour_need(self, colour: str) -> float:
+        """Share of the hand's coloured cost symbols that are ``colour``."""
+        return self.need[colour]
+
+    def card_value(self) -> float:
+        """A card drawn into the hand: worth less the fuller the hand."""
+        plenty = min(1.1, max(0.25, 1.4 - 0.12 * len(self.hand)))
+        return 0.9 * plenty * self.scale
+
+    def _mana_plenty(self) -> float:
+        total = sum(self.mana.values()) + self.me["stones"]
+        return min(1.0, max(0.15, 1.35 - total / 9.0))
+
+    def mana_value(self, colour: str) -> float:
+        """One face-up mana of ``colour``: worth less the fuller the row."""
+        return (0.45 + 0.45 * self.need[colour]) * self._mana_plenty() * self.scale
+
+    def stone_value(self) -> float:
+        """One philosopher's stone (any colour, and research counts them)."""
+        research = min(self.K["research_cap"], self.K["research_rate"] * (self.turns_left - 1))
+        return 0.7 * self._mana_plenty() * self.scale + max(0.0, research)
+
+    def faith_value(self) -> float:
+        """One faith point, for future pilgrimages and comparisons."""
+        if self.me["faith"] >= 10:
+            return 0.0
+        return max(0.15, min(self.K["faith_cap"], self.K["faith_rate"] * self.turns_left))
+
+    def effect_value(self, effects: list[dict[str, Any]], times: int = 1) -> float:
+        """Value of a list of ability effects."""
+        total = 0.0
+        for effect in effects:
+            for name, value in effect.items():
+                if name == "vp":
+                    total += value
+                elif name == "faith":
+                    total += value * self.faith_value()
+                elif name == "draw":
+                    total += value * self.card_value()
+                elif name == "stone":
+                    total += value * self.stone_value()
+                elif name == "mana":
+                    total += value * 0.5 * self.scale
+                elif name == "steal-victim":
+                    total += value * 1.4
+                elif name == "steal-each":
+                    robbed = sum(
+                        1 for s in self.view["seats"] if s["seat"] != self.seat and s["vp"]
+                    )
+                    total += value * robbed * 1.3
+                elif name == "cards-per-icon":
+                    total += (self.icons["shield"] + 2) * 0.7 * self.scale
+                elif name == "trim":
+                    total += 0.5
+        return total * times
+
+    def triggers(self, action: str) -> float:
+        """What this seat's spirits add when it takes ``action``."""
+        total = 0.0
+        for kind, count in self.spirits.items():
+            ability = kinds()[kind]["ability"]
+            if ability["hook"] == "on-action" and action in ability["actions"]:
+                total += self.effect_value(ability["effects"], count)
+        return total
+
+    def spirit_value(self, kind: str) -> float:
+        """Points, icons and the ability's expected worth over the turns left."""
+        spec = kinds()[kind]
+        t = self.turns_left
+        value = float(spec["points"])
+        fights = self.icons["axe"] + self.icons["sword"]
+        rate = min(0.35, 0.1 + 0.04 * fights)
+        other_icon = 0.25 + 0.3 * min(1, self.spirits["chimera"])
+        for icon in spec["icons"]:
+            value += rate * t if icon in ("axe", "sword") else other_icon
+        return value + self._ability_value(kind, spec["ability"], t)
+
+    def _ability_value(self, kind: str, a: dict[str, Any], t: float) -> float:
+        hook = a["hook"]
+        if hook == "on-action":
+            rate = sum(_TRIGGER_RATE.get(name, 0.1) for name in a["actions"])
+            return self.effect_value(a["effects"]) * rate * t
+        if hook == "on-summon":
+            return self.effect_value(a["effects"])
+        if hook == "end-game":
+            return self._end_game_estimate(kind, a)
+        flat = {
+            "discount": min(4.0, 0.2 * t),
+            "zero-played": 0.08 * t,
+            "shift-command": 0.1 * t,
+            "ward": 0.06 * t * (self.players - 1),
+            "inquisition-equal": 0.05 * t,
+            "paid": 0.25 * t,
+            "end-of-turn": 0.25 * t * self.card_value(),
+            "on-assist": 0.35 * t,
+            "place-on-summon": 0.08 * t,
+        }
+        return flat.get(hook, 0.0)
+
+    def _end_game_estimate(self, kind: str, a: dict[str, Any]) -> float:
+        icons = self.icons + Counter(kinds()[kind]["icons"])
+        growth = self.turns_left / 8.0
+        if a["score"] == "icon-sets":
+            return (min(icons[i] for i in ICONS) + 0.4 * growth) * a["points"]
+        if a["score"] == "icons":
+            return (icons[a["icon"]] + growth) / a["per"] * a["points"]
+        if a["score"] == "stones":
+            return (self.me["stones"] + growth) / a["per"] * a["points"]
+        return (self.me["faith"] + growth) / a["per"] * a["points"]
+
+    def hold_value(self, kind: str) -> float:
+        """A card kept in hand: a card, plus part of what it would be as a spirit."""
+        spare = self.spirit_value(kind) - 0.5 * len(kinds()[kind]["cost"])
+        return self.card_value() + 0.25 * max(0.0, spare) * self.scale
+
+    def paid_value(self, pay: dict[str, int]) -> float:
+        """What a payment gives up."""
+        total = 0.0
+        for name, count in pay.items():
+            total += count * (self.stone_value() if name == "stone" else self.mana_value(name))
+        return total
+
+    def summon_value(self, kind: str, extra_mana: str | None = None) -> float:
+        """Summoning ``kind`` with the cheapest payment (-99 when it cannot be paid)."""
+        req, generic, free = self.summon_cost(kind)
+        cost = self.cheapest(req, generic, free, extra_mana)
+        if cost is None:
+            return -99.0
+        return self.spirit_value(kind) - cost - 0.6 * self.card_value()
+
+    def cheapest(self, req: tuple[int, ...], generic: int, free: int,
+                 extra_mana: str | None = None) -> float | None:  # fmt: skip
+        """Greedy cheapest payment value: reductions where short, stones only when needed."""
+        left = Counter(self.mana)
+        if extra_mana:
+            left[extra_mana] += 1
+        need = list(req)
+        for i, colour in enumerate(COLOURS):
+            waive = min(max(0, need[i] - left[colour]), free)
+            need[i] -= waive
+            free -= waive
+        while free and sum(need):
+            i = max((j for j in range(5) if need[j]), key=lambda j: self.mana_value(COLOURS[j]))
+            need[i] -= 1
+            free -= 1
+        stones, cost, stone = self.me["stones"], 0.0, self.stone_value()
+        for i, colour in enumerate(COLOURS):
+            use = min(need[i], left[colour])
+            left[colour] -= use
+            stones -= need[i] - use
+            cost += use * self.mana_value(colour) + (need[i] - use) * stone
+        if stones < 0:
+            return None
+        pool = sorted([self.mana_value(c) for c in COLOURS for _ in range(left[c])]
+                      + [stone] * stones)  # fmt: skip
+        if len(pool) < generic:
+            return None
+        return cost + sum(pool[:generic])
+
+    def best_summon(self, extra_mana: str | None = None, without: str | None = None) -> float:
+        """The best summon possible with one more mana of ``extra_mana`` and one card fewer."""
+        hand = list(self.hand)
+        if without is not None and self.kind(without) in hand:
+            hand.remove(self.kind(without))
+        return max((self.summon_value(kind, extra_mana) for kind in set(hand)), default=-99.0)
+
+    def summon_cost(self, kind: str) -> tuple[tuple[int, ...], int, int]:
+        """Cost after this seat's reductions, as payment.summon_cost computes it."""
+        spec = kinds()[kind]
+        req, generic = symbols(tuple(spec["cost"]))
+        a = spec["ability"]
+        if a["hook"] == "self-discount" and not self.spirits[kind]:
+            i = COLOURS.index(a["colour"])
+            req = req[:i] + (max(0, req[i] - a["amount"]),) + req[i + 1 :]
+        free = sum(n * kinds()[k]["ability"].get("amount", 1) for k, n in self.spirits.items()
+                   if kinds()[k]["ability"]["hook"] == "discount")  # fmt: skip
+        return req, generic, free
+
+    def pairing_number(self) -> int:
+        """The number Phase I will pair with (D5, D6)."""
+        mana = self.me["mana"]
+        for card in mana:
+            if card["pairing"]:
+                return int(card["number"])
+        return int(mana[-1]["number"]) if mana else 0
+
+    def command_numbers(self, played: int) -> set[int]:
+        """Command numbers reachable when playing a card numbered ``played``."""
+        base = self.pairing_number()
+        numbers = {base + played}
+        if self.spirits["asmodai"]:
+            numbers.add(base)
+        shift = self.spirits["sandman"]
+        return {n + d for n in numbers for d in range(-shift, shift + 1)}
+
+    def is_pairing(self, card: str) -> bool:
+        """True when ``card`` is this seat's pending pairing card."""
+        return any(c["id"] == card and c["pairing"] for c in self.me["mana"])
+
+    def act_value(self, name: str, action: dict[str, Any] | None = None,
+                  extra_mana: str | None = None) -> float:  # fmt: skip
+        """Immediate worth of taking action ``name`` (with its choice, if given)."""
+        choice = (action or {}).get("choice")
+        me = self.me
+        card, faith = self.card_value(), self.faith_value()
+        others = [s for s in self.view["seats"] if s["seat"] != self.seat]
+        if name == "conquest":
+            base = self.icons["axe"] + self.icons["sword"] + 1.0
+            base += 0.5 if (action or {}).get("victim") is not None else 0.0
+        elif name == "research":
+            base = me["stones"] + self.stone_value() - 0.45 * self.scale
+        elif name == "alchemy":
+            gain = {"draw": card, "faith": faith}.get(choice or "", max(card, faith))
+            base = gain + self.stone_value()
+        elif name == "prayer":
+            refill = max(0, 5 - len(self.hand) + (1 if extra_mana else 0)) * card
+            base = {"draw": 2 * card, "refill": refill}.get(choice or "", max(2 * card, refill))
+        elif name == "festival":
+            lower = any(s["faith"] < min(10, me["faith"] + 1) for s in others)
+            base = faith + (2 if lower else 1) * 0.55 * self.scale
+        elif name == "inquisition":
+            givers = sum(1 for s in others if s["faith"] < me["faith"] and s["hand_count"])
+            base = (2 if self.players == 4 else 3) * card + 0.6 * givers * self.scale
+        else:
+            gain = {"vp": float(me["faith"]), "faith": card + faith}
+            base = gain.get(choice or "", max(gain.values()))
+        return base + self.triggers(name)
+
+    def paid_ability_value(self, kind: str) -> float:
+        """A paid ability: its effects minus the cheapest payment."""
+        ability = kinds()[kind]["ability"]
+        cost = self.cheapest(*symbols(tuple(ability["cost"])), 0)
+        return -99.0 if cost is None else self.effect_value(ability["effects"]) - cost
+
+    def place_value(self, card: str) -> float:
+        """Baltanders: placing a spare card as mana commits this turn to a summon."""
+        if len(self.hand) < 6:
+            return -5.0
+        return (
+            self.best_summon(kinds()[self.kind(card)]["colour"], card)
+            - self.hold_value(self.kind(card))
+            + 0.4
+        )
+
+    def assist_bonus(self, other: dict[str, Any]) -> float:
+        """Cerberus pays for assisting a high card."""
+        return float(self.spirits["cerberus"]) if other["number"] >= 4 else 0.0
+
+    def nightmare_gain(self) -> float:
+        """Cards the others would lose minus cards this seat would lose."""
+
+        def excess(s: dict[str, Any]) -> int:
+            return max(0, s["hand_count"] - 6) + max(0, len(s["mana"]) + s["stones"] - 7)
+
+        mine = excess(self.me)
+        theirs = sum(excess(s) for s in self.view["seats"] if s["seat"] != self.seat)
+        return 0.6 * (theirs - mine * (self.players - 1))
+
+    def projected(self, s: dict[str, Any]) -> float:
+        """A seat's score if the match ended now (chips, points, game-end abilities)."""
+        spirits = Counter(c["kind"] for c in s["spirits"])
+        icons = Counter(s["icons"])
+        total = float(s["vp"]) + sum(kinds()[k]["points"] * n for k, n in spirits.items())
+        for kind, n in spirits.items():
+            a = kinds()[kind]["ability"]
+            if a["hook"] != "end-game":
+                continue
+            if a["score"] == "icon-sets":
+                total += n * min(icons[i] for i in ICONS) * a["points"]
+            elif a["score"] == "icons":
+                total += n * (icons[a["icon"]] // a["per"]) * a["points"]
+            elif a["score"] == "stones":
+                total += n * (s["stones"] // a["per"]) * a["points"]
+            else:
+                total += n * (s["faith"] // a["per"]) * a["points"]
+        return total
+
+    def position_value(self) -> float:
+        """Projected score plus resources and the spirits' expected future yield."""
+        me = self.me
+        value = self.projected(me) + len(self.hand) * self.card_value()
+        value += me["stones"] * self.stone_value() + me["faith"] * self.faith_value()
+        value += sum(self.mana_value(c) * n for c, n in self.mana.items())
+        for kind, count in self.spirits.items():
+            spec = kinds()[kind]
+            if spec["ability"]["hook"] != "end-game":
+                value += count * (self.spirit_value(kind) - spec["points"])
+        return value
+
+    def projected_margin(self) -> float:
+        """This seat's projected score minus the best other's."""
+        mine = self.projected(self.me)
+        return mine - max(self.projected(s) for s in self.view["seats"] if s["seat"] != self.seat)

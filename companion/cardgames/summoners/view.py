@@ -1,0 +1,110 @@
+"""What one seat may know (4.6, D21): hands, stones, the deck and the discard pile stay hidden.
+
+Events never name card ids; their secret part (``private``) is merged only for its seats.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .abilities import icon_counts, reachable_actions
+from .cards import colour_of_card, kind_of_card, number_of_card
+from .legal import legal_actions
+from .scoring import final_result
+from .state import State
+
+PUBLIC_WAIT_KEYS = ("seat", "phase", "to", "hand", "mana", "kind")
+
+
+def card_view(card: str) -> dict[str, Any]:
+    """A face-up card as the table shows it."""
+    return {
+        "id": card,
+        "kind": kind_of_card()[card],
+        "colour": colour_of_card()[card],
+        "number": number_of_card()[card],
+    }
+
+
+def view(s: State, seat: int | None, *, events: bool = True) -> dict[str, Any]:
+    """The match as ``seat`` sees it (None: a spectator). JSON-serialisable."""
+    ctx = s["await"]
+    mine = ctx is not None and seat is not None and ctx["seat"] == seat
+    out: dict[str, Any] = {
+        "game": s["game"],
+        "seat": seat,
+        "players": s["players"],
+        "start": s["start"],
+        "current": ctx["seat"] if ctx else None,
+        "active": s["turn"].get("seat"),
+        "turn_number": s["turn_number"],
+        "waiting": {k: ctx[k] for k in PUBLIC_WAIT_KEYS if k in ctx} if ctx else None,
+        "command": _command(s),
+        "reveal": [card_view(c) for c in s["turn"].get("reveal", [])],
+        "deck": len(s["deck"]),
+        "discard": len(s["discard"]),
+        "seats": [_seat(s, i, seat) for i in range(s["players"])],
+        "declarer": s["declarer"],
+        "final_turns_left": s["final_left"],
+        "pending": None,
+        "result": final_result(s) if s["over"] is not None else None,
+        "events": _events(s, seat) if events else [],
+    }
+    if mine and seat is not None:
+        pending: dict[str, Any] = {"seat": seat, "phase": ctx["phase"]}
+        if events:
+            pending["actions"] = legal_actions(s, seat)
+        if ctx["phase"] == "keep":
+            pending["drawn"] = [card_view(c) for c in s["turn"]["drawn"]]
+        out["pending"] = pending
+    return out
+
+
+def _command(s: State) -> dict[str, Any] | None:
+    t = s["turn"]
+    if not t or t.get("base") is None or s["await"] is None or s["await"]["phase"] == "play":
+        return None
+    seat = t["seat"]
+    return {
+        "seat": seat,
+        "played": card_view(t["played"]) if t["played"] else None,
+        "pairing": card_view(t["pairing_card"]) if t["pairing_card"] else None,
+        "pairing_number": t["pairing_num"],
+        "number": t["base"],
+        "actions": {k: list(v) for k, v in reachable_actions(s, seat).items()},
+        "paid": dict(t["paid"]),
+        "placed": t["placed"],
+        "action": t["action"],
+    }
+
+
+def _seat(s: State, i: int, viewer: int | None) -> dict[str, Any]:
+    p = s["seats"][i]
+    return {
+        "seat": i,
+        "vp": p["vp"],
+        "faith": p["faith"],
+        "hand_count": len(p["hand"]),
+        "hand": [card_view(c) for c in p["hand"]] if viewer == i else None,
+        "mana": [{**card_view(c), "pairing": c == p["pairing"]} for c in p["mana"]],
+        "pairing": p["pairing"] if p["pairing"] in p["mana"] else None,
+        "stones": len(p["stones"]),
+        "spirits": [card_view(c) for c in p["spirits"]],
+        "icons": dict(icon_counts(s, i)),
+        "turns": p["turns"],
+        "declared": s["declarer"] == i,
+    }
+
+
+def _events(s: State, seat: int | None) -> list[dict[str, Any]]:
+    shown = []
+    for event in s["events"]:
+        private = event.get("private")
+        if private is None:
+            shown.append(event)
+            continue
+        public = {k: v for k, v in event.items() if k != "private"}
+        if seat is not None and seat in private["seats"]:
+            public.update({k: v for k, v in private.items() if k != "seats"})
+        shown.append(public)
+    return shown

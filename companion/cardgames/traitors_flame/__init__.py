@@ -1,0 +1,57 @@
+"""逆臣の炎 (Traitor's Flame): the rules engine, its bots and card faces, behind ``GAME``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import engine
+from .bots import make_bots
+from .text import describe
+from .view import view
+
+__all__ = ["GAME", "TraitorsFlame", "describe"]
+
+
+class TraitorsFlame:
+    """The card game object registered as ``traitors-flame`` (see docs/cardgames.md)."""
+
+    key = engine.KEY
+    names = {"ja": "逆臣の炎", "en": "Traitor's Flame"}
+    min_players = 2
+    max_players = 6
+
+    def __init__(self) -> None:
+        self.bots: dict[str, Any] = make_bots()
+
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A fresh match (options: ``start`` seat, ``max_rounds`` safety cap)."""
+        return engine.new(players, seed, options)
+
+    def legal_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        """Every legal action of ``seat`` (empty when it is not that seat's turn)."""
+        return engine.legal_actions(state, seat)
+
+    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """The next state; raises CardGameRuleError and leaves ``state`` untouched."""
+        return engine.apply(state, seat, action)
+
+    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (None: a spectator)."""
+        return view(state, seat)
+
+    def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        """None while the match runs, then the winner and totals."""
+        return engine.result(state)
+
+    def replay(
+        self, seed: int, players: int, options: dict[str, Any] | None, actions: list[list[Any]]
+    ) -> dict[str, Any]:
+        """Rebuild a match from its seed and ``[seat, action]`` log."""
+        return engine.replay(seed, players, options, actions)
+
+    def describe(self, event: dict[str, Any], lang: str = "en") -> str:
+        """One event of a view as a sentence in ``ja`` or ``en``."""
+        return describe(event, lang)
+
+
+GAME = TraitorsFlame()

@@ -1,0 +1,233 @@
+"""The effect interpreter: a card's effect is data, a list of building blocks run in order.
+
+Choices (target, which card to give or bury, Flame or non-Flame) are all made when the card is
+played (digest 4.4), and block conditions are tested once, at that moment, on public information.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from . import moves
+from .cards import kinds
+from .moves import FLAMES, State
+
+Action = dict[str, Any]
+Block = dict[str, Any]
+
+
+def condition_holds(flames: list[int], seat: int, target: int | None, block: Block) -> bool:
+    """Whether a block's public condition holds (blocks without one always apply)."""
+    cond = block.get("if")
+    if not cond:
+        return True
+    for name, n in cond.items():
+        holder = seat if name == "self_flames_at_least" else target
+        if holder is None or flames[holder] < n:
+            return False
+    return True
+
+
+@cache
+def asking_blocks(kind_id: str) -> tuple[tuple[str, Block], ...]:
+    """The blocks of a kind that ask the player for a choice, with the action key they fill."""
+    out = []
+    for block in kinds()[kind_id]["effect"]:
+        name = block["block"]
+        if name == "TAKE" and block["selector"] == "choose":
+            out.append(("take", block))
+        elif name == "GIVE":
+            out.append(("give", block))
+        elif name == "BOTTOM" and block["source"] == "own_hand":
+            out.append(("bottom", block))
+    return tuple(out)
+
+
+def choices(
+    flames: list[int],
+    counts: list[int],
+    seat: int,
+    target: int | None,
+    kind: dict[str, Any],
+    rest: list[str],
+) -> list[tuple[str, list[Any]]]:
+    """The choices a play asks for, as (action key, allowed values); ``rest`` is the hand after it.
+
+    Only public facts are read (Flame counts and hand sizes), so bots can call it on what they see.
+    """
+    asks: list[tuple[str, list[Any]]] = []
+    for key, block in asking_blocks(kind["id"]):
+        if "if" in block and not condition_holds(flames, seat, target, block):
+            continue
+        if key == "bottom":
+            if rest:
+                asks.append((key, list(rest)))
+            continue
+        if target == seat:
+            continue  # targeting yourself takes and gives nothing (D10)
+        assert target is not None
+        if key == "take":
+            opts = ["flame"] if flames[target] else []
+            if counts[target] > flames[target]:
+                opts.append("non_flame")
+        else:
+            opts = [c for c in rest if block["selector"] == "any" or c not in FLAMES]
+        if opts:
+            asks.append((key, opts))
+    return asks
+
+
+def resolve(st: State, seat: int, kind: dict[str, Any], action: Action) -> bool:
+    """Run a played card's blocks in order; True if the deck ran out (the rest is cancelled)."""
+    target = action.get("target")
+    active = [b for b in kind["effect"] if condition_holds(st["flames"], seat, target, b)]
+    for block in active:
+        if _BLOCKS[block["block"]](st, seat, target, block, action):
+            return True
+    return False
+
+
+def _draw(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+    return moves.draw(st, seat, block["n"])
+
+
+def _peek(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+    top = st["deck"][: -block["n"] - 1 : -1]
+    moves.learn(st, seat, top)
+    moves.event(
+        st,
+        {
+            "type": "peeked",
+            "seat": seat,
+            "count": len(top),
+            "private": {"seats": [seat], "cards": top},
+        },
+    )
+    return False
+
+
+def _take(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+    if target is None or target == seat:
+        return False
+    selector = block["selector"]
+    choice = action.get("take") if selector == "choose" else selector
+    hand = st["hands"][target]
+    if choice == "flame":
+        card = next((c for c in hand if c in FLAMES), None)
+    else:
+        pool = [c for c in hand if c not in FLAMES]
+        card = moves.rng(st).choice(pool) if pool and choice == "non_flame" else None
+    if card is None:
+        moves.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
+        return False
+    flame = card in FLAMES
+    if not flame:
+        moves.blur(st, target, (seat, target))
+    moves.move(st, card, target, seat)
+    moves.learn(st, target, [card])
+    moves.event(
+        st,
+        {
+            "type": "took",
+            "seat": seat,
+            "target": target,
+            "flame": flame,
+            "private": {"seats": [seat, target], "card": card},
+        },
+    )
+    return False
+
+
+def _give(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+    card = action.get("give")
+    if target is None or target == seat or card not in st["hands"][seat]:
+        return False
+    flame = card in FLAMES
+    if not flame:
+        moves.blur(st, seat, (seat, target))
+    moves.move(st, card, seat, target)
+    moves.learn(st, seat, [card])
+    moves.event(
+        st,
+        {
+            "type": "gave",
+            "seat": seat,
+            "target": target,
+            "flame": flame,
+            "private": {"seats": [seat, target], "card": card},
+        },
+    )
+    return False
+
+
+def _look(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+    if target is None or target == seat:
+        return False
+    seen = [c for c in st["hands"][target] if c not in FLAMES]
+    moves.learn(st, seat, seen)
+    moves.event(
+        st,
+        {
+            "type": "looked",
+            "seat": seat,
+            "target": target,
+            "private": {"seats": [seat], "cards": seen},
+        },
+    )
+    return False
+
+
+def _bottom(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+    deck = st["deck"]
+    if block["source"] == "deck_top":
+        if deck:
+            deck.insert(0, deck.pop())
+            moves.event(st, {"type": "bottomed", "seat": seat, "source": "deck_top"})
+        return False
+    card = action.get("bottom")
+    hand = st["hands"][seat]
+    if card not in hand:
+        return False
+    if card in FLAMES:
+        st["flames"][seat] -= 1
+    else:
+        moves.blur(st, seat, (seat,))
+    hand.remove(card)
+    deck.insert(0, card)
+    moves.learn(st, seat, [card])
+    moves.event(
+        st,
+        {
+            "type": "bottomed",
+            "seat": seat,
+            "source": "own_hand",
+            "private": {"seats": [seat], "card": card},
+        },
+    )
+    return False
+
+
+def _reverse(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+    st["direction"] = -st["direction"]
+    moves.event(st, {"type": "reversed", "seat": seat, "direction": st["direction"]})
+    return False
+
+
+def _skip(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+    st["skip"] = True
+    moves.event(st, {"type": "skip-set", "seat": seat})
+    return False
+
+
+_BLOCKS: dict[str, Callable[[State, int, int | None, Block, Action], bool]] = {
+    "DRAW": _draw,
+    "PEEK": _peek,
+    "TAKE": _take,
+    "GIVE": _give,
+    "LOOK_HAND": _look,
+    "BOTTOM": _bottom,
+    "REVERSE": _reverse,
+    "SKIP": _skip,
+}

@@ -1,0 +1,366 @@
+"""Traitor's Flame rules: pure functions over a JSON-serialisable state dict.
+
+The deck is a list with its top card LAST. ``apply`` validates, copies and then runs ``step``,
+which mutates only that private copy; bots' rollouts call ``step`` on their own sampled states.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from typing import Any
+
+from companion.cardgames import CardGameRuleError
+
+from . import cards, moves
+from .effects import asking_blocks, choices, resolve
+from .moves import FLAMES, KIND, State
+
+Action = dict[str, Any]
+KEY = "traitors-flame"
+WIN_SCORE = 20
+FLAME_END = 3
+DECK = cards.deck_cards()
+_LISTS = ("deck", "flames", "played", "totals", "rounds", "log", "events")
+
+
+def new(players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+    """A fresh match: seeded start player (or ``options["start"]``), round 1 dealt."""
+    if not isinstance(players, int) or not 2 <= players <= 6:
+        raise CardGameRuleError(
+            "Traitor's Flame is for 2 to 6 players, not %(players)r.",
+            "bad-players",
+            players=players,
+        )
+    opts = dict(options or {})
+    st: State = {
+        "game": KEY,
+        "version": 1,
+        "players": players,
+        "seed": seed,
+        "options": opts,
+        "quiet": bool(opts.get("quiet", False)),
+        "rng": 0,
+        "round": 0,
+        "turn": 0,
+        "first": 0,
+        "start": 0,
+        "direction": 1,
+        "night": 0,
+        "dawn": None,
+        "skip": False,
+        "deck": [],
+        "hands": [],
+        "flames": [],
+        "played": [],
+        "known": [],
+        "totals": [0] * players,
+        "rounds": [],
+        "log": [],
+        "events": [],
+        "round_events": 0,
+        "result": None,
+    }
+    start = opts.get("start")
+    if start is None:
+        start = moves.rng(st).randrange(players)
+    elif start not in range(players):
+        raise CardGameRuleError("There is no seat %(seat)r to start.", "bad-seat", seat=start)
+    st["first"] = start
+    deal(st, start)
+    return st
+
+
+def replay(
+    seed: int, players: int, options: dict[str, Any] | None, actions: list[list[Any]]
+) -> State:
+    """Rebuild a match from its seed and its log of ``[seat, action]`` pairs."""
+    st = new(players, seed, options)
+    for seat, action in actions:
+        st = apply(st, seat, action)
+    return st
+
+
+def copy_state(st: State) -> State:
+    """A copy deep enough for ``step`` to mutate without touching ``st`` (events are immutable)."""
+    out = dict(st)
+    for key in _LISTS:
+        out[key] = list(st[key])
+    out["hands"] = [list(h) for h in st["hands"]]
+    out["known"] = [list(k) for k in st["known"]]
+    return out
+
+
+def deal(st: State, start: int) -> None:
+    """Start a round: reshuffle all 58 deck cards until the top is not a Flame (D1, D12)."""
+    n = st["players"]
+    st["round"] += 1
+    st.update(
+        turn=0,
+        start=start,
+        night=start,
+        dawn=None,
+        skip=False,
+        played=[],
+        hands=[[] for _ in range(n)],
+        flames=[0] * n,
+        known=[[] for _ in range(n)],
+        round_events=len(st["events"]),
+    )
+    gen, shuffles = moves.rng(st), 0
+    while True:
+        # a uniform shuffle: sort by seeded random keys (cheaper than random.shuffle)
+        deck = sorted(DECK, key=lambda _card: gen.random())
+        shuffles += 1
+        if deck[-1] not in FLAMES:
+            break
+    st["deck"] = deck
+    moves.event(
+        st,
+        {
+            "type": "round-started",
+            "start": start,
+            "direction": st["direction"],
+            "shuffles": shuffles,
+        },
+    )
+
+
+def legal_actions(st: State, seat: int) -> list[Action]:
+    """Every legal action of ``seat``: draw, or play a usable card with all its choices."""
+    if st["result"] is not None or seat != st["night"]:
+        return []
+    acts: list[Action] = [{"type": "draw"}]
+    hand = st["hands"][seat]
+    counts: list[int] | None = None
+    for card in hand:
+        kind = KIND[card]
+        if not kind["usable"]:
+            continue
+        if counts is None:
+            counts = [len(h) for h in st["hands"]]
+        acts.extend(plays(st["flames"], counts, seat, card, kind, hand))
+    return acts
+
+
+def plays(
+    flames: list[int],
+    counts: list[int],
+    seat: int,
+    card: str,
+    kind: dict[str, Any],
+    hand: list[str],
+) -> list[Action]:
+    """Every legal way to play ``card``, from public counts and the player's own hand."""
+    rule = kind["target_rule"]
+    if rule == "none":
+        targets: list[int | None] = [None]
+    else:
+        targets = [s for s in range(len(counts)) if rule == "any" or s != seat]
+    asking = asking_blocks(kind["id"])
+    rest = [c for c in hand if c != card] if asking else []
+    out: list[Action] = []
+    for target in targets:
+        base: Action = {"type": "play", "card": card}
+        if target is not None:
+            base["target"] = target
+        asks = choices(flames, counts, seat, target, kind, rest) if asking else None
+        if not asks:
+            out.append(base)
+            continue
+        keys = [k for k, _ in asks]
+        for combo in itertools.product(*(opts for _, opts in asks)):
+            out.append({**base, **dict(zip(keys, combo, strict=True))})
+    return out
+
+
+def random_action(st: State, seat: int, rng: random.Random) -> Action:
+    """A uniformly random member of ``legal_actions`` without listing them all (fast playouts)."""
+    hand, flames = st["hands"][seat], st["flames"]
+    n = st["players"]
+    counts: list[int] = []
+    groups: list[tuple[int, str, int | None, list[tuple[str, list[Any]]]]] = []
+    total = 1
+    for card in hand:
+        kind = KIND[card]
+        if not kind["usable"]:
+            continue
+        rule = kind["target_rule"]
+        asking = asking_blocks(kind["id"])
+        if not asking:
+            if rule == "none":
+                groups.append((1, card, None, []))
+                total += 1
+            else:
+                for t in range(n):
+                    if rule == "any" or t != seat:
+                        groups.append((1, card, t, []))
+                        total += 1
+            continue
+        counts = counts or [len(h) for h in st["hands"]]
+        rest = [c for c in hand if c != card]
+        targets = [None] if rule == "none" else [t for t in range(n) if rule == "any" or t != seat]
+        for target in targets:
+            asks = choices(flames, counts, seat, target, kind, rest)
+            size = math.prod(len(opts) for _, opts in asks)
+            groups.append((size, card, target, asks))
+            total += size
+    pick = rng.randrange(total)
+    if pick == 0:
+        return {"type": "draw"}
+    pick -= 1
+    for size, card, target, asks in groups:
+        if pick < size:
+            action: Action = {"type": "play", "card": card}
+            if target is not None:
+                action["target"] = target
+            for key, opts in reversed(asks):
+                pick, i = divmod(pick, len(opts))
+                action[key] = opts[i]
+            return action
+        pick -= size
+    raise AssertionError("unreachable")
+
+
+def apply(st: State, seat: int, action: Action) -> State:
+    """The state after ``seat`` takes ``action``; raises CardGameRuleError and never mutates ``st``."""
+    legal = legal_actions(st, seat)
+    if action not in legal:
+        _refuse(st, seat, action)
+    nxt = copy_state(st)
+    step(nxt, seat, dict(legal[legal.index(action)]))
+    return nxt
+
+
+def step(st: State, seat: int, action: Action) -> None:
+    """Carry out a legal action in place: draw or play, deck check, hand-off, Night check."""
+    if not st["quiet"]:
+        st["log"].append([seat, action])
+    st["turn"] += 1
+    if action["type"] == "draw":
+        ended = moves.draw(st, seat, 1)
+    else:
+        card = action["card"]
+        st["hands"][seat].remove(card)
+        st["played"].append(card)
+        ev = {"type": "played", "seat": seat, "card": card}
+        if "target" in action:
+            ev["target"] = action["target"]
+        moves.event(st, ev)
+        ended = resolve(st, seat, KIND[card], action)
+    if ended:
+        end_round(st, "deck", seat)
+    else:
+        hand_off(st, seat)
+
+
+def hand_off(st: State, seat: int) -> None:
+    """Night to the next player (skips applied), Before-Dawn to ``seat``, then the Night check."""
+    n, d = st["players"], st["direction"]
+    nxt = (seat + d) % n
+    if st["skip"]:
+        moves.event(st, {"type": "skipped", "seat": nxt})
+        st["skip"] = False
+        nxt = (nxt + d) % n
+    st["night"], st["dawn"] = nxt, seat
+    if not st["quiet"]:
+        moves.event(st, {"type": "passed", "seat": seat, "target": nxt})
+    if st["flames"][nxt] >= FLAME_END:
+        end_round(st, "flame", nxt)
+
+
+def tie_order(st: State, ender: int) -> list[int]:
+    """Seats from the next start player (after the ender) round to the ender, in direction (D6)."""
+    n, d = st["players"], st["direction"]
+    return [(ender + d * k) % n for k in range(1, n + 1)]
+
+
+def end_round(st: State, how: str, ender: int) -> None:
+    """Score the round (negative sums count 0), then end the match or deal the next round."""
+    raw = moves.score_hands(st)
+    scores = [max(0, v) for v in raw]
+    totals = [t + s for t, s in zip(st["totals"], scores, strict=True)]
+    st["totals"] = totals
+    summary = {
+        "round": st["round"],
+        "ended_by": how,
+        "ender": ender,
+        "turns": st["turn"],
+        "raw": raw,
+        "scores": scores,
+        "totals": totals,
+        "hands": moves.reveal(st),
+    }
+    st["rounds"].append(summary)
+    moves.event(
+        st,
+        {
+            "type": "round-ended",
+            "ended_by": how,
+            "ender": ender,
+            "scores": scores,
+            "totals": totals,
+        },
+    )
+    order = tie_order(st, ender)
+    best = max(totals)
+    cap = st["options"].get("max_rounds")
+    if best >= WIN_SCORE or (cap and st["round"] >= cap):
+        winner = next(s for s in order if totals[s] == best)
+        st["result"] = {
+            "winner": winner,
+            "totals": totals,
+            "rounds": st["round"],
+            "order": order,
+            "capped": best < WIN_SCORE,
+        }
+        moves.event(st, {"type": "match-ended", "winner": winner, "totals": totals})
+        return
+    deal(st, order[0])
+
+
+def result(st: State) -> dict[str, Any] | None:
+    """None while the match runs; then winner, totals, rounds, tie order and whether it was capped."""
+    return st["result"]  # type: ignore[no-any-return]
+
+
+def _refuse(st: State, seat: int, action: Any) -> None:
+    """Raise the most telling CardGameRuleError for an action that is not legal."""
+    if st["result"] is not None:
+        raise CardGameRuleError("The match is over.", "match-over")
+    if not isinstance(seat, int) or seat not in range(st["players"]):
+        raise CardGameRuleError("There is no seat %(seat)r.", "bad-seat", seat=seat)
+    if seat != st["night"]:
+        raise CardGameRuleError(
+            "It is not seat %(seat)s's turn: seat %(current)s holds Night.",
+            "not-your-turn",
+            seat=seat,
+            current=st["night"],
+        )
+    kind = action.get("type") if isinstance(action, dict) else None
+    if kind not in ("draw", "play"):
+        raise CardGameRuleError(
+            "Unknown action %(action)r: draw or play a card.", "unknown-action", action=action
+        )
+    card = action.get("card")
+    if kind == "play" and card not in st["hands"][seat]:
+        raise CardGameRuleError("Card %(card)r is not in your hand.", "card-not-in-hand", card=card)
+    if kind == "play" and not KIND[card]["usable"]:
+        raise CardGameRuleError(
+            "%(name)s cannot be played.", "card-unusable", name=KIND[card]["name_en"]
+        )
+    if kind == "play" and KIND[card]["target_rule"] != "none":
+        counts = [len(h) for h in st["hands"]]
+        options = plays(st["flames"], counts, seat, card, KIND[card], st["hands"][seat])
+        targets = {a.get("target") for a in options}
+        if action.get("target") not in targets:
+            raise CardGameRuleError(
+                "Choose a valid player for %(name)s, not %(target)r.",
+                "bad-target",
+                name=KIND[card]["name_en"],
+                target=action.get("target"),
+            )
+    raise CardGameRuleError(
+        "Those choices are not allowed: %(action)r.", "bad-choice", action=action
+    )

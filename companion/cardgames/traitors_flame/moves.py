@@ -1,0 +1,111 @@
+"""Low-level card movements shared by the engine and the effect blocks (all act in place).
+
+Every function here mutates the state it is given; ``engine.apply`` hands them a private copy.
+A state with ``quiet`` set (bot rollouts on a sampled world) skips events and knowledge.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import cards
+
+State = dict[str, Any]
+
+FLAMES = cards.flame_ids()
+VALUE = cards.values()
+KIND = {cid: cards.kinds()[kid] for cid, kid in cards.all_cards().items()}
+
+
+def rng(st: State) -> random.Random:
+    """The next generator of the match: derived from the seed and a counter kept in the state."""
+    st["rng"] += 1
+    return random.Random(f"traitors-flame:{st['seed']}:{st['rng']}")
+
+
+def event(st: State, ev: dict[str, Any]) -> None:
+    """Append an event (tagged with the round) unless the state is quiet."""
+    if not st["quiet"]:
+        ev["round"] = st["round"]
+        st["events"].append(ev)
+
+
+def learn(st: State, seat: int, found: list[str]) -> None:
+    """Record that ``seat`` now knows where the given cards are."""
+    if st["quiet"]:
+        return
+    known = st["known"][seat]
+    for card in found:
+        if card not in known:
+            known.append(card)
+
+
+def blur(st: State, owner: int, involved: tuple[int, ...]) -> None:
+    """A non-Flame left ``owner``'s hand unseen: others forget which non-Flames that hand holds."""
+    if st["quiet"]:
+        return
+    hand = st["hands"][owner]
+    for seat, known in enumerate(st["known"]):
+        if seat not in involved and known:
+            st["known"][seat] = [c for c in known if c not in hand]
+
+
+def draw(st: State, seat: int, n: int) -> bool:
+    """Draw ``n`` cards for ``seat``; True as soon as the deck is empty (the round must end)."""
+    deck, hand = st["deck"], st["hands"][seat]
+    for _ in range(n):
+        if not deck:
+            return True
+        card = deck.pop()
+        hand.append(card)
+        flame = card in FLAMES
+        if flame:
+            st["flames"][seat] += 1
+        event(
+            st,
+            {
+                "type": "drew",
+                "seat": seat,
+                "flame": flame,
+                "private": {"seats": [seat], "card": card},
+            },
+        )
+        if not deck:
+            return True
+    return False
+
+
+def move(st: State, card: str, src: int, dst: int) -> None:
+    """Move a card between two hands, keeping the Flame counts right."""
+    st["hands"][src].remove(card)
+    st["hands"][dst].append(card)
+    if card in FLAMES:
+        st["flames"][src] -= 1
+        st["flames"][dst] += 1
+
+
+def score_hands(st: State) -> list[int]:
+    """Each seat's raw round sum: its hand plus Night (+2) and Before-Dawn (+4) if it holds them."""
+    night, dawn = cards.kinds()["night"]["value"], cards.kinds()["dawn"]["value"]
+    raw = []
+    for seat, hand in enumerate(st["hands"]):
+        total = sum(VALUE[c] for c in hand)
+        total += night if st["night"] == seat else 0
+        total += dawn if st["dawn"] == seat else 0
+        raw.append(total)
+    return raw
+
+
+def reveal(st: State) -> list[dict[str, Any]]:
+    """The hands shown at scoring, by kind (no card ids, so they cannot leak into later rounds)."""
+    return [
+        {
+            "seat": seat,
+            "flames": st["flames"][seat],
+            "kinds": sorted(KIND[c]["id"] for c in hand if c not in FLAMES),
+            "night": st["night"] == seat,
+            "dawn": st["dawn"] == seat,
+        }
+        for seat, hand in enumerate(st["hands"])
+    ]

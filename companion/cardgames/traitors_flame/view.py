@@ -1,0 +1,140 @@
+"""What one seat may know: the table view, and the compact observation the bots reason on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.cardgames import CardGameRuleError
+
+from . import cards, engine
+from .moves import FLAMES, State
+
+DIRECTIONS = {1: "clockwise", -1: "counterclockwise"}
+
+
+def view(st: State, seat: int | None) -> dict[str, Any]:
+    """Everything the table page needs for ``seat`` (None = spectator), and nothing secret."""
+    n = st["players"]
+    if seat is not None and (not isinstance(seat, int) or seat not in range(n)):
+        raise CardGameRuleError("There is no seat %(seat)r.", "bad-seat", seat=seat)
+    known = set(st["known"][seat]) if seat is not None else set()
+    deck = st["deck"]
+    over = st["result"] is not None
+    current = None if over else st["night"]
+    return {
+        "game": engine.KEY,
+        "seat": seat,
+        "players": n,
+        "round": st["round"],
+        "turn": st["turn"],
+        "first_player": st["first"],
+        "round_start": st["start"],
+        "current": current,
+        "night": st["night"],
+        "dawn": st["dawn"],
+        "direction": st["direction"],
+        "direction_name": DIRECTIONS[st["direction"]],
+        "skip_pending": st["skip"],
+        "deck": {
+            "count": len(deck),
+            "top_is_flame": bool(deck) and deck[-1] in FLAMES,
+            "flames": cards.FLAME_TOTAL - sum(st["flames"]),
+        },
+        "known_deck": [
+            {"position": i, "card": cards.card_info(c)}
+            for i, c in enumerate(reversed(deck))
+            if c in known
+        ],
+        "hands": [_hand(st, s, seat, known) for s in range(n)],
+        "played": [cards.card_info(c) for c in st["played"]],
+        "totals": list(st["totals"]),
+        "round_scores": [r["scores"] for r in st["rounds"]],
+        "rounds": st["rounds"],
+        "win_score": engine.WIN_SCORE,
+        "events": [_seen(ev, seat) for ev in st["events"][st["round_events"] :]],
+        "pending": _pending(st, seat, current),
+        "result": st["result"],
+    }
+
+
+def _hand(st: State, s: int, seat: int | None, known: set[str]) -> dict[str, Any]:
+    hand = st["hands"][s]
+    out: dict[str, Any] = {
+        "seat": s,
+        "count": len(hand),
+        "flames": st["flames"][s],
+        "night": st["night"] == s,
+        "dawn": st["dawn"] == s,
+        "total": st["totals"][s],
+    }
+    if s == seat:
+        out["cards"] = [cards.card_info(c) for c in hand]
+    else:
+        out["known"] = [cards.card_info(c) for c in hand if c in known and c not in FLAMES]
+    return out
+
+
+def _pending(st: State, seat: int | None, current: int | None) -> dict[str, Any] | None:
+    if seat is None or seat != current:
+        return None
+    return {"seat": seat, "actions": engine.legal_actions(st, seat)}
+
+
+def _seen(ev: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """An event as ``seat`` sees it: its private part only for the seats it names."""
+    private = ev.get("private")
+    if private is None:
+        return ev
+    out = {k: v for k, v in ev.items() if k != "private"}
+    if seat is not None and seat in private["seats"]:
+        out.update((k, v) for k, v in private.items() if k != "seats")
+    return out
+
+
+def observe(st: State, seat: int) -> dict[str, Any]:
+    """The bots' compact observation, read from the state but only from what ``seat`` may know."""
+    known = st["known"][seat]
+    deck = st["deck"]
+    return {
+        "me": seat,
+        "n": st["players"],
+        "direction": st["direction"],
+        "hand": list(st["hands"][seat]),
+        "counts": [len(h) for h in st["hands"]],
+        "flames": list(st["flames"]),
+        "known": {
+            s: [c for c in h if c in known and c not in FLAMES]
+            for s, h in enumerate(st["hands"])
+            if s != seat
+        },
+        "deck": len(deck),
+        "top_flame": bool(deck) and deck[-1] in FLAMES,
+        "deck_known": {i: c for i, c in enumerate(reversed(deck)) if c in known} if known else {},
+        "played": list(st["played"]),
+        "totals": list(st["totals"]),
+        "night": st["night"],
+        "dawn": st["dawn"],
+        "round": st["round"],
+    }
+
+
+def observe_view(v: dict[str, Any]) -> dict[str, Any]:
+    """The same observation as ``observe``, built from a view alone."""
+    me = v["seat"]
+    return {
+        "me": me,
+        "n": v["players"],
+        "direction": v["direction"],
+        "hand": [c["id"] for c in v["hands"][me]["cards"]],
+        "counts": [h["count"] for h in v["hands"]],
+        "flames": [h["flames"] for h in v["hands"]],
+        "known": {h["seat"]: [c["id"] for c in h["known"]] for h in v["hands"] if h["seat"] != me},
+        "deck": v["deck"]["count"],
+        "top_flame": v["deck"]["top_is_flame"],
+        "deck_known": {k["position"]: k["card"]["id"] for k in v["known_deck"]},
+        "played": [c["id"] for c in v["played"]],
+        "totals": list(v["totals"]),
+        "night": v["night"],
+        "dawn": v["dawn"],
+        "round": v["round"],
+    }

@@ -1,0 +1,111 @@
+"""The PDF book: the story as HTML in the chronicle's language, typeset by WeasyPrint.
+
+``book_html`` needs a Flask app context (templates and translations); ``render_book`` needs
+nothing but the HTML and the static folder, so a worker process or a benchmark can call it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import current_app, render_template
+from flask_babel import force_locale
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from ..legacy import State
+from ..story import life_timeline
+from ..web.terms import stage_name
+from . import PAPERS
+from .contents import EditionError, contents
+from .fetcher import StaticFetcher
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A page size with its margins (top, outer, bottom, inner) and the body type size."""
+
+    key: str
+    width_mm: int
+    height_mm: int
+    margins_mm: tuple[int, int, int, int]
+    font_pt: float
+
+    @property
+    def size(self) -> str:
+        return f"{self.width_mm}mm {self.height_mm}mm"
+
+
+# B6 is the Japanese (JIS) B6 of 128 x 182 mm that Japanese books use, not ISO B6 (125 x 176).
+PAPER_SIZES = {
+    "a5": Paper("a5", 148, 210, (16, 14, 18, 17), 9.5),
+    "a4": Paper("a4", 210, 297, (22, 22, 24, 26), 11),
+    "b6": Paper("b6", 128, 182, (14, 12, 16, 15), 9),
+}
+assert set(PAPER_SIZES) == set(PAPERS)
+
+
+class _IgnoredLineBreak(logging.Filter):
+    """WeasyPrint has no ``line-break`` property (Pango already breaks Japanese strictly)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "line-break" not in record.getMessage()
+
+
+logging.getLogger("weasyprint").addFilter(_IgnoredLineBreak())
+
+
+def paper_for(key: str) -> Paper:
+    """The paper named ``key`` (a5, a4 or b6)."""
+    try:
+        return PAPER_SIZES[key]
+    except KeyError:
+        raise EditionError(f"unknown paper {key!r}: use a5, a4 or b6") from None
+
+
+def static_dir() -> Path:
+    """The application's static folder, the only place a book loads files from."""
+    return Path(current_app.static_folder or "static").resolve()
+
+
+def book_html(state: State, edition: str, paper: str) -> str:
+    """The book as one HTML document, in the chronicle's language."""
+    book = contents(state, edition)
+    size = paper_for(paper)
+    with force_locale(book.language):
+        return render_template(
+            "book/book.html",
+            book=book,
+            state=state,
+            setup=state.setup,
+            paper=size,
+            timeline=_timeline(state),
+        )
+
+
+def _timeline(state: State) -> Markup:
+    title = _("The life of %(name)s", name=state.setup.pioneer)
+    svg = str(life_timeline(state, [stage_name(i) for i in range(4)], title))
+    # The picture's labels must be set in the book's embedded font, not a system sans-serif.
+    return Markup(svg.replace('font-family="sans-serif"', 'font-family="IPAexGothic"'))  # noqa: S704
+
+
+def render_book(html: str, static: Path) -> bytes:
+    """Typeset ``html`` as PDF, loading only files under ``static`` (fonts, stylesheet)."""
+    return render_document(html, static).write_pdf()
+
+
+def render_document(html: str, static: Path):  # type: ignore[no-untyped-def]
+    """The laid-out WeasyPrint document, for writing as PDF or inspecting its pages."""
+    from weasyprint import HTML
+
+    fetcher = StaticFetcher(static)
+    base_url = static.resolve().as_uri() + "/"
+    return HTML(string=html, base_url=base_url, url_fetcher=fetcher).render()
+
+
+def make_book(state: State, edition: str, paper: str) -> bytes:
+    """The PDF book of ``state``: HTML from the templates, then WeasyPrint."""
+    return render_book(book_html(state, edition, paper), static_dir())

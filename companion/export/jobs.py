@@ -1,0 +1,225 @@
+"""PDF books as jobs in the ``exports`` table, made by worker processes outside any request.
+
+A job is one book: a chronicle's version, an edition and a paper. Asking for a book that is made
+already returns it at once; asking for one being made returns that job; otherwise a job is
+queued and a worker process is started if fewer than ``limit`` are at work. A worker takes queued
+jobs one by one until none is left (``claim_next``), so a job queued while every worker is busy
+is taken by the next one to finish.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from ..store import now
+
+log = logging.getLogger("companion.export")
+STATUSES = ("queued", "running", "done", "failed")
+STALE_SECONDS = 300  # a running job not heard from in this long has lost its worker
+COLUMNS = (
+    "id, stream_id, version, edition, paper, status, progress, step, page, error, pid, updated"
+)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One book being made, or made."""
+
+    id: str
+    stream_id: str
+    version: int
+    edition: str
+    paper: str
+    status: str
+    progress: int
+    step: str | None
+    page: int | None
+    error: str | None
+    pid: int | None
+    updated: str | None
+
+    @property
+    def filename(self) -> str:
+        return book_filename(self.stream_id, self.version, self.edition, self.paper)
+
+    @property
+    def active(self) -> bool:
+        return self.status in ("queued", "running")
+
+
+def book_filename(stream_id: str, version: int, edition: str, paper: str) -> str:
+    """The file a book is kept in, under EXPORTS_DIR."""
+    return f"{stream_id}-v{version}-{edition}-{paper}.pdf"
+
+
+def _immediate(db: Database) -> Any:
+    class _Txn:
+        def __enter__(self) -> Database:
+            db.conn.execute("BEGIN IMMEDIATE")
+            return db
+
+        def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+            db.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+    return _Txn()
+
+
+def _one(db: Database, where: str, params: list[Any]) -> Job | None:
+    row = db.execute(f"SELECT {COLUMNS} FROM exports WHERE {where}", params).fetchone()
+    return Job(*row) if row else None
+
+
+def find(db: Database, job_id: str) -> Job | None:
+    """The job with this id."""
+    return _one(db, "id = ?", [job_id])
+
+
+def find_book(db: Database, stream_id: str, version: int, edition: str, paper: str) -> Job | None:
+    """The job for this exact book, whatever its status."""
+    where = "stream_id = ? AND version = ? AND edition = ? AND paper = ?"
+    return _one(db, where, [stream_id, version, edition, paper])
+
+
+def jobs_for(db: Database, stream_id: str, version: int) -> list[Job]:
+    """The books of this version of a chronicle, oldest request first."""
+    rows = db.execute(
+        f"SELECT {COLUMNS} FROM exports WHERE stream_id = ? AND version = ? ORDER BY created, id",
+        [stream_id, version],
+    ).fetchall()
+    return [Job(*row) for row in rows]
+
+
+def request_book(
+    db: Database, exports_dir: Path, stream_id: str, version: int, edition: str, paper: str
+) -> tuple[Job, bool]:
+    """The job for this book and whether a worker is needed: done, in progress or newly queued."""
+    with _immediate(db):
+        job = find_book(db, stream_id, version, edition, paper)
+        if job is not None and job.status == "done" and (exports_dir / job.filename).is_file():
+            return job, False
+        if job is not None and job.active and not _lost(job):
+            return job, job.status == "queued"
+        if job is None:
+            job_id = secrets.token_hex(8)
+            db.execute(
+                "INSERT INTO exports (id, stream_id, version, edition, paper, status, progress,"
+                " created, updated) VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
+                [job_id, stream_id, version, edition, paper, now(), now()],
+            )
+        else:
+            job_id = job.id
+            _set(
+                db, job_id, status="queued", progress=0, step=None, page=None, error=None, pid=None
+            )
+        queued = find(db, job_id)
+    assert queued is not None
+    return queued, True
+
+
+def _set(db: Database, job_id: str, **changes: Any) -> None:
+    changes["updated"] = now()
+    assignments = ", ".join(f"{name} = ?" for name in changes)
+    db.execute(f"UPDATE exports SET {assignments} WHERE id = ?", [*changes.values(), job_id])
+
+
+def claim_next(db: Database, pid: int, limit: int) -> Job | None:
+    """Take the oldest queued job for worker ``pid``, if fewer than ``limit`` jobs are running."""
+    fail_lost(db)
+    with _immediate(db):
+        running = db.execute("SELECT count(*) FROM exports WHERE status = 'running'").fetchone()[0]
+        if running >= limit:
+            return None
+        job = _one(db, "status = 'queued' ORDER BY created, id LIMIT 1", [])
+        if job is None:
+            return None
+        _set(db, job.id, status="running", progress=2, step="preparing", pid=pid)
+    return find(db, job.id)
+
+
+def report(db: Database, job_id: str, progress: float, step: str, page: int | None = None) -> None:
+    """The worker's progress on a job (0-100), the step it is at and the page it lays out."""
+    _set(db, job_id, progress=max(0, min(99, round(progress))), step=step, page=page)
+
+
+def finish(db: Database, job: Job, exports_dir: Path) -> None:
+    """Mark the job done and drop the books of older versions it replaces."""
+    _set(db, job.id, status="done", progress=100, step="done", pid=None)
+    older = db.execute(
+        f"SELECT {COLUMNS} FROM exports WHERE stream_id = ? AND edition = ? AND paper = ?"
+        " AND version < ? AND status IN ('done', 'failed')",
+        [job.stream_id, job.edition, job.paper, job.version],
+    ).fetchall()
+    for row in older:
+        old = Job(*row)
+        (exports_dir / old.filename).unlink(missing_ok=True)
+        db.execute("DELETE FROM exports WHERE id = ?", [old.id])
+
+
+def fail(db: Database, job_id: str, error: str) -> None:
+    """Mark the job failed, keeping a short reason for the log and the status route."""
+    _set(db, job_id, status="failed", step="failed", error=error[:500], pid=None)
+
+
+def fail_lost(db: Database) -> int:
+    """Mark failed the running jobs whose worker has gone; how many there were."""
+    rows = db.execute(f"SELECT {COLUMNS} FROM exports WHERE status = 'running'").fetchall()
+    lost = [Job(*row) for row in rows if _lost(Job(*row))]
+    for job in lost:
+        log.warning("export %s lost its worker (pid %s)", job.id, job.pid)
+        fail(db, job.id, "the worker process stopped before the book was made")
+    return len(lost)
+
+
+def _lost(job: Job) -> bool:
+    if job.status != "running":
+        return False
+    if job.pid is None or not _alive(job.pid):
+        return True
+    return _age_seconds(job.updated) > STALE_SECONDS
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _age_seconds(stamp: str | None) -> float:
+    from datetime import UTC, datetime
+
+    if not stamp:
+        return float("inf")
+    return (datetime.now(UTC) - datetime.fromisoformat(stamp)).total_seconds()
+
+
+def start_worker(database: str, exports_dir: Path) -> subprocess.Popen[bytes]:
+    """Start a worker process that makes queued books until none is left."""
+    exports_dir.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "companion.export.worker"]
+    command += ["--database", database, "--exports", str(exports_dir)]
+    with open(exports_dir / "worker.log", "ab") as log_file:
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # not killed with the request's worker, not sent its signals
+            cwd=str(Path(__file__).resolve().parents[2]),
+        )
+    # Reap the child when it exits, so a long-lived server does not collect zombies.
+    threading.Thread(target=process.wait, daemon=True).start()
+    return process

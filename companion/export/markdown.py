@@ -1,0 +1,181 @@
+"""The story as one Markdown file, readable in any editor, in the chronicle's language.
+
+The players' texts are Markdown already and go in as written (their top headings demoted, as the
+story page does); names and other plain fields are escaped. Needs a Flask app context for the
+translations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from flask_babel import force_locale, ngettext
+from flask_babel import gettext as _
+
+from ..legacy import KeystoneState, Roll, State, Text, TurningPoint
+from ..legacy.model import Payment
+from ..web.terms import card_name, kind_name, stage_name, suit_name, suit_symbol
+from .contents import Contents, contents
+
+_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+_HEADING = re.compile(r"^(#{1,2})(?=\s|$)")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def story_markdown(state: State, edition: str = "annotated") -> str:
+    """The whole story of ``state`` as Markdown (the annotated edition unless told otherwise)."""
+    book = contents(state, edition)
+    with force_locale(book.language):
+        blocks = [*_cover(book)]
+        for chapter in book.chapters:
+            blocks.append(f"## {suit_symbol(chapter.stage.suit)} {stage_name(chapter.stage.index)}")
+            sub = _("ages %(age)s", age=chapter.stage.age)
+            blocks.append(f"*{suit_name(chapter.stage.suit)} · {sub}*")
+            for tp in chapter.turning_points:
+                blocks.extend(_turning_point(book, tp))
+        blocks.extend(_back_matter(book))
+    return "\n\n".join(block for block in blocks if block) + "\n"
+
+
+def escape(text: str) -> str:
+    """A plain text (a name, a player) with Markdown's special characters escaped."""
+    return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def demote(text: str) -> str:
+    """A player's Markdown with its level-1 and level-2 headings made level 3 and 4."""
+    lines, fenced = [], False
+    for line in text.strip().splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+        lines.append(line if fenced else _HEADING.sub(lambda m: "##" + m.group(1), line))
+    return "\n".join(lines)
+
+
+def quote(text: str) -> str:
+    """Markdown set inside a block quote."""
+    return "\n".join(f"> {line}".rstrip() for line in text.splitlines())
+
+
+def _cover(book: Contents) -> Iterator[str]:
+    setup = book.state.setup
+    yield f"# {escape(_('The life of %(name)s', name=setup.pioneer))}"
+    if setup.people:
+        yield f"*{escape(setup.people)}*"
+    if setup.concept:
+        yield demote(setup.concept)
+    facts = [
+        f"- {_('Ages')}: {book.age_span}",
+        f"- {_('Legacy marks')}: {len(book.marks)}",
+        *(f"  - ◆ {escape(mark.name.value)}" for mark in book.marks),
+        f"- {_('Told by')}: {escape(', '.join(setup.players))}",
+    ]
+    yield "\n".join(facts)
+
+
+def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
+    player = book.state.setup.players[tp.seat]
+    yield f"### {escape(card_name(tp.card))}"
+    yield f"*{_('Round %(r)d, turn %(t)d', r=tp.round, t=tp.turn)} · {escape(player)}*"
+    if tp.question is not None:
+        yield _labelled(_("Our own question"), tp.question)
+    elif tp.prompt:
+        yield quote(escape(tp.prompt))
+    yield _text(tp.answer)
+    if book.annotated:
+        yield from _mechanics(book, tp)
+    for loss in tp.losses:
+        if book.annotated:
+            yield f"**{escape(_loss_title(book.keystones[loss.keystone]))}**"
+        yield _text(loss.narration)
+    if book.annotated and tp.outcome:
+        yield f"**{_outcome(tp.outcome)}**"
+    yield _text(tp.narration)
+    mark = book.mark_of(tp)
+    if mark is not None:
+        title = f"◆ **{_('Legacy mark %(n)d', n=mark.number)}: {escape(mark.name.value)}**"
+        description = demote(mark.description.value)
+        yield quote(title + ("\n\n" + description if description else ""))
+
+
+def _mechanics(book: Contents, tp: TurningPoint) -> Iterator[str]:
+    yield _labelled(_("On success"), tp.stakes_success)
+    yield _labelled(_("On failure"), tp.stakes_failure)
+    for index, roll in enumerate(tp.rolls):
+        yield _roll(roll)
+        if index < len(tp.payments):
+            yield from _payment(book, tp.payments[index])
+
+
+def _roll(roll: Roll) -> str:
+    label = _("Reroll") if roll.reroll else _("Roll")
+    result = _("success") if roll.success else _("failure")
+    return f"*{label}:* {' · '.join(str(face) for face in roll.faces)} — {result}"
+
+
+def _payment(book: Contents, pay: Payment) -> Iterator[str]:
+    if pay.kind != "sacrifice" or pay.keystone is None:
+        yield f"**{_('A reroll token was spent.')}**"
+        return
+    keystone = book.keystones[pay.keystone]
+    name, kind = keystone.keystone.name, kind_name(keystone.kind)
+    yield f"**{escape(_('Sacrificed: %(name)s (%(kind)s)', name=name, kind=kind))}**"
+    yield _labelled(_("Why was this sacrifice necessary?"), pay.why)
+    yield _labelled(_("What came of it?"), pay.outcome)
+
+
+def _back_matter(book: Contents) -> Iterator[str]:
+    state = book.state
+    if state.epilogue is not None:
+        yield f"## {_('Epilogue')}"
+        yield _text(state.epilogue)
+    yield f"## {_('Appendix: the keystones and their fates')}"
+    for kind in book.kinds:
+        yield f"### {kind_name(kind, plural=True)}"
+        yield "\n".join(_fate(k) for k in book.keystones_of(kind)) or f"- {_('none')}"
+    if book.annotated:
+        count = len(state.tokens)
+        yield ngettext(
+            "%(num)d reroll token left unspent.", "%(num)d reroll tokens left unspent.", count
+        )
+
+
+def _fate(keystone: KeystoneState) -> str:
+    line = f"- **{escape(keystone.keystone.name)}**"
+    if keystone.keystone.description:
+        line += f" — {escape(keystone.keystone.description)}"
+    return f"{line} — *{fate(keystone)}*"
+
+
+def fate(keystone: KeystoneState) -> str:
+    """What became of a keystone, in words."""
+    if keystone.status == "kept" or keystone.stage is None:
+        return _("kept to the end")
+    stage, number = stage_name(keystone.stage), keystone.round
+    if keystone.status == "sacrificed":
+        return _("sacrificed in %(stage)s, round %(r)d", stage=stage, r=number)
+    return _("lost in %(stage)s, round %(r)d", stage=stage, r=number)
+
+
+def _loss_title(keystone: KeystoneState) -> str:
+    return _(
+        "Lost in the story: %(name)s (%(kind)s) — one reroll token gained",
+        name=keystone.keystone.name,
+        kind=kind_name(keystone.kind),
+    )
+
+
+def _outcome(outcome: str) -> str:
+    if outcome == "mark":
+        return _("Success — a legacy mark is built.")
+    return _("Success.") if outcome == "success" else _("Failure: the round ends.")
+
+
+def _labelled(label: str, text: Text | None) -> str:
+    body = _text(text)
+    return f"*{label}*\n\n{body}" if body else ""
+
+
+def _text(text: Text | None) -> str:
+    return demote(text.value) if text is not None and text.value.strip() else ""

@@ -1,0 +1,135 @@
+"""The export worker: ``python -m companion.export.worker --database DB --exports DIR``.
+
+Runs outside the web server's processes, so a book that takes seconds to typeset never holds a
+request or stalls other players' live pages. It takes queued jobs one at a time until none is
+left, reporting progress in the ``exports`` table as WeasyPrint lays out the pages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import time
+from pathlib import Path
+
+from flask import Flask
+from sqlite_utils import Database
+
+from .. import store
+from ..db import connect
+from ..legacy import Recorded, State, event_from_dict, replay
+from . import jobs
+from .book import book_html, render_book, static_dir
+
+log = logging.getLogger("companion.export.worker")
+# About how many characters of text fill a page, to turn "page 12" into a percentage.
+CHARS_PER_PAGE = {("ja", "a5"): 520, ("ja", "a4"): 1150, ("ja", "b6"): 400}
+LATIN_FACTOR = 2.6  # Latin text takes about this many characters per Japanese one
+REPORT_EVERY = 0.5  # seconds between progress writes
+
+
+def state_at(db: Database, stream_id: str, version: int) -> State:
+    """The chronicle as it stood at ``version``, whatever has been appended since."""
+    stored = store.load_events(db, stream_id)
+    return replay([Recorded(e.seq, event_from_dict(e.data)) for e in stored if e.seq <= version])
+
+
+def estimated_pages(html: str, language: str, paper: str) -> int:
+    """A rough page count from the length of the book's text."""
+    text = re.sub(r"<svg.*?</svg>|<[^>]+>|\s+", "", html, flags=re.S)
+    per_page = CHARS_PER_PAGE[("ja", paper)] * (1 if language == "ja" else LATIN_FACTOR)
+    return max(4, round(len(text) / per_page) + 4)
+
+
+class _Progress(logging.Handler):
+    """Turns WeasyPrint's progress messages into the job's progress, a few times a second."""
+
+    def __init__(self, db: Database, job_id: str, pages: int) -> None:
+        super().__init__(logging.INFO)
+        self.db, self.job_id, self.pages = db, job_id, pages
+        self.last = 0.0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self._report(record.getMessage())
+        except Exception:  # progress is a courtesy: never let it stop the book
+            self.handleError(record)
+
+    def _report(self, message: str) -> None:
+        if time.monotonic() - self.last < REPORT_EVERY and "Step 6" not in message:
+            return
+        self.last = time.monotonic()
+        page = re.search(r"Page (\d+)", message)
+        if page:
+            number = int(page.group(1))
+            jobs.report(
+                self.db, self.job_id, 10 + 78 * min(1, number / self.pages), "layout", number
+            )
+        elif "Step 6" in message:
+            jobs.report(self.db, self.job_id, 90, "writing")
+
+
+def make(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> None:
+    """Typeset one job's book and keep it under ``exports_dir``."""
+    with app.app_context():
+        state = state_at(db, job.stream_id, job.version)
+        html = book_html(state, job.edition, job.paper)
+        jobs.report(db, job.id, 8, "layout", 0)
+        handler = _Progress(db, job.id, estimated_pages(html, state.setup.language, job.paper))
+        progress = logging.getLogger("weasyprint.progress")
+        progress.addHandler(handler)
+        progress.setLevel(logging.INFO)
+        progress.propagate = False  # to the job's row, not to the log
+        try:
+            pdf = render_book(html, static_dir())
+        finally:
+            progress.removeHandler(handler)
+            progress.propagate = True
+    target = exports_dir / job.filename
+    partial = target.with_suffix(f".{os.getpid()}.part")
+    partial.write_bytes(pdf)
+    partial.replace(target)  # readers see the whole file or none
+    jobs.finish(db, job, exports_dir)
+
+
+def work(app: Flask, db: Database, exports_dir: Path, limit: int) -> int:
+    """Make queued books until none is left; how many were made."""
+    made = 0
+    while (job := jobs.claim_next(db, os.getpid(), limit)) is not None:
+        started = time.monotonic()
+        try:
+            make(app, db, job, exports_dir)
+        except Exception as err:  # one bad book must not stop the queue
+            log.exception("export %s failed", job.id)
+            jobs.fail(db, job.id, f"{type(err).__name__}: {err}")
+        else:
+            made += 1
+            log.info("export %s made in %.1f s", job.filename, time.monotonic() - started)
+    return made
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line, then work through the queue."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--database", required=True)
+    parser.add_argument("--exports", required=True, type=Path)
+    parser.add_argument("--limit", type=int, default=1, help="books made at once, all workers")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    from .. import create_app
+
+    app = create_app(
+        {"DATABASE": args.database, "EXPORTS_DIR": str(args.exports), "SECRET_KEY": "worker"}
+    )
+    db = connect(args.database)
+    try:
+        work(app, db, args.exports, args.limit)
+    finally:
+        db.conn.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

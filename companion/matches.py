@@ -1,0 +1,239 @@
+"""Card-game matches: a game engine from the registry joined to the event store.
+
+A match is a stream whose kind is the game's key. Its events are ``match-started`` (seats,
+seed, options), then one ``action`` per move, and ``rematch`` when the same seats play again.
+The engine's state is a projection: replaying the actions from the seed rebuilds it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+from . import capabilities, store
+from .cardgames import CardGameRuleError, game_keys, get_game
+
+BOT_LEVELS = ("random", "heuristic", "search")
+MODES = ("hotseat", "devices")
+MAX_BOT_MOVES = 500
+
+
+class MatchSetupError(ValueError):
+    """A table that cannot be set up as asked."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat at the table: a person's name, or a bot of some level."""
+
+    name: str
+    bot: str | None = None
+
+
+@dataclass
+class Match:
+    """A loaded match: its settings, the engine state and the stream version."""
+
+    id: str
+    key: str
+    seats: list[Seat]
+    mode: str
+    language: str
+    state: dict[str, Any]
+    version: int
+    number: int  # 1 for the first match at this table, 2 after a rematch...
+    history: list[dict[str, Any]] = field(default_factory=list)  # earlier matches' final states
+    seed: int = 0  # the current match's seed, for step-by-step replays
+
+    @property
+    def game(self) -> Any:
+        return get_game(self.key)
+
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def acting_seats(self) -> list[int]:
+        """Seats that have a legal action now."""
+        if self.game.result(self.state) is not None:
+            return []
+        return [s for s in range(len(self.seats)) if self.game.legal_actions(self.state, s)]
+
+
+def check_seats(key: str, seats: list[Seat], mode: str, language: str) -> None:
+    """Raise MatchSetupError when the table cannot be played."""
+    if key not in game_keys():
+        raise MatchSetupError(f"unknown game {key!r}")
+    game = get_game(key)
+    if not game.min_players <= len(seats) <= game.max_players:
+        raise MatchSetupError(
+            f"{game.names['en']} takes {game.min_players} to {game.max_players} seats, not {len(seats)}"
+        )
+    if mode not in MODES or language not in ("ja", "en"):
+        raise MatchSetupError("choose hot-seat or one device per seat, and ja or en")
+    for seat in seats:
+        if seat.bot is not None and seat.bot not in BOT_LEVELS:
+            raise MatchSetupError(f"unknown bot level {seat.bot!r}")
+        if not seat.name.strip() or len(seat.name) > 100:
+            raise MatchSetupError("every seat needs a name of at most 100 characters")
+    if all(seat.bot for seat in seats):
+        raise MatchSetupError("at least one seat must be a person")
+
+
+def create(
+    db: Database, key: str, seats: list[Seat], mode: str, language: str, seed: int | None = None
+) -> tuple[str, str]:
+    """Set up the table and deal the first match; returns (match id, host token)."""
+    check_seats(key, seats, mode, language)
+    started = {
+        "type": "match-started",
+        "key": key,
+        "seats": [{"name": s.name, "bot": s.bot} for s in seats],
+        "mode": mode,
+        "language": language,
+        "seed": seed if seed is not None else secrets.randbits(48),
+        "options": {},
+    }
+    sid = store.create_stream(db, key, [started], title=get_game(key).names[language])
+    token = capabilities.issue(db, sid, "host")
+    match = load(db, sid)
+    run_bots(db, match)
+    return sid, token
+
+
+class _Cache:
+    def __init__(self, size: int = 128) -> None:
+        self.items: OrderedDict[str, Match] = OrderedDict()
+        self.lock = threading.Lock()
+        self.size = size
+
+    def get(self, sid: str, version: int) -> Match | None:
+        with self.lock:
+            match = self.items.get(sid)
+            return match if match is not None and match.version == version else None
+
+    def put(self, match: Match) -> None:
+        with self.lock:
+            self.items[match.id] = match
+            self.items.move_to_end(match.id)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+CACHE = _Cache()
+
+
+def load(db: Database, sid: str) -> Match:
+    """Replay the match's stream (cached per version)."""
+    header = store.get_stream(db, sid)
+    cached = CACHE.get(sid, header.version)
+    if cached is not None:
+        return cached
+    match = _replay(sid, store.load_events(db, sid))
+    CACHE.put(match)
+    return match
+
+
+def _replay(sid: str, events: list[store.StoredEvent]) -> Match:
+    first = events[0].data
+    seats = [Seat(s["name"], s.get("bot")) for s in first["seats"]]
+    game = get_game(first["key"])
+    state = game.new(len(seats), first["seed"], first.get("options") or {})
+    history: list[dict[str, Any]] = []
+    number, seed = 1, first["seed"]
+    for event in events[1:]:
+        data = event.data
+        if data["type"] == "action":
+            state = game.apply(state, data["seat"], data["action"])
+        elif data["type"] == "rematch":
+            history.append(state)
+            state = game.new(len(seats), data["seed"], data.get("options") or {})
+            number, seed = number + 1, data["seed"]
+    match = Match(
+        sid, first["key"], seats, first["mode"], first["language"], state, events[-1].seq, number
+    )
+    match.history, match.seed = history, seed
+    return match
+
+
+def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: int) -> Match:
+    """Apply a person's action (validated by the engine), append it, then let the bots move.
+
+    Raises CardGameRuleError (nothing stored) or StaleVersionError when someone moved first.
+    """
+    if version != match.version:
+        raise store.StaleVersionError(match.id, version, match.version)
+    if match.seats[seat].bot is not None:
+        raise CardGameRuleError(
+            "%(name)s is played by a bot.", "bot-seat", name=match.seats[seat].name
+        )
+    state = match.game.apply(match.state, seat, action)
+    new_version = store.append(db, match.id, match.version, [_action_event(seat, action)])
+    return run_bots(db, _moved(match, state, new_version))
+
+
+def _action_event(seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "action", "seat": seat, "action": json.loads(json.dumps(action))}
+
+
+def run_bots(db: Database, match: Match) -> Match:
+    """Let bot seats move until a person must act or the match is over."""
+    for _ in range(MAX_BOT_MOVES):
+        acting = match.acting_seats()
+        bots = [s for s in acting if match.seats[s].bot is not None]
+        if not bots or any(match.seats[s].bot is None for s in acting):
+            return match
+        seat = bots[0]
+        game = match.game
+        legal = game.legal_actions(match.state, seat)
+        rng = random.Random(f"{match.id}:{match.version}")
+        action = game.bots[match.seats[seat].bot](game.view(match.state, seat), legal, rng)
+        state = game.apply(match.state, seat, action)
+        try:
+            version = store.append(db, match.id, match.version, [_action_event(seat, action)])
+        except store.StaleVersionError:
+            return load(db, match.id)  # another request is moving the bots on
+        match = _moved(match, state, version)
+    return match
+
+
+def rematch(db: Database, match: Match, version: int) -> Match:
+    """Deal a new match for the same seats (after the current one is over)."""
+    if match.game.result(match.state) is None:
+        raise CardGameRuleError("The match is still being played.", "match-running")
+    store.append(
+        db, match.id, version, [{"type": "rematch", "seed": secrets.randbits(48), "options": {}}]
+    )
+    return run_bots(db, load(db, match.id))
+
+
+def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
+    moved = Match(
+        match.id,
+        match.key,
+        match.seats,
+        match.mode,
+        match.language,
+        state,
+        version,
+        match.number,
+        match.history,
+        match.seed,
+    )
+    CACHE.put(moved)
+    return moved
+
+
+def state_at(match: Match, step: int) -> dict[str, Any]:
+    """The current match's state after its first ``step`` moves (for step-by-step replays)."""
+    game = match.game
+    state = game.new(len(match.seats), match.seed, {})
+    for seat, action in match.state.get("log", [])[:step]:
+        state = game.apply(state, int(seat), action)
+    return state

@@ -1,0 +1,217 @@
+"""Exports in the browser: Markdown, the JSON backup, the PDF book and its progress; import.
+
+Any link that opens a chronicle may export it (a reader too); an import creates a new chronicle
+whose host link goes to the browser that uploaded it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from .. import chronicles, store
+from ..db import get_db
+from ..export import EDITIONS, PAPERS, jobs
+from ..export.backup import MAX_BYTES, export_backup, import_backup
+from ..export.errors import BackupError
+from ..export.markdown import story_markdown
+from .access import remember
+from .chronicle import _open
+from .text_errors import rule_message
+
+bp = Blueprint("exports", __name__, url_prefix="/c/<token>")
+import_bp = Blueprint("imports", __name__)
+BACK = ("story.log", "story.end")
+PAPER_LABELS = {"a5": "A5", "a4": "A4", "b6": "B6"}
+
+
+def _exports_dir() -> Path:
+    return Path(current_app.config["EXPORTS_DIR"])
+
+
+def _download_name(chronicle: chronicles.Chronicle, suffix: str) -> str:
+    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "", chronicle.title).strip() or "chronicle"
+    return name[:60] + suffix
+
+
+def _attachment(body: bytes, content_type: str, name: str) -> Response:
+    response = Response(body, content_type=content_type)
+    response.headers.set("Content-Disposition", "attachment", filename=name)
+    return response
+
+
+@bp.get("/export.md")
+def markdown(token: str) -> Response:
+    """The story as one Markdown file."""
+    _cap, chronicle = _open(token)
+    edition = request.args.get("edition", "annotated")
+    if edition not in EDITIONS:
+        abort(404)
+    text = story_markdown(chronicle.state, edition)
+    name = _download_name(chronicle, ".md")
+    return _attachment(text.encode("utf-8"), "text/markdown; charset=utf-8", name)
+
+
+@bp.get("/export.json")
+def backup(token: str) -> Response:
+    """The JSON backup: the whole event log and its metadata."""
+    _cap, chronicle = _open(token)
+    text = export_backup(get_db(), chronicle.id)
+    name = _download_name(chronicle, ".json")
+    return _attachment(text.encode("utf-8"), "application/json; charset=utf-8", name)
+
+
+@bp.post("/export/pdf")
+def pdf(token: str) -> Response:
+    """Ask for the PDF book of this version: served at once if made, else made by a worker."""
+    _cap, chronicle = _open(token)
+    edition, paper = request.form.get("edition", ""), request.form.get("paper", "")
+    back = request.form.get("back", "story.log")
+    back_url = url_for(back if back in BACK else "story.log", token=token, _anchor="exports")
+    if edition not in EDITIONS or paper not in PAPERS:
+        flash(_("Choose an edition and a paper size for the book."), "error")
+        return redirect(back_url)
+    job, needs_worker = jobs.request_book(
+        get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper
+    )
+    if job.status == "done":
+        return redirect(_book_url(token, job))
+    if needs_worker:
+        _ensure_worker()
+    flash(
+        _("The book is being made; it will be ready to download here in a few seconds."), "success"
+    )
+    return redirect(back_url)
+
+
+def _ensure_worker() -> None:
+    limit = int(current_app.config.get("EXPORT_WORKERS", 1))
+    db = get_db()
+    jobs.fail_lost(db)
+    running = db.execute("SELECT count(*) FROM exports WHERE status = 'running'").fetchone()[0]
+    if running < limit:
+        jobs.start_worker(current_app.config["DATABASE"], _exports_dir())
+
+
+@bp.get("/book/v<int:version>-<any(story,annotated):edition>-<any(a5,a4,b6):paper>.pdf")
+def book(token: str, version: int, edition: str, paper: str) -> Response:
+    """A finished book."""
+    _cap, chronicle = _open(token)
+    job = jobs.find_book(get_db(), chronicle.id, version, edition, paper)
+    path = _exports_dir() / job.filename if job is not None else None
+    if job is None or job.status != "done" or path is None or not path.is_file():
+        abort(404)
+    name = _download_name(chronicle, f"-{edition}-{paper}.pdf")
+    return send_file(path, mimetype="application/pdf", as_attachment=True, download_name=name)
+
+
+@bp.get("/export/<job_id>.json")
+def status(token: str, job_id: str) -> Response:
+    """A book's progress, polled by the story page while it is made."""
+    _cap, chronicle = _open(token)
+    job = jobs.find(get_db(), job_id)
+    if job is None or job.stream_id != chronicle.id:
+        abort(404)
+    if job.status == "queued":
+        _ensure_worker()  # a queued job outlives a worker that stopped: start another
+    return jsonify(describe(token, job))
+
+
+def _book_url(token: str, job: jobs.Job) -> str:
+    return url_for(
+        "exports.book", token=token, version=job.version, edition=job.edition, paper=job.paper
+    )
+
+
+def describe(token: str, job: jobs.Job) -> dict[str, Any]:
+    """A job as the story page shows it: status, progress, a sentence and the download link."""
+    return {
+        "id": job.id,
+        "status": job.status,
+        "progress": job.progress,
+        "page": job.page,
+        "message": _message(job),
+        "label": _label(job),
+        "url": _book_url(token, job) if job.status == "done" else None,
+        "status_url": url_for("exports.status", token=token, job_id=job.id),
+    }
+
+
+def _label(job: jobs.Job) -> str:
+    edition = _("Story edition") if job.edition == "story" else _("Annotated edition")
+    return _("%(edition)s, %(paper)s", edition=edition, paper=PAPER_LABELS[job.paper])
+
+
+def _message(job: jobs.Job) -> str:
+    if job.status == "done":
+        return _("Ready.")
+    if job.status == "failed":
+        return _("The book could not be made. Try again; if it fails again, tell the host.")
+    if job.status == "queued":
+        return _("Waiting for its turn…")
+    if job.step == "layout" and job.page:
+        return _("Laying out page %(page)d…", page=job.page)
+    if job.step == "writing":
+        return _("Writing the PDF…")
+    return _("Preparing the text…")
+
+
+@bp.app_context_processor
+def _template_helpers() -> dict[str, Any]:
+    return {"export_jobs_for": export_jobs_for}
+
+
+def export_jobs_for(token: str, chronicle: chronicles.Chronicle) -> list[dict[str, Any]]:
+    """The books of the chronicle's current version, for the export panel."""
+    return [
+        describe(token, job) for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
+    ]
+
+
+@import_bp.post("/import")
+def upload() -> Response | tuple[str, int]:
+    """Create a new chronicle from a JSON backup, then open it as its host."""
+    upload = request.files.get("backup")
+    if upload is None or not upload.filename:
+        return _refuse_import(_("Choose a backup file (.json) to import."))
+    try:
+        created = import_backup(get_db(), upload.read(MAX_BYTES + 1))
+    except BackupError as err:
+        return _refuse_import(backup_message(err))
+    url = url_for("chronicle.play", token=created.host_token)
+    remember(url, store.get_stream(get_db(), created.id).title, "host")
+    flash(_("The chronicle is imported. This is its host link: keep it."), "success")
+    return redirect(url)
+
+
+def backup_message(err: BackupError) -> str:
+    """A refused backup's message in the reader's language."""
+    params = dict(err.params)
+    if err.cause is not None:
+        params["problem"] = rule_message(err.cause)
+    try:
+        return _(err.message) % params
+    except (KeyError, TypeError, ValueError):
+        return str(err)
+
+
+def _refuse_import(message: str) -> tuple[str, int]:
+    flash(message, "error")
+    return render_template("main/index.html", opened=session.get("opened", [])), 400

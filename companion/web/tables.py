@@ -1,0 +1,318 @@
+"""Card-game tables: set up seats (people and bots), play hot-seat or one device per seat."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from .. import capabilities, matches, ratelimit
+from ..capabilities import Capability
+from ..cardgames import CardGameRuleError, game_keys, game_package, get_game
+from ..db import get_db
+from ..store import StaleVersionError, UnknownStreamError
+from ..text import render_markdown
+from .access import capability_for, remember, require_write
+from .text_errors import rule_message
+
+bp = Blueprint("tables", __name__)
+RULES_DIR = "rules"
+
+
+def _games() -> list[Any]:
+    return [get_game(key) for key in game_keys()]
+
+
+@bp.get("/games/")
+def lobby() -> str:
+    """Choose a game, name the seats, pick bots."""
+    return render_template("tables/lobby.html", games=_games(), levels=matches.BOT_LEVELS, form={})
+
+
+@bp.post("/games/")
+def create() -> Response | tuple[str, int]:
+    """Set up a table and deal the first match."""
+    form = request.form
+    key = form.get("game", "")
+    seats = _seats_from(form)
+    try:
+        matches.check_seats(key, seats, form.get("mode", "hotseat"), form.get("language", "en"))
+    except matches.MatchSetupError as err:
+        flash(_("This table cannot be set up: %(why)s.", why=str(err)), "error")
+        return render_template(
+            "tables/lobby.html", games=_games(), levels=matches.BOT_LEVELS, form=form
+        ), 400
+    ratelimit.check_creation()
+    sid, token = matches.create(
+        get_db(), key, seats, form.get("mode", "hotseat"), form.get("language", "en")
+    )
+    remember(
+        url_for("tables.table", token=token),
+        get_game(key).names[form.get("language", "en")],
+        "host",
+    )
+    if form.get("mode") == "devices":
+        return redirect(url_for("tables.links", token=token))
+    return redirect(url_for("tables.table", token=token))
+
+
+def _seats_from(form: Any) -> list[matches.Seat]:
+    seats = []
+    for i in range(6):
+        kind = form.get(f"seat-{i}-kind", "none")
+        name = form.get(f"seat-{i}-name", "").strip()
+        if kind == "person" and name:
+            seats.append(matches.Seat(name))
+        elif kind in matches.BOT_LEVELS:
+            seats.append(matches.Seat(name or _("Bot %(n)d", n=i + 1), kind))
+    return seats
+
+
+@bp.get("/games/<key>/rules")
+def rules(key: str) -> str:
+    """The game's rules in the reader's language."""
+    if key not in game_keys():
+        abort(404)
+    from flask_babel import get_locale
+
+    game = get_game(key)
+    text = rules_text(key, str(get_locale()))
+    return render_template("tables/rules.html", game=game, key=key, rules=render_markdown(text))
+
+
+def rules_text(key: str, language: str) -> str:
+    """The rules file of a game (Markdown), in ``language`` or else English."""
+    import importlib.resources
+
+    folder = importlib.resources.files(game_package(key))
+    for lang in (language, "en"):
+        path = folder / RULES_DIR / f"{lang}.md"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    return ""
+
+
+def _open(token: str) -> tuple[Capability, matches.Match]:
+    cap = capability_for(token)
+    try:
+        match = matches.load(get_db(), cap.stream_id)
+    except (UnknownStreamError, KeyError):
+        abort(404)
+    if match.key not in game_keys():
+        abort(404)
+    g.content_language = match.language
+    return cap, match
+
+
+def viewer_seat(cap: Capability, match: matches.Match) -> int | None:
+    """Whose eyes this page looks through: a seat link's seat; in hot-seat the revealed seat."""
+    if cap.role == "seat":
+        return cap.seat
+    if cap.role == "host" and match.mode == "hotseat":
+        revealed = session.get("revealed", {}).get(match.id)
+        if revealed and revealed[1] == match.version:
+            return int(revealed[0])
+    return None
+
+
+def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str, Any]:
+    """What the table page and its live fragment need."""
+    seat = viewer_seat(cap, match)
+    game = match.game
+    view = game.view(match.state, seat)
+    legal = game.legal_actions(match.state, seat) if seat is not None and cap.can_write else []
+    if seat is not None and match.seats[seat].bot is not None:
+        legal = []
+    humans_to_act = [s for s in match.acting_seats() if match.seats[s].bot is None]
+    return {
+        "token": token,
+        "cap": cap,
+        "match": match,
+        "game": game,
+        "seat": seat,
+        "view": view,
+        "legal": legal,
+        "labels": [action_label(game, a, view) for a in legal],
+        "log": [describe(game, e, match) for e in view.get("events", [])][-40:],
+        "cover": cap.role == "host" and match.mode == "hotseat" and seat is None and humans_to_act,
+        "humans_to_act": humans_to_act,
+        "result": game.result(match.state),
+    }
+
+
+def action_label(game: Any, action: dict[str, Any], view: dict[str, Any]) -> str:
+    """The button text of an action: the game's own words, else a plain description."""
+    from flask_babel import get_locale
+
+    label = getattr(game, "label", None)
+    if label is not None:
+        return str(label(action, view, str(get_locale())))
+    rest = ", ".join(f"{k}: {v}" for k, v in action.items() if k != "type")
+    return f"{action.get('type', '?')}{(' — ' + rest) if rest else ''}"
+
+
+def describe(game: Any, event: dict[str, Any], match: matches.Match) -> str:
+    """An event of the view as a sentence, with the seats' names where the game can use them."""
+    from flask_babel import get_locale
+
+    words = getattr(game, "describe", None)
+    if words is None:
+        return str(event.get("type", ""))
+    try:
+        return str(words(event, str(get_locale()), match.names()))
+    except TypeError:
+        return str(words(event, str(get_locale())))
+
+
+@bp.get("/t/<token>/")
+def table(token: str) -> str:
+    """The table: the deck, every hand (backs for others), the played cards, scores and the log."""
+    cap, match = _open(token)
+    remember(url_for("tables.table", token=token), match.game.names[match.language], cap.role)
+    context = table_context(token, cap, match)
+    if request.args.get("fragment"):
+        return render_template("tables/_live.html", **context)
+    return render_template("tables/table.html", **context)
+
+
+@bp.get("/t/<token>/version")
+def version(token: str) -> Response:
+    """The match's version, polled by open pages."""
+    _cap, match = _open(token)
+    return jsonify(version=match.version)
+
+
+@bp.post("/t/<token>/reveal")
+def reveal(token: str) -> Response:
+    """Hot-seat: the person whose turn it is takes the device and shows their hand."""
+    cap, match = _open(token)
+    if cap.role != "host" or match.mode != "hotseat":
+        abort(404)
+    try:
+        seat = int(request.form.get("seat", ""))
+    except ValueError:
+        abort(400)
+    if seat not in [s for s in match.acting_seats() if match.seats[s].bot is None]:
+        flash(_("It is not that seat's turn."), "error")
+    else:
+        revealed = dict(session.get("revealed", {}))
+        revealed[match.id] = [seat, match.version]
+        session["revealed"] = revealed
+    return redirect(url_for("tables.table", token=token))
+
+
+@bp.post("/t/<token>/act")
+def act(token: str) -> Response | tuple[str, int]:
+    """Apply one of the legal actions of the viewing seat."""
+    cap, match = _open(token)
+    require_write(cap)
+    seat = viewer_seat(cap, match)
+    try:
+        version = int(request.form.get("version", ""))
+        action = json.loads(request.form.get("action", ""))
+        if seat is None or not isinstance(action, dict):
+            raise CardGameRuleError("Choose an action from the table.", "no-seat")
+        matches.act(get_db(), match, seat, action, version)
+    except (ValueError, json.JSONDecodeError) as err:
+        message = (
+            rule_message(err)
+            if isinstance(err, CardGameRuleError)
+            else _("That action could not be read.")
+        )
+        if isinstance(err, StaleVersionError):
+            message = _("Someone moved first; the table now shows the new state.")
+        flash(message, "error")
+        status = 409 if isinstance(err, StaleVersionError) else 400
+        return render_template(
+            "tables/table.html", **table_context(token, cap, matches.load(get_db(), match.id))
+        ), status
+    return redirect(url_for("tables.table", token=token))
+
+
+@bp.post("/t/<token>/rematch")
+def rematch(token: str) -> Response:
+    """Deal again for the same seats."""
+    cap, match = _open(token)
+    require_write(cap)
+    try:
+        matches.rematch(get_db(), match, int(request.form.get("version", "-1")))
+    except (CardGameRuleError, StaleVersionError) as err:
+        flash(
+            rule_message(err) if isinstance(err, CardGameRuleError) else _("Someone moved first."),
+            "error",
+        )
+    return redirect(url_for("tables.table", token=token))
+
+
+@bp.get("/t/<token>/replay")
+def replay(token: str) -> str:
+    """A finished match, step by step, as a spectator saw it."""
+    _cap, match = _open(token)
+    moves = len(match.state.get("log", []))
+    try:
+        step = max(0, min(moves, int(request.args.get("step", moves))))
+    except ValueError:
+        step = moves
+    state = matches.state_at(match, step)
+    view = match.game.view(state, None)
+    return render_template(
+        "tables/replay.html",
+        token=token,
+        match=match,
+        game=match.game,
+        view=view,
+        step=step,
+        moves=moves,
+        log=[describe(match.game, e, match) for e in view.get("events", [])][-40:],
+    )
+
+
+@bp.get("/t/<token>/links")
+def links(token: str) -> str:
+    """The host's join links: one per person's seat, and a spectator link, with QR codes."""
+    cap, match = _open(token)
+    if cap.role != "host":
+        abort(404)
+    return render_template("tables/links.html", token=token, match=match, fresh=[])
+
+
+@bp.post("/t/<token>/links")
+def issue_links(token: str) -> str:
+    """Issue fresh links for every person's seat and a spectator link (old ones are revoked)."""
+    from .chronicle import _qr_svg
+
+    cap, match = _open(token)
+    if cap.role != "host":
+        abort(404)
+    db = get_db()
+    for old in capabilities.active(db, match.id):
+        if old.role != "host":
+            capabilities.revoke(db, match.id, old.token_hash)
+    fresh = []
+    for seat, person in enumerate(match.seats):
+        if person.bot is None:
+            new = capabilities.issue(db, match.id, "seat", seat)
+            fresh.append({"label": person.name, "url": _table_url(new)})
+    watcher = capabilities.issue(db, match.id, "reader")
+    fresh.append({"label": _("Spectators"), "url": _table_url(watcher)})
+    for item in fresh:
+        item["qr"] = _qr_svg(item["url"])
+    return render_template("tables/links.html", token=token, match=match, fresh=fresh)
+
+
+def _table_url(token: str) -> str:
+    return url_for("tables.table", token=token, _external=True)

@@ -1,0 +1,167 @@
+"""Card-game tables through the Flask test client: set-up, hot-seat cover, bots, links, replay."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import matches
+from companion.capabilities import resolve
+from companion.db import connect
+
+GAMES = ("traitors-flame", "age-of-summoners")
+
+
+def new_table(client: FlaskClient, game: str, mode: str = "hotseat", **seats: str) -> str:
+    data = {"game": game, "language": "en", "mode": mode}
+    data.update(
+        seats
+        or {
+            "seat-0-kind": "person",
+            "seat-0-name": "Ann",
+            "seat-1-kind": "heuristic",
+            "seat-1-name": "Bo",
+        }
+    )
+    response = client.post("/games/", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
+    return re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+
+
+def load(app: Flask, token: str) -> matches.Match:
+    db = connect(app.config["DATABASE"])
+    cap = resolve(db, token)
+    assert cap is not None
+    return matches.load(db, cap.stream_id)
+
+
+def buttons(page: str) -> list[dict]:
+    return [
+        json.loads(html.unescape(v))
+        for v in re.findall(r'<button name="action" value="([^"]+)"', page)
+    ]
+
+
+def play_first_actions(client: FlaskClient, app: Flask, token: str, limit: int = 2000) -> None:
+    """As the only person at a hot-seat table: reveal and take the first legal action until the end."""
+    for _ in range(limit):
+        match = load(app, token)
+        if match.game.result(match.state) is not None:
+            return
+        page = client.get(f"/t/{token}/").get_data(as_text=True)
+        if "Pass the device" in page:
+            seat = re.search(r'name="seat" value="(\d+)"', page).group(1)  # type: ignore[union-attr]
+            client.post(f"/t/{token}/reveal", data={"seat": seat})
+            page = client.get(f"/t/{token}/").get_data(as_text=True)
+        actions = buttons(page)
+        assert actions, page[-2000:]
+        response = client.post(
+            f"/t/{token}/act",
+            data={"version": str(match.version), "action": json.dumps(actions[0])},
+        )
+        assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_lobby_and_rules_render(client: FlaskClient, lang: str) -> None:
+    assert client.get(f"/games/?lang={lang}").status_code == 200
+    for game in GAMES:
+        page = client.get(f"/games/{game}/rules?lang={lang}")
+        assert page.status_code == 200
+
+
+def test_a_table_needs_enough_seats(client: FlaskClient) -> None:
+    response = client.post(
+        "/games/", data={"game": "traitors-flame", "seat-0-kind": "person", "seat-0-name": "A"}
+    )
+    assert response.status_code == 400
+    assert "cannot be set up" in response.get_data(as_text=True)
+
+
+def test_a_table_needs_a_person(client: FlaskClient) -> None:
+    response = client.post(
+        "/games/", data={"game": "traitors-flame", "seat-0-kind": "random", "seat-1-kind": "random"}
+    )
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_hot_seat_shows_a_cover_until_the_player_takes_the_device(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    token = new_table(client, game)
+    page = client.get(f"/t/{token}/").get_data(as_text=True)
+    assert "Pass the device to Ann" in page and not buttons(page)
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    page = client.get(f"/t/{token}/").get_data(as_text=True)
+    assert buttons(page) and "Pass the device" not in page
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_illegal_and_stale_actions_store_nothing(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    token = new_table(client, game)
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    before = load(app, token).version
+    bad = client.post(
+        f"/t/{token}/act", data={"version": str(before), "action": json.dumps({"type": "nonsense"})}
+    )
+    assert bad.status_code == 400
+    stale = client.post(f"/t/{token}/act", data={"version": str(before - 1), "action": "{}"})
+    assert stale.status_code == 409
+    assert load(app, token).version == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_match_against_a_bot_then_replay_and_rematch(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    token = new_table(client, game)
+    play_first_actions(client, app, token)
+    match = load(app, token)
+    assert match.game.result(match.state) is not None
+    page = client.get(f"/t/{token}/").get_data(as_text=True)
+    assert "The match is over" in page
+    moves = len(match.state["log"])
+    assert client.get(f"/t/{token}/replay?step=0").status_code == 200
+    assert f"Move {moves // 2} of {moves}" in client.get(
+        f"/t/{token}/replay?step={moves // 2}"
+    ).get_data(as_text=True)
+    client.post(f"/t/{token}/rematch", data={"version": str(match.version)})
+    again = load(app, token)
+    assert again.number == 2 and again.game.result(again.state) is None
+    assert [s.name for s in again.seats] == ["Ann", "Bo"]
+
+
+def test_devices_mode_gives_each_person_a_link(client: FlaskClient, app: Flask) -> None:
+    token = new_table(
+        client,
+        "traitors-flame",
+        mode="devices",
+        **{
+            "seat-0-kind": "person",
+            "seat-0-name": "Ann",
+            "seat-1-kind": "person",
+            "seat-1-name": "Bo",
+        },
+    )
+    page = client.post(f"/t/{token}/links").get_data(as_text=True)
+    urls = re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", page)
+    assert len(urls) == 3  # Ann, Bo, spectators
+    ann, bo, spectator = urls
+    match = load(app, token)
+    first = match.acting_seats()[0]
+    mine, theirs = (ann, bo) if first == 0 else (bo, ann)
+    assert buttons(client.get(f"/t/{mine}/").get_data(as_text=True))
+    assert not buttons(client.get(f"/t/{theirs}/").get_data(as_text=True))
+    assert not buttons(client.get(f"/t/{spectator}/").get_data(as_text=True))
+    assert (
+        client.post(f"/t/{spectator}/act", data={"version": "1", "action": "{}"}).status_code == 404
+    )
