@@ -1,0 +1,151 @@
+"""A real `companion serve` in a subprocess, and a small JSON client that plays through the API."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """`companion serve` (gunicorn, threaded workers) on a loopback port and a temp database."""
+
+    database: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        env = {
+            **os.environ,
+            "COMPANION_DATABASE": str(self.database),
+            "COMPANION_SECRET_KEY": "proof",
+            "COMPANION_RATELIMIT_ENABLED": "false",
+        }
+        companion = Path(sys.executable).parent / "companion"
+        self.process = subprocess.Popen(
+            [str(companion), "serve", "--port", str(self.port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if request(self.port, "GET", "/healthz")[0] == 200:
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        """kill -9 the whole server (master and workers)."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def request(
+    port: int, method: str, path: str, body: Any = None, timeout: float = 30
+) -> tuple[int, Any]:
+    """One HTTP request; the JSON answer decoded when there is one."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        payload = None if body is None else json.dumps(body)
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, body=payload, headers=headers)
+        response = conn.getresponse()
+        data = response.read()
+        kind = response.getheader("Content-Type", "")
+        return response.status, json.loads(data) if "json" in kind else data.decode(
+            "utf-8", "replace"
+        )
+    finally:
+        conn.close()
+
+
+SETUP = {
+    "pioneer": {"name": "Kaya", "people": "human", "concept": "A cartographer."},
+    "players": ["Ali", "Brianna", "Cardon"],
+    "oldest": 0,
+    "language": "en",
+    "mode": "digital",
+}
+
+
+def next_command(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The command a player would send next, chosen from the state's legal commands."""
+    legal = {item["type"]: item for item in state["legal"]}
+    for kind, build in _CHOICES:
+        if kind in legal:
+            return build(legal[kind], state, rng)
+    epilogue = state.get("epilogue")
+    if epilogue:
+        return {
+            "type": "revise-text",
+            "target_seq": epilogue["seq"],
+            "field": epilogue["field"],
+            "text": f"Revised {rng.random()}",
+        }
+    return {"type": "write-epilogue", "epilogue": "She is remembered."}
+
+
+def _sacrifice_or_accept(
+    item: dict[str, Any], state: dict[str, Any], rng: random.Random
+) -> dict[str, Any]:
+    return {"type": "accept-failure", "narration": "It slips away."}
+
+
+_CHOICES = [
+    ("draw-card", lambda i, s, r: {"type": "draw-card"}),
+    (
+        "choose-prompt",
+        lambda i, s, r: {"type": "choose-prompt", "index": i["options"]["indices"][0]},
+    ),
+    ("answer-prompt", lambda i, s, r: {"type": "answer-prompt", "answer": "An answer."}),
+    ("declare-stakes", lambda i, s, r: {"type": "declare-stakes", "success": "s", "failure": "f"}),
+    ("roll-dice", lambda i, s, r: {"type": "roll-dice"}),
+    ("narrate-success", lambda i, s, r: {"type": "narrate-success", "narration": "Through."}),
+    ("build-mark", lambda i, s, r: {"type": "build-mark", "name": "A mark", "description": "d"}),
+    (
+        "sacrifice-keystone",
+        lambda i, s, r: (
+            {
+                "type": "sacrifice-keystone",
+                "keystone": i["options"]["keystones"][0],
+                "why": "w",
+                "outcome": "o",
+            }
+            if r.random() < 0.5
+            else {"type": "accept-failure", "narration": "It slips away."}
+        ),
+    ),
+    ("accept-failure", _sacrifice_or_accept),
+]
