@@ -4,7 +4,7 @@
   "use strict";
   const live = document.getElementById("live");
   if (!live) return;
-  const POLL_MS = 700;
+  const POLL_MS = 500;
   const dirty = new Map(); // field name -> value the viewer typed but has not sent
   let version = Number(live.dataset.version);
   let busy = false;
