@@ -8,9 +8,9 @@ import io
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from play_helpers import chronicle, create, post_turn
 
 from companion.packs.registry import get_pack, pack_to_text
-from play_helpers import chronicle, create, post_turn
 
 
 def custom_pack_text(name: str = "harbour", marker: str = "HARBOUR") -> str:
