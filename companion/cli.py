@@ -101,7 +101,7 @@ def _progress_bar(total: int) -> Any:
     bar = click.progressbar(length=total, label="Playing lives", file=sys.stderr)
     bar.__enter__()
 
-    def advance(done: int) -> None:
+    def advance(done: int, _total: int | None = None) -> None:
         bar.update(done - bar.pos)
         if done >= total:
             bar.__exit__(None, None, None)

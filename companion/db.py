@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 from flask import Flask, current_app, g
+from flask.cli import with_appcontext
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
@@ -138,6 +139,7 @@ def init_db(path: str | Path) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create the database and apply migrations (safe to run again)."""
     init_db(current_app.config["DATABASE"])
