@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 from conftest import make_app
 from flask import Flask
@@ -31,6 +32,16 @@ SETUP: dict[str, Any] = {
     "language": "en",
     "mode": "table",
 }
+
+
+COMPONENTS = openapi.document()["components"]
+
+
+def conforms(data: Any, name: str) -> bool:
+    """Whether ``data`` matches the OpenAPI document's schema ``name`` (raises with the reason)."""
+    schema = {"$ref": f"#/components/schemas/{name}", "components": COMPONENTS}
+    jsonschema_rs.Draft202012Validator(schema).validate(data)
+    return True
 
 
 def create(client: FlaskClient, **overrides: Any) -> dict[str, Any]:
@@ -143,6 +154,7 @@ def play_to_the_end(client: FlaskClient, token: str) -> dict[str, Any]:
         response = post(client, token, state["version"], *player.commands(state))
         assert response.status_code == 200, response.get_json()
         state = response.get_json()
+        assert conforms(state, "State")
     raise AssertionError("the life did not end")
 
 
@@ -237,6 +249,7 @@ def test_a_whole_life_in_table_mode(client: FlaskClient, app: Flask) -> None:
     assert state["epilogue"]["text"] == "She drew the last map."
     assert state["version"] == len(events(app, body["id"]))
     story = client.get(f"/api/v1/chronicles/{token}/story").get_json()
+    assert conforms(story, "Story")
     points = [p for chapter in story["chapters"] for p in chapter["turning_points"]]
     assert story["ended"] and story["epilogue"]["text"] == "She drew the last map."
     assert len(points) == chronicles.load(_db(app), body["id"]).state.checks_rolled
@@ -512,6 +525,69 @@ def test_undo_through_the_api(client: FlaskClient, app: Flask) -> None:
     state = post(client, token, state["version"], {"type": "undo"}).get_json()
     assert state["step"] == "draw" and state["version"] == 3
     assert "3H" in legal(state, "draw-card")["options"]["cards"]
+
+
+def export(client: FlaskClient, token: str, **body: Any) -> Any:
+    return client.post(f"/api/v1/chronicles/{token}/exports", json=body)
+
+
+def test_markdown_and_backup_are_made_at_once(client: FlaskClient) -> None:
+    body = create(client)
+    response = export(client, body["reader_token"], format="md", edition="story")
+    made = response.get_json()
+    assert response.status_code == 200 and made["status"] == "done"
+    assert made["content"].startswith("# The life of Kaya Wren")
+    backup = export(client, body["host_token"], format="json").get_json()
+    assert json.loads(backup["content"])["format"] == "ijinsho-chronicle"
+    assert backup["content_type"].startswith("application/json")
+
+
+def test_only_the_host_backs_up_hidden_piles(client: FlaskClient, app: Flask) -> None:
+    body = create(client, mode="digital")
+    seat = capabilities.issue(_db(app), body["id"], "seat", 0)
+    for token in (body["reader_token"], seat):
+        response = export(client, token, format="json")
+        assert response.status_code == 404 and response.get_json()["code"] == "host-only"
+    backup = export(client, body["host_token"], format="json").get_json()
+    assert "piles-shuffled" in backup["content"]
+    table = create(client)
+    assert export(client, table["reader_token"], format="json").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"format": "docx"}, {"format": "pdf", "paper": "letter"}, {"format": "md", "x": 1}],
+)
+def test_a_bad_export_request_is_400(client: FlaskClient, body: dict[str, Any]) -> None:
+    token = create(client)["host_token"]
+    response = client.post(f"/api/v1/chronicles/{token}/exports", json=body)
+    assert response.status_code == 400 and response.get_json()["code"] == "bad-export"
+
+
+def test_a_pdf_book_is_a_job_made_by_a_worker(tmp_path: Path) -> None:
+    from companion.export import worker
+
+    app = make_app(tmp_path, EXPORT_WORKERS=0)  # no worker process: the test makes the book
+    client = app.test_client()
+    body = create(client)
+    token = body["reader_token"]
+    response = export(client, token, format="pdf", edition="story", paper="b6")
+    job = response.get_json()
+    assert response.status_code == 202 and job["status"] == "queued" and job["file_url"] is None
+    assert client.get(job["status_url"]).get_json()["status"] == "queued"
+    assert client.get(f"{job['status_url']}/file").status_code == 404
+    exports = Path(app.config["EXPORTS_DIR"])
+    exports.mkdir(parents=True, exist_ok=True)  # as jobs.start_worker does
+    assert worker.work(app, _db(app), exports, 1) == 1
+    done = client.get(job["status_url"]).get_json()
+    assert done["status"] == "done" and done["progress"] == 100
+    pdf = client.get(done["file_url"])
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+    again = export(client, token, format="pdf", edition="story", paper="b6")
+    assert again.status_code == 200 and again.get_json()["id"] == job["id"]
+    other = create(client)["host_token"]
+    assert client.get(f"/api/v1/chronicles/{other}/exports/{job['id']}").status_code == 404
+    assert client.get(f"/api/v1/chronicles/{token}/exports/nope").status_code == 404
 
 
 def card_strings(value: Any) -> Iterator[str]:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, current_app, jsonify, request, send_file, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
@@ -21,14 +22,17 @@ from werkzeug.wrappers import Response
 from .. import chronicles, ratelimit
 from ..capabilities import Capability, resolve
 from ..db import get_db
+from ..export import DEFAULT_EDITION, DEFAULT_PAPER, EDITIONS, FORMATS, PAPERS, jobs
+from ..export.backup import export_backup, may_back_up
+from ..export.markdown import story_markdown
 from ..legacy import RuleError, command_from_dict
 from ..legacy.commands import Command
 from ..legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, placeholder_keystones
 from ..packs.registry import list_packs
 from ..store import StaleVersionError, UnknownStreamError
-from . import openapi
+from . import export_view, openapi
 from .access import capability_for, require_write
-from .api_state import state_json, story_json
+from .api_state import export_file_json, export_job_json, state_json, story_json
 from .narrate import MAX_LISTED, describe
 from .setup_form import SetupForm, check_form
 from .text_errors import rule_message
@@ -368,6 +372,80 @@ def _command(data: Mapping[str, Any], cap: Capability, chronicle: chronicles.Chr
     else:
         fields.setdefault("seat", chronicle.state.seat)
     return command_from_dict(fields)
+
+
+@bp.post("/v1/chronicles/<token>/exports")
+def request_export(token: str) -> Reply:
+    """Markdown and the JSON backup at once; a PDF book as a job made by a worker process."""
+    cap, chronicle = _open(token)
+    fmt, edition, paper = _export_choice(_body())
+    if fmt == "pdf":
+        # Rate limiting: a book takes a worker seconds to make; limit requests here if needed.
+        job, needs_worker = jobs.request_book(
+            get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper
+        )
+        if needs_worker:
+            _ensure_worker()
+        return jsonify(export_job_json(token, job)), 200 if job.status == "done" else 202
+    if fmt == "json" and not may_back_up(cap.role, chronicle.state):
+        message = _("Only the host's link may take a backup while the piles hold hidden cards.")
+        raise ApiError(404, "host-only", message)
+    content = (
+        story_markdown(chronicle.state, edition)
+        if fmt == "md"
+        else export_backup(get_db(), chronicle.id)
+    )
+    return jsonify(export_file_json(chronicle, fmt, edition, content)), 200
+
+
+def _ensure_worker() -> None:
+    # The export pages' own rule for starting a worker process (EXPORT_WORKERS at most).
+    export_view._ensure_worker()
+
+
+def _exports_dir() -> Path:
+    return Path(current_app.config["EXPORTS_DIR"])
+
+
+def _export_choice(body: Mapping[str, Any]) -> tuple[str, str, str]:
+    unknown = sorted(set(body) - {"format", "edition", "paper"})
+    choice = (
+        body.get("format"),
+        body.get("edition", DEFAULT_EDITION),
+        body.get("paper", DEFAULT_PAPER),
+    )
+    if unknown or choice[0] not in FORMATS or choice[1] not in EDITIONS or choice[2] not in PAPERS:
+        message = _(
+            "Choose a format (pdf, md or json), an edition (story or annotated) and a paper (a5, a4 or b6)."
+        )
+        raise ApiError(400, "bad-export", message)
+    return choice  # type: ignore[return-value]
+
+
+@bp.get("/v1/chronicles/<token>/exports/<job>")
+def export_status(token: str, job: str) -> Response:
+    """A book's progress, and its download address once made."""
+    return jsonify(export_job_json(token, _job(token, job)))
+
+
+@bp.get("/v1/chronicles/<token>/exports/<job>/file")
+def export_file(token: str, job: str) -> Response:
+    """The finished book (PDF); 404 until it is made."""
+    made = _job(token, job)
+    path = _exports_dir() / made.filename
+    if made.status != "done" or not path.is_file():
+        raise ApiError(404, "not-ready", _("The book is not made yet."))
+    return send_file(path, mimetype="application/pdf", as_attachment=True)
+
+
+def _job(token: str, job_id: str) -> jobs.Job:
+    _cap, chronicle = _open(token)
+    job = jobs.find(get_db(), job_id)
+    if job is None or job.stream_id != chronicle.id:
+        raise ApiError(404, "not-found", _("There is no such export of this chronicle."))
+    if job.status == "queued":
+        _ensure_worker()  # a queued job outlives a worker that stopped
+    return job
 
 
 ANY_METHOD = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "QUERY"]

@@ -1,4 +1,4 @@
-"""JSON projections of a chronicle for the API: its state as one reader may see it, and its story.
+"""JSON projections for the API: a chronicle's state as one link may see it, its story, exports.
 
 This is the API's ``view``: the only code that turns a ``State`` into JSON. Hidden information
 stays out: in digital mode the draw piles are shuffled and their order is secret, so only the
@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import url_for
+
 from ..capabilities import Capability
 from ..chronicles import Chronicle
+from ..export import jobs
 from ..legacy import PILES, STAGES, Legal, State, legal_commands
 from ..legacy.codec import encode
 from ..legacy.model import KeystoneState, Mark, Payment, Text, TurningPoint
 from ..legacy.setup import Setup
 from ..story import story_chapters
+from . import export_view
 
 JSON = dict[str, Any]
 
@@ -242,4 +246,36 @@ def story_json(chronicle: Chronicle) -> JSON:
         "marks": [mark_json(m, setup) for m in state.marks],
         "tokens": {"count": len(state.tokens), "usable": state.usable_tokens()},
         "epilogue": text_json(state.epilogue),
+    }
+
+
+def export_job_json(token: str, job: jobs.Job) -> JSON:
+    """A PDF book being made, or made: progress, a sentence, and where to fetch it."""
+    shown = export_view.describe(token, job)
+    done = job.status == "done"
+    return {
+        "id": job.id,
+        "format": "pdf",
+        "version": job.version,
+        "edition": job.edition,
+        "paper": job.paper,
+        "status": job.status,
+        "progress": job.progress,
+        "page": job.page,
+        "message": shown["message"],
+        "status_url": url_for("api.export_status", token=token, job=job.id),
+        "file_url": url_for("api.export_file", token=token, job=job.id) if done else None,
+    }
+
+
+def export_file_json(chronicle: Chronicle, fmt: str, edition: str, content: str) -> JSON:
+    """A Markdown story or a JSON backup, made at once: its text and how to save it."""
+    types = {"md": "text/markdown; charset=utf-8", "json": "application/json; charset=utf-8"}
+    return {
+        "format": fmt,
+        "version": chronicle.version,
+        "edition": edition if fmt == "md" else None,
+        "status": "done",
+        "content_type": types[fmt],
+        "content": content,
     }

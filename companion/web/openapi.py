@@ -13,6 +13,7 @@ import types
 import typing
 from typing import Any
 
+from ..export import DEFAULT_EDITION, DEFAULT_PAPER, EDITIONS, FORMATS, PAPERS, jobs
 from ..legacy import COMMAND_TYPES, KINDS, PILES
 from ..legacy.model import END_REASONS, PHASES
 
@@ -377,6 +378,43 @@ def _requests() -> JSON:
     }
 
 
+def _exports() -> JSON:
+    job = _obj(
+        {
+            "id": STR,
+            "format": {"const": "pdf"},
+            "version": {**INT, "description": "The chronicle's version the book shows."},
+            "edition": {"enum": list(EDITIONS)},
+            "paper": {"enum": list(PAPERS)},
+            "status": {"enum": list(jobs.STATUSES)},
+            "progress": {"type": "integer", "minimum": 0, "maximum": 100},
+            "page": _nullable(INT),
+            "message": STR,
+            "status_url": STR,
+            "file_url": {**_nullable(STR), "description": "Where the PDF is, once done."},
+        }
+    )
+    made = _obj(
+        {
+            "format": {"enum": ["md", "json"]},
+            "version": INT,
+            "edition": _nullable({"enum": list(EDITIONS)}),
+            "status": {"const": "done"},
+            "content_type": STR,
+            "content": {**STR, "description": "The Markdown story, or the backup's JSON text."},
+        }
+    )
+    request = _obj(
+        {
+            "format": {"enum": list(FORMATS)},
+            "edition": {"enum": list(EDITIONS), "default": DEFAULT_EDITION},
+            "paper": {"enum": list(PAPERS), "default": DEFAULT_PAPER},
+        },
+        ("format",),
+    )
+    return {"ExportJob": job, "ExportFile": made, "ExportRequest": request}
+
+
 def _json(schema: JSON, description: str) -> JSON:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
@@ -408,6 +446,7 @@ EXAMPLES: JSON = {
         "mode": "table",
     },
     "Commands": {"version": 1, "command": {"type": "draw-card", "card": "AH"}},
+    "ExportRequest": {"format": "md", "edition": "story"},
 }
 
 
@@ -419,6 +458,13 @@ def _body(name: str) -> JSON:
 def _paths() -> JSON:
     chronicle = "/api/v1/chronicles/{token}"
     token = [_token_param()]
+    job = {
+        "name": "job",
+        "in": "path",
+        "required": True,
+        "description": "An export job's id, from requestExport.",
+        "schema": {"type": "string", "minLength": 1},
+    }
     optional_auth: list[JSON] = [{}, {"capability": []}]
     return {
         "/api/v1/chronicles": {
@@ -470,6 +516,54 @@ def _paths() -> JSON:
                 "responses": {"200": _json(_ref("Story"), "The story."), **_errors(404, 429)},
             }
         },
+        f"{chronicle}/exports": {
+            "post": {
+                "operationId": "requestExport",
+                "summary": "Markdown or the JSON backup at once; a PDF book as a job.",
+                "description": (
+                    "`md` and `json` answer 200 with the text. `pdf` answers 202 with a job to "
+                    "poll (200 if the book of this version is made already). While a digital "
+                    "chronicle's piles hold hidden cards, only the host's link may take the "
+                    "backup (it holds the shuffled piles); others get 404 `host-only`."
+                ),
+                "parameters": token,
+                "security": optional_auth,
+                "requestBody": _body("ExportRequest"),
+                "responses": {
+                    "200": _json(
+                        {"oneOf": [_ref("ExportFile"), _ref("ExportJob")]}, "Made at once."
+                    ),
+                    "202": _json(_ref("ExportJob"), "The book is being made: poll status_url."),
+                    **_errors(400, 404, 413, 415, 429),
+                },
+            }
+        },
+        f"{chronicle}/exports/{{job}}": {
+            "get": {
+                "operationId": "getExport",
+                "summary": "A PDF book's progress, and its file_url once made.",
+                "parameters": [*token, job],
+                "security": optional_auth,
+                "responses": {"200": _json(_ref("ExportJob"), "The job."), **_errors(404, 429)},
+            }
+        },
+        f"{chronicle}/exports/{{job}}/file": {
+            "get": {
+                "operationId": "getExportFile",
+                "summary": "The finished PDF book; 404 until it is made.",
+                "parameters": [*token, job],
+                "security": optional_auth,
+                "responses": {
+                    "200": {
+                        "description": "The PDF.",
+                        "content": {
+                            "application/pdf": {"schema": {"type": "string", "format": "binary"}}
+                        },
+                    },
+                    **_errors(404, 429),
+                },
+            }
+        },
         "/api/openapi.json": {
             "get": {
                 "operationId": "getOpenApi",
@@ -505,6 +599,7 @@ def document() -> JSON:
                 "State": _state(),
                 "Story": _story(),
                 **_requests(),
+                **_exports(),
             },
             "securitySchemes": {
                 "capability": {
