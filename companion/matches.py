@@ -19,6 +19,7 @@ from sqlite_utils import Database
 
 from . import capabilities, store
 from .cardgames import CardGameRuleError, game_keys, get_game
+from .legacy.errors import N_
 
 BOT_LEVELS = ("random", "heuristic", "search")
 MODES = ("hotseat", "devices")
@@ -26,7 +27,12 @@ MAX_BOT_MOVES = 500
 
 
 class MatchSetupError(ValueError):
-    """A table that cannot be set up as asked."""
+    """A table that cannot be set up as asked; ``message`` is an English template."""
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message % params if params else message)
+        self.message = message
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -69,21 +75,24 @@ class Match:
 def check_seats(key: str, seats: list[Seat], mode: str, language: str) -> None:
     """Raise MatchSetupError when the table cannot be played."""
     if key not in game_keys():
-        raise MatchSetupError(f"unknown game {key!r}")
+        raise MatchSetupError(N_("Choose one of the games."))
     game = get_game(key)
     if not game.min_players <= len(seats) <= game.max_players:
         raise MatchSetupError(
-            f"{game.names['en']} takes {game.min_players} to {game.max_players} seats, not {len(seats)}"
+            N_("This game takes %(min)d to %(max)d seats, not %(count)d."),
+            min=game.min_players,
+            max=game.max_players,
+            count=len(seats),
         )
     if mode not in MODES or language not in ("ja", "en"):
-        raise MatchSetupError("choose hot-seat or one device per seat, and ja or en")
+        raise MatchSetupError(N_("Choose how you play and the table's language."))
     for seat in seats:
         if seat.bot is not None and seat.bot not in BOT_LEVELS:
-            raise MatchSetupError(f"unknown bot level {seat.bot!r}")
+            raise MatchSetupError(N_("Choose a bot level for every bot seat."))
         if not seat.name.strip() or len(seat.name) > 100:
-            raise MatchSetupError("every seat needs a name of at most 100 characters")
+            raise MatchSetupError(N_("Every seat needs a name of at most 100 characters."))
     if all(seat.bot for seat in seats):
-        raise MatchSetupError("at least one seat must be a person")
+        raise MatchSetupError(N_("At least one seat must be a person."))
 
 
 def create(

@@ -81,7 +81,7 @@ def test_a_table_needs_enough_seats(client: FlaskClient) -> None:
         "/games/", data={"game": "traitors-flame", "seat-0-kind": "person", "seat-0-name": "A"}
     )
     assert response.status_code == 400
-    assert "cannot be set up" in response.get_data(as_text=True)
+    assert "takes 2 to 6 seats, not 1" in response.get_data(as_text=True)
 
 
 def test_a_table_needs_a_person(client: FlaskClient) -> None:

@@ -52,7 +52,7 @@ def create() -> Response | tuple[str, int]:
     try:
         matches.check_seats(key, seats, form.get("mode", "hotseat"), form.get("language", "en"))
     except matches.MatchSetupError as err:
-        flash(_("This table cannot be set up: %(why)s.", why=str(err)), "error")
+        flash(rule_message(err), "error")
         return render_template(
             "tables/lobby.html", games=_games(), levels=matches.BOT_LEVELS, form=form
         ), 400
