@@ -146,7 +146,9 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
         "seat": seat,
         "view": view,
         "legal": legal,
-        "labels": [action_label(game, a, view) for a in legal],
+        "labels": [action_label(match, a, view) for a in legal],
+        "board": board_module(match.key),
+        "lang": match.language,
         "log": [describe(game, e, match) for e in view.get("events", [])][-40:],
         "cover": cap.role == "host" and match.mode == "hotseat" and seat is None and humans_to_act,
         "humans_to_act": humans_to_act,
@@ -154,13 +156,23 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
     }
 
 
-def action_label(game: Any, action: dict[str, Any], view: dict[str, Any]) -> str:
+def board_module(key: str) -> Any | None:
+    """The game's page helpers (``<package>.board``: ``label`` and what its board template uses)."""
+    import importlib
+
+    try:
+        return importlib.import_module(game_package(key) + ".board")
+    except ModuleNotFoundError:
+        return None
+
+
+def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, Any]) -> str:
     """The button text of an action: the game's own words, else a plain description."""
     from flask_babel import get_locale
 
-    label = getattr(game, "label", None)
-    if label is not None:
-        return str(label(action, view, str(get_locale())))
+    board = board_module(match.key)
+    if board is not None and hasattr(board, "label"):
+        return str(board.label(action, view, str(get_locale()), match.names()))
     rest = ", ".join(f"{k}: {v}" for k, v in action.items() if k != "type")
     return f"{action.get('type', '?')}{(' — ' + rest) if rest else ''}"
 
@@ -273,6 +285,8 @@ def replay(token: str) -> str:
         "tables/replay.html",
         token=token,
         match=match,
+        board=board_module(match.key),
+        lang=match.language,
         game=match.game,
         view=view,
         step=step,
