@@ -236,3 +236,18 @@ def test_the_audit_catches_raw_payloads() -> None:
     assert any("onerror" in p for p in problems)
     assert any("script tag" in p for p in problems)
     assert any("javascript" in p.lower() for p in problems)
+
+
+def test_payloads_come_back_from_the_json_api_as_plain_strings(client: FlaskClient) -> None:
+    created = client.post(
+        "/api/v1/chronicles",
+        json={"pioneer": {"name": "P", "concept": ALL}, "players": ["A"], "mode": "table"},
+    )
+    assert created.status_code == 201, created.get_json()
+    token = created.get_json()["host_token"]
+    state = client.get(f"/api/v1/chronicles/{token}/state")
+    assert state.mimetype == "application/json"
+    assert state.headers["X-Content-Type-Options"] == "nosniff"
+    assert state.get_json()["pioneer"]["concept"] == ALL  # data, never markup
+    story = client.get(f"/api/v1/chronicles/{token}/story")
+    assert story.mimetype == "application/json"

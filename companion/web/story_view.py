@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 from .. import chronicles
 from ..db import get_db
 from ..legacy import RuleError
+from ..legacy.cards import STAGES
 from ..legacy.commands import ReviseText, WriteEpilogue
 from ..store import StaleVersionError
 from ..story import life_timeline, story_chapters
@@ -81,7 +82,7 @@ def end(token: str) -> str:
         state=state,
         timeline=life_timeline(
             state,
-            [stage_name(i) for i in range(4)],
+            [f"{stage_name(s.index)} {s.age}" for s in STAGES],
             _("The life of %(name)s", name=state.setup.pioneer),
         ),
     )
