@@ -94,3 +94,25 @@ def test_markdown_route_and_cli_give_the_same_file(app: Flask, tmp_path: Path) -
     assert result.exit_code == 0, result.output
     assert path.read_bytes() == response.data
     assert response.data.decode("utf-8").startswith("# 朱音（あかね）の生涯")
+
+
+def test_an_unfinished_life_with_a_veiled_prompt(app: Flask) -> None:
+    from companion.export.book import book_html
+    from companion.legacy import AnswerPrompt, ChoosePrompt, DrawCard, VeilPrompt
+
+    state, _ = start(sample_setup(load_sample("en")))
+    veiled = state.setup.prompts["AH"][0]
+    commands = [
+        DrawCard(0, "AH"),
+        VeilPrompt(1, 0),
+        ChoosePrompt(0, question="What did the *river* take?"),
+        AnswerPrompt(0, "The ferry, and the bell's voice."),
+    ]
+    for command in commands:
+        state, _ = step(state, command)
+    text = markdown(app, state)
+    assert "*Our own question*" in text and "What did the *river* take?" in text
+    assert veiled not in text and "The ferry" in text
+    with app.app_context():
+        html = book_html(state, "annotated", "a5")
+    assert veiled not in html and "still being lived" in html

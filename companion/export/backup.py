@@ -40,6 +40,11 @@ class Backup:
     state: State
 
 
+def may_back_up(role: str, state: State) -> bool:
+    """Whether a link may take the backup: it holds the shuffled piles, hidden until the end."""
+    return role == "host" or state.setup.mode == "table" or state.ended
+
+
 def export_backup(db: Database, stream_id: str) -> str:
     """The chronicle's backup as JSON text (UTF-8, sorted keys, one field per line)."""
     header = store.get_stream(db, stream_id)
@@ -183,7 +188,7 @@ def _upgrade_1(document: dict[str, Any]) -> dict[str, Any]:
     title = _typed(document.get("title"), str, "title")
     events = _typed(document.get("events"), list, "events")
     first = events[0] if events and isinstance(events[0], dict) else {}
-    setup = first.get("setup") if isinstance(first.get("setup"), dict) else {}
+    setup: dict[str, Any] = first["setup"] if isinstance(first.get("setup"), dict) else {}
     return {
         "format": FORMAT,
         "format_version": 2,
@@ -203,7 +208,7 @@ UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _upgrade_1
 
 def _chronicle_meta(document: dict[str, Any]) -> dict[str, Any]:
     _only_fields(document, TOP_FIELDS, "")
-    meta = _typed(document.get("chronicle"), dict, "chronicle")
+    meta: dict[str, Any] = _typed(document.get("chronicle"), dict, "chronicle")
     _only_fields(meta, set(CHRONICLE_FIELDS), "chronicle.")
     for name, kind in CHRONICLE_FIELDS.items():
         _typed(meta.get(name), kind, f"chronicle.{name}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask import current_app, render_template
 from flask_babel import force_locale
@@ -21,6 +22,9 @@ from ..web.terms import stage_name
 from . import PAPERS
 from .contents import EditionError, contents
 from .fetcher import StaticFetcher
+
+if TYPE_CHECKING:
+    from weasyprint import Document
 
 
 @dataclass(frozen=True)
@@ -94,10 +98,11 @@ def _timeline(state: State) -> Markup:
 
 def render_book(html: str, static: Path) -> bytes:
     """Typeset ``html`` as PDF, loading only files under ``static`` (fonts, stylesheet)."""
-    return render_document(html, static).write_pdf()
+    pdf: bytes = render_document(html, static).write_pdf()
+    return pdf
 
 
-def render_document(html: str, static: Path):  # type: ignore[no-untyped-def]
+def render_document(html: str, static: Path) -> Document:
     """The laid-out WeasyPrint document, for writing as PDF or inspecting its pages."""
     from weasyprint import HTML
 

@@ -63,6 +63,7 @@ def book_filename(stream_id: str, version: int, edition: str, paper: str) -> str
 
 
 def _immediate(db: Database) -> Any:
+    # As in the event store: take the write lock first, so a check-then-write sees the latest rows.
     class _Txn:
         def __enter__(self) -> Database:
             db.conn.execute("BEGIN IMMEDIATE")
@@ -136,8 +137,7 @@ def claim_next(db: Database, pid: int, limit: int) -> Job | None:
     """Take the oldest queued job for worker ``pid``, if fewer than ``limit`` jobs are running."""
     fail_lost(db)
     with _immediate(db):
-        running = db.execute("SELECT count(*) FROM exports WHERE status = 'running'").fetchone()[0]
-        if running >= limit:
+        if running(db) >= limit:
             return None
         job = _one(db, "status = 'queued' ORDER BY created, id LIMIT 1", [])
         if job is None:
@@ -206,11 +206,25 @@ def _age_seconds(stamp: str | None) -> float:
     return (datetime.now(UTC) - datetime.fromisoformat(stamp)).total_seconds()
 
 
-def start_worker(database: str, exports_dir: Path) -> subprocess.Popen[bytes]:
+def running(db: Database) -> int:
+    """How many books are being made now."""
+    return int(db.execute("SELECT count(*) FROM exports WHERE status = 'running'").fetchone()[0])
+
+
+def ensure_worker(db: Database, database: str, exports_dir: Path, limit: int) -> bool:
+    """Start a worker if fewer than ``limit`` books are being made; whether one was started."""
+    fail_lost(db)
+    if running(db) >= limit:
+        return False  # a busy worker takes the queued job when it is done with its own
+    start_worker(database, exports_dir, limit)
+    return True
+
+
+def start_worker(database: str, exports_dir: Path, limit: int = 1) -> subprocess.Popen[bytes]:
     """Start a worker process that makes queued books until none is left."""
     exports_dir.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-m", "companion.export.worker"]
-    command += ["--database", database, "--exports", str(exports_dir)]
+    command += ["--database", database, "--exports", str(exports_dir), "--limit", str(limit)]
     with open(exports_dir / "worker.log", "ab") as log_file:
         process = subprocess.Popen(
             command,

@@ -29,7 +29,7 @@ from werkzeug.wrappers import Response
 from .. import chronicles, store
 from ..db import get_db
 from ..export import EDITIONS, PAPERS, jobs
-from ..export.backup import MAX_BYTES, export_backup, import_backup
+from ..export.backup import MAX_BYTES, export_backup, import_backup, may_back_up
 from ..export.errors import BackupError
 from ..export.markdown import story_markdown
 from .access import remember
@@ -72,7 +72,9 @@ def markdown(token: str) -> Response:
 @bp.get("/export.json")
 def backup(token: str) -> Response:
     """The JSON backup: the whole event log and its metadata."""
-    _cap, chronicle = _open(token)
+    cap, chronicle = _open(token)
+    if not may_back_up(cap.role, chronicle.state):
+        abort(404)  # the shuffled piles would show the cards still to come
     text = export_backup(get_db(), chronicle.id)
     name = _download_name(chronicle, ".json")
     return _attachment(text.encode("utf-8"), "application/json; charset=utf-8", name)
@@ -103,11 +105,7 @@ def pdf(token: str) -> Response:
 
 def _ensure_worker() -> None:
     limit = int(current_app.config.get("EXPORT_WORKERS", 1))
-    db = get_db()
-    jobs.fail_lost(db)
-    running = db.execute("SELECT count(*) FROM exports WHERE status = 'running'").fetchone()[0]
-    if running < limit:
-        jobs.start_worker(current_app.config["DATABASE"], _exports_dir())
+    jobs.ensure_worker(get_db(), current_app.config["DATABASE"], _exports_dir(), limit)
 
 
 @bp.get("/book/v<int:version>-<any(story,annotated):edition>-<any(a5,a4,b6):paper>.pdf")
@@ -175,7 +173,7 @@ def _message(job: jobs.Job) -> str:
 
 @bp.app_context_processor
 def _template_helpers() -> dict[str, Any]:
-    return {"export_jobs_for": export_jobs_for}
+    return {"export_jobs_for": export_jobs_for, "may_back_up": may_back_up}
 
 
 def export_jobs_for(token: str, chronicle: chronicles.Chronicle) -> list[dict[str, Any]]:

@@ -17,8 +17,13 @@
       const refresh = el.querySelector(".export-refresh");
       if (refresh) refresh.remove();
     }
-    const link = el.querySelector(".export-download");
-    if (link && job.url) { link.href = job.url; link.hidden = false; }
+    if (job.url && !el.querySelector(".export-download")) {
+      const link = document.createElement("a");
+      link.className = "button export-download";
+      link.href = job.url;
+      link.textContent = el.dataset.downloadLabel;
+      el.appendChild(link);
+    }
   }
 
   function poll(el) {

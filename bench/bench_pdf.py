@@ -1,0 +1,243 @@
+"""The PDF book of a full life: our export next to WeasyPrint alone on the same HTML.
+
+Run: ``.venv/bin/python bench/bench_pdf.py [--runs N] [--edition annotated] [--paper a5]``.
+
+The life is built through the rules core in table mode: the sample life's Pioneer and keystones,
+36 turning points (every round goes to its third turn; five build a legacy mark, the others fail
+there, some after a sacrifice), each with about 2,000 characters of mixed Japanese and English
+Markdown taken from both sample lives; then the same life with four times the text.
+
+Every measurement runs in a fresh subprocess, so ``ru_maxrss`` is the peak memory of that
+export alone (tracemalloc does not see WeasyPrint's C libraries). "ours" times the whole export
+from the state (HTML from the templates, then WeasyPrint with our fetcher); "WeasyPrint alone"
+times ``HTML(string=...).write_pdf()`` on the same HTML with WeasyPrint's default fetcher. Runs
+alternate between the two so other load on the machine skews both alike; medians are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from companion.legacy import (  # noqa: E402
+    AcceptFailure,
+    AnswerPrompt,
+    BuildMark,
+    ChoosePrompt,
+    DeclareStakes,
+    DrawCard,
+    NarrateSuccess,
+    RollDice,
+    SacrificeKeystone,
+    State,
+    WriteEpilogue,
+    start,
+    step,
+)
+from companion.legacy.cards import PILE_CARDS, PILES, pile_index  # noqa: E402
+from companion.samples import load_sample, sample_setup  # noqa: E402
+
+MARK_ROUNDS = {1, 3, 5, 7, 10}  # rounds (1-12) whose third turn builds a mark
+SACRIFICE_ROUNDS = {2, 4, 6, 8}  # rounds whose second turn fails once and is bought back
+
+
+def sample_texts() -> list[str]:
+    """Every answer and narration of both sample lives, as Markdown paragraphs."""
+    texts = []
+    for language in ("ja", "en"):
+        for command in load_sample(language)["commands"]:
+            for field in ("answer", "narration", "why", "outcome"):
+                if command.get(field):
+                    texts.append(command[field])
+    return texts
+
+
+class Writer:
+    """Mixed Japanese and English Markdown of a given length, drawn in turn from the samples."""
+
+    def __init__(self) -> None:
+        self.texts = sample_texts()
+        self.next = 0
+
+    def paragraph(self) -> str:
+        text = self.texts[self.next % len(self.texts)]
+        self.next += 1
+        return text
+
+    def write(self, chars: int, scale: int = 1) -> str:
+        """About ``chars`` characters, ``scale`` times over (each time different text)."""
+        return "\n\n".join(self._write(chars) for _ in range(scale))
+
+    def _write(self, chars: int) -> str:
+        parts: list[str] = []
+        while sum(len(p) for p in parts) < chars:
+            paragraph = self.paragraph()
+            if len(parts) % 5 == 3:
+                paragraph = f"> {paragraph}"
+            elif len(parts) % 7 == 5:
+                paragraph = f"- {paragraph[:120]}\n- **{paragraph[120:200]}**"
+            parts.append(paragraph)
+        return "\n\n".join(parts)
+
+
+def life(scale: int = 1) -> State:
+    """A full life of 36 turning points, about 2,000 characters of text each, ``scale`` times."""
+    writer = Writer()
+    state, _ = start(sample_setup(load_sample("ja")))
+    for number in range(12):
+        for turn in (1, 2, 3):
+            state = _turning_point(state, writer, scale, number + 1, turn)
+    state, _ = step(state, WriteEpilogue(0, writer.write(1000, scale)))
+    assert state.ended and len(state.story) == 36, (state.end, len(state.story))
+    return state
+
+
+def _turning_point(state: State, writer: Writer, scale: int, round_: int, turn: int) -> State:
+    seat = state.seat
+    pile = PILES[pile_index(state.stage, turn)]
+    card = next(c for c in PILE_CARDS[pile] if c in state.pile_cards(pile))
+    commands: list[Any] = [
+        DrawCard(seat, card),
+        ChoosePrompt(seat, 0),
+        AnswerPrompt(seat, writer.write(800, scale)),
+        DeclareStakes(seat, writer.write(100, scale), writer.write(100, scale)),
+    ]
+    fails = turn == 3 and round_ not in MARK_ROUNDS
+    bought = turn == 2 and round_ in SACRIFICE_ROUNDS and state.sacrifice_kind() is not None
+    miss, hit = [1] * state.dice, [6] + [1] * (state.dice - 1)
+    if bought:
+        kind = state.sacrifice_kind()
+        keystone = next(k.id for k in state.kept() if k.kind == kind)
+        why, outcome = writer.write(200, scale), writer.write(200, scale)
+        commands += [RollDice(seat, miss), SacrificeKeystone(seat, keystone, why, outcome)]
+    commands.append(RollDice(seat, miss if fails else hit))
+    narration = writer.write(500, scale)
+    if fails:
+        commands.append(AcceptFailure(seat, narration))
+    elif turn == 3:
+        description = writer.write(150, scale)
+        commands.append(BuildMark(seat, writer.paragraph()[:24], description, narration))
+    else:
+        commands.append(NarrateSuccess(seat, narration))
+    for command in commands:
+        state, _ = step(state, command)
+    return state
+
+
+def child(kind: str, scale: int, html_path: Path, edition: str, paper: str) -> dict[str, Any]:
+    """One measurement, in this (fresh) process: seconds, peak memory, pages, bytes."""
+    from companion import create_app
+
+    static = ROOT / "static"
+    if kind == "ours":
+        from companion.export.book import book_html, render_book
+
+        state = life(scale)
+        app = create_app({"SECRET_KEY": "bench", "DATABASE": str(html_path) + ".db"})
+        started = time.perf_counter()
+        with app.app_context():
+            pdf = render_book(book_html(state, edition, paper), static)
+    else:
+        from weasyprint import HTML
+
+        html = html_path.read_text(encoding="utf-8")
+        started = time.perf_counter()
+        pdf = HTML(string=html, base_url=static.as_uri() + "/").write_pdf()
+    seconds = time.perf_counter() - started
+    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"seconds": seconds, "rss_mb": rss_kb / 1024, "bytes": len(pdf), "pages": _pages(pdf)}
+
+
+def _pages(pdf: bytes) -> int:
+    import io
+
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+def measure(kind: str, scale: int, html: Path, edition: str, paper: str) -> dict[str, Any]:
+    """Run one measurement in a subprocess and read its figures."""
+    command = [sys.executable, __file__, "--child", kind, "--scale", str(scale)]
+    command += ["--html", str(html), "--edition", edition, "--paper", paper]
+    result = subprocess.run(command, check=True, capture_output=True, text=True, cwd=ROOT)
+    return json.loads(result.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def write_html(scale: int, folder: Path, edition: str, paper: str) -> tuple[Path, int]:
+    """The book's HTML for the life at ``scale``, and the characters of text in the life."""
+    from companion import create_app
+    from companion.export.book import book_html
+    from companion.legacy import iter_texts
+
+    state = life(scale)
+    app = create_app({"SECRET_KEY": "bench", "DATABASE": str(folder / "bench.db")})
+    with app.app_context():
+        html = book_html(state, edition, paper)
+    path = folder / f"book-{scale}.html"
+    path.write_text(html, encoding="utf-8")
+    return path, sum(len(text.value) for text in iter_texts(state))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--edition", default="annotated", choices=["story", "annotated"])
+    parser.add_argument("--paper", default="a5", choices=["a5", "a4", "b6"])
+    parser.add_argument("--child", choices=["ours", "alone"])
+    parser.add_argument("--scale", type=int, default=1)
+    parser.add_argument("--html", type=Path)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child, args.scale, args.html, args.edition, args.paper)))
+        return
+    report(args.runs, args.edition, args.paper)
+
+
+def report(runs: int, edition: str, paper: str) -> None:
+    """Measure both lives, both ways, and print the figures and the targets."""
+    medians: dict[tuple[int, str], dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for scale in (1, 4):
+            html, chars = write_html(scale, Path(tmp), edition, paper)
+            figures: dict[str, list[dict[str, Any]]] = {"ours": [], "alone": []}
+            for _ in range(runs):
+                for kind in ("ours", "alone"):
+                    figures[kind].append(measure(kind, scale, html, edition, paper))
+            for kind, results in figures.items():
+                medians[scale, kind] = {
+                    key: statistics.median(r[key] for r in results)
+                    for key in ("seconds", "rss_mb", "pages", "bytes")
+                }
+            print(
+                f"life x{scale}: 36 turning points, {chars:,} characters of text, "
+                f"{int(medians[scale, 'ours']['pages'])} pages ({edition}, {paper.upper()}), "
+                f"median of {runs} runs"
+            )
+            for kind, label in (("ours", "our export"), ("alone", "WeasyPrint alone")):
+                m = medians[scale, kind]
+                print(
+                    f"  {label:17} {m['seconds']:6.2f} s  peak {m['rss_mb']:6.0f} MB"
+                    f"  {m['bytes'] / 1024:7.0f} KB"
+                )
+            ratio = medians[scale, "ours"]["seconds"] / medians[scale, "alone"]["seconds"]
+            print(f"  ours / WeasyPrint alone: {ratio:.2f}x (target at most 1.2x)")
+    growth = medians[4, "ours"]["seconds"] / medians[1, "ours"]["seconds"]
+    alone = medians[4, "alone"]["seconds"] / medians[1, "alone"]["seconds"]
+    print(f"four times the text: {growth:.2f}x the time (target at most 4.5x);")
+    print(f"  WeasyPrint alone: {alone:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,242 @@
+"""Exports in the browser: buttons, downloads, a PDF made by a worker process, and import."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import capabilities, chronicles
+from companion.db import connect
+from companion.demo import create_demo
+from companion.export import jobs
+from companion.export.backup import export_backup
+
+
+@pytest.fixture
+def demo(app: Flask) -> chronicles.Created:
+    return create_demo(connect(app.config["DATABASE"]), "ja")
+
+
+def count(app: Flask, table: str) -> int:
+    db = connect(app.config["DATABASE"])
+    return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+
+@pytest.mark.parametrize("page", ["story", "end"])
+def test_export_buttons_render(client: FlaskClient, demo: chronicles.Created, page: str) -> None:
+    html = client.get(f"/c/{demo.host_token}/{page}?lang=en").get_data(as_text=True)
+    assert 'id="exports"' in html
+    assert f'href="/c/{demo.host_token}/export.md"' in html
+    assert f'href="/c/{demo.host_token}/export.json"' in html
+    assert f'action="/c/{demo.host_token}/export/pdf"' in html
+    assert 'value="annotated"' in html and 'value="story"' in html and 'value="b6"' in html
+    assert re.search(r"<script>(?!</script>)", html) is None  # no inline script (CSP)
+
+
+def test_start_page_has_the_import_form(client: FlaskClient) -> None:
+    html = client.get("/?lang=en").get_data(as_text=True)
+    assert 'action="/import"' in html and 'enctype="multipart/form-data"' in html
+    assert 'type="file"' in html and 'name="backup"' in html
+
+
+def test_a_read_only_link_may_export(
+    app: Flask, client: FlaskClient, demo: chronicles.Created, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spawned: list[Any] = []
+    monkeypatch.setattr(jobs, "start_worker", lambda *args: spawned.append(args))
+    reader = demo.reader_token
+    response = client.post(f"/c/{reader}/export/pdf", data={"edition": "story", "paper": "a5"})
+    assert response.status_code == 302 and count(app, "exports") == 1 and len(spawned) == 1
+    markdown = client.get(f"/c/{reader}/export.md")
+    assert markdown.status_code == 200 and markdown.data.startswith("# 朱音".encode())
+    backup = client.get(f"/c/{reader}/export.json")
+    assert backup.headers["Content-Type"] == "application/json; charset=utf-8"
+    assert json.loads(backup.data)["format"] == "ijinsho-chronicle"
+    assert client.get(f"/c/{reader}/story").status_code == 200
+    assert 'id="exports"' in client.get(f"/c/{reader}/story").get_data(as_text=True)
+
+
+def test_unknown_links_and_foreign_jobs_are_404(
+    app: Flask, client: FlaskClient, demo: chronicles.Created
+) -> None:
+    assert client.get("/c/not-a-token/export.json").status_code == 404
+    other = create_demo(connect(app.config["DATABASE"]), "en")
+    db = connect(app.config["DATABASE"])
+    job, _ = jobs.request_book(db, Path(app.config["EXPORTS_DIR"]), other.id, 1, "story", "a5")
+    assert client.get(f"/c/{demo.host_token}/export/{job.id}.json").status_code == 404
+    assert client.get(f"/c/{other.host_token}/export/{job.id}.json").status_code == 200
+    assert client.get(f"/c/{demo.host_token}/book/v1-story-a5.pdf").status_code == 404
+
+
+def wait_for(client: FlaskClient, url: str, seconds: float = 90) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status = client.get(url).get_json()
+        if status["status"] in ("done", "failed"):
+            return status  # type: ignore[no-any-return]
+        time.sleep(0.3)
+    raise AssertionError(f"the book was not made in {seconds} s: {status}")
+
+
+def test_pdf_is_made_by_a_worker_and_then_served_at_once(
+    app: Flask, client: FlaskClient, demo: chronicles.Created, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = demo.host_token
+    started = time.monotonic()
+    response = client.post(f"/c/{token}/export/pdf", data={"edition": "story", "paper": "b6"})
+    assert time.monotonic() - started < 2  # the request does not wait for the book
+    assert response.status_code == 302 and response.headers["Location"].endswith("/story#exports")
+    page = client.get(f"/c/{token}/story?lang=en").get_data(as_text=True)
+    assert "<progress" in page and "Refresh" in page  # works without JavaScript
+    assert "export-download" not in page
+    assert 'src="/static/js/exports.js"' in page
+    assert client.get(f"/c/{token}/?lang=en").status_code == 200  # the table stays live
+    status_url = re.search(r'data-status-url="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    status = wait_for(client, status_url)
+    assert status["status"] == "done", status
+    book = client.get(status["url"])
+    assert book.status_code == 200 and book.headers["Content-Type"] == "application/pdf"
+    assert book.data.startswith(b"%PDF") and "attachment" in book.headers["Content-Disposition"]
+    book.close()
+
+    spawned: list[Any] = []
+    monkeypatch.setattr(jobs, "start_worker", lambda *args: spawned.append(args))
+    rows = count(app, "exports")
+    again = client.post(f"/c/{token}/export/pdf", data={"edition": "story", "paper": "b6"})
+    assert again.status_code == 302 and again.headers["Location"] == status["url"]
+    assert count(app, "exports") == rows and spawned == []
+    done_page = client.get(f"/c/{token}/story?lang=en").get_data(as_text=True)
+    assert f'href="{status["url"]}"' in done_page and "<progress" not in done_page
+
+
+def test_a_new_version_needs_a_new_book(
+    app: Flask, client: FlaskClient, demo: chronicles.Created, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spawned: list[Any] = []
+    monkeypatch.setattr(jobs, "start_worker", lambda *args: spawned.append(args))
+    client.post(f"/c/{demo.host_token}/export/pdf", data={"edition": "annotated", "paper": "a5"})
+    client.post(f"/c/{demo.host_token}/export/pdf", data={"edition": "annotated", "paper": "a5"})
+    assert count(app, "exports") == 1
+    db = connect(app.config["DATABASE"])
+    chronicle = chronicles.load(db, demo.id)
+    epilogue = chronicle.state.epilogue
+    assert epilogue is not None
+    client.post(
+        f"/c/{demo.host_token}/epilogue", data={"epilogue": epilogue.value + "\n\nそして春。"}
+    )
+    client.post(f"/c/{demo.host_token}/export/pdf", data={"edition": "annotated", "paper": "a5"})
+    assert count(app, "exports") == 2 and len(spawned) >= 1
+
+
+def test_bad_pdf_choices_are_refused(
+    app: Flask, client: FlaskClient, demo: chronicles.Created
+) -> None:
+    response = client.post(
+        f"/c/{demo.host_token}/export/pdf?lang=en",
+        data={"edition": "deluxe", "paper": "a5", "back": "story.end"},
+        follow_redirects=True,
+    )
+    assert "Choose an edition and a paper size" in response.get_data(as_text=True)
+    assert response.request.path.endswith("/end")
+    assert count(app, "exports") == 0
+
+
+def csrf_token(client: FlaskClient) -> str:
+    html = client.get("/?lang=en").get_data(as_text=True)
+    match = re.search(r'action="/import".*?name="csrf_token" value="([^"]+)"', html, re.S)
+    assert match
+    return match.group(1)
+
+
+def test_import_by_upload_opens_the_new_chronicle(csrf_app: Flask) -> None:
+    db = connect(csrf_app.config["DATABASE"])
+    original = create_demo(db, "en")
+    text = export_backup(db, original.id)
+    client = csrf_app.test_client()
+    data = {"csrf_token": csrf_token(client), "backup": (io.BytesIO(text.encode()), "akane.json")}
+    response = client.post("/import", data=data, content_type="multipart/form-data")
+    assert response.status_code == 302
+    token = re.fullmatch(r"/c/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    cap = capabilities.resolve(db, token)
+    assert cap is not None and cap.role == "host" and cap.stream_id != original.id
+    assert export_backup(db, cap.stream_id) == text
+    index = client.get("/?lang=en").get_data(as_text=True)
+    assert f'href="/c/{token}/"' in index  # remembered in this browser's list
+
+
+def test_import_without_csrf_token_is_refused(csrf_app: Flask) -> None:
+    db = connect(csrf_app.config["DATABASE"])
+    text = export_backup(db, create_demo(db, "en").id)
+    client = csrf_app.test_client()
+    data = {"backup": (io.BytesIO(text.encode()), "akane.json")}
+    response = client.post("/import", data=data, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert count(csrf_app, "streams") == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x89PNG\r\n\x1a\n", "not UTF-8"),
+        (b'{"format": "ijinsho-chronicle", "format_version": 2, "events": "x"', "not JSON"),
+        (b'{"format": "other"}', "not a backup of an Ijinsh"),
+    ],
+)
+def test_bad_upload_is_refused_with_its_reason(
+    app: Flask, client: FlaskClient, content: bytes, message: str
+) -> None:
+    data = {"backup": (io.BytesIO(content), "life.json")}
+    response = client.post("/import?lang=en", data=data, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert message in response.get_data(as_text=True)
+    assert count(app, "streams") == 0
+
+
+def test_rules_refusal_is_shown_in_the_readers_language(app: Flask, client: FlaskClient) -> None:
+    db = connect(app.config["DATABASE"])
+    document = json.loads(export_backup(db, create_demo(db, "ja").id))
+    drawn = next(e for e in document["events"] if e["event"]["type"] == "card-drawn")
+    drawn["event"]["card"] = "KS"
+    data = {"backup": (io.BytesIO(json.dumps(document).encode()), "life.json")}
+    response = client.post("/import?lang=en", data=data, content_type="multipart/form-data")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "Event 2 (card-drawn)" in html and "KS is not among the cards" in html
+    assert count(app, "streams") == 1
+
+
+def test_import_without_a_file_is_refused(client: FlaskClient) -> None:
+    response = client.post("/import?lang=en", data={}, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "Choose a backup file" in response.get_data(as_text=True)
+
+
+def test_backup_of_a_digital_life_in_progress_is_the_hosts_alone(
+    app: Flask, client: FlaskClient
+) -> None:
+    import random
+
+    from companion.legacy import CARDS, Setup, placeholder_keystones
+
+    setup = Setup(
+        pioneer="Iori",
+        concept="",
+        players=("A", "B"),
+        oldest=0,
+        keystones=placeholder_keystones((1, 1, 1)),
+        prompts={card: ("What happens?",) for card in CARDS},
+        mode="digital",
+    )
+    created = chronicles.create(connect(app.config["DATABASE"]), setup, random.Random(1))
+    reader = client.get(f"/c/{created.reader_token}/story").get_data(as_text=True)
+    assert "export.json" not in reader and "export.md" in reader
+    assert client.get(f"/c/{created.reader_token}/export.json").status_code == 404
+    assert client.get(f"/c/{created.host_token}/export.json").status_code == 200
