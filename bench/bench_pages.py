@@ -3,7 +3,8 @@
 A life of 36 turning points with about 2,000 characters of text each is built first. Then:
 - median server time of each page over repeated requests (in-process, Flask test client);
 - requests/s under 32 concurrent loopback connections (wrk) on the same production server,
-  next to the hello-world route /healthz in the same run, with the ratio.
+  next to the hello-world route /healthz in the same run, with the ratio. Every request carries
+  the session cookie a player's browser has after its first visit.
 Targets: play page >= 0.3 of hello-world, story log >= 0.1.
 
     .venv/bin/python bench/bench_pages.py [--seconds 8] [--connections 32]
@@ -78,9 +79,17 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start")
 
 
-def wrk(url: str, seconds: int, connections: int) -> float:
+def session_cookie(url: str) -> str:
+    """The cookie a browser gets on its first visit (players' browsers send it back)."""
+    with urllib.request.urlopen(url, timeout=10) as response:
+        cookie = response.headers.get("Set-Cookie", "")
+    return cookie.split(";", 1)[0]
+
+
+def wrk(url: str, seconds: int, connections: int, cookie: str = "") -> float:
+    headers = ["-H", f"Cookie: {cookie}"] if cookie else []
     result = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", url],
+        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", *headers, url],
         capture_output=True,
         text=True,
         check=True,
@@ -106,8 +115,10 @@ def main() -> None:
         port = free_port()
         server = start_server(db, port)
         try:
+            base = f"http://127.0.0.1:{port}"
+            cookie = session_cookie(f"{base}/c/{token}/")
             rates = {
-                name: wrk(f"http://127.0.0.1:{port}{path}", args.seconds, args.connections)
+                name: wrk(f"{base}{path}", args.seconds, args.connections, cookie)
                 for name, path in pages(token).items()
             }
         finally:

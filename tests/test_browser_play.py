@@ -85,10 +85,9 @@ def test_a_whole_life_in_the_browser(page: Page, live_server: str) -> None:
     expect(page.locator("h1")).to_contain_text("has ended")
     # Correct a text in the story log; the earlier version stays in its history.
     page.click("nav >> text=Story")
-    first = page.locator(".story-text.answer").first
-    first.locator("summary:has-text('Correct this text')").click()
-    first.locator("textarea").fill("Turn 1: *she sails at dawn*.")
-    first.locator("button:has-text('Save the correction')").click()
+    page.locator(".story-text.answer").first.locator("a:has-text('Correct this text')").click()
+    page.fill("#fix-text", "Turn 1: *she sails at dawn*.")
+    page.click("button:has-text('Save the correction')")
     expect(page.locator(".flash-success")).to_contain_text("correction")
     expect(page.locator(".story-text.answer").first.locator(".prose").first).to_contain_text(
         "she sails at dawn"

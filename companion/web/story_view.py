@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import chronicles
 from ..db import get_db
+from ..export import jobs
 from ..legacy import RuleError
 from ..legacy.cards import STAGES
 from ..legacy.commands import ReviseText, WriteEpilogue
+from ..legacy.texts import find_text
 from ..store import StaleVersionError
 from ..story import life_timeline, story_chapters
 from .access import require_write
@@ -30,13 +33,53 @@ def log(token: str) -> str:
     cap, chronicle = _open(token)
     context = {"token": token, "cap": cap, "chronicle": chronicle, "state": chronicle.state}
     key = ("story", chronicle.id, chronicle.version, str(get_locale()), cap.can_write)
-    chapters_html = cached(
-        key,
-        lambda: render_template(
-            "chronicle/_chapters.html", chapters=story_chapters(chronicle.state), **context
-        ),
+
+    def chapters_html() -> Markup:
+        return cached(
+            key,
+            lambda: render_template(
+                "chronicle/_chapters.html", chapters=story_chapters(chronicle.state), **context
+            ),
+        )
+
+    if session.get("_flashes"):
+        return render_template("chronicle/story.html", chapters_html=chapters_html(), **context)
+    # The whole page is kept too; the export panel's books are part of its key.
+    books = tuple(
+        (job.id, job.status, job.progress, job.page)
+        for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
     )
-    return render_template("chronicle/story.html", chapters_html=chapters_html, **context)
+    page_key = ("story-page", request.full_path, key, cap.role, books)
+    return str(
+        cached(
+            page_key,
+            lambda: render_template(
+                "chronicle/story.html", chapters_html=chapters_html(), **context
+            ),
+        )
+    )
+
+
+@bp.get("/text/<int:seq>/<field>")
+def text(token: str, seq: int, field: str) -> str:
+    """A text of the story with its history, and the form that corrects it."""
+    cap, chronicle = _open(token)
+    require_write(cap)
+    found = find_text(chronicle.state, seq, field)
+    if found is None:
+        abort(404)
+    anchor = next(
+        (f"tp-{tp.seq}" for tp in reversed(chronicle.state.turning_points) if tp.seq <= seq), ""
+    )
+    return render_template(
+        "chronicle/text.html",
+        token=token,
+        cap=cap,
+        chronicle=chronicle,
+        state=chronicle.state,
+        text=found,
+        anchor=anchor,
+    )
 
 
 @bp.post("/revise")

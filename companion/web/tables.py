@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from flask import (
@@ -146,14 +147,34 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
         "seat": seat,
         "view": view,
         "legal": legal,
-        "labels": [action_label(match, a, view) for a in legal],
+        "choices": distinct_choices(match, legal, view),
         "board": board_module(match.key),
+        "stylesheet": game_stylesheet(match.key),
         "lang": match.language,
         "log": [describe(game, e, match) for e in view.get("events", [])][-40:],
         "cover": cap.role == "host" and match.mode == "hotseat" and seat is None and humans_to_act,
         "humans_to_act": humans_to_act,
         "result": game.result(match.state),
     }
+
+
+def distinct_choices(
+    match: matches.Match, legal: list[dict[str, Any]], view: dict[str, Any]
+) -> list[tuple[dict[str, Any], str]]:
+    """One button per distinct label: two copies of a card in hand do the same thing."""
+    seen: dict[str, dict[str, Any]] = {}
+    for action in legal:
+        seen.setdefault(action_label(match, action, view), action)
+    return [(action, label) for label, action in seen.items()]
+
+
+def game_stylesheet(key: str) -> str | None:
+    """The game's own stylesheet under static/css/, if it has one."""
+    from flask import current_app
+
+    name = f"css/{key}.css"
+    static = current_app.static_folder or ""
+    return name if (Path(static) / name).is_file() else None
 
 
 def board_module(key: str) -> Any | None:
