@@ -87,16 +87,26 @@ def title_of(setup: Setup) -> str:
 def create(db: Database, setup: Setup, rng: random.Random | None = None) -> Created:
     """Start a chronicle (validating the setup) and issue its host and reader links."""
     events = new_chronicle(setup, rng or random.Random())
-    sid = store.create_stream(
-        db,
-        KIND,
-        [event_to_dict(e) for e in events],
-        title=title_of(setup),
-        meta={"language": setup.language},
+    return create_from_events(
+        db, [event_to_dict(e) for e in events], title_of(setup), setup.language
     )
-    host = capabilities.issue(db, sid, "host")
-    reader = capabilities.issue(db, sid, "reader")
-    return Created(sid, host, reader)
+
+
+def create_from_events(
+    db: Database, events: Sequence[dict[str, Any]], title: str, language: str
+) -> Created:
+    """A new chronicle from already-checked events, with its host and reader links, all in one
+    transaction."""
+    links: dict[str, str] = {}
+
+    def issue_links(tx: Database, sid: str) -> None:
+        links["host"] = capabilities.issue(tx, sid, "host")
+        links["reader"] = capabilities.issue(tx, sid, "reader")
+
+    sid = store.create_stream(
+        db, KIND, events, title=title, meta={"language": language}, within=issue_links
+    )
+    return Created(sid, links["host"], links["reader"])
 
 
 def load(db: Database, stream_id: str) -> Chronicle:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -90,8 +90,13 @@ def create_stream(
     title: str = "",
     meta: Mapping[str, Any] | None = None,
     stream_id: str | None = None,
+    within: Callable[[Database, str], None] | None = None,
 ) -> str:
-    """Create a stream with its first events in one transaction; returns the stream id."""
+    """Create a stream with its first events in one transaction; returns the stream id.
+
+    ``within(db, stream_id)`` runs inside the same transaction (to issue the stream's links), so
+    a failure leaves nothing behind.
+    """
     sid = stream_id or new_id()
     stamp = now()
     with _immediate(db):
@@ -107,6 +112,8 @@ def create_stream(
             }
         )
         _insert_events(db, sid, 0, events, stamp)
+        if within is not None:
+            within(db, sid)
     return sid
 
 

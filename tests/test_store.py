@@ -110,3 +110,15 @@ def test_migrations_are_idempotent_and_enable_wal(db_path: Path) -> None:
     db = connect(db_path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert {"streams", "events", "capabilities", "drafts"} <= set(db.table_names())
+
+
+def test_work_inside_creation_fails_and_leaves_nothing(db_path: Path) -> None:
+    db = connect(db_path)
+
+    def fail(_tx: object, _sid: str) -> None:
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        store.create_stream(db, "legacy", [{"type": "start"}], within=fail)
+    assert db.execute("SELECT count(*) FROM streams").fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM events").fetchone()[0] == 0

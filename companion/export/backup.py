@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .. import capabilities, chronicles, store
+from .. import chronicles, store
 from ..legacy import SCHEMA_VERSION, Event, EventFormatError, State, event_from_dict, event_to_dict
 from .errors import N_, BackupError, shown
 from .verify import verified_state
@@ -77,12 +77,7 @@ def dump(document: Mapping[str, Any]) -> str:
 def import_backup(db: Database, data: bytes) -> chronicles.Created:
     """Check ``data`` completely, then create the chronicle and its links; BackupError if refused."""
     backup = read_backup(data)
-    sid = store.create_stream(
-        db, chronicles.KIND, backup.events, title=backup.title, meta={"language": backup.language}
-    )
-    host = capabilities.issue(db, sid, "host")
-    reader = capabilities.issue(db, sid, "reader")
-    return chronicles.Created(sid, host, reader)
+    return chronicles.create_from_events(db, backup.events, backup.title, backup.language)
 
 
 def read_backup(data: bytes) -> Backup:
