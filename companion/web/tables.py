@@ -203,6 +203,9 @@ def describe(game: Any, event: dict[str, Any], match: matches.Match) -> str:
     from flask_babel import get_locale
 
     words = getattr(game, "describe", None)
+    board = board_module(match.key)
+    if board is not None and hasattr(board, "describe"):
+        words = board.describe  # the board's sentences use the seats' names
     if words is None:
         return str(event.get("type", ""))
     try:

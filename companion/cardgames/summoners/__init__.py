@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from .bots import BOTS
 from .engine import SummonersGame, replay
+from .events import describe
 
 GAME = SummonersGame(BOTS)
 
-__all__ = ["GAME", "replay"]
+__all__ = ["GAME", "describe", "replay"]

@@ -13,6 +13,8 @@ from typing import Any
 from .cards import ICONS, kind_of_card, kinds, number_of_action, number_of_card
 from .state import State, emit, gain_faith, push, seats_from
 
+_KIND = kind_of_card()
+
 
 def kind_counts(s: State, seat: int) -> Counter[str]:
     """How many spirits of each kind the seat has in play."""
@@ -137,9 +139,21 @@ def _cards_per_icon(s: State, seat: int, value: dict[str, Any], times: int) -> l
     return steps
 
 
+_ORDER = {k: i for i, k in enumerate(kinds())}
+_HOOK = {k: spec["ability"]["hook"] for k, spec in kinds().items()}
+
+
 def _grouped(s: State, seat: int, hook: str) -> list[tuple[str, int]]:
-    counts = kind_counts(s, seat)
-    return [(k, counts[k]) for k in kinds() if counts[k] and kinds()[k]["ability"]["hook"] == hook]
+    """(kind, copies) of the seat's spirits with ``hook``, in card-code order."""
+    spirits = s["seats"][seat]["spirits"]
+    if not spirits:
+        return []
+    counts: dict[str, int] = {}
+    for card in spirits:
+        kind = _KIND[card]
+        if _HOOK[kind] == hook:
+            counts[kind] = counts.get(kind, 0) + 1
+    return sorted(counts.items(), key=lambda item: _ORDER[item[0]])
 
 
 def action_triggers(s: State, seat: int, action: str) -> None:
@@ -174,7 +188,10 @@ def end_of_turn_triggers(s: State, seat: int) -> None:
     """ "At the end of your turn" abilities (Kodama)."""
     for kind, times in reversed(_grouped(s, seat, "end-of-turn")):
         ability = kinds()[kind]["ability"]
-        if len(s["seats"][seat]["hand"]) <= ability["max_hand"]:
+        p = s["seats"][seat]
+        if len(p["hand"]) <= ability.get("max_hand", 99) and p["faith"] <= ability.get(
+            "max_faith", 99
+        ):
             push(s, {"step": "resolve", "seat": seat, "kind": kind, "times": times})
 
 

@@ -122,7 +122,7 @@ def score_declare(eye: Eye, action: Action) -> float:
     """Declare when this seat should still lead after everyone's final turn."""
     margin = eye.projected_margin()
     if action["type"] == "declare":
-        return margin - 2.0 - eye.players * 0.5
+        return float(margin - 2.0 - eye.players * 0.5)
     return 0.0
 
 

@@ -14,7 +14,15 @@ from companion.cardgames import CardGameRuleError
 
 from .abilities import hook_amount, kind_counts, reachable_actions, warded
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
-from .payment import can_summon, cost_payments, payment_dict, pending_payments
+from .payment import (
+    affordable,
+    can_summon,
+    cost_payments,
+    mana_counts,
+    payment_dict,
+    pending_payments,
+    summon_cost,
+)
 from .state import State
 
 Action = dict[str, Any]
@@ -44,11 +52,13 @@ def _play(s: State, seat: int, ctx: Action) -> list[Action]:
 
 def summons(s: State, seat: int) -> list[Action]:
     """One summon per kind in hand the seat can pay for (the payment is chosen next)."""
-    return [
-        {"type": "summon", "card": card}
-        for card in _firsts(s["seats"][seat]["hand"])
-        if can_summon(s, seat, kind_of_card()[card])
-    ]
+    avail, stones = mana_counts(s, seat)
+    found = []
+    for card in _firsts(s["seats"][seat]["hand"]):
+        req, generic, free = summon_cost(s, seat, kind_of_card()[card])
+        if affordable(req, generic, free, avail, stones):
+            found.append({"type": "summon", "card": card})
+    return found
 
 
 def _places(s: State, seat: int) -> list[Action]:
@@ -71,15 +81,17 @@ def _acts(s: State, seat: int) -> list[Action]:
     for name in reachable_actions(s, seat):
         act = {"type": "act", "action": name}
         if name == "conquest":
-            victims = [
+            victims: list[int | None] = [
                 o
                 for o in range(s["players"])
                 if o != seat and s["seats"][o]["vp"] > 0 and not warded(s, o, "steal")
             ]
-            found += [{**act, "victim": v} for v in victims or [None]]
+            found += [{**act, "victim": v} for v in (victims or [None])]
         elif name == "research":
-            colours = sorted({colour_of_card()[c] for c in p["mana"]}, key=COLOURS.index)
-            found += [{**act, "flip": c} for c in colours or [None]]
+            colours: list[str | None] = sorted(
+                {colour_of_card()[c] for c in p["mana"]}, key=COLOURS.index
+            )
+            found += [{**act, "flip": c} for c in (colours or [None])]
         elif name in _CHOICES:
             found += [{**act, "choice": c} for c in _CHOICES[name]]
         else:
@@ -231,6 +243,8 @@ def check(s: State, seat: int, action: Action) -> None:
     wanted = signature(s, seat, action)
     if any(signature(s, seat, a) == wanted for a in legal):
         return
+    if action["type"] == "summon" and ctx["phase"] in ("main", "summon"):
+        raise CardGameRuleError("You cannot pay for %(card)r now.", "cannot-pay", card=card)
     if action["type"] not in {a["type"] for a in legal}:
         raise CardGameRuleError(
             "A %(type)r action is not possible now (waiting for %(phase)s).",

@@ -7,12 +7,11 @@ a colour fixes the number), so payments are distinct by counts only.
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import cache, lru_cache
-from itertools import product
+from itertools import combinations_with_replacement, product
 from typing import Any
 
-from .cards import COLOURS, colour_of_card, hook_of_kind, kind_of_card, kinds
+from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .state import State
 
 Payment = tuple[int, int, int, int, int, int]
@@ -29,34 +28,53 @@ def symbols(cost: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
     return tuple(req), cost.count("any")
 
 
+_KIND = kind_of_card()
+_SPECS = kinds()
+_COLOUR_INDEX = {card: _INDEX[colour] for card, colour in colour_of_card().items()}
+_DISCOUNT = {k: spec["ability"].get("amount", 0) for k, spec in _SPECS.items()
+             if spec["ability"]["hook"] == "discount"}  # fmt: skip
+
+
+def _self_discounted(spec: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+    req, generic = symbols(tuple(spec["cost"]))
+    ability = spec["ability"]
+    reduced = list(req)
+    i = _INDEX[ability["colour"]]
+    reduced[i] = max(0, reduced[i] - ability["amount"])
+    return tuple(reduced), generic
+
+
+_BASE_COST = {k: symbols(tuple(spec["cost"])) for k, spec in _SPECS.items()}
+_SELF_COST = {k: _self_discounted(spec) for k, spec in _SPECS.items()
+              if spec["ability"]["hook"] == "self-discount"}  # fmt: skip
+
+
 def summon_cost(s: State, seat: int, kind: str) -> tuple[tuple[int, ...], int, int]:
     """(coloured counts, generic count, free coloured symbols) after every reduction (4.2, D19-20)."""
-    spec = kinds()[kind]
-    req, generic = symbols(tuple(spec["cost"]))
+    spec = _SPECS[kind]
+    req, generic = _BASE_COST[kind]
     spirits = s["seats"][seat]["spirits"]
+    if not spirits:
+        return _SELF_COST.get(kind, _BASE_COST[kind]) + (0,)
     ability = spec["ability"]
-    if ability["hook"] == "self-discount":
-        if all(kind_of_card()[c] != kind for c in spirits):
-            reduced = list(req)
-            i = _INDEX[ability["colour"]]
-            reduced[i] = max(0, reduced[i] - ability["amount"])
-            req = tuple(reduced)
-    hooks = hook_of_kind()
+    if ability["hook"] == "self-discount" and all(_KIND[c] != kind for c in spirits):
+        req = _SELF_COST[kind][0]
     free = 0
     for card in spirits:
-        k = kind_of_card()[card]
-        if hooks[k] == "discount":
-            free += kinds()[k]["ability"]["amount"]
+        free += _DISCOUNT.get(_KIND[card], 0)
     return req, generic, free
 
 
 def mana_counts(s: State, seat: int) -> tuple[tuple[int, ...], int]:
     """(face-up mana per colour, stones) in a seat's mana row."""
     p = s["seats"][seat]
-    counts = Counter(colour_of_card()[c] for c in p["mana"])
-    return tuple(counts[c] for c in COLOURS), len(p["stones"])
+    counts = [0, 0, 0, 0, 0]
+    for card in p["mana"]:
+        counts[_COLOUR_INDEX[card]] += 1
+    return tuple(counts), len(p["stones"])
 
 
+@lru_cache(maxsize=1 << 16)
 def affordable(
     req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
 ) -> bool:
@@ -117,7 +135,7 @@ def payments(
             if used > stones:
                 continue
             rest = [a - x for a, x in zip(avail, paid, strict=True)] + [stones - used]
-            for extra in _spread(generic, tuple(rest), 0):
+            for extra in _spread(generic, tuple(rest)):
                 found.add(tuple(x + e for x, e in zip((*paid, used), extra, strict=True)))  # type: ignore[arg-type]
     return tuple(sorted(found))
 
@@ -130,17 +148,16 @@ def _waivers(req: tuple[int, ...], free: int) -> list[tuple[int, ...]]:
     return [w for w in product(*ranges) if sum(w) == free]
 
 
-def _spread(count: int, caps: tuple[int, ...], start: int) -> list[tuple[int, ...]]:
+def _spread(count: int, caps: tuple[int, ...], start: int = 0) -> list[tuple[int, ...]]:
     """Ways to pick ``count`` items from six capped piles, as counts per pile."""
-    if count == 0:
-        return [(0,) * 6]
+    piles = [i for i in range(6) if caps[i]]
     ways = []
-    for i in range(start, 6):
-        if caps[i]:
-            lower = list(caps)
-            lower[i] -= 1
-            for rest in _spread(count - 1, tuple(lower), i):
-                ways.append(tuple(r + (j == i) for j, r in enumerate(rest)))
+    for picks in combinations_with_replacement(piles, count):
+        counts = [0] * 6
+        for i in picks:
+            counts[i] += 1
+        if all(counts[i] <= caps[i] for i in piles):
+            ways.append(tuple(counts))
     return ways
 
 
@@ -157,7 +174,8 @@ def payment_tuple(pay: Any) -> Payment | None:
     names = (*COLOURS, "stone")
     if set(pay) - set(names) or not all(isinstance(v, int) and v >= 0 for v in pay.values()):
         return None
-    return tuple(pay.get(n, 0) for n in names)  # type: ignore[return-value]
+    c = [int(pay.get(n, 0)) for n in names]
+    return (c[0], c[1], c[2], c[3], c[4], c[5])
 
 
 def pay(s: State, seat: int, payment: Payment) -> tuple[list[str], int]:

@@ -20,7 +20,7 @@ def _pull(s: State, wanted: str, locked: set[str]) -> str:
         for card in pool:
             if card not in locked and (card == wanted or kind_of_card()[card] == wanted):
                 pool.remove(card)
-                return card
+                return str(card)
     raise ValueError(f"no free card of kind {wanted!r}")
 
 

@@ -24,20 +24,23 @@ from .view import view as make_view
 
 Action = dict[str, Any]
 View = dict[str, Any]
-SEARCHED = ("play", "main")
+SEARCHED = ("play", "main", "declare")
+ENDGAME_TURNS = 7.0
 
 
 def search_bot(
     view: View,
     legal: list[Action],
     rng: random.Random,
-    samples: int = 12,
+    samples: int = 20,
     top: int = 5,
-    budget: float = 0.6,
+    budget: float = 0.5,
 ) -> Action:
     """Pick among the heuristic's ``top`` candidates by sampled rollouts (at most ``budget`` s)."""
     pending = view["pending"] or {}
     if pending.get("phase") not in SEARCHED or len(legal) == 1:
+        return heuristic_bot(view, legal, rng)
+    if Eye(view).turns_left > ENDGAME_TURNS:
         return heuristic_bot(view, legal, rng)
     candidates = shortlist(view, legal, top)
     if len(candidates) == 1:
@@ -79,7 +82,7 @@ def shortlist(view: View, legal: list[Action], top: int) -> list[Action]:
 def determinize(view: View, rng: random.Random) -> State:
     """A full state consistent with the view: unseen cards dealt at random."""
     seat = view["seat"]
-    known = set()
+    known: set[str] = set()
     for p in view["seats"]:
         known.update(c["id"] for c in p["mana"])
         known.update(c["id"] for c in p["spirits"])
@@ -114,7 +117,7 @@ def determinize(view: View, rng: random.Random) -> State:
         "seats": seats,
         "turn": _turn(view),
         "await": {"seat": seat, "phase": view["pending"]["phase"]},
-        "todo": [],
+        "todo": _todo(view),
         "declarer": view["declarer"],
         "final_left": view["final_turns_left"],
         "over": None,
@@ -125,6 +128,13 @@ def determinize(view: View, rng: random.Random) -> State:
         "events": [],
         "chance": [],
     }
+
+
+def _todo(view: View) -> list[dict[str, Any]]:
+    """Steps still due this turn: only a declaration has any (the end of the turn)."""
+    if view["pending"]["phase"] == "declare":
+        return [{"step": "end-turn", "seat": view["seat"]}]
+    return []
 
 
 def _take(pool: list[str], count: int) -> list[str]:
@@ -140,14 +150,21 @@ def _turn(view: View) -> dict[str, Any]:
     turn["reveal"] = [c["id"] for c in view["reveal"]]
     if command is not None:
         turn.update(
-            played=command["played"]["id"] if command["played"] else None,
-            pairing_card=command["pairing"]["id"] if command["pairing"] else None,
+            played=_card_id(command["played"]),
+            pairing_card=_card_id(command["pairing"]),
             pairing_num=command["pairing_number"],
             base=command["number"],
             paid=dict(command["paid"]),
             placed=command["placed"],
         )
     return turn
+
+
+def _card_id(card: dict[str, Any] | None) -> str | None:
+    """A card seen this turn; a stand-in copy of its kind once it has left the table."""
+    if card is None:
+        return None
+    return str(card.get("id") or f"{card['kind']}-1")
 
 
 def rollout(s: State, seat: int, rng: random.Random, limit: int = 80) -> None:
@@ -170,6 +187,6 @@ def evaluate(s: State, seat: int) -> float:
         res = final_result(s)
         totals = res["totals"]
         best_other = max(t for i, t in enumerate(totals) if i != seat)
-        return totals[seat] - best_other + (6.0 if res["winner"] == seat else 0.0)
+        return float(totals[seat] - best_other) + (6.0 if res["winner"] == seat else 0.0)
     values = [Eye(make_view(s, i, events=False)).position_value() for i in range(s["players"])]
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 from .bots import BOTS
@@ -20,10 +22,28 @@ from .view import view
 _HAND_EVENTS = ("dealt", "drew", "kept", "assisted", "gave")
 
 
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """Pause the cyclic garbage collector: match states hold no reference cycles, and its
+    passes over the growing event lists cost about a third of a playout's time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def play_match(
     players: int, seed: int, bots: Sequence[str], options: dict[str, Any] | None = None
 ) -> State:
     """One full match, seat ``i`` played by ``bots[i]``; returns the final state."""
+    with no_cycle_collection():
+        return _play(players, seed, bots, options)
+
+
+def _play(players: int, seed: int, bots: Sequence[str], options: dict[str, Any] | None) -> State:
     rng = random.Random(f"bots/{seed}")
     s = new_game(players, seed, options or {})
     funcs = [BOTS[b] for b in bots]

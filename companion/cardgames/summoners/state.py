@@ -124,7 +124,7 @@ def seats_from(s: State, seat: int) -> list[int]:
 
 def right_of(s: State, seat: int) -> int:
     """The right-hand neighbour: the player who took the turn just before ``seat``."""
-    return (seat - 1) % s["players"]
+    return (seat - 1) % int(s["players"])
 
 
 def gain_faith(s: State, seat: int, amount: int) -> int:
@@ -159,7 +159,8 @@ def reshuffle(s: State) -> None:
 
 def all_cards(s: State) -> list[str]:
     """Every card id in every zone, for conservation checks."""
-    cards = s["deck"] + s["discard"] + s["turn"].get("drawn", []) + s["turn"].get("reveal", [])
+    cards: list[str] = s["deck"] + s["discard"]
+    cards += s["turn"].get("drawn", []) + s["turn"].get("reveal", [])
     for p in s["seats"]:
         cards += p["hand"] + p["mana"] + p["stones"] + p["spirits"]
     return cards

@@ -13,18 +13,29 @@ from .cards import COLOURS, ICONS, kinds
 from .payment import symbols
 
 View = dict[str, Any]
-_TRIGGER_RATE = {"pilgrimage": 0.16, "festival": 0.14, "prayer": 0.14, "conquest": 0.14}
+# Least-squares fit of (final score - projected score) on 80,000 turn starts of heuristic
+# self-play (2-4 players); R^2 0.55. Order: turns left, hand, mana, stones, faith, faith*turns,
+# stones*turns, (axes+swords)*turns, ability stream, spirits, players, 1.
+FUTURE = (2.024, 0.577, -0.190, 0.147, 0.179, 0.064, -0.009, -0.014, 0.213, -0.181, -1.088, 6.751)
+_TRIGGER_RATE = {"pilgrimage": 0.18, "research": 0.15, "alchemy": 0.15}
 
 
 class Eye:
     """One seat's look at the table, with the values its decisions need."""
 
-    K = {"research_rate": 0.15, "research_cap": 3.0, "faith_rate": 0.15, "faith_cap": 2.0}
+    K = {
+        "research_rate": 0.15,
+        "research_cap": 3.0,
+        "faith_rate": 0.15,
+        "faith_cap": 2.0,
+        "stream": 1.0,
+        "icons": 1.0,
+    }
 
     def __init__(self, view: View) -> None:
         self.view = view
         self.seat = view["seat"]
-        self.players = view["players"]
+        self.players = int(view["players"])
         self.me = view["seats"][self.seat]
         self.pending = view["pending"] or {}
         self.hand = [c["kind"] for c in self.me["hand"] or []]
@@ -43,8 +54,8 @@ class Eye:
     def _turns_left(self) -> float:
         v = self.view
         if v["final_turns_left"] is not None:
-            return max(1.0, v["final_turns_left"] / self.players)
-        progress = max(max(s["vp"] / 30, len(s["spirits"]) / 10) for s in v["seats"])
+            return max(1.0, float(v["final_turns_left"]) / self.players)
+        progress = float(max(max(s["vp"] / 30, len(s["spirits"]) / 10) for s in v["seats"]))
         return max(1.0, 15.0 * (1.0 - progress) + 1.0)
 
     def _colour_need(self) -> dict[str, float]:
@@ -66,7 +77,7 @@ class Eye:
         return 0.9 * plenty * self.scale
 
     def _mana_plenty(self) -> float:
-        total = sum(self.mana.values()) + self.me["stones"]
+        total = float(sum(self.mana.values()) + self.me["stones"])
         return min(1.0, max(0.15, 1.35 - total / 9.0))
 
     def mana_value(self, colour: str) -> float:
@@ -130,41 +141,51 @@ class Eye:
         rate = min(0.35, 0.1 + 0.04 * fights)
         other_icon = 0.25 + 0.3 * min(1, self.spirits["chimera"])
         for icon in spec["icons"]:
-            value += rate * t if icon in ("axe", "sword") else other_icon
+            value += self.K["icons"] * rate * t if icon in ("axe", "sword") else other_icon
         return value + self._ability_value(kind, spec["ability"], t)
 
     def _ability_value(self, kind: str, a: dict[str, Any], t: float) -> float:
         hook = a["hook"]
         if hook == "on-action":
-            rate = sum(_TRIGGER_RATE.get(name, 0.1) for name in a["actions"])
-            return self.effect_value(a["effects"]) * rate * t
+            rate = sum(_TRIGGER_RATE.get(name, 0.12) for name in a["actions"])
+            return self.effect_value(a["effects"]) * rate * t * self.K["stream"]
         if hook == "on-summon":
             return self.effect_value(a["effects"])
         if hook == "end-game":
             return self._end_game_estimate(kind, a)
+        if hook == "end-of-turn":
+            count = self._end_of_turn_count(a, t)
+            return count * self.effect_value(a["effects"]) * self.K["stream"]
         flat = {
             "discount": min(4.0, 0.2 * t),
-            "zero-played": 0.08 * t,
-            "shift-command": 0.1 * t,
+            "zero-played": 0.04 * t * (1 + self.icons["axe"] + self.icons["sword"]),
+            "shift-command": 0.1 * t * a.get("amount", 1),
             "ward": 0.06 * t * (self.players - 1),
-            "inquisition-equal": 0.05 * t,
+            "inquisition-equal": 0.08 * t * (self.players - 1),
             "paid": 0.25 * t,
-            "end-of-turn": 0.25 * t * self.card_value(),
             "on-assist": 0.35 * t,
             "place-on-summon": 0.08 * t,
         }
-        return flat.get(hook, 0.0)
+        return float(flat.get(hook, 0.0) * self.K["stream"])
+
+    def _end_of_turn_count(self, a: dict[str, Any], t: float) -> float:
+        """How many more turns an end-of-turn ability is expected to fire."""
+        if "max_faith" in a:
+            return max(0.0, min(0.9 * t, float(a["max_faith"] - self.me["faith"]) + 1.0))
+        return 0.35 * t
 
     def _end_game_estimate(self, kind: str, a: dict[str, Any]) -> float:
         icons = self.icons + Counter(kinds()[kind]["icons"])
         growth = self.turns_left / 8.0
         if a["score"] == "icon-sets":
-            return (min(icons[i] for i in ICONS) + 0.4 * growth) * a["points"]
+            return float((min(icons[i] for i in ICONS) + 0.4 * growth) * a["points"])
         if a["score"] == "icons":
-            return (icons[a["icon"]] + growth) / a["per"] * a["points"]
-        if a["score"] == "stones":
-            return (self.me["stones"] + growth) / a["per"] * a["points"]
-        return (self.me["faith"] + growth) / a["per"] * a["points"]
+            base = float(icons[a["icon"]])
+        elif a["score"] == "stones":
+            base = float(self.me["stones"])
+        else:
+            base = float(self.me["faith"])
+        return float((base + growth) / a["per"] * a["points"])
 
     def hold_value(self, kind: str) -> float:
         """A card kept in hand: a card, plus part of what it would be as a spirit."""
@@ -280,8 +301,8 @@ class Eye:
             givers = sum(1 for s in others if s["faith"] < me["faith"] and s["hand_count"])
             base = (2 if self.players == 4 else 3) * card + 0.6 * givers * self.scale
         else:
-            gain = {"vp": float(me["faith"]), "faith": card + faith}
-            base = gain.get(choice or "", max(gain.values()))
+            gains = {"vp": float(me["faith"]), "faith": card + faith}
+            base = gains.get(choice or "", max(gains.values()))
         return base + self.triggers(name)
 
     def paid_ability_value(self, kind: str) -> float:
@@ -308,11 +329,11 @@ class Eye:
         """Cards the others would lose minus cards this seat would lose."""
 
         def excess(s: dict[str, Any]) -> int:
-            return max(0, s["hand_count"] - 6) + max(0, len(s["mana"]) + s["stones"] - 7)
+            return max(0, int(s["hand_count"]) - 6) + max(0, len(s["mana"]) + int(s["stones"]) - 7)
 
         mine = excess(self.me)
         theirs = sum(excess(s) for s in self.view["seats"] if s["seat"] != self.seat)
-        return 0.6 * (theirs - mine * (self.players - 1))
+        return 0.6 * float(theirs - mine * (self.players - 1))
 
     def projected(self, s: dict[str, Any]) -> float:
         """A seat's score if the match ended now (chips, points, game-end abilities)."""
@@ -331,19 +352,25 @@ class Eye:
                 total += n * (s["stones"] // a["per"]) * a["points"]
             else:
                 total += n * (s["faith"] // a["per"]) * a["points"]
-        return total
+        return float(total)
 
     def position_value(self) -> float:
-        """Projected score plus resources and the spirits' expected future yield."""
+        """Projected score plus the expected further gain, fitted on heuristic self-play."""
         me = self.me
-        value = self.projected(me) + len(self.hand) * self.card_value()
-        value += me["stones"] * self.stone_value() + me["faith"] * self.faith_value()
-        value += sum(self.mana_value(c) * n for c, n in self.mana.items())
+        t = self.turns_left
+        stream = 0.0
         for kind, count in self.spirits.items():
-            spec = kinds()[kind]
-            if spec["ability"]["hook"] != "end-game":
-                value += count * (self.spirit_value(kind) - spec["points"])
-        return value
+            ability = kinds()[kind]["ability"]
+            if ability["hook"] != "end-game":
+                stream += count * self._ability_value(kind, ability, t)
+        fights = self.icons["axe"] + self.icons["sword"]
+        features = (
+            t, len(self.hand), sum(self.mana.values()), me["stones"], me["faith"],
+            me["faith"] * t, me["stones"] * t, fights * t, stream, len(me["spirits"]),
+            self.players, 1.0,
+        )  # fmt: skip
+        future = sum(w * float(f) for w, f in zip(FUTURE, features, strict=True))
+        return self.projected(me) + future
 
     def projected_margin(self) -> float:
         """This seat's projected score minus the best other's."""

@@ -65,10 +65,11 @@ def _command(s: State) -> dict[str, Any] | None:
     if not t or t.get("base") is None or s["await"] is None or s["await"]["phase"] == "play":
         return None
     seat = t["seat"]
+    in_view = {c for p in s["seats"] for c in p["mana"]}
     return {
         "seat": seat,
-        "played": card_view(t["played"]) if t["played"] else None,
-        "pairing": card_view(t["pairing_card"]) if t["pairing_card"] else None,
+        "played": _history_card(t["played"], in_view),
+        "pairing": _history_card(t["pairing_card"], in_view),
         "pairing_number": t["pairing_num"],
         "number": t["base"],
         "actions": {k: list(v) for k, v in reachable_actions(s, seat).items()},
@@ -76,6 +77,16 @@ def _command(s: State) -> dict[str, Any] | None:
         "placed": t["placed"],
         "action": t["action"],
     }
+
+
+def _history_card(card: str | None, in_view: set[str]) -> dict[str, Any] | None:
+    """A card seen earlier this turn; its id only while it is still face up."""
+    if card is None:
+        return None
+    shown = card_view(card)
+    if card not in in_view:
+        del shown["id"]
+    return shown
 
 
 def _seat(s: State, i: int, viewer: int | None) -> dict[str, Any]:

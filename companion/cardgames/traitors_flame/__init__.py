@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import engine
+from . import engine, view
 from .bots import make_bots
 from .text import describe
-from .view import view
 
 __all__ = ["GAME", "TraitorsFlame", "describe"]
 
@@ -37,7 +36,7 @@ class TraitorsFlame:
 
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (None: a spectator)."""
-        return view(state, seat)
+        return view.view(state, seat)
 
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
         """None while the match runs, then the winner and totals."""

@@ -90,7 +90,7 @@ class Model:
             return float(sum(VALUE[c] for c in obs["hand"] if c not in FLAMES))
         known = obs["known"].get(s, [])
         unknown = obs["counts"][s] - obs["flames"][s] - len(known)
-        return sum(VALUE[c] for c in known) + unknown * self.mean
+        return float(sum(VALUE[c] for c in known) + unknown * self.mean)
 
     def candidates(self, card: str, kind: dict[str, Any]) -> list[Action]:
         """One play per target and Flame choice; gives and burials pick the worst card."""
@@ -198,8 +198,9 @@ class Model:
         if best >= 20:
             order = [(ender + pos["dir"] * k) % self.n for k in range(1, self.n + 1)]
             winner = next(s for s in order if totals[s] == best)
-            return (WIN if winner == self.me else -WIN) + self._standing(totals) + pos["bonus"]
-        return self._standing(totals) + pos["bonus"]
+            bonus = WIN if winner == self.me else -WIN
+            return bonus + self._standing(totals) + float(pos["bonus"])
+        return self._standing(totals) + float(pos["bonus"])
 
     def _standing(self, totals: list[float]) -> float:
         others = [t for s, t in enumerate(totals) if s != self.me]

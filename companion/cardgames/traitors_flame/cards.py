@@ -142,7 +142,9 @@ def _phrase(block: dict[str, Any], lang: str) -> str:
     table = _EN if lang == "en" else _JA
     name = block["block"]
     param = block.get("n") if name == "DRAW" else block.get("selector") or block.get("source")
-    key = (name, param) if (name, param) in table else (name,)
+    key: tuple[Any, ...] = (name, param)
+    if key not in table:
+        key = (name,)
     return table[key].format(n=block.get("n"))
 
 
@@ -225,7 +227,7 @@ def check_set() -> list[str]:
 def mean_value(chars: list[dict[str, Any]], *, usable: bool) -> float:
     """Card-weighted mean value of the usable (or unusable) character cards."""
     group = [k for k in chars if k["usable"] == usable]
-    return sum(k["value"] * k["copies"] for k in group) / sum(k["copies"] for k in group)
+    return float(sum(k["value"] * k["copies"] for k in group) / sum(k["copies"] for k in group))
 
 
 def _check_effect(k: dict[str, Any]) -> list[str]:

@@ -82,7 +82,9 @@ def choices(
 def resolve(st: State, seat: int, kind: dict[str, Any], action: Action) -> bool:
     """Run a played card's blocks in order; True if the deck ran out (the rest is cancelled)."""
     target = action.get("target")
-    active = [b for b in kind["effect"] if condition_holds(st["flames"], seat, target, b)]
+    active = kind["effect"]
+    if any("if" in b for b in active):  # conditions are tested once, before any block runs
+        active = [b for b in active if condition_holds(st["flames"], seat, target, b)]
     for block in active:
         if _BLOCKS[block["block"]](st, seat, target, block, action):
             return True
@@ -142,7 +144,7 @@ def _take(st: State, seat: int, target: int | None, block: Block, action: Action
 
 def _give(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
     card = action.get("give")
-    if target is None or target == seat or card not in st["hands"][seat]:
+    if target is None or target == seat or card is None or card not in st["hands"][seat]:
         return False
     flame = card in FLAMES
     if not flame:
@@ -188,7 +190,7 @@ def _bottom(st: State, seat: int, target: int | None, block: Block, action: Acti
         return False
     card = action.get("bottom")
     hand = st["hands"][seat]
-    if card not in hand:
+    if card is None or card not in hand:
         return False
     if card in FLAMES:
         st["flames"][seat] -= 1

@@ -7,7 +7,6 @@ which mutates only that private copy; bots' rollouts call ``step`` on their own 
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from typing import Any
 
@@ -23,10 +22,19 @@ WIN_SCORE = 20
 FLAME_END = 3
 DECK = cards.deck_cards()
 _LISTS = ("deck", "flames", "played", "totals", "rounds", "log", "events")
+# usable cards: (kind, target rule, whether the card asks for choices), for fast playouts
+_PLAN = {
+    c: (k, k["target_rule"], bool(asking_blocks(k["id"]))) for c, k in KIND.items() if k["usable"]
+}
 
 
-def new(players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-    """A fresh match: seeded start player (or ``options["start"]``), round 1 dealt."""
+def new(
+    players: int, seed: int, options: dict[str, Any] | None = None, *, quiet: bool = False
+) -> State:
+    """A fresh match: seeded start player (or ``options["start"]``), round 1 dealt.
+
+    ``quiet`` (simulations only) skips the log, events and knowledge; such a state cannot replay.
+    """
     if not isinstance(players, int) or not 2 <= players <= 6:
         raise CardGameRuleError(
             "Traitor's Flame is for 2 to 6 players, not %(players)r.",
@@ -40,7 +48,7 @@ def new(players: int, seed: int, options: dict[str, Any] | None = None) -> State
         "players": players,
         "seed": seed,
         "options": opts,
-        "quiet": bool(opts.get("quiet", False)),
+        "quiet": quiet,
         "rng": 0,
         "round": 0,
         "turn": 0,
@@ -177,55 +185,63 @@ def plays(
 
 def random_action(st: State, seat: int, rng: random.Random) -> Action:
     """A uniformly random member of ``legal_actions`` without listing them all (fast playouts)."""
-    hand, flames = st["hands"][seat], st["flames"]
-    n = st["players"]
+    hand, flames, n = st["hands"][seat], st["flames"], st["players"]
     counts: list[int] = []
-    groups: list[tuple[int, str, int | None, list[tuple[str, list[Any]]]]] = []
-    total = 1
+    groups: list[tuple[int, str, str, list[tuple[int | None, int, list[Any]]]]] = []
+    total = 1  # drawing
     for card in hand:
-        kind = KIND[card]
-        if not kind["usable"]:
+        plan = _PLAN.get(card)
+        if plan is None:
             continue
-        rule = kind["target_rule"]
-        asking = asking_blocks(kind["id"])
+        kind, rule, asking = plan
         if not asking:
-            if rule == "none":
-                groups.append((1, card, None, []))
-                total += 1
-            else:
-                for t in range(n):
-                    if rule == "any" or t != seat:
-                        groups.append((1, card, t, []))
-                        total += 1
+            size = 1 if rule == "none" else n if rule == "any" else n - 1
+            groups.append((size, card, rule, []))
+            total += size
             continue
         counts = counts or [len(h) for h in st["hands"]]
         rest = [c for c in hand if c != card]
         targets = [None] if rule == "none" else [t for t in range(n) if rule == "any" or t != seat]
+        options = []
+        size = 0
         for target in targets:
             asks = choices(flames, counts, seat, target, kind, rest)
-            size = math.prod(len(opts) for _, opts in asks)
-            groups.append((size, card, target, asks))
-            total += size
-    pick = rng.randrange(total)
+            combos = 1
+            for _, opts in asks:
+                combos *= len(opts)
+            options.append((target, combos, asks))
+            size += combos
+        groups.append((size, card, rule, options))
+        total += size
+    pick = int(rng.random() * total)
     if pick == 0:
         return {"type": "draw"}
     pick -= 1
-    for size, card, target, asks in groups:
-        if pick < size:
-            action: Action = {"type": "play", "card": card}
+    for size, card, rule, options in groups:
+        if pick >= size:
+            pick -= size
+            continue
+        action: Action = {"type": "play", "card": card}
+        if not options:
+            if rule != "none":
+                action["target"] = pick + 1 if rule == "other" and pick >= seat else pick
+            return action
+        for target, combos, asks in options:
+            if pick >= combos:
+                pick -= combos
+                continue
             if target is not None:
                 action["target"] = target
             for key, opts in reversed(asks):
                 pick, i = divmod(pick, len(opts))
                 action[key] = opts[i]
             return action
-        pick -= size
     raise AssertionError("unreachable")
 
 
 def apply(st: State, seat: int, action: Action) -> State:
     """The state after ``seat`` takes ``action``; raises CardGameRuleError and never mutates ``st``."""
-    legal = legal_actions(st, seat)
+    legal = legal_actions(st, seat) if type(seat) is int else []
     if action not in legal:
         _refuse(st, seat, action)
     nxt = copy_state(st)
@@ -235,7 +251,8 @@ def apply(st: State, seat: int, action: Action) -> State:
 
 def step(st: State, seat: int, action: Action) -> None:
     """Carry out a legal action in place: draw or play, deck check, hand-off, Night check."""
-    if not st["quiet"]:
+    quiet = st["quiet"]
+    if not quiet:
         st["log"].append([seat, action])
     st["turn"] += 1
     if action["type"] == "draw":
@@ -244,10 +261,11 @@ def step(st: State, seat: int, action: Action) -> None:
         card = action["card"]
         st["hands"][seat].remove(card)
         st["played"].append(card)
-        ev = {"type": "played", "seat": seat, "card": card}
-        if "target" in action:
-            ev["target"] = action["target"]
-        moves.event(st, ev)
+        if not quiet:
+            ev = {"type": "played", "seat": seat, "card": card}
+            if "target" in action:
+                ev["target"] = action["target"]
+            moves.event(st, ev)
         ended = resolve(st, seat, KIND[card], action)
     if ended:
         end_round(st, "deck", seat)
@@ -329,7 +347,7 @@ def _refuse(st: State, seat: int, action: Any) -> None:
     """Raise the most telling CardGameRuleError for an action that is not legal."""
     if st["result"] is not None:
         raise CardGameRuleError("The match is over.", "match-over")
-    if not isinstance(seat, int) or seat not in range(st["players"]):
+    if type(seat) is not int or seat not in range(st["players"]):
         raise CardGameRuleError("There is no seat %(seat)r.", "bad-seat", seat=seat)
     if seat != st["night"]:
         raise CardGameRuleError(

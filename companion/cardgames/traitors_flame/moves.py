@@ -53,7 +53,7 @@ def blur(st: State, owner: int, involved: tuple[int, ...]) -> None:
 
 def draw(st: State, seat: int, n: int) -> bool:
     """Draw ``n`` cards for ``seat``; True as soon as the deck is empty (the round must end)."""
-    deck, hand = st["deck"], st["hands"][seat]
+    deck, hand, quiet = st["deck"], st["hands"][seat], st["quiet"]
     for _ in range(n):
         if not deck:
             return True
@@ -62,15 +62,16 @@ def draw(st: State, seat: int, n: int) -> bool:
         flame = card in FLAMES
         if flame:
             st["flames"][seat] += 1
-        event(
-            st,
-            {
-                "type": "drew",
-                "seat": seat,
-                "flame": flame,
-                "private": {"seats": [seat], "card": card},
-            },
-        )
+        if not quiet:
+            event(
+                st,
+                {
+                    "type": "drew",
+                    "seat": seat,
+                    "flame": flame,
+                    "private": {"seats": [seat], "card": card},
+                },
+            )
         if not deck:
             return True
     return False

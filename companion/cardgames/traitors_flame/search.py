@@ -23,6 +23,7 @@ Obs = dict[str, Any]
 BUDGET = 0.4
 TOP = 6
 MAX_SAMPLES = 400
+MIN_SAMPLES = 2
 MAX_TURNS = 400
 
 
@@ -36,13 +37,17 @@ def search_bot(
     if len(ranked) == 1:
         return ranked[0]
     sums = [0.0] * len(ranked)
-    samples = 0
-    while samples < MAX_SAMPLES and (samples < 4 or time.perf_counter() < deadline):
+    for samples in range(MAX_SAMPLES):
         world = sample_world(obs, rng)
         seed = rng.randrange(2**31)
-        for i, action in enumerate(ranked):
-            sums[i] += rollout(world, obs["me"], action, seed)
-        samples += 1
+        row = []
+        for action in ranked:
+            row.append(rollout(world, obs["me"], action, seed))
+            if samples >= MIN_SAMPLES and time.perf_counter() > deadline:
+                break
+        if len(row) < len(ranked):
+            break  # out of time mid-sample: keep only the complete ones
+        sums = [a + b for a, b in zip(sums, row, strict=True)]
     best = max(range(len(ranked)), key=lambda i: sums[i])
     return ranked[best]
 
@@ -98,7 +103,7 @@ def rollout(world: State, me: int, action: Action, seed: int) -> float:
     result = st["result"]
     if result is None:
         return float(standing)
-    return standing + (WIN if result["winner"] == me else -WIN)
+    return float(standing) + (WIN if result["winner"] == me else -WIN)
 
 
 def sample_world(obs: Obs, rng: random.Random) -> State:

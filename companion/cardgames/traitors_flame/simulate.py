@@ -8,12 +8,12 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from . import cards, engine
-from .bots import decide, make_bots, never_bot
+from .bots import decide
 from .moves import KIND
+from .search import BUDGET, search_bot
 from .view import observe, view
 
 SAFETY_CAP = 100
-FAST = ("random", "heuristic")
 
 
 def bot_names(spec: str | list[str]) -> list[str]:
@@ -35,25 +35,22 @@ def play_match(
     seats: list[str],
     stats: dict[str, Any] | None = None,
     max_rounds: int = SAFETY_CAP,
+    search_budget: float = BUDGET,
 ) -> dict[str, Any]:
-    """One match between the named bots; returns the final state. ``stats`` collects play rates."""
-    quiet = all(b in FAST or b.startswith("never-") for b in seats)
-    st = engine.new(players, seed, {"max_rounds": max_rounds, "quiet": quiet})
+    """One match between the named bots; returns the final state. ``stats`` collects play rates.
+
+    Without a search bot the match runs quiet through ``step`` and the bots read ``observe``
+    (equal to the observation built from a view); the search bot gets a real view.
+    """
+    quiet = "search" not in seats
+    st = engine.new(players, seed, {"max_rounds": max_rounds}, quiet=quiet)
     rng = random.Random(f"bots:{seed}")
-    registry = make_bots()
     while st["result"] is None:
         seat = st["night"]
         name = seats[seat]
         if stats is not None:
             _count_chances(stats[name], st["hands"][seat])
-        if name == "random":
-            action = rng.choice(engine.legal_actions(st, seat))
-        elif quiet:
-            never = frozenset({name.removeprefix("never-")}) if name.startswith("never-") else ()
-            action = decide(observe(st, seat), rng, never)
-        else:
-            bot = registry.get(name) or never_bot(name.removeprefix("never-"))
-            action = bot(view(st, seat), engine.legal_actions(st, seat), rng)
+        action = _choose(name, st, seat, rng, search_budget)
         if stats is not None and action["type"] == "play":
             stats[name]["plays"][KIND[action["card"]]["id"]] += 1
         if quiet:
@@ -63,23 +60,38 @@ def play_match(
     return st
 
 
+def _choose(name: str, st: dict[str, Any], seat: int, rng: random.Random, budget: float) -> Any:
+    if name == "random":
+        return rng.choice(engine.legal_actions(st, seat))
+    if name == "search":
+        return search_bot(view(st, seat), engine.legal_actions(st, seat), rng, budget=budget)
+    never = frozenset({name.removeprefix("never-")}) if name.startswith("never-") else frozenset()
+    return decide(observe(st, seat), rng, never)
+
+
 def _count_chances(entry: dict[str, Counter[str]], hand: list[str]) -> None:
     for kid in {KIND[c]["id"] for c in hand if KIND[c]["usable"]}:
         entry["chances"][kid] += 1
 
 
-def simulate(games: int, players: int, bots: str | list[str], seed: int = 1) -> dict[str, Any]:
+def simulate(
+    games: int, players: int, bots: str | list[str], seed: int = 1, search_budget: float = BUDGET
+) -> dict[str, Any]:
     """Play ``games`` matches on seeds ``seed..seed+games-1``; bots rotate seats game by game."""
     names = bot_names(bots)
     stats: dict[str, Any] = defaultdict(lambda: {"chances": Counter(), "plays": Counter()})
     wins_by_seat, wins_by_offset = [0] * players, [0] * players
-    bot_games, bot_wins = Counter(), Counter()
-    rounds_per_game, turns, ended, capped = [], [], Counter(), []
+    bot_games: Counter[str] = Counter()
+    bot_wins: Counter[str] = Counter()
+    ended: Counter[str] = Counter()
+    rounds_per_game: list[int] = []
+    turns: list[int] = []
+    capped: list[int] = []
     held: Counter[str] = Counter()
     total_rounds = 0
     for g in range(games):
         seats = [names[(s + g) % len(names)] for s in range(players)]
-        st = play_match(players, seed + g, seats, stats)
+        st = play_match(players, seed + g, seats, stats, search_budget=search_budget)
         res = st["result"]
         winner = res["winner"]
         wins_by_seat[winner] += 1

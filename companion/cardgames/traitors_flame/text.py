@@ -26,7 +26,7 @@ _EN = {
     "match-ended": "{winner} wins with {score} points.",
 }
 _JA = {
-    "round-started": "第{round}回開始：{start}が「夜」を持ち、{direction}に回る（{shuffles}回切り直し）。",
+    "round-started": "第{round}回開始：{start}が「夜」を持ち、{direction}に回る（山札は{shuffles}回切った）。",
     "drew": "{seat}が{what}を引いた。",
     "played": "{seat}が{card}を使った{at}。",
     "took": "{seat}が{target}から{what}を奪った。",
@@ -85,19 +85,20 @@ def describe(event: dict[str, Any], lang: str = "en", names: Sequence[str] | Non
     """An event from a view as one sentence; private details appear only if the view kept them."""
     lang = "ja" if lang == "ja" else "en"
     words = _WORDS[lang]
+    sep = ", " if lang == "en" else "、"
 
     def who(key: str) -> str:
         return seat_name(event.get(key), lang, names)
 
     def what() -> str:
-        if "card" in event:
+        if "card" in event and not event.get("flame"):
             return card_name(event["card"], lang)
         return words["flame"] if event.get("flame") else words["non_flame"]
 
     def listed(key: str) -> str:
         if key not in event:
             return ""
-        shown = ", ".join(card_name(c, lang) for c in event[key]) or "—"
+        shown = sep.join(card_name(c, lang) for c in event[key]) or "—"
         return f": {shown}" if lang == "en" else f"（{shown}）"
 
     kind = event["type"]
@@ -116,7 +117,7 @@ def describe(event: dict[str, Any], lang: str = "en", names: Sequence[str] | Non
         "cards": listed("cards"),
         "at": words["at"].format(target=who("target")) if "target" in event else "",
         "how": words.get(f"by_{event.get('ended_by')}", ""),
-        "scores": ", ".join(str(s) for s in event.get("scores", [])),
+        "scores": sep.join(str(s) for s in event.get("scores", [])),
         "score": (event.get("totals") or [0])[event.get("winner") or 0],
     }
     if kind == "played":

@@ -1,0 +1,117 @@
+"""Age of Summoners benchmarks: playout speed, search-bot time per move, bot strength.
+
+    .venv/bin/python bench/bench_summoners.py [--repeats 5] [--games 200] [--matches 200]
+        [--workers 2] [--skip-strength]
+
+Prints medians of several repeats, timed in CPU seconds of this process (process_time), so
+other load on the machine does not skew them. Strength matches are heads-up, seats swapped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from companion.cardgames.summoners import GAME
+from companion.cardgames.summoners.bots import random_bot
+from companion.cardgames.summoners.engine import new_game, perform
+from companion.cardgames.summoners.legal import legal_actions
+from companion.cardgames.summoners.scoring import final_result
+from companion.cardgames.summoners.search import search_bot
+from companion.cardgames.summoners.simulate import no_cycle_collection, play_match
+from companion.cardgames.summoners.view import view
+
+
+def random_playouts(games: int, players: int, seed: int) -> float:
+    """Random matches per second through the engine's in-place path (as simulate runs them)."""
+    started = time.process_time()
+    with no_cycle_collection():
+        for g in range(games):
+            rng = random.Random(seed + g)
+            s = new_game(players, seed + g, {})
+            while s["over"] is None:
+                seat = s["await"]["seat"]
+                perform(s, seat, random_bot({}, legal_actions(s, seat), rng))
+    return games / (time.process_time() - started)
+
+
+def random_playouts_public(games: int, players: int, seed: int) -> float:
+    """Random matches per second through the public, copying ``GAME.apply``."""
+    started = time.process_time()
+    for g in range(games):
+        rng = random.Random(seed + g)
+        s = GAME.new(players, seed + g, {})
+        while GAME.result(s) is None:
+            seat = s["await"]["seat"]
+            s = GAME.apply(s, seat, random_bot({}, GAME.legal_actions(s, seat), rng))
+    return games / (time.process_time() - started)
+
+
+def search_times(games: int, players: int) -> list[float]:
+    """Seconds per search-bot decision over whole matches (search in every seat)."""
+    times: list[float] = []
+    for g in range(games):
+        rng = random.Random(g)
+        s = new_game(players, 900 + g, {})
+        while s["over"] is None:
+            seat = s["await"]["seat"]
+            v = view(s, seat, events=False)
+            legal = legal_actions(s, seat)
+            started = time.process_time()
+            action = search_bot(v, legal, rng)
+            times.append(time.process_time() - started)
+            perform(s, seat, action)
+    return times
+
+
+def _match(args: tuple[str, str, int]) -> bool:
+    first, second, seed = args
+    bots = [first, second] if seed % 2 == 0 else [second, first]
+    s = play_match(2, seed, bots)
+    return bots[final_result(s)["winner"]] == first
+
+
+def strength(first: str, second: str, matches: int, workers: int) -> float:
+    """Share of heads-up matches ``first`` wins against ``second``, seats alternating."""
+    jobs = [(first, second, 10_000 + i) for i in range(matches)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            return sum(pool.map(_match, jobs, chunksize=4)) / matches
+    return sum(map(_match, jobs)) / matches
+
+
+def main() -> None:
+    """Run and print the benchmarks."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--skip-strength", action="store_true")
+    args = parser.parse_args()
+    for players in (2, 3, 4):
+        fast = [random_playouts(args.games, players, 1000 * r) for r in range(args.repeats)]
+        slow = [random_playouts_public(args.games // 4, players, 1000 * r) for r in range(3)]
+        print(
+            f"random playouts, {players} players: {statistics.median(fast):.0f} games/s in place, "
+            f"{statistics.median(slow):.0f} games/s through GAME.apply (medians)"
+        )
+    times = search_times(3, 3)
+    searched = sorted(t for t in times if t > 0.002)
+    print(
+        f"search bot, 3 players: {len(times)} decisions, median {statistics.median(times) * 1000:.1f}"
+        f" ms; searched decisions {len(searched)}: median "
+        f"{statistics.median(searched) * 1000:.0f} ms, max {max(searched) * 1000:.0f} ms"
+    )
+    if not args.skip_strength:
+        hr = strength("heuristic", "random", args.matches, args.workers)
+        sh = strength("search", "heuristic", args.matches, args.workers)
+        print(f"heads-up: heuristic beats random {hr:.1%}; search beats heuristic {sh:.1%} "
+              f"({args.matches} matches each, seats swapped)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""Age of Summoners: the named spirits behave as the original's rulings say (4.9, 4.10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.cardgames.summoners import GAME
+from companion.cardgames.summoners.cards import kind_of_card
+from companion.cardgames.summoners.engine import new_game
+from companion.cardgames.summoners.scenario import arrange, stack_deck
+
+State = dict[str, Any]
+
+
+def start(players: int = 3) -> State:
+    return new_game(players, 6, {"start": 0})
+
+
+def do(s: State, seat: int, **action: Any) -> State:
+    return GAME.apply(s, seat, action)
+
+
+def card_of(s: State, seat: int, kind: str, zone: str = "hand") -> str:
+    return next(c for c in s["seats"][seat][zone] if kind_of_card()[c] == kind)
+
+
+def kinds(cards: list[str]) -> list[str]:
+    return [kind_of_card()[c] for c in cards]
+
+
+def play(s: State, kind: str) -> State:
+    return do(s, 0, type="play", card=card_of(s, 0, kind))
+
+
+def summon(s: State, kind: str) -> State:
+    s = do(s, 0, type="summon", card=card_of(s, 0, kind))
+    while s["await"] and s["await"]["phase"] == "pay":
+        s = do(s, 0, **GAME.legal_actions(s, 0)[0])
+    return s
+
+
+def test_leprechauns_resolve_together_as_one_step() -> None:
+    s = start()
+    arrange(s, 0, hand=["cerberus"], mana=["kasha"], spirits=["leprechaun"] * 3)
+    s = play(s, "cerberus")
+    s = do(s, 0, type="act", action="prayer", choice="draw")
+    steps = [e for e in s["events"] if e["type"] == "ability"]
+    assert len(steps) == 1 and steps[0]["kind"] == "leprechaun" and steps[0]["times"] == 3
+    assert s["seats"][0]["vp"] == 3
+
+
+def _assist(s: State, kept: str) -> State:
+    return do(s, 0, type="keep", card=next(c for c in s["turn"]["drawn"] if kept in c))
+
+
+def test_cerberus_rewards_the_card_sent_right_not_the_one_kept() -> None:
+    for kept, sent, vp in (("ankou", "selkie", 1), ("selkie", "ankou", 0)):
+        s = start()
+        arrange(s, 0, hand=["kelpie"], mana=["selkie"], spirits=["cerberus"], faith=0)
+        stack_deck(s, [kept, sent])
+        s = play(s, "kelpie")
+        s = do(s, 0, type="act", action="pilgrimage", choice="vp")
+        s = _assist(s, kept)
+        assert s["seats"][0]["vp"] == vp
+        assert kinds(s["seats"][2]["mana"])[-1] == sent
+
+
+def test_belial_pays_with_stones_once_per_turn_per_copy() -> None:
+    s = start()
+    arrange(s, 0, hand=["kelpie"], mana=["selkie"], stones=["ankou"] * 4, spirits=["belial"])
+    s = play(s, "kelpie")
+    assert {"type": "paid", "kind": "belial"} in GAME.legal_actions(s, 0)
+    s = do(s, 0, type="paid", kind="belial")
+    if s["await"]["phase"] == "pay":
+        s = do(s, 0, type="pay", pay={"stone": 2})
+    assert s["seats"][0]["vp"] == 2 and s["await"]["phase"] == "main"
+    assert not [a for a in GAME.legal_actions(s, 0) if a["type"] == "paid"]
+    s = start()
+    arrange(s, 0, hand=["kelpie"], mana=["selkie"], stones=["ankou"] * 4,
+            spirits=["belial", "belial"])  # fmt: skip
+    s = play(s, "kelpie")
+    s = do(s, 0, type="paid", kind="belial")
+    s = do(s, 0, type="pay", pay={"stone": 2}) if s["await"]["phase"] == "pay" else s
+    assert [a for a in GAME.legal_actions(s, 0) if a["type"] == "paid"]
+
+
+def test_baltanders_places_a_hand_card_as_mana_then_summons() -> None:
+    s = start()
+    arrange(s, 0, hand=["amabie", "ankou", "kasha"], mana=["cerberus", "redcap"],
+            spirits=["baltanders"])  # fmt: skip
+    s = play(s, "amabie")
+    places = [a for a in GAME.legal_actions(s, 0) if a["type"] == "place"]
+    assert {"type": "place", "card": card_of(s, 0, "ankou")} in places
+    s = do(s, 0, type="place", card=card_of(s, 0, "ankou"))
+    assert s["await"]["phase"] == "summon"
+    assert {a["type"] for a in GAME.legal_actions(s, 0)} == {"summon"}
+    s = summon(s, "kasha")
+    assert kinds(s["seats"][0]["spirits"]) == ["baltanders", "kasha"]
+
+
+def test_nightmare_trims_everyone_including_the_summoner() -> None:
+    s = start()
+    mana = ["ankou", "ankou", "ankou", "barghest", "barghest", "barghest", "belial", "kelpie"]
+    arrange(s, 0, hand=["nightmare", "selkie", "amabie", "kobold", "sphinx", "giant", "redcap",
+                        "kasha"], mana=mana)  # fmt: skip
+    arrange(s, 1, hand=["kelpie"] * 3 + ["rusalka"] * 4)
+    arrange(s, 2, hand=["cerberus"], mana=["dryad"] * 4 + ["kodama"] * 4, stones=["brownie"])
+    s = play(s, "selkie")
+    s = summon(s, "nightmare")
+    assert s["await"] == {"seat": 0, "phase": "optional", "kind": "nightmare"}
+    s = do(s, 0, type="optional", use=True)
+    while s["await"]["phase"] == "trim":
+        seat = s["await"]["seat"]
+        s = do(s, seat, **GAME.legal_actions(s, seat)[-1])
+    assert s["await"] == {"seat": 0, "phase": "keep"}
+    for p in s["seats"]:
+        assert len(p["hand"]) <= 6 and len(p["mana"]) + len(p["stones"]) <= 7
+    assert len(s["seats"][2]["mana"]) + len(s["seats"][2]["stones"]) == 7
+
+
+def test_nightmare_can_be_declined() -> None:
+    s = start()
+    arrange(s, 0, hand=["nightmare", "selkie"], mana=["ankou", "barghest", "belial"] * 2)
+    s = play(s, "selkie")
+    s = summon(s, "nightmare")
+    s = do(s, 0, type="optional", use=False)
+    assert s["await"] == {"seat": 0, "phase": "keep"}
+
+
+def test_example_8_sphinx_with_five_shields() -> None:
+    s = start()
+    arrange(s, 0, hand=["sphinx", "ankou"], mana=["gargoyle"] * 3 + ["ankou"] * 3,
+            spirits=["cerberus", "tarasque", "kodama"])  # fmt: skip
+    stack_deck(s, ["redcap", "kasha", "selkie", "amabie", "kobold"])
+    s = play(s, "ankou")
+    s = summon(s, "sphinx")
+    me = s["seats"][0]
+    assert kinds(me["hand"]) == ["redcap", "kasha", "selkie"]
+    assert kinds(me["mana"])[-2:] == ["amabie", "kobold"]

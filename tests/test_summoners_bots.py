@@ -1,0 +1,64 @@
+"""Age of Summoners: the bots choose legal actions from the view; the simulator reports."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from companion.cardgames.summoners import GAME
+from companion.cardgames.summoners.scoring import final_result
+from companion.cardgames.summoners.simulate import format_table, play_match, simulate
+from companion.cardgames.summoners.view import view
+
+
+def test_every_bot_returns_a_listed_action() -> None:
+    rng = random.Random(1)
+    for name, bot in GAME.bots.items():
+        s = GAME.new(3, 11, {})
+        for _ in range(60 if name == "search" else 250):
+            if GAME.result(s) is not None:
+                break
+            seat = s["await"]["seat"]
+            legal = GAME.legal_actions(s, seat)
+            action = bot(view(s, seat), legal, rng)
+            assert action in legal, (name, action)
+            s = GAME.apply(s, seat, action)
+
+
+def test_heuristic_beats_random_heads_up() -> None:
+    wins = 0
+    for seed in range(20):
+        bots = ["heuristic", "random"] if seed % 2 == 0 else ["random", "heuristic"]
+        s = play_match(2, seed, bots)
+        wins += bots[final_result(s)["winner"]] == "heuristic"
+    assert wins >= 18
+
+
+def test_search_bot_moves_within_a_second() -> None:
+    rng = random.Random(2)
+    s = GAME.new(4, 21, {})
+    timed = []
+    while GAME.result(s) is None and len(timed) < 6:
+        seat = s["await"]["seat"]
+        legal = GAME.legal_actions(s, seat)
+        v = view(s, seat)
+        late = max(p["vp"] for p in s["seats"]) >= 20
+        if late and s["await"]["phase"] in ("play", "main") and len(legal) > 1:
+            started = time.perf_counter()
+            assert GAME.bots["search"](v, legal, rng) in legal
+            timed.append(time.perf_counter() - started)
+        s = GAME.apply(s, seat, GAME.bots["heuristic"](v, legal, rng))
+    assert timed and max(timed) < 1.0
+
+
+def test_simulate_reports_the_brief_figures() -> None:
+    report = simulate(6, 3, ["heuristic", "random"], seed=5)
+    assert report["games"] == 6 and len(report["seat_win"]) == 3
+    assert abs(sum(report["seat_win"]) - 1) < 1e-9
+    assert set(report["choice_share"]) == {
+        "summon", "conquest", "research", "alchemy", "prayer", "festival", "inquisition",
+        "pilgrimage",
+    }  # fmt: skip
+    assert len(report["kinds"]) == 30 and set(report["bot_win"]) == {"heuristic", "random"}
+    table = format_table(report)
+    assert "Phase II choices" in table and "gargoyle" in table

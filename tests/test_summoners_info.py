@@ -1,0 +1,175 @@
+"""Age of Summoners: hidden information (4.6, D21), refused actions, replay and events in words."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from companion.cardgames import CardGameRuleError, get_game
+from companion.cardgames.summoners import GAME, replay
+from companion.cardgames.summoners.bots import random_bot
+from companion.cardgames.summoners.events import describe
+from companion.cardgames.summoners.view import view
+
+State = dict[str, Any]
+
+
+def random_states(games: int, seed: int = 0) -> list[State]:
+    """States met along random matches (every step), through the public apply."""
+    states = []
+    for g in range(games):
+        rng = random.Random(seed + g)
+        s = GAME.new(2 + g % 3, seed + g, {})
+        while GAME.result(s) is None:
+            states.append(s)
+            seat = s["await"]["seat"]
+            s = GAME.apply(s, seat, random_bot({}, GAME.legal_actions(s, seat), rng))
+        states.append(s)
+    return states
+
+
+@pytest.fixture(scope="module")
+def states() -> list[State]:
+    return random_states(12)
+
+
+def hidden_from(s: State, seat: int | None) -> list[str]:
+    """Card ids ``seat`` may not see: other hands, every stone, deck, discard, others' refill."""
+    hidden = list(s["deck"]) + list(s["discard"])
+    for i, p in enumerate(s["seats"]):
+        hidden += p["stones"]
+        if i != seat:
+            hidden += p["hand"]
+    if s["turn"].get("seat") != seat:
+        hidden += s["turn"].get("drawn", [])
+    return hidden
+
+
+def _no_leaks(states: list[State]) -> None:
+    for s in states:
+        for seat in [None, *range(s["players"])]:
+            text = json.dumps(view(s, seat), ensure_ascii=False)
+            leaks = [c for c in hidden_from(s, seat) if f'"{c}"' in text]
+            assert not leaks, (seat, leaks)
+
+
+def test_views_never_show_hidden_card_ids(states: list[State]) -> None:
+    _no_leaks(states[::5])
+
+
+@pytest.mark.slow
+def test_views_never_show_hidden_card_ids_at_any_step() -> None:
+    _no_leaks(random_states(60, seed=1000))
+
+
+def test_own_hand_is_shown_and_stones_are_counts_even_for_the_owner(states: list[State]) -> None:
+    s = states[40]
+    for seat in range(s["players"]):
+        v = view(s, seat)
+        mine = v["seats"][seat]
+        assert [c["id"] for c in mine["hand"]] == s["seats"][seat]["hand"]
+        assert all(p["hand"] is None for p in v["seats"] if p["seat"] != seat)
+        assert all(isinstance(p["stones"], int) for p in v["seats"])
+
+
+def test_private_event_parts_reach_only_their_seats(states: list[State]) -> None:
+    s = states[-1]
+    for seat in [None, *range(s["players"])]:
+        shown = view(s, seat)["events"]
+        for raw, seen in zip(s["events"], shown, strict=True):
+            private = raw.get("private")
+            assert "private" not in seen
+            if private and seat not in private["seats"]:
+                assert set(seen) == set(raw) - {"private"}
+
+
+def running(states: list[State]) -> list[State]:
+    return [s for s in states if s["await"] is not None]
+
+
+def test_pending_choices_go_to_the_right_seat_only(states: list[State]) -> None:
+    for s in running(states)[::7]:
+        waiting = s["await"]["seat"]
+        for seat in range(s["players"]):
+            legal = GAME.legal_actions(s, seat)
+            pending = view(s, seat)["pending"]
+            assert bool(legal) == (seat == waiting) == (pending is not None)
+            if pending:
+                assert pending["actions"] == legal
+
+
+def test_views_and_states_are_json(states: list[State]) -> None:
+    for s in states[::25]:
+        assert json.loads(json.dumps(s)) == s
+        json.dumps(view(s, None))
+
+
+def _unchanged(s: State, seat: int, action: Any, code: str) -> None:
+    before = json.dumps(s, sort_keys=True)
+    with pytest.raises(CardGameRuleError) as err:
+        GAME.apply(s, seat, action)
+    assert err.value.code == code, err.value
+    assert json.dumps(s, sort_keys=True) == before
+
+
+def test_illegal_actions_are_refused_and_change_nothing(states: list[State]) -> None:
+    for s in running(states)[::11]:
+        seat = s["await"]["seat"]
+        other = (seat + 1) % s["players"]
+        legal = GAME.legal_actions(s, seat)
+        _unchanged(s, other, legal[0], "not-your-turn")
+        _unchanged(s, seat, {"type": "teleport"}, "unknown-action")
+        _unchanged(s, seat, "play", "unknown-action")
+        if s["seats"][other]["hand"]:
+            stranger = s["seats"][other]["hand"][0]
+            _unchanged(s, seat, {"type": "play", "card": stranger}, "card-not-in-hand")
+    finished = states[-1]
+    _unchanged(finished, 0, {"type": "pass"}, "match-over")
+
+
+def test_a_bad_payment_is_refused() -> None:
+    for s in random_states(6, seed=50):
+        if s["await"] and s["await"]["phase"] == "pay":
+            _unchanged(s, s["await"]["seat"], {"type": "pay", "pay": {"stone": 99}}, "cannot-pay")
+            return
+    pytest.skip("no payment choice met")
+
+
+def test_apply_never_mutates_its_input() -> None:
+    rng = random.Random(3)
+    s = GAME.new(3, 3, {})
+    for _ in range(80):
+        seat = s["await"]["seat"]
+        before = json.dumps(s, sort_keys=True)
+        nxt = GAME.apply(s, seat, random_bot({}, GAME.legal_actions(s, seat), rng))
+        assert json.dumps(s, sort_keys=True) == before
+        s = nxt
+
+
+def test_replay_equals_the_state(states: list[State]) -> None:
+    for s in (states[-1], states[len(states) // 2]):
+        again = replay(s["seed"], s["players"], s["options"], s["log"])
+        assert again == s
+    assert get_game("age-of-summoners") is GAME
+
+
+def test_every_event_has_a_sentence_in_both_languages(states: list[State]) -> None:
+    types = set()
+    for s in states[-1:]:
+        for seat in (None, 0):
+            for event in view(s, seat)["events"]:
+                types.add(event["type"])
+                for lang in ("en", "ja"):
+                    text = describe(event, lang)
+                    assert text and "{" not in text and text != event["type"]
+    assert {"setup", "turn", "command", "assisted", "game-end"} <= types
+
+
+def test_game_object_shape() -> None:
+    assert GAME.key == "age-of-summoners"
+    assert GAME.names == {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
+    assert (GAME.min_players, GAME.max_players) == (2, 4)
+    assert set(GAME.bots) == {"random", "heuristic", "search"}

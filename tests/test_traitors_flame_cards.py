@@ -1,0 +1,98 @@
+"""Traitor's Flame card set: the design brief's constraints, data-driven text, faces and backs."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from companion.cardgames.traitors_flame import cards, svg
+
+CHARS = cards.characters()
+
+
+def test_the_set_meets_the_brief():
+    assert cards.check_set() == []
+
+
+def test_sixty_cards_and_the_specials():
+    assert len(cards.all_cards()) == 60 and len(cards.deck_cards()) == 58
+    kinds = cards.kinds()
+    assert (kinds["night"]["value"], kinds["dawn"]["value"], kinds["flame"]["value"]) == (2, 4, 3)
+    assert len(cards.flame_ids()) == 14
+    assert not any(k["usable"] for k in kinds.values() if k.get("special"))
+
+
+def test_copies_colours_and_values():
+    assert sorted(k["copies"] for k in CHARS) == [3] * 6 + [4] * 4 + [5] * 2
+    by_colour = {c: sum(k["copies"] for k in CHARS if k["colour"] == c) for c in cards.COLOURS}
+    assert by_colour == {"red": 15, "blue": 15, "white": 14}
+    assert {k["value"] for k in CHARS} <= set(range(-4, 3))
+    assert cards.mean_value(CHARS, usable=False) - cards.mean_value(CHARS, usable=True) >= 1.5
+
+
+def test_the_four_known_kinds():
+    by_name = {k["name_ja"]: k for k in CHARS}
+    assert not by_name["叛炎の聖女"]["usable"] and not by_name["王の右手"]["usable"]
+    assert by_name["真義の剣士"]["target_rule"] == "any"
+    assert [b["block"] for b in by_name["忘却の道化師"]["effect"]] == ["REVERSE", "DRAW"]
+    assert 2 <= sum(not k["usable"] for k in CHARS) <= 4
+
+
+def test_every_kind_has_both_names_text_and_flavour():
+    for k in CHARS:
+        for field in ("name_ja", "name_en", "text_ja", "text_en", "flavour_ja", "flavour_en"):
+            assert k[field].strip(), (k["id"], field)
+        assert k["text_en"] == cards.effect_text(k, "en")
+        assert k["text_ja"] == cards.effect_text(k, "ja")
+
+
+def test_effects_use_only_the_closed_block_list():
+    for k in CHARS:
+        for block in k["effect"]:
+            assert block["block"] in cards.BLOCKS
+            assert set(block.get("if", {})) <= set(cards.CONDITIONS)
+
+
+def test_check_set_notices_a_broken_set(monkeypatch):
+    broken = [dict(k) for k in CHARS]
+    broken[0] = dict(broken[0], value=5, text_en="different")
+    monkeypatch.setattr(cards, "characters", lambda: broken)
+    problems = cards.check_set()
+    assert any("values" in p for p in problems) and any("text_en" in p for p in problems)
+
+
+def test_generated_text_joins_blocks_and_conditions():
+    hound = cards.kinds()["hound"]
+    assert cards.effect_text(hound, "en").startswith(
+        "Choose another player. If they hold 2 or more"
+    )
+    assert "見て、" in cards.effect_text(cards.kinds()["seer"], "ja")
+    assert "、、" not in "".join(cards.effect_text(k, "ja") for k in CHARS)
+
+
+@pytest.mark.parametrize("kind", sorted(cards.kinds()))
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_faces_are_svg_with_value_name_and_text(kind, lang):
+    k = cards.kinds()[kind]
+    face = svg.front(kind, lang)
+    root = ET.fromstring(face)
+    assert root.tag.endswith("svg")
+    shown = "".join(root.itertext())
+    assert f"{k['value']:+d}" in shown and k[f"name_{lang}"] in shown
+    assert k[f"text_{lang}"].replace(" ", "") in shown.replace(" ", "")
+
+
+def test_face_accepts_a_card_id():
+    assert svg.front("jester-3", "ja") == svg.front("jester", "ja")
+
+
+def test_special_backs_are_distinct_and_character_backs_identical():
+    character_backs = {svg.back(k["id"]) for k in CHARS} | {svg.back("swordsman-2")}
+    assert len(character_backs) == 1
+    specials = {svg.back(s) for s in ("flame", "night", "dawn")}
+    assert len(specials) == 3 and not specials & character_backs
+    for back in specials | character_backs:
+        ET.fromstring(back)
+    # a back never names the character on its front
+    assert not any(k["name_en"] in next(iter(character_backs)) for k in CHARS)

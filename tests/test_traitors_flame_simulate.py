@@ -1,0 +1,97 @@
+"""Traitor's Flame simulation report, its table, and the event sentences of the game log."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.cardgames import get_game
+from companion.cardgames.traitors_flame import describe
+from companion.cardgames.traitors_flame.scenario import make_state
+from companion.cardgames.traitors_flame.simulate import (
+    bot_names,
+    format_table,
+    never_plays,
+    simulate,
+)
+
+GAME = get_game("traitors-flame")
+
+
+def test_report_has_the_figures_of_the_brief():
+    report = simulate(30, 3, "heuristic,random", seed=1)
+    assert json.loads(json.dumps(report)) == report
+    assert report["games"] == 30 and report["capped"] == []
+    assert report["rounds_per_game"] >= 1
+    assert set(report["turns_per_round"]) == {"mean", "median"}
+    assert report["ended_by"]["flame"] + report["ended_by"]["deck"] == pytest.approx(1)
+    assert sum(report["win_rate_by_seat"]) == pytest.approx(1)
+    assert sum(report["win_rate_by_offset_from_first"]) == pytest.approx(1)
+    assert report["first_player_win_rate"] == report["win_rate_by_offset_from_first"][0]
+    assert set(report["win_rate_by_bot"]) == {"heuristic", "random"}
+    swordsman = report["kinds"]["swordsman"]
+    assert 0 <= swordsman["play_rate"]["heuristic"] <= 1
+    assert "play_rate" not in report["kinds"]["saint"]
+    assert report["kinds"]["flame"]["held_per_round"] > 0
+
+
+def test_simulate_is_deterministic_for_a_seed():
+    assert simulate(10, 4, ["heuristic"], seed=3) == simulate(10, 4, ["heuristic"], seed=3)
+
+
+def test_format_table_shows_every_kind():
+    table = format_table(simulate(10, 2, "random", seed=2))
+    assert "rounds/game" in table and "swordsman" in table and "queen" in table
+
+
+def test_unknown_bots_are_refused():
+    assert bot_names("random, never-jester") == ["random", "never-jester"]
+    with pytest.raises(ValueError):
+        bot_names("random,cheater")
+    with pytest.raises(ValueError):
+        bot_names("never-saint")  # the Saint cannot be played anyway
+
+
+def test_never_plays_reports_every_usable_kind():
+    gaps = never_plays(4, 2, seed=1)
+    assert set(gaps) == {
+        "cupbearer",
+        "swordsman",
+        "hound",
+        "seer",
+        "spy",
+        "archivist",
+        "jester",
+        "bellringer",
+        "pilgrim",
+    }
+
+
+def test_simulate_with_the_search_bot_uses_views():
+    report = simulate(1, 2, "search,heuristic", seed=4, search_budget=0.005)
+    assert report["games"] == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_event_reads_as_a_sentence(lang):
+    st = make_state(3, hands=[["cupbearer", "right-hand"], ["flame"] * 3, []], deck=["spy"])
+    st = GAME.apply(
+        st, 0, {"type": "play", "card": "cupbearer-1", "target": 2, "give": "right-hand-1"}
+    )
+    for seat in (0, 1, 2, None):
+        for event in GAME.view(st, seat)["events"] + [e for e in st["events"]]:
+            sentence = describe(event, lang)
+            assert sentence and "{" not in sentence and event["type"] != sentence
+
+
+def test_sentences_show_private_cards_only_when_the_view_has_them():
+    st = make_state(3, hands=[["cupbearer", "right-hand"], [], []], deck=["spy"])
+    st = GAME.apply(
+        st, 0, {"type": "play", "card": "cupbearer-1", "target": 2, "give": "right-hand-1"}
+    )
+    log = {seat: [describe(e, "en") for e in GAME.view(st, seat)["events"]] for seat in (1, 2)}
+    assert "Seat 1 gave The King's Right Hand to Seat 3." in log[2]
+    assert "Seat 1 gave a non-Flame card to Seat 3." in log[1]
+    ja = [describe(e, "ja", names=["アン", "ベン", "カイ"]) for e in GAME.view(st, 2)["events"]]
+    assert "アンがカイに「王の右手」を渡した。" in ja
