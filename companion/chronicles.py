@@ -116,9 +116,10 @@ def load(db: Database, stream_id: str) -> Chronicle:
     if cached is not None and cached[0] == header.version:
         state = cached[1]
     elif cached is not None and cached[0] < header.version:
-        state = _advance(cached[1], store.load_events(db, stream_id, after=cached[0]))
+        newer = store.load_events(db, stream_id, after=cached[0], upto=header.version)
+        state = _advance(cached[1], newer)
     else:
-        state = replay(_records(store.load_events(db, stream_id)))
+        state = replay(_records(store.load_events(db, stream_id, upto=header.version)))
     CACHE.put(stream_id, header.version, state)
     return Chronicle(header.id, header.title, state, header.version, header.meta)
 

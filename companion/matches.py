@@ -144,7 +144,7 @@ def load(db: Database, sid: str) -> Match:
     cached = CACHE.get(sid, header.version)
     if cached is not None:
         return cached
-    match = _replay(sid, store.load_events(db, sid))
+    match = _replay(sid, store.load_events(db, sid, upto=header.version))
     CACHE.put(match)
     return match
 

@@ -171,11 +171,18 @@ def get_stream(db: Database, stream_id: str) -> Stream:
     return Stream(sid, kind, title, version, created, updated, json.loads(meta or "{}"))
 
 
-def load_events(db: Database, stream_id: str, after: int = 0) -> list[StoredEvent]:
-    """Every event of the stream with seq greater than ``after``, in order."""
+def load_events(
+    db: Database, stream_id: str, after: int = 0, upto: int | None = None
+) -> list[StoredEvent]:
+    """The stream's events with ``after < seq <= upto``, in order.
+
+    Pass the version read from the stream's header as ``upto``: another writer may append between
+    the two reads, and a state must never hold events beyond the version it is labelled with.
+    """
     cursor = db.execute(
-        "SELECT seq, type, data, created FROM events WHERE stream_id = ? AND seq > ? ORDER BY seq",
-        [stream_id, after],
+        "SELECT seq, type, data, created FROM events"
+        " WHERE stream_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+        [stream_id, after, upto if upto is not None else 2**62],
     )
     return [
         StoredEvent(seq, type_, json.loads(data), created) for seq, type_, data, created in cursor

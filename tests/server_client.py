@@ -44,7 +44,7 @@ class Server:
             [str(companion), "serve", "--port", str(self.port)],
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=open(self.database.with_suffix(".log"), "ab"),  # noqa: SIM115 - kept for the run
             start_new_session=True,
         )
         deadline = time.monotonic() + 30

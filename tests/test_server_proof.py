@@ -62,6 +62,8 @@ def client_loop(
         sent += 1
         new_version = body.get("version") if isinstance(body, dict) else None
         log.append(("command", status, state["version"], new_version, command["type"]))
+        if status not in (200, 409):
+            log.append(("refused", status, command, body))
 
 
 def run_clients(
@@ -90,9 +92,9 @@ def test_eight_racing_clients_lose_nothing_and_double_no_roll(server: Server) ->
     commands = [entry for entry in log if entry[0] == "command"]
     assert len(commands) == 1600
     statuses = Counter(entry[1] for entry in commands)
-    assert set(statuses) <= {200, 409}, statuses
+    assert set(statuses) <= {200, 409}, [entry for entry in log if entry[0] == "refused"][:3]
     assert statuses[200] > 100 and statuses[409] > 100, statuses  # they really raced
-    assert not [entry for entry in log if entry[0] != "command"]
+    assert not [entry for entry in log if entry[0] not in ("command", "refused")]
     accepted = sorted(entry[3] for entry in commands if entry[1] == 200)
     assert len(accepted) == len(set(accepted)), "two commands got the same version"
     assert all(entry[3] == entry[2] + 1 for entry in commands if entry[1] == 200)

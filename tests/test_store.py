@@ -122,3 +122,9 @@ def test_work_inside_creation_fails_and_leaves_nothing(db_path: Path) -> None:
         store.create_stream(db, "legacy", [{"type": "start"}], within=fail)
     assert db.execute("SELECT count(*) FROM streams").fetchone()[0] == 0
     assert db.execute("SELECT count(*) FROM events").fetchone()[0] == 0
+
+
+def test_events_can_be_read_up_to_a_version(db_path: Path) -> None:
+    db = connect(db_path)
+    sid = store.create_stream(db, "legacy", [{"type": "a"}, {"type": "b"}, {"type": "c"}])
+    assert [e.seq for e in store.load_events(db, sid, after=1, upto=2)] == [2]

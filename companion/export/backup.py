@@ -48,7 +48,7 @@ def may_back_up(role: str, state: State) -> bool:
 def export_backup(db: Database, stream_id: str) -> str:
     """The chronicle's backup as JSON text (UTF-8, sorted keys, one field per line)."""
     header = store.get_stream(db, stream_id)
-    stored = store.load_events(db, stream_id)
+    stored = store.load_events(db, stream_id, upto=header.version)
     return dump(backup_document(header, stored))
 
 
