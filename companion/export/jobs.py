@@ -139,7 +139,8 @@ def claim_next(db: Database, pid: int, limit: int) -> Job | None:
     with _immediate(db):
         if running(db) >= limit:
             return None
-        job = _one(db, "status = 'queued' ORDER BY created, id LIMIT 1", [])
+        # rowid breaks ties between jobs queued within the same millisecond, in queue order.
+        job = _one(db, "status = 'queued' ORDER BY created, rowid LIMIT 1", [])
         if job is None:
             return None
         _set(db, job.id, status="running", progress=2, step="preparing", pid=pid)
