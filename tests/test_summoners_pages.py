@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import json
 import os
 import random
 import re
@@ -14,14 +13,14 @@ from typing import Any
 import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
+from table_helpers import act, buttons, load, page
+from table_helpers import new_table as new_game_table
 
 from companion import matches
-from companion.capabilities import resolve
 from companion.cardgames.summoners import GAME, board
 from companion.cardgames.summoners.cards import kind_of_card, kinds, number_of_action
 from companion.cardgames.summoners.engine import new_game
 from companion.cardgames.summoners.scenario import arrange, stack_deck
-from companion.db import connect
 
 KEY = "age-of-summoners"
 THREE = {
@@ -36,48 +35,16 @@ NAMES = ["Ann", "Brianna", "Cy"]
 State = dict[str, Any]
 
 
-def new_table(client: FlaskClient, mode: str = "hotseat", lang: str = "en", **seats: str) -> str:
-    """Set up a table (Ann and a bot unless ``seats`` say otherwise); returns the host token."""
-    data = {"game": KEY, "language": lang, "mode": mode}
-    data.update(
-        seats
-        or {
-            "seat-0-kind": "person",
-            "seat-0-name": "Ann",
-            "seat-1-kind": "heuristic",
-            "seat-1-name": "Bo",
-        }
-    )
-    response = client.post("/games/", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
-    return re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
-
-
-def load(app: Flask, token: str) -> matches.Match:
-    db = connect(app.config["DATABASE"])
-    cap = resolve(db, token)
-    assert cap is not None
-    return matches.load(db, cap.stream_id)
-
-
-def page(client: FlaskClient, url: str) -> str:
-    response = client.get(url)
-    assert response.status_code == 200, url
-    return response.get_data(as_text=True)
-
-
-def buttons(text: str) -> list[dict[str, Any]]:
-    return [
-        json.loads(html.unescape(v))
-        for v in re.findall(r'<button name="action" value="([^"]+)"', text)
-    ]
-
-
 def button_texts(text: str) -> list[str]:
     return [
         html.unescape(t).strip()
         for t in re.findall(r'<button name="action" value="[^"]+"[^>]*>([^<]*)</button>', text)
     ]
+
+
+def new_table(client: FlaskClient, mode: str = "hotseat", lang: str = "en", **seats: str) -> str:
+    """A table of this game (Ann and a bot unless ``seats`` say otherwise)."""
+    return new_game_table(client, KEY, mode, lang, **seats)
 
 
 def three_at_a_table(client: FlaskClient, lang: str = "en") -> tuple[str, list[str], str]:
@@ -87,13 +54,6 @@ def three_at_a_table(client: FlaskClient, lang: str = "en") -> tuple[str, list[s
     urls = re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", text)
     assert len(urls) == 4
     return host, urls[:3], urls[3]
-
-
-def act(client: FlaskClient, token: str, match: matches.Match, action: dict[str, Any]) -> None:
-    response = client.post(
-        f"/t/{token}/act", data={"version": str(match.version), "action": json.dumps(action)}
-    )
-    assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
 
 
 def name_of(kind: str) -> str:

@@ -2,49 +2,15 @@
 
 from __future__ import annotations
 
-import html
 import json
 import re
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-
-from companion import matches
-from companion.capabilities import resolve
-from companion.db import connect
+from table_helpers import buttons, load, new_table
 
 GAMES = ("traitors-flame", "age-of-summoners")
-
-
-def new_table(client: FlaskClient, game: str, mode: str = "hotseat", **seats: str) -> str:
-    data = {"game": game, "language": "en", "mode": mode}
-    data.update(
-        seats
-        or {
-            "seat-0-kind": "person",
-            "seat-0-name": "Ann",
-            "seat-1-kind": "heuristic",
-            "seat-1-name": "Bo",
-        }
-    )
-    response = client.post("/games/", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
-    return re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
-
-
-def load(app: Flask, token: str) -> matches.Match:
-    db = connect(app.config["DATABASE"])
-    cap = resolve(db, token)
-    assert cap is not None
-    return matches.load(db, cap.stream_id)
-
-
-def buttons(page: str) -> list[dict]:
-    return [
-        json.loads(html.unescape(v))
-        for v in re.findall(r'<button name="action" value="([^"]+)"', page)
-    ]
 
 
 def play_first_actions(client: FlaskClient, app: Flask, token: str, limit: int = 2000) -> None:

@@ -12,12 +12,10 @@ from typing import Any
 import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
+from table_helpers import act, buttons, load, new_table, page
 
-from companion import matches
-from companion.capabilities import resolve
 from companion.cardgames.traitors_flame import GAME, board, cards
 from companion.cardgames.traitors_flame.scenario import make_state
-from companion.db import connect
 
 KEY = "traitors-flame"
 FOUR = {
@@ -30,43 +28,6 @@ FOUR = {
     "seat-3-kind": "person",
     "seat-3-name": "Dee",
 }
-
-
-def new_table(client: FlaskClient, game: str, mode: str = "hotseat", **seats: str) -> str:
-    """Set up a table (Ann and a bot unless ``seats`` say otherwise); returns the host token."""
-    data = {"game": game, "language": "en", "mode": mode}
-    data.update(
-        seats
-        or {
-            "seat-0-kind": "person",
-            "seat-0-name": "Ann",
-            "seat-1-kind": "heuristic",
-            "seat-1-name": "Bo",
-        }
-    )
-    response = client.post("/games/", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
-    return re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
-
-
-def load(app: Flask, token: str) -> matches.Match:
-    db = connect(app.config["DATABASE"])
-    cap = resolve(db, token)
-    assert cap is not None
-    return matches.load(db, cap.stream_id)
-
-
-def buttons(text: str) -> list[dict[str, Any]]:
-    return [
-        json.loads(html.unescape(v))
-        for v in re.findall(r'<button name="action" value="([^"]+)"', text)
-    ]
-
-
-def page(client: FlaskClient, url: str) -> str:
-    response = client.get(url)
-    assert response.status_code == 200, url
-    return response.get_data(as_text=True)
 
 
 def button_texts(text: str) -> list[str]:
@@ -92,13 +53,6 @@ def four_at_a_table(client: FlaskClient, lang: str = "en") -> tuple[str, list[st
     seats, spectator = seat_links(client, host)
     assert len(seats) == 4
     return host, seats, spectator
-
-
-def act(client: FlaskClient, token: str, match: matches.Match, action: dict[str, Any]) -> None:
-    response = client.post(
-        f"/t/{token}/act", data={"version": str(match.version), "action": json.dumps(action)}
-    )
-    assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
 
 
 # The board ----------------------------------------------------------------------------------

@@ -1,0 +1,63 @@
+"""Card-game tables through the test client: set one up, read it back, press its buttons."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import matches
+from companion.capabilities import resolve
+from companion.db import connect
+
+ANN_AND_A_BOT = {
+    "seat-0-kind": "person",
+    "seat-0-name": "Ann",
+    "seat-1-kind": "heuristic",
+    "seat-1-name": "Bo",
+}
+
+
+def new_table(
+    client: FlaskClient, game: str, mode: str = "hotseat", lang: str = "en", **seats: str
+) -> str:
+    """Set up a table (Ann and a bot unless ``seats`` say otherwise); returns the host token."""
+    data = {"game": game, "language": lang, "mode": mode, **(seats or ANN_AND_A_BOT)}
+    response = client.post("/games/", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
+    return re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+
+
+def load(app: Flask, token: str) -> matches.Match:
+    """The match behind a link, read straight from the database."""
+    db = connect(app.config["DATABASE"])
+    cap = resolve(db, token)
+    assert cap is not None
+    return matches.load(db, cap.stream_id)
+
+
+def buttons(text: str) -> list[dict[str, Any]]:
+    """The actions a page offers as buttons."""
+    return [
+        json.loads(html.unescape(v))
+        for v in re.findall(r'<button name="action" value="([^"]+)"', text)
+    ]
+
+
+def page(client: FlaskClient, url: str) -> str:
+    """A page that must render."""
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.get_data(as_text=True)
+
+
+def act(client: FlaskClient, token: str, match: matches.Match, action: dict[str, Any]) -> None:
+    """Press one action's button at the match's current version."""
+    response = client.post(
+        f"/t/{token}/act", data={"version": str(match.version), "action": json.dumps(action)}
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
