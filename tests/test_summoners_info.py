@@ -122,6 +122,8 @@ def test_illegal_actions_are_refused_and_change_nothing(states: list[State]) -> 
         legal = GAME.legal_actions(s, seat)
         _unchanged(s, other, legal[0], "not-your-turn")
         _unchanged(s, seat, {"type": "teleport"}, "unknown-action")
+        weird = {"type": "pay", "pay": {1: 2, "red": [1]}}
+        _unchanged(s, seat, weird, "cannot-pay" if legal[0]["type"] == "pay" else "unknown-action")
         _unchanged(s, seat, "play", "unknown-action")
         if s["seats"][other]["hand"]:
             stranger = s["seats"][other]["hand"][0]

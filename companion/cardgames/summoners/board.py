@@ -620,7 +620,8 @@ def _label_discard(a: dict[str, Any], view: dict[str, Any], lang: str, names: An
                 return f"次の手番のペアのカード（{tag}・{kind_name(card, lang)}）を捨てる"
             return f"Discard your pairing card ({tag}, {kind_name(card, lang)})"
         colour = colour_name(kinds()[_kind_id(card)]["colour"], lang)
-        return f"{colour}の魔力を1枚捨てる" if ja else f"Discard a {colour} mana"
+        name = kind_name(card, lang)
+        return f"{colour}の魔力（{name}）を1枚捨てる" if ja else f"Discard a {colour} mana ({name})"
     if ja:
         return f"手札の{kind_name(card, lang)}を捨てる"
     return f"Discard {kind_name(card, lang)} from your hand"

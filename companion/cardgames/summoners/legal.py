@@ -217,9 +217,9 @@ def signature(s: State, seat: int, action: Action) -> tuple[Any, ...]:
             else:
                 value = kind_of_card()[value]
         elif isinstance(value, dict):
-            value = tuple(sorted(value.items()))
+            value = tuple(sorted(value.items(), key=repr))
         items.append((key, value))
-    return tuple(sorted(items, key=lambda item: item[0]))
+    return tuple(sorted(items, key=repr))
 
 
 def check(s: State, seat: int, action: Action) -> None:

@@ -190,7 +190,7 @@ def _bot_wins(rows: list[dict[str, Any]], players: int, bots: list[str]) -> dict
     for i, _ in enumerate(rows):
         seats.update(bots[(i + k) % len(bots)] for k in range(players))
     wins = Counter(r["winner_bot"] for r in rows)
-    return {b: wins[b] / max(1, seats[b]) * players for b in sorted(set(bots))}
+    return {b: wins[b] / max(1, seats[b]) for b in sorted(set(bots))}
 
 
 def format_table(report: dict[str, Any]) -> str:
@@ -207,7 +207,7 @@ def format_table(report: dict[str, Any]) -> str:
         + "  ".join(f"{p + 1}:{w:.1%}" for p, w in enumerate(r["seat_win"])),
     ]
     if r["bot_win"]:
-        lines.append("bot win (share of seats won): "
+        lines.append("win rate per seat played: "
                      + "  ".join(f"{b}:{w:.1%}" for b, w in r["bot_win"].items()))  # fmt: skip
     lines.append("Phase II choices: " + "  ".join(
         f"{k}:{v:.1%}" for k, v in r["choice_share"].items()))  # fmt: skip
