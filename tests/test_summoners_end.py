@@ -17,7 +17,7 @@ State = dict[str, Any]
 
 
 def start(players: int = 3) -> State:
-    return new_game(players, 3, {"start": 0})
+    return new_game(players, 3, {"start": 0, "catch_up": False})
 
 
 def do(s: State, seat: int, **action: Any) -> State:

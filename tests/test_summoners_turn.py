@@ -13,6 +13,7 @@ from companion.cardgames.summoners.bots import heuristic_bot
 from companion.cardgames.summoners.cards import kind_of_card, number_of_action
 from companion.cardgames.summoners.cards import kinds as kinds_table
 from companion.cardgames.summoners.engine import new_game
+from companion.cardgames.summoners.events import describe
 from companion.cardgames.summoners.payment import summon_payments
 from companion.cardgames.summoners.scenario import arrange, stack_deck
 from companion.cardgames.summoners.view import view
@@ -21,7 +22,7 @@ State = dict[str, Any]
 
 
 def start(players: int = 3, seed: int = 1) -> State:
-    return new_game(players, seed, {"start": 0})
+    return new_game(players, seed, {"start": 0, "catch_up": False})
 
 
 def do(s: State, seat: int, **action: Any) -> State:
@@ -61,9 +62,27 @@ def test_setup_deals_six_cards_two_mana_and_one_faith(players: int) -> None:
     s = new_game(players, 5, {})
     assert len(s["deck"]) == 110 - 8 * players
     for p in s["seats"]:
-        assert len(p["hand"]) == 6 and len(p["mana"]) == 2 and p["faith"] == 1 and p["vp"] == 0
+        assert len(p["hand"]) == 6 and len(p["mana"]) == 2 and p["faith"] == 1
         assert p["pairing"] == p["mana"][1]
     assert s["await"] == {"seat": s["start"], "phase": "play"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_later_players_start_with_catch_up_chips(players: int) -> None:
+    s = new_game(players, 5, {"start": 1})
+    by_place = [s["seats"][(1 + place) % players]["vp"] for place in range(players)]
+    assert by_place == [0, 2, 3, 4][:players]
+    told = [(e["seat"], e["vp"]) for e in s["events"] if e["type"] == "catch-up"]
+    assert told == [((1 + place) % players, place + 1) for place in range(1, players)]
+    first = next(e for e in s["events"] if e["type"] == "catch-up")
+    assert describe(first, "en").endswith("starts with 2 VP.")
+    assert "勝利点2点" in describe(first, "ja")
+
+
+def test_catch_up_chips_can_be_left_out_as_in_the_printed_rules() -> None:
+    s = new_game(4, 5, {"catch_up": False})
+    assert [p["vp"] for p in s["seats"]] == [0, 0, 0, 0]
+    assert not [e for e in s["events"] if e["type"] == "catch-up"]
 
 
 def test_start_player_comes_from_the_seed_or_the_options() -> None:

@@ -21,6 +21,8 @@ _TEMPLATES: dict[str, tuple[str, str]] = {
               "{players}人のゲームを開始。スタートプレイヤーは{start}。"),
     "dealt": ("{who} is dealt {count} cards{kinds_paren}.", "{who}に手札{count}枚{kinds_paren}。"),
     "initial-mana": ("{who} reveals initial mana: {kinds}.", "{who}の初期魔力：{kinds}。"),
+    "catch-up": ("{who} plays later in the lap and starts with {vp} VP.",
+                 "{who}は手番が後なので勝利点{vp}点から始める。"),
     "turn": ("{who}'s turn.", "{who}の手番。"),
     "empty-hand": ("{who} has no hand and plays the top card of the deck.",
                    "{who}は手札がないので山札の一番上のカードを出す。"),

@@ -15,7 +15,12 @@ FAITH_CAP = 10
 
 
 def new_state(players: int, seed: int, options: dict[str, Any]) -> State:
-    """A fresh match: shuffled deck, 6-card hands, 1 faith and 2 initial mana each (rule 2)."""
+    """A fresh match: shuffled deck, 6-card hands, 1 faith and 2 initial mana each (rule 2).
+
+    Unless ``options["catch_up"]`` is false, every player after the start player begins with
+    VP chips equal to their place in turn order (2 for the second, 3 for the third, 4 for the
+    fourth): decision D23, which offsets the start player's lead in tempo.
+    """
     rng = random.Random(seed)
     deck = list(card_ids())
     rng.shuffle(deck)
@@ -51,6 +56,10 @@ def new_state(players: int, seed: int, options: dict[str, Any]) -> State:
         p["mana"] = [deck.pop(), deck.pop()]
         p["pairing"] = p["mana"][1]
         emit(s, "initial-mana", seat, kinds=[kind_of_card()[c] for c in p["mana"]])
+    if s["options"].get("catch_up", True):
+        for place, seat in enumerate(seats_from(s, start)[1:], start=2):
+            s["seats"][seat]["vp"] = place
+            emit(s, "catch-up", seat, vp=place)
     return s
 
 
