@@ -143,11 +143,27 @@ def cardgame() -> None:
 @click.option("--bots", default="heuristic", show_default=True, help="Bot levels, comma-separated.")
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+    help="Processes to spread the matches over (Age of Summoners).",
+)  # fmt: skip
+@click.option(
+    "--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+    help="A match option, e.g. catch_up=false (Age of Summoners); repeatable.",
+)  # fmt: skip
 def cardgame_simulate(
-    game: str, games: int, players: int, bots: str, seed: int, as_json: bool
+    game: str,
+    games: int,
+    players: int,
+    bots: str,
+    seed: int,
+    as_json: bool,
+    workers: int,
+    option_pairs: tuple[str, ...],
 ) -> None:
     """Play GAMES matches of GAME (traitors-flame or age-of-summoners) between bots."""
     import importlib
+    import inspect
 
     from .cardgames import game_keys, game_package, get_game
 
@@ -166,12 +182,33 @@ def cardgame_simulate(
     if unknown or not levels:
         raise click.BadParameter(f"bots are {', '.join(engine.bots)}", param_hint="--bots")
     module = importlib.import_module(game_package(game) + ".simulate")
-    report = module.simulate(games, players, levels, seed=seed)
+    extra: dict[str, Any] = {}
+    accepts = inspect.signature(module.simulate).parameters
+    if workers > 1:
+        if "workers" not in accepts:
+            raise click.BadParameter(f"not available for {game}", param_hint="--workers")
+        extra["workers"] = workers
+    if option_pairs:
+        if "options" not in accepts:
+            raise click.BadParameter(f"not available for {game}", param_hint="--option")
+        extra["options"] = dict(_option_pair(pair) for pair in option_pairs)
+    report = module.simulate(games, players, levels, seed=seed, **extra)
     click.echo(
         json.dumps(report, ensure_ascii=False, sort_keys=True)
         if as_json
         else module.format_table(report)
     )
+
+
+def _option_pair(pair: str) -> tuple[str, Any]:
+    """``key=value`` with a JSON value (``false``, ``2``), or the plain text when not JSON."""
+    key, sep, raw = pair.partition("=")
+    if not sep or not key.strip():
+        raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+    try:
+        return key.strip(), json.loads(raw)
+    except ValueError:
+        return key.strip(), raw
 
 
 def init_app(app: Flask) -> None:

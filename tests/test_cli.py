@@ -93,6 +93,18 @@ def test_cardgame_simulate_reports_json(runner: FlaskCliRunner) -> None:
         assert json.loads(result.output)["games"] == 4
 
 
+def test_cardgame_simulate_passes_options_and_workers(runner: FlaskCliRunner) -> None:
+    args = ["cardgame", "simulate", "age-of-summoners", "--games", "4", "--players", "3"]
+    result = runner.invoke(args=[*args, "--workers", "2", "--option", "catch_up=false", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["games"] == 4 and report["options"] == {"catch_up": False}
+    bad = runner.invoke(args=[*args, "--option", "catch_up"])
+    assert bad.exit_code != 0 and "KEY=VALUE" in bad.output
+    other = runner.invoke(args=["cardgame", "simulate", "traitors-flame", "--option", "a=1"])
+    assert other.exit_code != 0 and "not available" in other.output
+
+
 def test_cardgame_simulate_refuses_bad_input(runner: FlaskCliRunner) -> None:
     assert runner.invoke(args=["cardgame", "simulate", "chess"]).exit_code != 0
     assert (

@@ -657,3 +657,14 @@ def test_the_rules_spirit_lists_can_be_refreshed_from_the_data(tmp_path: Path) -
             folder / f"{lang}.md"
         ).read_text(encoding="utf-8")
     assert board.refresh_rules(tmp_path) == []
+
+
+def test_the_docs_spirit_table_is_in_step_with_the_data(tmp_path: Path) -> None:
+    docs = Path(__file__).resolve().parents[1] / "docs" / "cardgames.md"
+    text = docs.read_text(encoding="utf-8")
+    assert board.docs_table_markdown() in text
+    stale = tmp_path / "cardgames.md"
+    stale.write_text(text.replace(kinds()["belial"]["text_en"], "stale text"), encoding="utf-8")
+    assert board.refresh_docs(stale) == [stale]
+    assert stale.read_text(encoding="utf-8") == text
+    assert board.refresh_docs(stale) == []

@@ -1271,6 +1271,38 @@ def refresh_rules(folder: Path | None = None) -> list[Path]:
     return changed
 
 
+_COST_LETTER = {"black": "K", "green": "G", "red": "R", "yellow": "Y", "blue": "U", "any": "*"}
+DOCS_TABLE_HEAD = "| Code | Spirit | Colour | × | Cost | Icons | Pts | Ability |\n|---|"
+
+
+def docs_table_markdown() -> str:
+    """The spirit table of docs/cardgames.md (English), one row per kind, from the card data."""
+    rows = [DOCS_TABLE_HEAD + "---|---|---|---|---|---|---|"]
+    for s in kinds().values():
+        cost = "".join(_COST_LETTER[c] for c in s["cost"])
+        rows.append(
+            f"| {s['code']} | {s['name_en']} {s['name_ja']} | {s['colour']} {s['number']} "
+            f"| {s['copies']} | `{cost}` | {', '.join(s['icons']) or '-'} | {s['points']} "
+            f"| {s['text_en']} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def refresh_docs(path: Path | None = None) -> list[Path]:
+    """Rewrite the spirit table in docs/cardgames.md, when the repository's docs are present."""
+    path = path or Path(__file__).resolve().parents[3] / "docs" / "cardgames.md"
+    if not path.exists():
+        return []
+    text = path.read_text(encoding="utf-8")
+    start = text.index(DOCS_TABLE_HEAD)
+    end = text.index("\n\n", start) + 1
+    new = text[:start] + docs_table_markdown() + text[end:]
+    if new == text:
+        return []
+    path.write_text(new, encoding="utf-8")
+    return [path]
+
+
 if __name__ == "__main__":
-    for changed_file in refresh_rules():
+    for changed_file in refresh_rules() + refresh_docs():
         print(f"rewrote {changed_file}")

@@ -100,26 +100,33 @@ def summarise(s: State, bots: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def _job(args: tuple[int, int, list[str]]) -> dict[str, Any]:
-    players, seed, bots = args
-    return summarise(play_match(players, seed, bots), bots)
+def _job(args: tuple[int, int, list[str], dict[str, Any]]) -> dict[str, Any]:
+    players, seed, bots, options = args
+    return summarise(play_match(players, seed, bots, options), bots)
 
 
 def simulate(
-    games: int, players: int, bots: Sequence[str], seed: int = 1, workers: int = 1
+    games: int,
+    players: int,
+    bots: Sequence[str],
+    seed: int = 1,
+    workers: int = 1,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` matches (seeds seed..seed+games-1); bots rotate through the seats."""
+    """Play ``games`` matches (seeds seed..seed+games-1); bots rotate through the seats.
+
+    ``options`` go to every match (``{"catch_up": False}`` plays the printed set-up)."""
     bots = list(bots) or ["heuristic"]
     jobs = []
     for i in range(games):
         seats = [bots[(i + k) % len(bots)] for k in range(players)]
-        jobs.append((players, seed + i, seats))
+        jobs.append((players, seed + i, seats, dict(options or {})))
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             rows = list(pool.map(_job, jobs, chunksize=16))
     else:
         rows = [_job(job) for job in jobs]
-    return aggregate(rows, players, bots)
+    return {**aggregate(rows, players, bots), "options": dict(options or {})}
 
 
 def aggregate(rows: list[dict[str, Any]], players: int, bots: list[str]) -> dict[str, Any]:
