@@ -119,11 +119,18 @@ def score_optional(eye: Eye, action: Action) -> float:
 
 
 def score_declare(eye: Eye, action: Action) -> float:
-    """Declare when this seat should still lead after everyone's final turn."""
+    """Declare when this seat should still lead after everyone's final turn.
+
+    The lead asked for shrinks once the match runs long: waiting then mostly empties the deck.
+    """
     margin = eye.projected_margin()
     if action["type"] == "declare":
-        return float(margin - 2.0 - eye.players * 0.5)
+        late = max(0, int(eye.me["turns"]) - LONG_MATCH)
+        return float(margin - max(1.0, 2.0 + eye.players * 0.5 - 1.0 * late))
     return 0.0
+
+
+LONG_MATCH = 12
 
 
 _SCORERS = {

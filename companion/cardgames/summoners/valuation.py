@@ -17,7 +17,7 @@ View = dict[str, Any]
 # self-play (2-4 players); R^2 0.55. Order: turns left, hand, mana, stones, faith, faith*turns,
 # stones*turns, (axes+swords)*turns, ability stream, spirits, players, 1.
 FUTURE = (2.024, 0.577, -0.190, 0.147, 0.179, 0.064, -0.009, -0.014, 0.213, -0.181, -1.088, 6.751)
-_TRIGGER_RATE = {"pilgrimage": 0.18, "research": 0.15, "alchemy": 0.15}
+_TRIGGER_RATE = {"pilgrimage": 0.18, "research": 0.15, "alchemy": 0.15, "conquest": 0.16}
 
 
 class Eye:
@@ -158,12 +158,12 @@ class Eye:
             return count * self.effect_value(a["effects"]) * self.K["stream"]
         flat = {
             "discount": min(4.0, 0.2 * t),
-            "zero-played": 0.04 * t * (1 + self.icons["axe"] + self.icons["sword"]),
+            "zero-played": 0.15 * t * (2 + self.icons["axe"] + self.icons["sword"]),
             "shift-command": 0.1 * t * a.get("amount", 1),
             "ward": 0.06 * t * (self.players - 1),
             "inquisition-equal": 0.08 * t * (self.players - 1),
             "paid": 0.25 * t,
-            "on-assist": 0.35 * t,
+            "on-assist": 0.55 * t,
             "place-on-summon": 0.08 * t,
         }
         return float(flat.get(hook, 0.0) * self.K["stream"])
