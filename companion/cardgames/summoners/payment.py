@@ -8,8 +8,7 @@ a colour fixes the number), so payments are distinct by counts only.
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from itertools import combinations_with_replacement, product
-from typing import Any
+from typing import Any, cast
 
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .state import State
@@ -121,44 +120,30 @@ def cost_payments(s: State, seat: int, cost: tuple[str, ...]) -> tuple[Payment, 
 def payments(
     req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
 ) -> tuple[Payment, ...]:
-    """Distinct payments: coloured symbols by their colour or a stone, generic by anything."""
-    if sum(avail) + stones < max(0, sum(req) - free) + generic:
+    """Distinct payments: coloured symbols by their colour or a stone, generic by anything.
+
+    A payment spends ``sum(req) - waived + generic`` cards, where ``waived`` reductions go to the
+    coloured symbols the payment leaves uncovered; what they still leave uncovered is paid in
+    stones. Payments come out in ascending order (colour counts are enumerated lexicographically).
+    """
+    waived = min(free, sum(req))
+    total = sum(req) - waived + generic
+    room = [stones] * 6
+    for i in range(4, -1, -1):
+        room[i] = room[i + 1] + avail[i]
+    if room[0] < total:
         return ()
-    found: set[Payment] = set()
-    for waived in _waivers(req, min(free, sum(req))):
-        need = [r - w for r, w in zip(req, waived, strict=True)]
-        ranges = [
-            range(max(0, n - stones), min(n, a) + 1) for n, a in zip(need, avail, strict=True)
+    # (colour counts so far, coloured symbols they leave uncovered, cards still to pay)
+    partial: list[tuple[tuple[int, ...], int, int]] = [((), 0, total)]
+    for i in range(5):
+        r, later = req[i], room[i + 1]
+        partial = [
+            ((*counts, x), short + max(0, r - x), left - x)
+            for counts, short, left in partial
+            for x in range(max(0, left - later), min(avail[i], left) + 1)
         ]
-        for paid in product(*ranges):
-            used = sum(need) - sum(paid)
-            if used > stones:
-                continue
-            rest = [a - x for a, x in zip(avail, paid, strict=True)] + [stones - used]
-            for extra in _spread(generic, tuple(rest)):
-                found.add(tuple(x + e for x, e in zip((*paid, used), extra, strict=True)))  # type: ignore[arg-type]
-    return tuple(sorted(found))
-
-
-def _waivers(req: tuple[int, ...], free: int) -> list[tuple[int, ...]]:
-    """Ways to spend ``free`` reductions on coloured symbols (always all of them: it never hurts)."""
-    if free == 0:
-        return [(0,) * 5]
-    ranges = [range(min(r, free) + 1) for r in req]
-    return [w for w in product(*ranges) if sum(w) == free]
-
-
-def _spread(count: int, caps: tuple[int, ...], start: int = 0) -> list[tuple[int, ...]]:
-    """Ways to pick ``count`` items from six capped piles, as counts per pile."""
-    piles = [i for i in range(6) if caps[i]]
-    ways = []
-    for picks in combinations_with_replacement(piles, count):
-        counts = [0] * 6
-        for i in picks:
-            counts[i] += 1
-        if all(counts[i] <= caps[i] for i in piles):
-            ways.append(tuple(counts))
-    return ways
+    found = [(*counts, left) for counts, short, left in partial if short - waived <= left]
+    return cast(tuple[Payment, ...], tuple(found))
 
 
 def payment_dict(payment: Payment) -> dict[str, int]:
