@@ -8,66 +8,127 @@ resolve together as one step (the Leprechaun ruling); different kinds resolve in
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache, lru_cache
 from typing import Any
 
 from .cards import ICONS, kind_of_card, kinds, number_of_action, number_of_card
 from .state import State, emit, gain_faith, push, seats_from
 
 _KIND = kind_of_card()
+_SPECS = kinds()
+_ORDER = {k: i for i, k in enumerate(_SPECS)}
+_HOOK = {k: spec["ability"]["hook"] for k, spec in _SPECS.items()}
+
+
+class Lineup:
+    """What one line-up of spirits in play adds up to; shared between states, so read-only.
+
+    ``counts``: kind -> copies, in order of first summon; ``amounts``: hook -> the sum of its
+    ``amount`` parameter (1 when absent); ``grouped``: hook -> (kind, copies) in card-code order;
+    ``free``: symbols the discount abilities waive on every summon.
+    """
+
+    __slots__ = ("counts", "amounts", "grouped", "wards", "icons", "free")
+
+    def __init__(self, cards: tuple[str, ...]) -> None:
+        counts: dict[str, int] = {}
+        for card in cards:
+            kind = _KIND[card]
+            counts[kind] = counts.get(kind, 0) + 1
+        amounts: dict[str, int] = {}
+        grouped: dict[str, list[tuple[str, int]]] = {}
+        wards: set[str] = set()
+        icons: Counter[str] = Counter()
+        free = 0
+        for kind, copies in counts.items():
+            spec = _SPECS[kind]
+            ability = spec["ability"]
+            hook = ability["hook"]
+            amounts[hook] = amounts.get(hook, 0) + ability.get("amount", 1) * copies
+            grouped.setdefault(hook, []).append((kind, copies))
+            if hook == "ward":
+                wards.add(ability["against"])
+            elif hook == "discount":
+                free += ability.get("amount", 0) * copies
+            for icon in spec["icons"]:
+                icons[icon] += copies
+        self.counts = counts
+        self.amounts = amounts
+        self.grouped = {
+            hook: tuple(sorted(found, key=lambda item: _ORDER[item[0]]))
+            for hook, found in grouped.items()
+        }
+        self.wards = frozenset(wards)
+        self.icons = icons
+        self.free = free
+
+
+@lru_cache(maxsize=1 << 12)
+def _lineup(cards: tuple[str, ...]) -> Lineup:
+    return Lineup(cards)
+
+
+def lineup(s: State, seat: int) -> Lineup:
+    """The seat's spirits in play, summed up (cached per distinct line-up)."""
+    return _lineup(tuple(s["seats"][seat]["spirits"]))
 
 
 def kind_counts(s: State, seat: int) -> Counter[str]:
     """How many spirits of each kind the seat has in play."""
-    return Counter(kind_of_card()[c] for c in s["seats"][seat]["spirits"])
+    return Counter(lineup(s, seat).counts)
 
 
-def hook_amount(s: State, seat: int, hook: str, key: str = "amount") -> int:
-    """Sum of a numeric ability parameter over the seat's spirits with ``hook``."""
-    total = 0
-    for card in s["seats"][seat]["spirits"]:
-        ability = kinds()[kind_of_card()[card]]["ability"]
-        if ability["hook"] == hook:
-            total += ability.get(key, 1)
-    return total
+def hook_amount(s: State, seat: int, hook: str) -> int:
+    """Sum of the ``amount`` parameter (1 when absent) over the seat's spirits with ``hook``."""
+    return lineup(s, seat).amounts.get(hook, 0)
 
 
 def icon_counts(s: State, seat: int) -> Counter[str]:
     """Icons over the seat's spirits."""
-    icons: Counter[str] = Counter()
-    for card in s["seats"][seat]["spirits"]:
-        icons.update(kinds()[kind_of_card()[card]]["icons"])
-    return icons
+    return Counter(lineup(s, seat).icons)
 
 
 def warded(s: State, seat: int, against: str) -> bool:
     """True when the seat has a ward ability against ``against`` ("steal" or "inquisition")."""
-    for card in s["seats"][seat]["spirits"]:
-        ability = kinds()[kind_of_card()[card]]["ability"]
-        if ability["hook"] == "ward" and ability["against"] == against:
-            return True
-    return False
+    return against in lineup(s, seat).wards
 
 
 def command_options(s: State, seat: int) -> dict[int, str]:
     """Command numbers the seat may use this turn -> how ("base", "zero-played", "shift")."""
-    t = s["turn"]
-    options = {t["base"]: "base"}
-    if t["played"] is not None and hook_amount(s, seat, "zero-played"):
-        options.setdefault(t["pairing_num"], "zero-played")
-    shift = hook_amount(s, seat, "shift-command")
-    for number, via in list(options.items()):
-        for d in range(-shift, shift + 1):
-            options.setdefault(number + d, via if d == 0 else "shift")
-    return options
+    return dict(_options(*_command_key(s, seat)))
 
 
 def reachable_actions(s: State, seat: int) -> dict[str, tuple[int, str]]:
     """Action name -> (command number, how) for every action the seat may take this turn."""
+    return dict(_reachable(*_command_key(s, seat)))
+
+
+def _command_key(s: State, seat: int) -> tuple[int, int | None, int]:
+    """(base number, the pairing number when Asmodai may zero the played card, shift)."""
+    t = s["turn"]
+    amounts = lineup(s, seat).amounts
+    zero = t["pairing_num"] if t["played"] is not None and amounts.get("zero-played") else None
+    return t["base"], zero, amounts.get("shift-command", 0)
+
+
+@cache
+def _options(base: int, zero: int | None, shift: int) -> tuple[tuple[int, str], ...]:
+    options = {base: "base"}
+    if zero is not None:
+        options.setdefault(zero, "zero-played")
+    for number, via in list(options.items()):
+        for d in range(-shift, shift + 1):
+            options.setdefault(number + d, via if d == 0 else "shift")
+    return tuple(options.items())
+
+
+@cache
+def _reachable(base: int, zero: int | None, shift: int) -> tuple[tuple[str, tuple[int, str]], ...]:
     found: dict[str, tuple[int, str]] = {}
-    ranked = sorted(command_options(s, seat).items(), key=lambda item: _VIA_RANK[item[1]])
+    ranked = sorted(_options(base, zero, shift), key=lambda item: _VIA_RANK[item[1]])
     for number, via in ranked:
         found.setdefault(number_of_action(number), (number, via))
-    return found
+    return tuple(found.items())
 
 
 _VIA_RANK = {"base": 0, "zero-played": 1, "shift": 2}
@@ -139,21 +200,9 @@ def _cards_per_icon(s: State, seat: int, value: dict[str, Any], times: int) -> l
     return steps
 
 
-_ORDER = {k: i for i, k in enumerate(kinds())}
-_HOOK = {k: spec["ability"]["hook"] for k, spec in kinds().items()}
-
-
-def _grouped(s: State, seat: int, hook: str) -> list[tuple[str, int]]:
+def _grouped(s: State, seat: int, hook: str) -> tuple[tuple[str, int], ...]:
     """(kind, copies) of the seat's spirits with ``hook``, in card-code order."""
-    spirits = s["seats"][seat]["spirits"]
-    if not spirits:
-        return []
-    counts: dict[str, int] = {}
-    for card in spirits:
-        kind = _KIND[card]
-        if _HOOK[kind] == hook:
-            counts[kind] = counts.get(kind, 0) + 1
-    return sorted(counts.items(), key=lambda item: _ORDER[item[0]])
+    return lineup(s, seat).grouped.get(hook, ())
 
 
 def action_triggers(s: State, seat: int, action: str) -> None:

@@ -12,20 +12,21 @@ from typing import Any
 
 from companion.cardgames import CardGameRuleError
 
-from .abilities import hook_amount, kind_counts, reachable_actions, warded
+from .abilities import lineup, reachable_actions, warded
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .payment import (
     affordable,
     can_summon,
-    cost_payments,
+    lineup_cost,
     mana_counts,
     payment_dict,
     pending_payments,
-    summon_cost,
+    symbols,
 )
 from .state import State
 
 Action = dict[str, Any]
+_KIND = kind_of_card()
 
 
 def legal_actions(s: State, seat: int) -> list[Action]:
@@ -39,7 +40,7 @@ def legal_actions(s: State, seat: int) -> list[Action]:
 def _firsts(cards: list[str]) -> list[str]:
     seen: dict[str, str] = {}
     for card in cards:
-        seen.setdefault(kind_of_card()[card], card)
+        seen.setdefault(_KIND[card], card)
     return list(seen.values())
 
 
@@ -53,16 +54,17 @@ def _play(s: State, seat: int, ctx: Action) -> list[Action]:
 def summons(s: State, seat: int) -> list[Action]:
     """One summon per kind in hand the seat can pay for (the payment is chosen next)."""
     avail, stones = mana_counts(s, seat)
+    spirits = lineup(s, seat)
     found = []
     for card in _firsts(s["seats"][seat]["hand"]):
-        req, generic, free = summon_cost(s, seat, kind_of_card()[card])
+        req, generic, free = lineup_cost(spirits, _KIND[card])
         if affordable(req, generic, free, avail, stones):
             found.append({"type": "summon", "card": card})
     return found
 
 
 def _places(s: State, seat: int) -> list[Action]:
-    if s["turn"]["placed"] >= hook_amount(s, seat, "place-on-summon"):
+    if s["turn"]["placed"] >= lineup(s, seat).amounts.get("place-on-summon", 0):
         return []
     hand = s["seats"][seat]["hand"]
     found = []
@@ -109,10 +111,12 @@ _CHOICES = {
 def _paids(s: State, seat: int) -> list[Action]:
     found = []
     used = s["turn"]["paid"]
-    for kind, count in kind_counts(s, seat).items():
+    avail, stones = mana_counts(s, seat)
+    for kind, count in lineup(s, seat).counts.items():
         ability = kinds()[kind]["ability"]
         if ability["hook"] == "paid" and used.get(kind, 0) < count:
-            if cost_payments(s, seat, tuple(ability["cost"])):
+            req, generic = symbols(tuple(ability["cost"]))
+            if affordable(req, generic, 0, avail, stones):
                 found.append({"type": "paid", "kind": kind})
     return found
 

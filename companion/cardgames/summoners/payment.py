@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any, cast
 
+from .abilities import Lineup, lineup
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .state import State
 
@@ -27,11 +28,8 @@ def symbols(cost: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
     return tuple(req), cost.count("any")
 
 
-_KIND = kind_of_card()
 _SPECS = kinds()
 _COLOUR_INDEX = {card: _INDEX[colour] for card, colour in colour_of_card().items()}
-_DISCOUNT = {k: spec["ability"].get("amount", 0) for k, spec in _SPECS.items()
-             if spec["ability"]["hook"] == "discount"}  # fmt: skip
 
 
 def _self_discounted(spec: dict[str, Any]) -> tuple[tuple[int, ...], int]:
@@ -50,18 +48,16 @@ _SELF_COST = {k: _self_discounted(spec) for k, spec in _SPECS.items()
 
 def summon_cost(s: State, seat: int, kind: str) -> tuple[tuple[int, ...], int, int]:
     """(coloured counts, generic count, free coloured symbols) after every reduction (4.2, D19-20)."""
-    spec = _SPECS[kind]
-    req, generic = _BASE_COST[kind]
-    spirits = s["seats"][seat]["spirits"]
-    if not spirits:
-        return _SELF_COST.get(kind, _BASE_COST[kind]) + (0,)
-    ability = spec["ability"]
-    if ability["hook"] == "self-discount" and all(_KIND[c] != kind for c in spirits):
-        req = _SELF_COST[kind][0]
-    free = 0
-    for card in spirits:
-        free += _DISCOUNT.get(_KIND[card], 0)
-    return req, generic, free
+    return lineup_cost(lineup(s, seat), kind)
+
+
+def lineup_cost(spirits: Lineup, kind: str) -> tuple[tuple[int, ...], int, int]:
+    """``summon_cost`` for a seat with these spirits in play."""
+    if kind in _SELF_COST and kind not in spirits.counts:
+        req, generic = _SELF_COST[kind]
+    else:
+        req, generic = _BASE_COST[kind]
+    return req, generic, spirits.free
 
 
 def mana_counts(s: State, seat: int) -> tuple[tuple[int, ...], int]:
