@@ -118,9 +118,11 @@ def payments(
 ) -> tuple[Payment, ...]:
     """Distinct payments: coloured symbols by their colour or a stone, generic by anything.
 
-    A payment spends ``sum(req) - waived + generic`` cards, where ``waived`` reductions go to the
-    coloured symbols the payment leaves uncovered; what they still leave uncovered is paid in
-    stones. Payments come out in ascending order (colour counts are enumerated lexicographically).
+    A payment spends ``sum(req) - waived + generic`` cards, ``waived`` being the reductions
+    (they go to the coloured symbols the payment leaves uncovered). Colour by colour, what is
+    spent beyond that colour's symbols comes out of the generic symbols (``spare``); symbols a
+    colour leaves uncovered are waived or paid in stones. Payments come out in ascending order:
+    colour counts are enumerated lexicographically.
     """
     waived = min(free, sum(req))
     total = sum(req) - waived + generic
@@ -129,16 +131,16 @@ def payments(
         room[i] = room[i + 1] + avail[i]
     if room[0] < total:
         return ()
-    # (colour counts so far, coloured symbols they leave uncovered, cards still to pay)
-    partial: list[tuple[tuple[int, ...], int, int]] = [((), 0, total)]
+    # (colour counts so far, cards still to pay, generic symbols still to pay)
+    partial: list[tuple[tuple[int, ...], int, int]] = [((), total, generic)]
     for i in range(5):
-        r, later = req[i], room[i + 1]
+        r, a, later = req[i], avail[i], room[i + 1]
         partial = [
-            ((*counts, x), short + max(0, r - x), left - x)
-            for counts, short, left in partial
-            for x in range(max(0, left - later), min(avail[i], left) + 1)
+            ((*counts, x), left - x, spare - x + r if x > r else spare)
+            for counts, left, spare in partial
+            for x in range(max(0, left - later), min(a, left, r + spare) + 1)
         ]
-    found = [(*counts, left) for counts, short, left in partial if short - waived <= left]
+    found = [(*counts, left) for counts, left, _ in partial]
     return cast(tuple[Payment, ...], tuple(found))
 
 
