@@ -8,7 +8,7 @@ a colour fixes the number), so payments are distinct by counts only.
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import Any, cast
+from typing import Any
 
 from .abilities import Lineup, lineup
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
@@ -69,15 +69,18 @@ def mana_counts(s: State, seat: int) -> tuple[tuple[int, ...], int]:
     return tuple(counts), len(p["stones"])
 
 
-@lru_cache(maxsize=1 << 16)
 def affordable(
     req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
 ) -> bool:
     """True when some payment exists: reductions go to the symbols the row cannot cover first."""
-    short = sum(max(0, r - a) for r, a in zip(req, avail, strict=True))
-    if max(0, short - free) > stones:
+    short = 0
+    for r, a in zip(req, avail, strict=True):
+        if r > a:
+            short += r - a
+    if short - free > stones:
         return False
-    return sum(avail) + stones >= sum(req) - min(free, sum(req)) + generic
+    need = sum(req)
+    return sum(avail) + stones >= need - min(free, need) + generic
 
 
 def can_summon(s: State, seat: int, kind: str, extra: str | None = None) -> bool:
@@ -120,34 +123,48 @@ def payments(
 
     A payment spends ``sum(req) - waived + generic`` cards, ``waived`` being the reductions
     (they go to the coloured symbols the payment leaves uncovered). Colour by colour, what is
-    spent beyond that colour's symbols comes out of the generic symbols (``spare``); symbols a
-    colour leaves uncovered are waived or paid in stones. Payments come out in ascending order:
-    colour counts are enumerated lexicographically.
+    spent beyond that colour's symbols comes out of the generic symbols (``s0``...``s3`` are the
+    generic symbols left), and what is spent after the colours (``l0``...``l3`` are the cards
+    left) is stones. Payments come out in ascending order: the loops count up colour by colour.
     """
     waived = min(free, sum(req))
     total = sum(req) - waived + generic
-    room = [stones] * 6
-    for i in range(4, -1, -1):
-        room[i] = room[i + 1] + avail[i]
-    if room[0] < total:
+    a0, a1, a2, a3, a4 = avail
+    r0, r1, r2, r3, r4 = req
+    # room after colour i: the most the later colours and the stones can still pay
+    m3 = stones + a4
+    m2 = m3 + a3
+    m1 = m2 + a2
+    m0 = m1 + a1
+    if m0 + a0 < total:
         return ()
-    # (colour counts so far, cards still to pay, generic symbols still to pay)
-    partial: list[tuple[tuple[int, ...], int, int]] = [((), total, generic)]
-    for i in range(5):
-        r, a, later = req[i], avail[i], room[i + 1]
-        partial = [
-            ((*counts, x), left - x, spare - x + r if x > r else spare)
-            for counts, left, spare in partial
-            for x in range(max(0, left - later), min(a, left, r + spare) + 1)
-        ]
-    found = [(*counts, left) for counts, left, _ in partial]
-    return cast(tuple[Payment, ...], tuple(found))
+    found: list[Payment] = []
+    for x0 in range(max(0, total - m0), min(a0, total, r0 + generic) + 1):
+        l0 = total - x0
+        s0 = generic - x0 + r0 if x0 > r0 else generic
+        for x1 in range(max(0, l0 - m1), min(a1, l0, r1 + s0) + 1):
+            l1 = l0 - x1
+            s1 = s0 - x1 + r1 if x1 > r1 else s0
+            for x2 in range(max(0, l1 - m2), min(a2, l1, r2 + s1) + 1):
+                l2 = l1 - x2
+                s2 = s1 - x2 + r2 if x2 > r2 else s1
+                for x3 in range(max(0, l2 - m3), min(a3, l2, r3 + s2) + 1):
+                    l3 = l2 - x3
+                    s3 = s2 - x3 + r3 if x3 > r3 else s2
+                    for x4 in range(max(0, l3 - stones), min(a4, l3, r4 + s3) + 1):
+                        found.append((x0, x1, x2, x3, x4, l3 - x4))
+    return tuple(found)
 
 
 def payment_dict(payment: Payment) -> dict[str, int]:
     """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}``."""
+    return dict(_payment_items(payment))
+
+
+@lru_cache(maxsize=1 << 12)
+def _payment_items(payment: Payment) -> tuple[tuple[str, int], ...]:
     names = (*COLOURS, "stone")
-    return {names[i]: n for i, n in enumerate(payment) if n}
+    return tuple((names[i], n) for i, n in enumerate(payment) if n)
 
 
 def payment_tuple(pay: Any) -> Payment | None:
