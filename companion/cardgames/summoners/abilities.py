@@ -17,7 +17,18 @@ from .state import State, emit, gain_faith, push, seats_from
 _KIND = kind_of_card()
 _SPECS = kinds()
 _ORDER = {k: i for i, k in enumerate(_SPECS)}
-_HOOK = {k: spec["ability"]["hook"] for k, spec in _SPECS.items()}
+
+
+def _kind_info(spec: dict[str, Any]) -> tuple[str, int, str | None, int, tuple[str, ...]]:
+    ability = spec["ability"]
+    hook = ability["hook"]
+    against = ability["against"] if hook == "ward" else None
+    discount = ability.get("amount", 0) if hook == "discount" else 0
+    return hook, ability.get("amount", 1), against, discount, tuple(spec["icons"])
+
+
+# kind -> (hook, amount (1 when absent), ward against, discount, icons)
+_INFO = {k: _kind_info(spec) for k, spec in _SPECS.items()}
 
 
 class Lineup:
@@ -25,47 +36,47 @@ class Lineup:
 
     ``counts``: kind -> copies, in order of first summon; ``amounts``: hook -> the sum of its
     ``amount`` parameter (1 when absent); ``grouped``: hook -> (kind, copies) in card-code order;
-    ``free``: symbols the discount abilities waive on every summon.
+    ``icons``: icon -> count, in order of first appearance; ``free``: symbols the discount
+    abilities waive on every summon. A line-up only grows (spirits stay in play), so each one
+    is the line-up before it plus one card.
     """
 
     __slots__ = ("counts", "amounts", "grouped", "wards", "icons", "free")
 
-    def __init__(self, cards: tuple[str, ...]) -> None:
-        counts: dict[str, int] = {}
-        for card in cards:
-            kind = _KIND[card]
-            counts[kind] = counts.get(kind, 0) + 1
-        amounts: dict[str, int] = {}
-        grouped: dict[str, list[tuple[str, int]]] = {}
-        wards: set[str] = set()
-        icons: Counter[str] = Counter()
-        free = 0
-        for kind, copies in counts.items():
-            spec = _SPECS[kind]
-            ability = spec["ability"]
-            hook = ability["hook"]
-            amounts[hook] = amounts.get(hook, 0) + ability.get("amount", 1) * copies
-            grouped.setdefault(hook, []).append((kind, copies))
-            if hook == "ward":
-                wards.add(ability["against"])
-            elif hook == "discount":
-                free += ability.get("amount", 0) * copies
-            for icon in spec["icons"]:
-                icons[icon] += copies
-        self.counts = counts
-        self.amounts = amounts
-        self.grouped = {
-            hook: tuple(sorted(found, key=lambda item: _ORDER[item[0]]))
-            for hook, found in grouped.items()
-        }
-        self.wards = frozenset(wards)
-        self.icons = icons
-        self.free = free
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.amounts: dict[str, int] = {}
+        self.grouped: dict[str, tuple[tuple[str, int], ...]] = {}
+        self.wards: frozenset[str] = frozenset()
+        self.icons: dict[str, int] = {}
+        self.free = 0
+
+    def plus(self, card: str) -> Lineup:
+        """This line-up with one more spirit."""
+        kind = _KIND[card]
+        hook, amount, against, discount, icons = _INFO[kind]
+        new = Lineup()
+        new.counts = dict(self.counts)
+        new.counts[kind] = copies = new.counts.get(kind, 0) + 1
+        new.amounts = dict(self.amounts)
+        new.amounts[hook] = new.amounts.get(hook, 0) + amount
+        group = [item for item in self.grouped.get(hook, ()) if item[0] != kind]
+        group.append((kind, copies))
+        new.grouped = dict(self.grouped)
+        new.grouped[hook] = tuple(sorted(group, key=lambda item: _ORDER[item[0]]))
+        new.wards = self.wards if against is None else self.wards | {against}
+        new.icons = dict(self.icons)
+        for icon in icons:
+            new.icons[icon] = new.icons.get(icon, 0) + 1
+        new.free = self.free + discount
+        return new
 
 
 @lru_cache(maxsize=1 << 12)
 def _lineup(cards: tuple[str, ...]) -> Lineup:
-    return Lineup(cards)
+    if not cards:
+        return Lineup()
+    return _lineup(cards[:-1]).plus(cards[-1])
 
 
 def lineup(s: State, seat: int) -> Lineup:
