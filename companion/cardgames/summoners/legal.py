@@ -7,16 +7,16 @@ within a colour, so payments are colour counts (see payment.py).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from companion.cardgames import CardGameRuleError
 
-from .abilities import lineup, reachable_actions, warded
+from .abilities import Lineup, lineup, reachable_actions, warded
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .payment import (
     affordable,
-    can_summon,
     lineup_cost,
     mana_counts,
     payment_dict,
@@ -26,7 +26,9 @@ from .payment import (
 from .state import State
 
 Action = dict[str, Any]
+Counts = tuple[int, ...]
 _KIND = kind_of_card()
+_COLOUR = colour_of_card()
 
 
 def legal_actions(s: State, seat: int) -> list[Action]:
@@ -54,32 +56,42 @@ def _play(s: State, seat: int, ctx: Action) -> list[Action]:
 def summons(s: State, seat: int) -> list[Action]:
     """One summon per kind in hand the seat can pay for (the payment is chosen next)."""
     avail, stones = mana_counts(s, seat)
-    spirits = lineup(s, seat)
+    return _summons(s["seats"][seat]["hand"], lineup(s, seat), avail, stones)
+
+
+def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
     found = []
-    for card in _firsts(s["seats"][seat]["hand"]):
+    for card in _firsts(hand):
         req, generic, free = lineup_cost(spirits, _KIND[card])
         if affordable(req, generic, free, avail, stones):
             found.append({"type": "summon", "card": card})
     return found
 
 
-def _places(s: State, seat: int) -> list[Action]:
-    if s["turn"]["placed"] >= lineup(s, seat).amounts.get("place-on-summon", 0):
+def _places(s: State, seat: int, spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
+    """Baltanders: a hand card may become mana when that lets another hand card be summoned."""
+    if s["turn"]["placed"] >= spirits.amounts.get("place-on-summon", 0):
         return []
     hand = s["seats"][seat]["hand"]
+    copies = Counter(_KIND[c] for c in hand)
+    summonable: dict[str, set[str]] = {}  # colour placed -> kinds in hand it makes summonable
     found = []
     for card in _firsts(hand):
-        rest = list(hand)
-        rest.remove(card)
-        colour = colour_of_card()[card]
-        if any(can_summon(s, seat, kind_of_card()[c], colour) for c in _firsts(rest)):
+        colour = _COLOUR[card]
+        if colour not in summonable:
+            i = COLOURS.index(colour)
+            more = avail[:i] + (avail[i] + 1,) + avail[i + 1 :]
+            summonable[colour] = {
+                k for k in copies if affordable(*lineup_cost(spirits, k), more, stones)
+            }
+        kind = _KIND[card]
+        if any(k != kind or copies[k] > 1 for k in summonable[colour]):
             found.append({"type": "place", "card": card})
     return found
 
 
-def _acts(s: State, seat: int) -> list[Action]:
+def _acts(s: State, seat: int, avail: Counts) -> list[Action]:
     found: list[Action] = []
-    p = s["seats"][seat]
     for name in reachable_actions(s, seat):
         act = {"type": "act", "action": name}
         if name == "conquest":
@@ -90,9 +102,7 @@ def _acts(s: State, seat: int) -> list[Action]:
             ]
             found += [{**act, "victim": v} for v in (victims or [None])]
         elif name == "research":
-            colours: list[str | None] = sorted(
-                {colour_of_card()[c] for c in p["mana"]}, key=COLOURS.index
-            )
+            colours: list[str | None] = [c for c, n in zip(COLOURS, avail, strict=True) if n]
             found += [{**act, "flip": c} for c in (colours or [None])]
         elif name in _CHOICES:
             found += [{**act, "choice": c} for c in _CHOICES[name]]
@@ -108,11 +118,10 @@ _CHOICES = {
 }
 
 
-def _paids(s: State, seat: int) -> list[Action]:
+def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
     found = []
     used = s["turn"]["paid"]
-    avail, stones = mana_counts(s, seat)
-    for kind, count in lineup(s, seat).counts.items():
+    for kind, count in spirits.counts.items():
         ability = kinds()[kind]["ability"]
         if ability["hook"] == "paid" and used.get(kind, 0) < count:
             req, generic = symbols(tuple(ability["cost"]))
@@ -122,11 +131,22 @@ def _paids(s: State, seat: int) -> list[Action]:
 
 
 def _main(s: State, seat: int, ctx: Action) -> list[Action]:
-    return summons(s, seat) + _acts(s, seat) + _paids(s, seat) + _places(s, seat)
+    spirits = lineup(s, seat)
+    avail, stones = mana_counts(s, seat)
+    return (
+        _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+        + _acts(s, seat, avail)
+        + _paids(s, spirits, avail, stones)
+        + _places(s, seat, spirits, avail, stones)
+    )
 
 
 def _summon_only(s: State, seat: int, ctx: Action) -> list[Action]:
-    return summons(s, seat) + _places(s, seat)
+    spirits = lineup(s, seat)
+    avail, stones = mana_counts(s, seat)
+    return _summons(s["seats"][seat]["hand"], spirits, avail, stones) + _places(
+        s, seat, spirits, avail, stones
+    )
 
 
 def _pay(s: State, seat: int, ctx: Action) -> list[Action]:
