@@ -72,16 +72,20 @@ class Lineup:
         return new
 
 
+_NO_SPIRITS = Lineup()
+
+
 @lru_cache(maxsize=1 << 12)
 def _lineup(cards: tuple[str, ...]) -> Lineup:
     if not cards:
-        return Lineup()
+        return _NO_SPIRITS
     return _lineup(cards[:-1]).plus(cards[-1])
 
 
 def lineup(s: State, seat: int) -> Lineup:
     """The seat's spirits in play, summed up (cached per distinct line-up)."""
-    return _lineup(tuple(s["seats"][seat]["spirits"]))
+    spirits = s["seats"][seat]["spirits"]
+    return _lineup(tuple(spirits)) if spirits else _NO_SPIRITS
 
 
 def kind_counts(s: State, seat: int) -> Counter[str]:

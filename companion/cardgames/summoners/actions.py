@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .abilities import assist_triggers, icon_counts, reachable_actions, resolve, take_vp, warded
+from .abilities import assist_triggers, lineup, reachable_actions, resolve, take_vp, warded
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
@@ -89,8 +89,8 @@ def _act(s: State, seat: int, a: Action, ctx: Action) -> None:
 
 
 def _conquest(s: State, seat: int, a: Action) -> None:
-    icons = icon_counts(s, seat)
-    gain = icons["axe"] + icons["sword"]
+    icons = lineup(s, seat).icons
+    gain = icons.get("axe", 0) + icons.get("sword", 0)
     s["seats"][seat]["vp"] += gain
     victim = a.get("victim")
     s["turn"]["victim"] = victim

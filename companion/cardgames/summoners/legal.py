@@ -7,7 +7,6 @@ within a colour, so payments are colour counts (see payment.py).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -73,7 +72,9 @@ def _places(s: State, seat: int, spirits: Lineup, avail: Counts, stones: int) ->
     if s["turn"]["placed"] >= spirits.amounts.get("place-on-summon", 0):
         return []
     hand = s["seats"][seat]["hand"]
-    copies = Counter(_KIND[c] for c in hand)
+    copies: dict[str, int] = {}
+    for card in hand:
+        copies[_KIND[card]] = copies.get(_KIND[card], 0) + 1
     summonable: dict[str, set[str]] = {}  # colour placed -> kinds in hand it makes summonable
     found = []
     for card in _firsts(hand):

@@ -73,14 +73,19 @@ def affordable(
     req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
 ) -> bool:
     """True when some payment exists: reductions go to the symbols the row cannot cover first."""
-    short = 0
-    for r, a in zip(req, avail, strict=True):
-        if r > a:
-            short += r - a
+    r0, r1, r2, r3, r4 = req
+    a0, a1, a2, a3, a4 = avail
+    short = (
+        (r0 - a0 if r0 > a0 else 0)
+        + (r1 - a1 if r1 > a1 else 0)
+        + (r2 - a2 if r2 > a2 else 0)
+        + (r3 - a3 if r3 > a3 else 0)
+        + (r4 - a4 if r4 > a4 else 0)
+    )
     if short - free > stones:
         return False
-    need = sum(req)
-    return sum(avail) + stones >= need - min(free, need) + generic
+    need = r0 + r1 + r2 + r3 + r4
+    return a0 + a1 + a2 + a3 + a4 + stones >= need - min(free, need) + generic
 
 
 def can_summon(s: State, seat: int, kind: str, extra: str | None = None) -> bool:
