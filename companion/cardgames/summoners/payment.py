@@ -161,15 +161,18 @@ def payments(
     return tuple(found)
 
 
+_PAY_NAMES = (*COLOURS, "stone")
+_PAY_DICTS: dict[Payment, dict[str, int]] = {}  # never handed out: callers get copies
+
+
 def payment_dict(payment: Payment) -> dict[str, int]:
-    """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}``."""
-    return dict(_payment_items(payment))
-
-
-@lru_cache(maxsize=1 << 12)
-def _payment_items(payment: Payment) -> tuple[tuple[str, int], ...]:
-    names = (*COLOURS, "stone")
-    return tuple((names[i], n) for i, n in enumerate(payment) if n)
+    """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}`` (a fresh dict every time)."""
+    found = _PAY_DICTS.get(payment)
+    if found is None:
+        found = {_PAY_NAMES[i]: n for i, n in enumerate(payment) if n}
+        if len(_PAY_DICTS) < 1 << 12:
+            _PAY_DICTS[payment] = found
+    return found.copy()
 
 
 def payment_tuple(pay: Any) -> Payment | None:
