@@ -28,6 +28,9 @@ Action = dict[str, Any]
 Counts = tuple[int, ...]
 _KIND = kind_of_card()
 _COLOUR = colour_of_card()
+# kinds with a paid ability -> its cost as (coloured counts, generic count)
+_PAID_COST = {k: symbols(tuple(spec["ability"]["cost"])) for k, spec in kinds().items()
+              if spec["ability"]["hook"] == "paid"}  # fmt: skip
 
 
 def legal_actions(s: State, seat: int) -> list[Action]:
@@ -67,27 +70,37 @@ def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> li
     return found
 
 
-def _places(s: State, seat: int, spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
-    """Baltanders: a hand card may become mana when that lets another hand card be summoned."""
+def _places(
+    s: State, seat: int, spirits: Lineup, avail: Counts, stones: int, payable: set[str]
+) -> list[Action]:
+    """Baltanders: a hand card may become mana when that lets another hand card be summoned.
+
+    ``payable``: the kinds in hand the seat can already pay for (more mana keeps them payable).
+    """
     if s["turn"]["placed"] >= spirits.amounts.get("place-on-summon", 0):
         return []
     hand = s["seats"][seat]["hand"]
     copies: dict[str, int] = {}
     for card in hand:
         copies[_KIND[card]] = copies.get(_KIND[card], 0) + 1
-    summonable: dict[str, set[str]] = {}  # colour placed -> kinds in hand it makes summonable
+    helped: dict[str, set[str]] = {}  # colour placed -> the other kinds in hand it makes payable
     found = []
     for card in _firsts(hand):
-        colour = _COLOUR[card]
-        if colour not in summonable:
-            i = COLOURS.index(colour)
-            more = avail[:i] + (avail[i] + 1,) + avail[i + 1 :]
-            summonable[colour] = {
-                k for k in copies if affordable(*lineup_cost(spirits, k), more, stones)
-            }
         kind = _KIND[card]
-        if any(k != kind or copies[k] > 1 for k in summonable[colour]):
-            found.append({"type": "place", "card": card})
+        others = [k for k in copies if k != kind or copies[k] > 1]
+        if not any(k in payable for k in others):
+            colour = _COLOUR[card]
+            if colour not in helped:
+                i = COLOURS.index(colour)
+                more = avail[:i] + (avail[i] + 1,) + avail[i + 1 :]
+                helped[colour] = {
+                    k
+                    for k in copies
+                    if k not in payable and affordable(*lineup_cost(spirits, k), more, stones)
+                }
+            if not any(k in helped[colour] for k in others):
+                continue
+        found.append({"type": "place", "card": card})
     return found
 
 
@@ -123,10 +136,9 @@ def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action
     found = []
     used = s["turn"]["paid"]
     for kind, count in spirits.counts.items():
-        ability = kinds()[kind]["ability"]
-        if ability["hook"] == "paid" and used.get(kind, 0) < count:
-            req, generic = symbols(tuple(ability["cost"]))
-            if affordable(req, generic, 0, avail, stones):
+        cost = _PAID_COST.get(kind)
+        if cost is not None and used.get(kind, 0) < count:
+            if affordable(cost[0], cost[1], 0, avail, stones):
                 found.append({"type": "paid", "kind": kind})
     return found
 
@@ -134,20 +146,22 @@ def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action
 def _main(s: State, seat: int, ctx: Action) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
+    summoned = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    payable = {_KIND[a["card"]] for a in summoned}
     return (
-        _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+        summoned
         + _acts(s, seat, avail)
         + _paids(s, spirits, avail, stones)
-        + _places(s, seat, spirits, avail, stones)
+        + _places(s, seat, spirits, avail, stones, payable)
     )
 
 
 def _summon_only(s: State, seat: int, ctx: Action) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
-    return _summons(s["seats"][seat]["hand"], spirits, avail, stones) + _places(
-        s, seat, spirits, avail, stones
-    )
+    summoned = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    payable = {_KIND[a["card"]] for a in summoned}
+    return summoned + _places(s, seat, spirits, avail, stones, payable)
 
 
 def _pay(s: State, seat: int, ctx: Action) -> list[Action]:
