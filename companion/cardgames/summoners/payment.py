@@ -156,7 +156,14 @@ def payments(
                 for x3 in range(max(0, l2 - m3), min(a3, l2, r3 + s2) + 1):
                     l3 = l2 - x3
                     s3 = s2 - x3 + r3 if x3 > r3 else s2
-                    for x4 in range(max(0, l3 - stones), min(a4, l3, r4 + s3) + 1):
+                    # the innermost bounds without min() and max(): this runs the most
+                    lo = l3 - stones if l3 > stones else 0
+                    hi = r4 + s3
+                    if hi > a4:
+                        hi = a4
+                    if hi > l3:
+                        hi = l3
+                    for x4 in range(lo, hi + 1):
                         found.append((x0, x1, x2, x3, x4, l3 - x4))
     return tuple(found)
 
