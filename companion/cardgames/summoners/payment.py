@@ -120,20 +120,35 @@ def cost_payments(s: State, seat: int, cost: tuple[str, ...]) -> tuple[Payment, 
     return payments(req, generic, 0, avail, stones)
 
 
-@lru_cache(maxsize=1 << 16)
 def payments(
     req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
 ) -> tuple[Payment, ...]:
     """Distinct payments: coloured symbols by their colour or a stone, generic by anything.
 
     A payment spends ``sum(req) - waived + generic`` cards, ``waived`` being the reductions
-    (they go to the coloured symbols the payment leaves uncovered). Colour by colour, what is
-    spent beyond that colour's symbols comes out of the generic symbols (``s0``...``s3`` are the
-    generic symbols left), and what is spent after the colours (``l0``...``l3`` are the cards
-    left) is stones. Payments come out in ascending order: the loops count up colour by colour.
+    (they go to the coloured symbols the payment leaves uncovered). No payment uses more of a
+    colour than its symbols plus the generic ones, nor more of anything than the whole payment,
+    so mana and stones beyond that are left out of the cache key (more matches share entries).
     """
-    waived = min(free, sum(req))
-    total = sum(req) - waived + generic
+    need = sum(req)
+    total = need - min(free, need) + generic
+    r0, r1, r2, r3, r4 = req
+    a0, a1, a2, a3, a4 = avail
+    usable = (min(a0, r0 + generic, total), min(a1, r1 + generic, total),
+              min(a2, r2 + generic, total), min(a3, r3 + generic, total),
+              min(a4, r4 + generic, total))  # fmt: skip
+    return _payments(req, generic, total, usable, min(stones, total))
+
+
+@lru_cache(maxsize=1 << 16)
+def _payments(
+    req: tuple[int, ...], generic: int, total: int, avail: tuple[int, ...], stones: int
+) -> tuple[Payment, ...]:
+    """The payments of ``total`` cards. Colour by colour, what is spent beyond that colour's
+    symbols comes out of the generic symbols (``s0``...``s3`` are the generic symbols left), and
+    what is spent after the colours (``l0``...``l3`` are the cards left) is stones. Payments
+    come out in ascending order: the loops count up colour by colour.
+    """
     a0, a1, a2, a3, a4 = avail
     r0, r1, r2, r3, r4 = req
     # room after colour i: the most the later colours and the stones can still pay
@@ -169,6 +184,7 @@ def payments(
 
 
 _PAY_NAMES = (*COLOURS, "stone")
+_PAY_NAME_SET = frozenset(_PAY_NAMES)
 _PAY_DICTS: dict[Payment, dict[str, int]] = {}  # never handed out: callers get copies
 
 
@@ -184,12 +200,12 @@ def payment_dict(payment: Payment) -> dict[str, int]:
 
 def payment_tuple(pay: Any) -> Payment | None:
     """Parse a payment dict; None when it is malformed."""
-    if not isinstance(pay, dict):
+    if not isinstance(pay, dict) or not _PAY_NAME_SET.issuperset(pay):
         return None
-    names = (*COLOURS, "stone")
-    if set(pay) - set(names) or not all(isinstance(v, int) and v >= 0 for v in pay.values()):
-        return None
-    c = [int(pay.get(n, 0)) for n in names]
+    for value in pay.values():
+        if not isinstance(value, int) or value < 0:
+            return None
+    c = [int(pay.get(n, 0)) for n in _PAY_NAMES]
     return (c[0], c[1], c[2], c[3], c[4], c[5])
 
 
