@@ -8,66 +8,142 @@ resolve together as one step (the Leprechaun ruling); different kinds resolve in
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache, lru_cache
 from typing import Any
 
 from .cards import ICONS, kind_of_card, kinds, number_of_action, number_of_card
 from .state import State, emit, gain_faith, push, seats_from
 
 _KIND = kind_of_card()
+_SPECS = kinds()
+_ORDER = {k: i for i, k in enumerate(_SPECS)}
+
+
+def _kind_info(spec: dict[str, Any]) -> tuple[str, int, str | None, int, tuple[str, ...]]:
+    ability = spec["ability"]
+    hook = ability["hook"]
+    against = ability["against"] if hook == "ward" else None
+    discount = ability.get("amount", 0) if hook == "discount" else 0
+    return hook, ability.get("amount", 1), against, discount, tuple(spec["icons"])
+
+
+# kind -> (hook, amount (1 when absent), ward against, discount, icons)
+_INFO = {k: _kind_info(spec) for k, spec in _SPECS.items()}
+
+
+class Lineup:
+    """What one line-up of spirits in play adds up to; shared between states, so read-only.
+
+    ``counts``: kind -> copies, in order of first summon; ``amounts``: hook -> the sum of its
+    ``amount`` parameter (1 when absent); ``grouped``: hook -> (kind, copies) in card-code order;
+    ``icons``: icon -> count, in order of first appearance; ``free``: symbols the discount
+    abilities waive on every summon. A line-up only grows (spirits stay in play), so each one
+    is the line-up before it plus one card.
+    """
+
+    __slots__ = ("counts", "amounts", "grouped", "wards", "icons", "free")
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.amounts: dict[str, int] = {}
+        self.grouped: dict[str, tuple[tuple[str, int], ...]] = {}
+        self.wards: frozenset[str] = frozenset()
+        self.icons: dict[str, int] = {}
+        self.free = 0
+
+    def plus(self, card: str) -> Lineup:
+        """This line-up with one more spirit."""
+        kind = _KIND[card]
+        hook, amount, against, discount, icons = _INFO[kind]
+        new = Lineup()
+        new.counts = dict(self.counts)
+        new.counts[kind] = copies = new.counts.get(kind, 0) + 1
+        new.amounts = dict(self.amounts)
+        new.amounts[hook] = new.amounts.get(hook, 0) + amount
+        group = [item for item in self.grouped.get(hook, ()) if item[0] != kind]
+        group.append((kind, copies))
+        new.grouped = dict(self.grouped)
+        new.grouped[hook] = tuple(sorted(group, key=lambda item: _ORDER[item[0]]))
+        new.wards = self.wards if against is None else self.wards | {against}
+        new.icons = dict(self.icons)
+        for icon in icons:
+            new.icons[icon] = new.icons.get(icon, 0) + 1
+        new.free = self.free + discount
+        return new
+
+
+_NO_SPIRITS = Lineup()
+
+
+@lru_cache(maxsize=1 << 12)
+def _lineup(cards: tuple[str, ...]) -> Lineup:
+    if not cards:
+        return _NO_SPIRITS
+    return _lineup(cards[:-1]).plus(cards[-1])
+
+
+def lineup(s: State, seat: int) -> Lineup:
+    """The seat's spirits in play, summed up (cached per distinct line-up)."""
+    spirits = s["seats"][seat]["spirits"]
+    return _lineup(tuple(spirits)) if spirits else _NO_SPIRITS
 
 
 def kind_counts(s: State, seat: int) -> Counter[str]:
     """How many spirits of each kind the seat has in play."""
-    return Counter(kind_of_card()[c] for c in s["seats"][seat]["spirits"])
+    return Counter(lineup(s, seat).counts)
 
 
-def hook_amount(s: State, seat: int, hook: str, key: str = "amount") -> int:
-    """Sum of a numeric ability parameter over the seat's spirits with ``hook``."""
-    total = 0
-    for card in s["seats"][seat]["spirits"]:
-        ability = kinds()[kind_of_card()[card]]["ability"]
-        if ability["hook"] == hook:
-            total += ability.get(key, 1)
-    return total
+def hook_amount(s: State, seat: int, hook: str) -> int:
+    """Sum of the ``amount`` parameter (1 when absent) over the seat's spirits with ``hook``."""
+    return lineup(s, seat).amounts.get(hook, 0)
 
 
 def icon_counts(s: State, seat: int) -> Counter[str]:
     """Icons over the seat's spirits."""
-    icons: Counter[str] = Counter()
-    for card in s["seats"][seat]["spirits"]:
-        icons.update(kinds()[kind_of_card()[card]]["icons"])
-    return icons
+    return Counter(lineup(s, seat).icons)
 
 
 def warded(s: State, seat: int, against: str) -> bool:
     """True when the seat has a ward ability against ``against`` ("steal" or "inquisition")."""
-    for card in s["seats"][seat]["spirits"]:
-        ability = kinds()[kind_of_card()[card]]["ability"]
-        if ability["hook"] == "ward" and ability["against"] == against:
-            return True
-    return False
+    return against in lineup(s, seat).wards
 
 
 def command_options(s: State, seat: int) -> dict[int, str]:
     """Command numbers the seat may use this turn -> how ("base", "zero-played", "shift")."""
-    t = s["turn"]
-    options = {t["base"]: "base"}
-    if t["played"] is not None and hook_amount(s, seat, "zero-played"):
-        options.setdefault(t["pairing_num"], "zero-played")
-    shift = hook_amount(s, seat, "shift-command")
-    for number, via in list(options.items()):
-        for d in range(-shift, shift + 1):
-            options.setdefault(number + d, via if d == 0 else "shift")
-    return options
+    return dict(_options(*_command_key(s, seat)))
 
 
 def reachable_actions(s: State, seat: int) -> dict[str, tuple[int, str]]:
     """Action name -> (command number, how) for every action the seat may take this turn."""
+    return dict(_reachable(*_command_key(s, seat)))
+
+
+def _command_key(s: State, seat: int) -> tuple[int, int | None, int]:
+    """(base number, the pairing number when Asmodai may zero the played card, shift)."""
+    t = s["turn"]
+    amounts = lineup(s, seat).amounts
+    zero = t["pairing_num"] if t["played"] is not None and amounts.get("zero-played") else None
+    return t["base"], zero, amounts.get("shift-command", 0)
+
+
+@cache
+def _options(base: int, zero: int | None, shift: int) -> tuple[tuple[int, str], ...]:
+    options = {base: "base"}
+    if zero is not None:
+        options.setdefault(zero, "zero-played")
+    for number, via in list(options.items()):
+        for d in range(-shift, shift + 1):
+            options.setdefault(number + d, via if d == 0 else "shift")
+    return tuple(options.items())
+
+
+@cache
+def _reachable(base: int, zero: int | None, shift: int) -> tuple[tuple[str, tuple[int, str]], ...]:
     found: dict[str, tuple[int, str]] = {}
-    ranked = sorted(command_options(s, seat).items(), key=lambda item: _VIA_RANK[item[1]])
+    ranked = sorted(_options(base, zero, shift), key=lambda item: _VIA_RANK[item[1]])
     for number, via in ranked:
         found.setdefault(number_of_action(number), (number, via))
-    return found
+    return tuple(found.items())
 
 
 _VIA_RANK = {"base": 0, "zero-played": 1, "shift": 2}
@@ -139,21 +215,9 @@ def _cards_per_icon(s: State, seat: int, value: dict[str, Any], times: int) -> l
     return steps
 
 
-_ORDER = {k: i for i, k in enumerate(kinds())}
-_HOOK = {k: spec["ability"]["hook"] for k, spec in kinds().items()}
-
-
-def _grouped(s: State, seat: int, hook: str) -> list[tuple[str, int]]:
+def _grouped(s: State, seat: int, hook: str) -> tuple[tuple[str, int], ...]:
     """(kind, copies) of the seat's spirits with ``hook``, in card-code order."""
-    spirits = s["seats"][seat]["spirits"]
-    if not spirits:
-        return []
-    counts: dict[str, int] = {}
-    for card in spirits:
-        kind = _KIND[card]
-        if _HOOK[kind] == hook:
-            counts[kind] = counts.get(kind, 0) + 1
-    return sorted(counts.items(), key=lambda item: _ORDER[item[0]])
+    return lineup(s, seat).grouped.get(hook, ())
 
 
 def action_triggers(s: State, seat: int, action: str) -> None:

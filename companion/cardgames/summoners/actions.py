@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .abilities import assist_triggers, icon_counts, reachable_actions, resolve, take_vp, warded
+from .abilities import assist_triggers, lineup, reachable_actions, resolve, take_vp, warded
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
 from .state import State, emit, gain_faith, push, right_of, seats_from
 
 Action = dict[str, Any]
+_KIND = kind_of_card()
+_NUMBER = number_of_card()
 
 
 def _play(s: State, seat: int, a: Action, ctx: Action) -> None:
@@ -52,7 +54,7 @@ def _settle(s: State, seat: int, payment: Payment) -> None:
         p["hand"].remove(card)
         p["spirits"].append(card)
         s["turn"]["action"] = "summon"
-        emit(s, "summoned", seat, kind=kind_of_card()[card], paid=payment_dict(payment))
+        emit(s, "summoned", seat, kind=_KIND[card], paid=payment_dict(payment))
         push(s, {"step": "on-summon", "seat": seat, "card": card}, {"step": "phase3", "seat": seat})
         return
     kind = target["kind"]
@@ -87,8 +89,8 @@ def _act(s: State, seat: int, a: Action, ctx: Action) -> None:
 
 
 def _conquest(s: State, seat: int, a: Action) -> None:
-    icons = icon_counts(s, seat)
-    gain = icons["axe"] + icons["sword"]
+    icons = lineup(s, seat).icons
+    gain = icons.get("axe", 0) + icons.get("sword", 0)
     s["seats"][seat]["vp"] += gain
     victim = a.get("victim")
     s["turn"]["victim"] = victim
@@ -220,9 +222,9 @@ def _keep(s: State, seat: int, a: Action, ctx: Action) -> None:
     s["seats"][neighbour]["pairing"] = other
     s["turn"]["drawn"] = []
     s["turn"]["assisted"] = other
-    private = {"seats": [seat], "kinds": [kind_of_card()[card]]}
-    emit(s, "assisted", seat, to=neighbour, kind=kind_of_card()[other],
-         number=number_of_card()[other], private=private)  # fmt: skip
+    private = {"seats": [seat], "kinds": [_KIND[card]]}
+    emit(s, "assisted", seat, to=neighbour, kind=_KIND[other], number=_NUMBER[other],
+         private=private)  # fmt: skip
     assist_triggers(s, seat, other)
 
 

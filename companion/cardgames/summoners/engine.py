@@ -39,7 +39,11 @@ def perform(s: State, seat: int, action: Action) -> None:
 
 
 def _copy(action: Action) -> Action:
-    return {k: dict(v) if isinstance(v, dict) else v for k, v in action.items()}
+    copy = dict(action)
+    for key, value in action.items():
+        if isinstance(value, dict):
+            copy[key] = dict(value)
+    return copy
 
 
 def apply(state: State, seat: int, action: Action) -> State:

@@ -15,9 +15,12 @@ from .abilities import (
     resolve,
     summon_triggers,
 )
-from .cards import kind_of_card, kinds
+from .cards import kind_of_card, kinds, number_of_card
 from .scoring import final_result
 from .state import TURN_CAP, State, Step, deck_ready, emit, push, reshuffle, seats_from
+
+_KIND = kind_of_card()
+_NUMBER = number_of_card()
 
 
 def advance(s: State) -> None:
@@ -38,7 +41,14 @@ def _deal(s: State, step: Step) -> None:
     n = step["n"]
     if "upto" in step:
         n = max(0, step["upto"] - len(s["seats"][seat]["hand"]))
-    got: list[str] = []
+    deck = s["deck"]
+    if len(deck) >= n:  # the common case: take the top n cards at once
+        got = deck[len(deck) - n :][::-1]
+        del deck[len(deck) - n :]
+        if got or to == "play":
+            _place(s, step, got)
+        return
+    got = []
     for i in range(n):
         if not deck_ready(s):
             if not step.get("after99"):
@@ -65,7 +75,7 @@ def _active(s: State) -> int:
 def _place(s: State, step: Step, got: list[str]) -> None:
     seat, to = step["seat"], step["to"]
     p = s["seats"][seat]
-    kinds_got = [kind_of_card()[c] for c in got]
+    kinds_got = [_KIND[c] for c in got]
     if to == "hand":
         p["hand"] += got
         emit(s, "drew", seat, count=len(got), private={"seats": [seat], "kinds": kinds_got})
@@ -96,8 +106,8 @@ def set_command(s: State, seat: int, card: str | None) -> None:
     pairing = p["pairing"] if p["pairing"] in p["mana"] else None
     if pairing is None and p["mana"]:
         pairing = p["mana"][-1]
-    number = kinds()[kind_of_card()[pairing]]["number"] if pairing else 0
-    played = kinds()[kind_of_card()[card]]["number"] if card else 0
+    number = _NUMBER[pairing] if pairing else 0
+    played = _NUMBER[card] if card else 0
     if card is not None:
         p["mana"].append(card)
     p["pairing"] = None
@@ -106,8 +116,8 @@ def set_command(s: State, seat: int, card: str | None) -> None:
         s,
         "command",
         seat,
-        played=kind_of_card()[card] if card else None,
-        pairing=kind_of_card()[pairing] if pairing else None,
+        played=_KIND[card] if card else None,
+        pairing=_KIND[pairing] if pairing else None,
         pairing_number=number,
         number=number + played,
     )
@@ -228,8 +238,8 @@ def _end_turn(s: State, step: Step) -> None:
 def start_turn(s: State, seat: int) -> None:
     """Begin ``seat``'s turn: Phase I waits for a card to play."""
     s["turn_number"] += 1
-    s["turn"] = {"seat": seat, "played": None, "pairing_card": None, "pairing_num": 0, "base": 0}
-    s["turn"].update(paid={}, placed=0, drawn=[], reveal=[], victim=None, action=None)
+    s["turn"] = {"seat": seat, "played": None, "pairing_card": None, "pairing_num": 0, "base": 0,
+                 "paid": {}, "placed": 0, "drawn": [], "reveal": [], "victim": None, "action": None}  # fmt: skip
     emit(s, "turn", seat)
     wait(s, seat, "play")
 

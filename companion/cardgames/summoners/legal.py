@@ -12,20 +12,25 @@ from typing import Any
 
 from companion.cardgames import CardGameRuleError
 
-from .abilities import hook_amount, kind_counts, reachable_actions, warded
+from .abilities import Lineup, lineup, reachable_actions, warded
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .payment import (
     affordable,
-    can_summon,
-    cost_payments,
+    lineup_cost,
     mana_counts,
     payment_dict,
     pending_payments,
-    summon_cost,
+    symbols,
 )
 from .state import State
 
 Action = dict[str, Any]
+Counts = tuple[int, ...]
+_KIND = kind_of_card()
+_COLOUR = colour_of_card()
+# kinds with a paid ability -> its cost as (coloured counts, generic count)
+_PAID_COST = {k: symbols(tuple(spec["ability"]["cost"])) for k, spec in kinds().items()
+              if spec["ability"]["hook"] == "paid"}  # fmt: skip
 
 
 def legal_actions(s: State, seat: int) -> list[Action]:
@@ -39,7 +44,7 @@ def legal_actions(s: State, seat: int) -> list[Action]:
 def _firsts(cards: list[str]) -> list[str]:
     seen: dict[str, str] = {}
     for card in cards:
-        seen.setdefault(kind_of_card()[card], card)
+        seen.setdefault(_KIND[card], card)
     return list(seen.values())
 
 
@@ -53,31 +58,54 @@ def _play(s: State, seat: int, ctx: Action) -> list[Action]:
 def summons(s: State, seat: int) -> list[Action]:
     """One summon per kind in hand the seat can pay for (the payment is chosen next)."""
     avail, stones = mana_counts(s, seat)
+    return _summons(s["seats"][seat]["hand"], lineup(s, seat), avail, stones)
+
+
+def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
     found = []
-    for card in _firsts(s["seats"][seat]["hand"]):
-        req, generic, free = summon_cost(s, seat, kind_of_card()[card])
+    for card in _firsts(hand):
+        req, generic, free = lineup_cost(spirits, _KIND[card])
         if affordable(req, generic, free, avail, stones):
             found.append({"type": "summon", "card": card})
     return found
 
 
-def _places(s: State, seat: int) -> list[Action]:
-    if s["turn"]["placed"] >= hook_amount(s, seat, "place-on-summon"):
+def _places(
+    s: State, seat: int, spirits: Lineup, avail: Counts, stones: int, payable: set[str]
+) -> list[Action]:
+    """Baltanders: a hand card may become mana when that lets another hand card be summoned.
+
+    ``payable``: the kinds in hand the seat can already pay for (more mana keeps them payable).
+    """
+    if s["turn"]["placed"] >= spirits.amounts.get("place-on-summon", 0):
         return []
     hand = s["seats"][seat]["hand"]
+    copies: dict[str, int] = {}
+    for card in hand:
+        copies[_KIND[card]] = copies.get(_KIND[card], 0) + 1
+    helped: dict[str, set[str]] = {}  # colour placed -> the other kinds in hand it makes payable
     found = []
     for card in _firsts(hand):
-        rest = list(hand)
-        rest.remove(card)
-        colour = colour_of_card()[card]
-        if any(can_summon(s, seat, kind_of_card()[c], colour) for c in _firsts(rest)):
-            found.append({"type": "place", "card": card})
+        kind = _KIND[card]
+        others = [k for k in copies if k != kind or copies[k] > 1]
+        if not any(k in payable for k in others):
+            colour = _COLOUR[card]
+            if colour not in helped:
+                i = COLOURS.index(colour)
+                more = avail[:i] + (avail[i] + 1,) + avail[i + 1 :]
+                helped[colour] = {
+                    k
+                    for k in copies
+                    if k not in payable and affordable(*lineup_cost(spirits, k), more, stones)
+                }
+            if not any(k in helped[colour] for k in others):
+                continue
+        found.append({"type": "place", "card": card})
     return found
 
 
-def _acts(s: State, seat: int) -> list[Action]:
+def _acts(s: State, seat: int, avail: Counts) -> list[Action]:
     found: list[Action] = []
-    p = s["seats"][seat]
     for name in reachable_actions(s, seat):
         act = {"type": "act", "action": name}
         if name == "conquest":
@@ -88,9 +116,7 @@ def _acts(s: State, seat: int) -> list[Action]:
             ]
             found += [{**act, "victim": v} for v in (victims or [None])]
         elif name == "research":
-            colours: list[str | None] = sorted(
-                {colour_of_card()[c] for c in p["mana"]}, key=COLOURS.index
-            )
+            colours: list[str | None] = [c for c, n in zip(COLOURS, avail, strict=True) if n]
             found += [{**act, "flip": c} for c in (colours or [None])]
         elif name in _CHOICES:
             found += [{**act, "choice": c} for c in _CHOICES[name]]
@@ -106,23 +132,36 @@ _CHOICES = {
 }
 
 
-def _paids(s: State, seat: int) -> list[Action]:
+def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
     found = []
     used = s["turn"]["paid"]
-    for kind, count in kind_counts(s, seat).items():
-        ability = kinds()[kind]["ability"]
-        if ability["hook"] == "paid" and used.get(kind, 0) < count:
-            if cost_payments(s, seat, tuple(ability["cost"])):
+    for kind, count in spirits.counts.items():
+        cost = _PAID_COST.get(kind)
+        if cost is not None and used.get(kind, 0) < count:
+            if affordable(cost[0], cost[1], 0, avail, stones):
                 found.append({"type": "paid", "kind": kind})
     return found
 
 
 def _main(s: State, seat: int, ctx: Action) -> list[Action]:
-    return summons(s, seat) + _acts(s, seat) + _paids(s, seat) + _places(s, seat)
+    spirits = lineup(s, seat)
+    avail, stones = mana_counts(s, seat)
+    summoned = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    payable = {_KIND[a["card"]] for a in summoned}
+    return (
+        summoned
+        + _acts(s, seat, avail)
+        + _paids(s, spirits, avail, stones)
+        + _places(s, seat, spirits, avail, stones, payable)
+    )
 
 
 def _summon_only(s: State, seat: int, ctx: Action) -> list[Action]:
-    return summons(s, seat) + _places(s, seat)
+    spirits = lineup(s, seat)
+    avail, stones = mana_counts(s, seat)
+    summoned = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    payable = {_KIND[a["card"]] for a in summoned}
+    return summoned + _places(s, seat, spirits, avail, stones, payable)
 
 
 def _pay(s: State, seat: int, ctx: Action) -> list[Action]:

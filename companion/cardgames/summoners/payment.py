@@ -8,9 +8,9 @@ a colour fixes the number), so payments are distinct by counts only.
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from itertools import combinations_with_replacement, product
 from typing import Any
 
+from .abilities import Lineup, lineup
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .state import State
 
@@ -28,11 +28,8 @@ def symbols(cost: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
     return tuple(req), cost.count("any")
 
 
-_KIND = kind_of_card()
 _SPECS = kinds()
 _COLOUR_INDEX = {card: _INDEX[colour] for card, colour in colour_of_card().items()}
-_DISCOUNT = {k: spec["ability"].get("amount", 0) for k, spec in _SPECS.items()
-             if spec["ability"]["hook"] == "discount"}  # fmt: skip
 
 
 def _self_discounted(spec: dict[str, Any]) -> tuple[tuple[int, ...], int]:
@@ -51,18 +48,16 @@ _SELF_COST = {k: _self_discounted(spec) for k, spec in _SPECS.items()
 
 def summon_cost(s: State, seat: int, kind: str) -> tuple[tuple[int, ...], int, int]:
     """(coloured counts, generic count, free coloured symbols) after every reduction (4.2, D19-20)."""
-    spec = _SPECS[kind]
-    req, generic = _BASE_COST[kind]
-    spirits = s["seats"][seat]["spirits"]
-    if not spirits:
-        return _SELF_COST.get(kind, _BASE_COST[kind]) + (0,)
-    ability = spec["ability"]
-    if ability["hook"] == "self-discount" and all(_KIND[c] != kind for c in spirits):
-        req = _SELF_COST[kind][0]
-    free = 0
-    for card in spirits:
-        free += _DISCOUNT.get(_KIND[card], 0)
-    return req, generic, free
+    return lineup_cost(lineup(s, seat), kind)
+
+
+def lineup_cost(spirits: Lineup, kind: str) -> tuple[tuple[int, ...], int, int]:
+    """``summon_cost`` for a seat with these spirits in play."""
+    if kind in _SELF_COST and kind not in spirits.counts:
+        req, generic = _SELF_COST[kind]
+    else:
+        req, generic = _BASE_COST[kind]
+    return req, generic, spirits.free
 
 
 def mana_counts(s: State, seat: int) -> tuple[tuple[int, ...], int]:
@@ -74,15 +69,23 @@ def mana_counts(s: State, seat: int) -> tuple[tuple[int, ...], int]:
     return tuple(counts), len(p["stones"])
 
 
-@lru_cache(maxsize=1 << 16)
 def affordable(
     req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
 ) -> bool:
     """True when some payment exists: reductions go to the symbols the row cannot cover first."""
-    short = sum(max(0, r - a) for r, a in zip(req, avail, strict=True))
-    if max(0, short - free) > stones:
+    r0, r1, r2, r3, r4 = req
+    a0, a1, a2, a3, a4 = avail
+    short = (
+        (r0 - a0 if r0 > a0 else 0)
+        + (r1 - a1 if r1 > a1 else 0)
+        + (r2 - a2 if r2 > a2 else 0)
+        + (r3 - a3 if r3 > a3 else 0)
+        + (r4 - a4 if r4 > a4 else 0)
+    )
+    if short - free > stones:
         return False
-    return sum(avail) + stones >= sum(req) - min(free, sum(req)) + generic
+    need = r0 + r1 + r2 + r3 + r4
+    return a0 + a1 + a2 + a3 + a4 + stones >= need - min(free, need) + generic
 
 
 def can_summon(s: State, seat: int, kind: str, extra: str | None = None) -> bool:
@@ -117,64 +120,92 @@ def cost_payments(s: State, seat: int, cost: tuple[str, ...]) -> tuple[Payment, 
     return payments(req, generic, 0, avail, stones)
 
 
-@lru_cache(maxsize=1 << 16)
 def payments(
     req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
 ) -> tuple[Payment, ...]:
-    """Distinct payments: coloured symbols by their colour or a stone, generic by anything."""
-    if sum(avail) + stones < max(0, sum(req) - free) + generic:
+    """Distinct payments: coloured symbols by their colour or a stone, generic by anything.
+
+    A payment spends ``sum(req) - waived + generic`` cards, ``waived`` being the reductions
+    (they go to the coloured symbols the payment leaves uncovered). No payment uses more of a
+    colour than its symbols plus the generic ones, nor more of anything than the whole payment,
+    so mana and stones beyond that are left out of the cache key (more matches share entries).
+    """
+    need = sum(req)
+    total = need - min(free, need) + generic
+    r0, r1, r2, r3, r4 = req
+    a0, a1, a2, a3, a4 = avail
+    usable = (min(a0, r0 + generic, total), min(a1, r1 + generic, total),
+              min(a2, r2 + generic, total), min(a3, r3 + generic, total),
+              min(a4, r4 + generic, total))  # fmt: skip
+    return _payments(req, generic, total, usable, min(stones, total))
+
+
+@lru_cache(maxsize=1 << 16)
+def _payments(
+    req: tuple[int, ...], generic: int, total: int, avail: tuple[int, ...], stones: int
+) -> tuple[Payment, ...]:
+    """The payments of ``total`` cards. Colour by colour, what is spent beyond that colour's
+    symbols comes out of the generic symbols (``s0``...``s3`` are the generic symbols left), and
+    what is spent after the colours (``l0``...``l3`` are the cards left) is stones. Payments
+    come out in ascending order: the loops count up colour by colour.
+    """
+    a0, a1, a2, a3, a4 = avail
+    r0, r1, r2, r3, r4 = req
+    # room after colour i: the most the later colours and the stones can still pay
+    m3 = stones + a4
+    m2 = m3 + a3
+    m1 = m2 + a2
+    m0 = m1 + a1
+    if m0 + a0 < total:
         return ()
-    found: set[Payment] = set()
-    for waived in _waivers(req, min(free, sum(req))):
-        need = [r - w for r, w in zip(req, waived, strict=True)]
-        ranges = [
-            range(max(0, n - stones), min(n, a) + 1) for n, a in zip(need, avail, strict=True)
-        ]
-        for paid in product(*ranges):
-            used = sum(need) - sum(paid)
-            if used > stones:
-                continue
-            rest = [a - x for a, x in zip(avail, paid, strict=True)] + [stones - used]
-            for extra in _spread(generic, tuple(rest)):
-                found.add(tuple(x + e for x, e in zip((*paid, used), extra, strict=True)))  # type: ignore[arg-type]
-    return tuple(sorted(found))
+    found: list[Payment] = []
+    for x0 in range(max(0, total - m0), min(a0, total, r0 + generic) + 1):
+        l0 = total - x0
+        s0 = generic - x0 + r0 if x0 > r0 else generic
+        for x1 in range(max(0, l0 - m1), min(a1, l0, r1 + s0) + 1):
+            l1 = l0 - x1
+            s1 = s0 - x1 + r1 if x1 > r1 else s0
+            for x2 in range(max(0, l1 - m2), min(a2, l1, r2 + s1) + 1):
+                l2 = l1 - x2
+                s2 = s1 - x2 + r2 if x2 > r2 else s1
+                for x3 in range(max(0, l2 - m3), min(a3, l2, r3 + s2) + 1):
+                    l3 = l2 - x3
+                    s3 = s2 - x3 + r3 if x3 > r3 else s2
+                    # the innermost bounds without min() and max(): this runs the most
+                    lo = l3 - stones if l3 > stones else 0
+                    hi = r4 + s3
+                    if hi > a4:
+                        hi = a4
+                    if hi > l3:
+                        hi = l3
+                    for x4 in range(lo, hi + 1):
+                        found.append((x0, x1, x2, x3, x4, l3 - x4))
+    return tuple(found)
 
 
-def _waivers(req: tuple[int, ...], free: int) -> list[tuple[int, ...]]:
-    """Ways to spend ``free`` reductions on coloured symbols (always all of them: it never hurts)."""
-    if free == 0:
-        return [(0,) * 5]
-    ranges = [range(min(r, free) + 1) for r in req]
-    return [w for w in product(*ranges) if sum(w) == free]
-
-
-def _spread(count: int, caps: tuple[int, ...], start: int = 0) -> list[tuple[int, ...]]:
-    """Ways to pick ``count`` items from six capped piles, as counts per pile."""
-    piles = [i for i in range(6) if caps[i]]
-    ways = []
-    for picks in combinations_with_replacement(piles, count):
-        counts = [0] * 6
-        for i in picks:
-            counts[i] += 1
-        if all(counts[i] <= caps[i] for i in piles):
-            ways.append(tuple(counts))
-    return ways
+_PAY_NAMES = (*COLOURS, "stone")
+_PAY_NAME_SET = frozenset(_PAY_NAMES)
+_PAY_DICTS: dict[Payment, dict[str, int]] = {}  # never handed out: callers get copies
 
 
 def payment_dict(payment: Payment) -> dict[str, int]:
-    """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}``."""
-    names = (*COLOURS, "stone")
-    return {names[i]: n for i, n in enumerate(payment) if n}
+    """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}`` (a fresh dict every time)."""
+    found = _PAY_DICTS.get(payment)
+    if found is None:
+        found = {_PAY_NAMES[i]: n for i, n in enumerate(payment) if n}
+        if len(_PAY_DICTS) < 1 << 12:
+            _PAY_DICTS[payment] = found
+    return found.copy()
 
 
 def payment_tuple(pay: Any) -> Payment | None:
     """Parse a payment dict; None when it is malformed."""
-    if not isinstance(pay, dict):
+    if not isinstance(pay, dict) or not _PAY_NAME_SET.issuperset(pay):
         return None
-    names = (*COLOURS, "stone")
-    if set(pay) - set(names) or not all(isinstance(v, int) and v >= 0 for v in pay.values()):
-        return None
-    c = [int(pay.get(n, 0)) for n in names]
+    for value in pay.values():
+        if not isinstance(value, int) or value < 0:
+            return None
+    c = [int(pay.get(n, 0)) for n in _PAY_NAMES]
     return (c[0], c[1], c[2], c[3], c[4], c[5])
 
 
