@@ -48,7 +48,7 @@ def acts(s: State) -> list[dict[str, Any]]:
 
 def test_example_6_conquest_counts_axes_and_swords_then_steals() -> None:
     s = start()
-    s = at_command(s, "ankou", "leprechaun", spirits=["nuckelavee", "asmodai", "redcap"])
+    s = at_command(s, "belial", "leprechaun", spirits=["nuckelavee", "ankou", "redcap"])
     s["seats"][1]["vp"], s["seats"][2]["vp"] = 0, 4
     assert [a["victim"] for a in acts(s) if a["action"] == "conquest"] == [2]
     s = do(s, 0, type="act", action="conquest", victim=2)
