@@ -155,6 +155,7 @@ def aggregate(rows: list[dict[str, Any]], players: int, bots: list[str]) -> dict
         "tie_share": sum(r["tie"] for r in rows) / games,
         "reshuffles": statistics.fmean(r["reshuffles"] for r in rows),
         "rule99": sum(r["rule99"] for r in rows),
+        "rule99_games": sum(1 for r in rows if r["rule99"]),
         "mean_total": statistics.fmean(max(r["totals"]) for r in rows),
     }
 
@@ -209,7 +210,8 @@ def format_table(report: dict[str, Any]) -> str:
         f" max {r['turns_end']['max']}); declaration median {r['turns_declare']['median']}",
         f"declared {r['declared_share']:.1%} by {r['declared_by']}; safety cap {r['cap_games']}",
         f"declarer wins {r['declarer_win']:.1%}; ties {r['tie_share']:.1%}; "
-        f"reshuffles/game {r['reshuffles']:.2f}; 9/9 rule used {r['rule99']}",
+        f"reshuffles/game {r['reshuffles']:.2f}; 9/9 rule used {r['rule99']} times"
+        f" in {r['rule99_games']} games",
         "seat win (from start): "
         + "  ".join(f"{p + 1}:{w:.1%}" for p, w in enumerate(r["seat_win"])),
     ]
