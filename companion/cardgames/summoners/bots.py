@@ -16,6 +16,8 @@ from .valuation import Eye
 
 Action = dict[str, Any]
 View = dict[str, Any]
+# Turns per player after which a seat declares with a smaller lead (see score_declare).
+LONG_MATCH = 12
 
 
 def group_key(action: Action) -> tuple[Any, ...]:
@@ -126,11 +128,8 @@ def score_declare(eye: Eye, action: Action) -> float:
     margin = eye.projected_margin()
     if action["type"] == "declare":
         late = max(0, int(eye.me["turns"]) - LONG_MATCH)
-        return float(margin - max(1.0, 2.0 + eye.players * 0.5 - 1.0 * late))
+        return float(margin - max(1.0, 2.0 + eye.players * 0.5 - late))
     return 0.0
-
-
-LONG_MATCH = 12
 
 
 _SCORERS = {
