@@ -62,3 +62,20 @@ def test_simulate_reports_the_brief_figures() -> None:
     assert len(report["kinds"]) == 30 and set(report["bot_win"]) == {"heuristic", "random"}
     table = format_table(report)
     assert "Phase II choices" in table and "gargoyle" in table
+
+
+def test_heuristic_declares_with_a_smaller_lead_once_a_match_runs_long() -> None:
+    from companion.cardgames.summoners.bots import LONG_MATCH, score_declare
+    from companion.cardgames.summoners.scenario import arrange
+    from companion.cardgames.summoners.valuation import Eye
+
+    s = GAME.new(3, 4, {"start": 0, "catch_up": False})
+    for seat, vp in enumerate((33, 30, 30)):
+        arrange(s, seat, spirits=[], vp=vp)
+    declare, keep_going = {"type": "declare"}, {"type": "pass"}
+    for turns, wanted in ((LONG_MATCH - 6, keep_going), (LONG_MATCH + 4, declare)):
+        for p in s["seats"]:
+            p["turns"] = turns
+        eye = Eye(view(s, 0))
+        best = max((declare, keep_going), key=lambda a: score_declare(eye, a))
+        assert best == wanted, turns
