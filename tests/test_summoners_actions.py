@@ -5,30 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from summoners_helpers import State, card_of, do, kinds, printed_start
 
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.cards import kind_of_card
 from companion.cardgames.summoners.cards import kinds as kinds_table
-from companion.cardgames.summoners.engine import new_game
 from companion.cardgames.summoners.scenario import arrange, stack_deck
-
-State = dict[str, Any]
 
 
 def start(players: int = 3) -> State:
-    return new_game(players, 2, {"start": 0, "catch_up": False})
-
-
-def do(s: State, seat: int, **action: Any) -> State:
-    return GAME.apply(s, seat, action)
-
-
-def card_of(s: State, seat: int, kind: str, zone: str = "hand") -> str:
-    return next(c for c in s["seats"][seat][zone] if kind_of_card()[c] == kind)
-
-
-def kinds(cards: list[str]) -> list[str]:
-    return [kind_of_card()[c] for c in cards]
+    return printed_start(players, 2)
 
 
 def at_command(s: State, pairing: str, played: str, **zones: Any) -> State:

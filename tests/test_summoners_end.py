@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from summoners_helpers import State, card_of, do, kinds, printed_start
 
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.abilities import end_game_points, icon_counts
@@ -13,23 +13,9 @@ from companion.cardgames.summoners.scenario import arrange, begin_turn, stack_de
 from companion.cardgames.summoners.scoring import final_result
 from companion.cardgames.summoners.state import all_cards
 
-State = dict[str, Any]
-
 
 def start(players: int = 3) -> State:
-    return new_game(players, 3, {"start": 0, "catch_up": False})
-
-
-def do(s: State, seat: int, **action: Any) -> State:
-    return GAME.apply(s, seat, action)
-
-
-def card_of(s: State, seat: int, kind: str, zone: str = "hand") -> str:
-    return next(c for c in s["seats"][seat][zone] if kind_of_card()[c] == kind)
-
-
-def kinds(cards: list[str]) -> list[str]:
-    return [kind_of_card()[c] for c in cards]
+    return printed_start(players, 3)
 
 
 def pilgrimage_turn(s: State, seat: int, keep: int = 0, declare: bool | None = None) -> State:

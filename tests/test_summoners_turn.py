@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+from summoners_helpers import State, card_of, do, kinds, printed_start
 
 from companion.cardgames import CardGameRuleError
 from companion.cardgames.summoners import GAME
@@ -18,27 +19,13 @@ from companion.cardgames.summoners.payment import summon_payments
 from companion.cardgames.summoners.scenario import arrange, stack_deck
 from companion.cardgames.summoners.view import view
 
-State = dict[str, Any]
-
 
 def start(players: int = 3, seed: int = 1) -> State:
-    return new_game(players, seed, {"start": 0, "catch_up": False})
-
-
-def do(s: State, seat: int, **action: Any) -> State:
-    return GAME.apply(s, seat, action)
-
-
-def card_of(s: State, seat: int, kind: str, zone: str = "hand") -> str:
-    return next(c for c in s["seats"][seat][zone] if kind_of_card()[c] == kind)
+    return printed_start(players, seed)
 
 
 def play(s: State, seat: int, kind: str) -> State:
     return do(s, seat, type="play", card=card_of(s, seat, kind))
-
-
-def kinds(cards: list[str]) -> list[str]:
-    return [kind_of_card()[c] for c in cards]
 
 
 def drive_to(s: State, seat: int, phase: str = "play", limit: int = 200) -> State:
