@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from . import svg
 from .cards import COLOURS, ICONS, colour_info, kind_of_card, kinds, number_of_action
+from .events import ACTION_NAMES
 from .events import describe as _engine_describe
 
 STATES = ("hand", "spirit", "mana")
@@ -234,16 +235,7 @@ WORDS: dict[str, dict[str, str]] = {
     },
 }
 
-ACTION_WORDS = {
-    "conquest": ("Conquest", "征服"),
-    "research": ("Research", "研究"),
-    "alchemy": ("Alchemy", "錬金術"),
-    "prayer": ("Prayer", "祈祷"),
-    "festival": ("Festival", "祝祭"),
-    "inquisition": ("Inquisition", "異端審問"),
-    "pilgrimage": ("Pilgrimage", "巡礼"),
-    "summon": ("Summon", "召喚"),
-}
+ACTION_WORDS = {**ACTION_NAMES, "summon": ("Summon", "召喚")}
 ICON_WORDS = {
     "armour": ("Armour", "鎧"),
     "shield": ("Shield", "盾"),
