@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 from typing import Any
 
@@ -61,3 +62,19 @@ def act(client: FlaskClient, token: str, match: matches.Match, action: dict[str,
         f"/t/{token}/act", data={"version": str(match.version), "action": json.dumps(action)}
     )
     assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
+
+
+def play_through_pages(client: FlaskClient, app: Flask, token: str, limit: int = 3000) -> None:
+    """Play the person's seat of a hot-seat table through the pages until the match ends,
+    passing the device (the cover screen) whenever it asks."""
+    rng = random.Random(2)
+    for _ in range(limit):
+        match = load(app, token)
+        if match.game.result(match.state) is not None:
+            return
+        if 'class="cover-screen"' in page(client, f"/t/{token}/"):
+            client.post(f"/t/{token}/reveal", data={"seat": str(match.acting_seats()[0])})
+        actions = buttons(page(client, f"/t/{token}/"))
+        assert actions
+        act(client, token, match, rng.choice(actions))
+    raise AssertionError("the match did not end")

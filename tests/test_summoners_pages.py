@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
-from table_helpers import act, buttons, load, page
+from table_helpers import act, buttons, load, page, play_through_pages
 from table_helpers import new_table as new_game_table
 
 from companion import matches
@@ -548,21 +548,6 @@ SEED = int(os.environ.get("SUMMONERS_PAGES_SEED", "1"))
 
 
 # A whole match ------------------------------------------------------------------------------
-
-
-def play_through_pages(client: FlaskClient, app: Flask, token: str, limit: int = 3000) -> None:
-    """Play the person's seat of a hot-seat table through the pages until the match ends."""
-    rng = random.Random(2)
-    for _ in range(limit):
-        match = load(app, token)
-        if match.game.result(match.state) is not None:
-            return
-        if 'class="cover-screen"' in page(client, f"/t/{token}/"):
-            client.post(f"/t/{token}/reveal", data={"seat": str(match.acting_seats()[0])})
-        actions = buttons(page(client, f"/t/{token}/"))
-        assert actions
-        act(client, token, match, rng.choice(actions))
-    raise AssertionError("the match did not end")
 
 
 def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
-from table_helpers import act, buttons, load, new_table, page
+from table_helpers import act, buttons, load, new_table, page, play_through_pages
 
 from companion.cardgames.traitors_flame import GAME, board, cards
 from companion.cardgames.traitors_flame.scenario import make_state
@@ -315,21 +315,6 @@ def test_no_page_shows_another_seats_hidden_cards(client: FlaskClient, app: Flas
 
 
 # A whole match ------------------------------------------------------------------------------
-
-
-def play_through_pages(client: FlaskClient, app: Flask, token: str, limit: int = 3000) -> None:
-    """Play the only person's seat of a hot-seat table through the pages until the match ends."""
-    rng = random.Random(2)
-    for _ in range(limit):
-        match = load(app, token)
-        if match.game.result(match.state) is not None:
-            return
-        if "Pass the device" in page(client, f"/t/{token}/"):
-            client.post(f"/t/{token}/reveal", data={"seat": str(match.acting_seats()[0])})
-        actions = buttons(page(client, f"/t/{token}/"))
-        assert actions
-        act(client, token, match, rng.choice(actions))
-    raise AssertionError("the match did not end")
 
 
 def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
