@@ -31,13 +31,22 @@ class Server:
     database: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
+        folder = self.database.parent
         env = {
             **os.environ,
             "COMPANION_DATABASE": str(self.database),
             "COMPANION_SECRET_KEY": "proof",
             "COMPANION_RATELIMIT_ENABLED": "false",
+            "COMPANION_PACKS_DIR": str(folder / "packs"),
+            "COMPANION_EXPORTS_DIR": str(folder / "exports"),
+            **self.env,
         }
         companion = Path(sys.executable).parent / "companion"
         self.process = subprocess.Popen(
