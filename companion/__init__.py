@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,12 @@ def _register_errors(app: Flask) -> None:
     def server_error(e: Exception) -> tuple[str, int]:
         log.exception("server error: %s", e)
         return render_template("errors/500.html"), 500
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def database_error(e: sqlite3.OperationalError) -> Any:
+        from .db import unavailable
+        from .web.unavailable import database_unavailable
+
+        if unavailable(e):
+            return database_unavailable(e)
+        return server_error(e)

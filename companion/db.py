@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -13,6 +15,27 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 BUSY_TIMEOUT_MS = 5000
+# SQLite's primary result codes for a database that cannot be used right now, as opposed to a
+# request or a query that is wrong: busy, locked, read-only, I/O error, full, cannot be opened,
+# WAL locking protocol. The operator fixes these (or they pass); the request can be tried again.
+UNAVAILABLE_CODES = {
+    5: "busy",
+    6: "locked",
+    8: "readonly",
+    10: "ioerr",
+    13: "full",
+    14: "cantopen",
+    15: "protocol",
+}
+# The same conditions by their messages, for errors raised without a result code.
+_UNAVAILABLE_MESSAGES = (
+    "database is locked",
+    "database table is locked",
+    "readonly database",
+    "disk i/o error",
+    "database or disk is full",
+    "unable to open database file",
+)
 
 migrations = Migrations("companion")
 
@@ -83,11 +106,32 @@ def connect(path: str | Path) -> Database:
     conn = sqlite3.connect(
         str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
     )
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("PRAGMA foreign_keys = ON")
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except sqlite3.Error:
+        conn.close()
+        raise
     return Database(conn)
+
+
+def unavailable(err: BaseException) -> bool:
+    """Whether ``err`` means the database is locked, read-only, full or failing, not a bug."""
+    if not isinstance(err, sqlite3.OperationalError):
+        return False
+    code = getattr(err, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in UNAVAILABLE_CODES
+    message = str(err).lower()
+    return any(known in message for known in _UNAVAILABLE_MESSAGES)
+
+
+def writable(path: str) -> bool:
+    """Whether this process may write the database file and its WAL files (those that exist)."""
+    files = (path, f"{path}-wal", f"{path}-shm")
+    return all(os.access(name, os.W_OK) for name in files if os.path.exists(name))
 
 
 def migrate(db: Database) -> None:
@@ -95,22 +139,101 @@ def migrate(db: Database) -> None:
     migrations.apply(db)
 
 
+@dataclass(eq=False)
+class _Pooled:
+    """A pooled connection and what the pool knows of it."""
+
+    db: Database
+    # Opened while the files were not writable, or while such a connection was open here.
+    tainted: bool
+    in_use: bool = False
+    retire: bool = False
+
+
 class _Pool:
     """One connection per thread and database file, reused across requests.
 
     Opening a connection and setting its pragmas costs more than a page's queries, and a
     threaded server keeps its threads, so each keeps its connection.
+
+    SQLite opens files it may not write read-only, and every connection of a process shares one
+    WAL index: a connection opened while the files were read-only stays read-only, and so does
+    any connection opened beside it, even after the files are writable again. Such connections
+    are "tainted"; once the files are writable, all of them are closed (those in use, when their
+    request ends) and fresh ones opened, so the server recovers by itself without a restart.
+    A connection that met a fault (see ``unavailable``) is dropped by ``discard``.
     """
 
     def __init__(self) -> None:
-        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._pooled: dict[tuple[int, str], _Pooled] = {}
+        self._tainted: dict[str, int] = {}
 
     def get(self, path: str) -> Database:
-        connections: dict[str, Database] = self._local.__dict__.setdefault("connections", {})
-        db = connections.get(path)
-        if db is None:
-            db = connections[path] = connect(path)
-        return db
+        key = (threading.get_ident(), path)
+        with self._lock:
+            if self._tainted.get(path) and writable(path):
+                self._retire(path)
+            pooled = self._pooled.get(key)
+            if pooled is not None:
+                pooled.in_use = True
+            else:
+                tainted = bool(self._tainted.get(path)) or not writable(path)
+                # Counted before opening, so a connection opened meanwhile counts as beside it.
+                self._tainted[path] = self._tainted.get(path, 0) + tainted
+        if pooled is None:
+            pooled = self._open(key, tainted)
+        if pooled.db.conn.in_transaction:
+            # A request never starts inside another's transaction: its writes would not commit.
+            try:
+                pooled.db.conn.rollback()
+            except sqlite3.Error:
+                self.discard(path)
+                return self.get(path)
+        return pooled.db
+
+    def _open(self, key: tuple[int, str], tainted: bool) -> _Pooled:
+        try:
+            pooled = _Pooled(connect(key[1]), tainted, in_use=True)
+        except BaseException:
+            with self._lock:
+                self._tainted[key[1]] -= tainted
+            raise
+        with self._lock:
+            self._pooled[key] = pooled
+        return pooled
+
+    def release(self, path: str) -> None:
+        """The request is over: close the connection if it was retired meanwhile."""
+        with self._lock:
+            pooled = self._pooled.get((threading.get_ident(), path))
+            if pooled is not None:
+                pooled.in_use = False
+                if pooled.retire:
+                    self._drop((threading.get_ident(), path))
+
+    def discard(self, path: str) -> None:
+        """Close and forget this thread's connection to ``path``; the next ``get`` opens anew."""
+        with self._lock:
+            self._drop((threading.get_ident(), path))
+
+    def _retire(self, path: str) -> None:
+        for key, pooled in list(self._pooled.items()):
+            if key[1] == path and pooled.tainted:
+                if pooled.in_use and key[0] != threading.get_ident():
+                    pooled.retire = True
+                else:
+                    self._drop(key)
+
+    def _drop(self, key: tuple[int, str]) -> None:
+        pooled = self._pooled.pop(key, None)
+        if pooled is None:
+            return
+        self._tainted[key[1]] = self._tainted.get(key[1], 0) - pooled.tainted
+        try:
+            pooled.db.conn.close()
+        except sqlite3.Error:
+            pass
 
 
 def get_db() -> Database:
@@ -121,11 +244,27 @@ def get_db() -> Database:
     return g.db  # type: ignore[no-any-return]
 
 
+def discard_db() -> None:
+    """Drop the request's connection after a database fault, so the next request opens anew."""
+    if g.pop("db", None) is not None:
+        pool: _Pool = current_app.extensions["companion.db_pool"]
+        pool.discard(current_app.config["DATABASE"])
+
+
 def close_db(_exc: BaseException | None = None) -> None:
     """Give the connection back: roll back anything a failed request left open."""
-    db = g.pop("db", None)
-    if db is not None and db.conn.in_transaction:
-        db.conn.rollback()
+    db = g.get("db")
+    if db is None:
+        return
+    pool: _Pool = current_app.extensions["companion.db_pool"]
+    if db.conn.in_transaction:
+        try:
+            db.conn.rollback()
+        except sqlite3.Error:
+            discard_db()
+            return
+    g.pop("db", None)
+    pool.release(current_app.config["DATABASE"])
 
 
 def init_db(path: str | Path) -> None:

@@ -14,16 +14,18 @@ def _key(turn_no: int, field: str) -> str:
 
 
 def save(db: Database, stream_id: str, turn_no: int, field: str, text: str) -> None:
-    """Keep ``text`` as the draft of ``field`` in this turn (the newest write wins)."""
-    db.table("drafts").upsert(
-        {
-            "stream_id": stream_id,
-            "key": _key(turn_no, field),
-            "text": text,
-            "base_version": None,
-            "updated": now(),
-        },
-        pk=("stream_id", "key"),
+    """Keep ``text`` as the draft of ``field`` in this turn (the newest write wins).
+
+    One statement that stores the text or raises: sqlite-utils' ``upsert`` falls back, for good,
+    to INSERT OR IGNORE plus UPDATE when its first use meets a locked, read-only or full
+    database, and that pair silently stores nothing in this table (its text is NOT NULL).
+    """
+    db.execute(
+        "INSERT INTO drafts (stream_id, key, text, base_version, updated)"
+        " VALUES (?, ?, ?, NULL, ?)"
+        " ON CONFLICT (stream_id, key) DO UPDATE"
+        " SET text = excluded.text, base_version = NULL, updated = excluded.updated",
+        [stream_id, _key(turn_no, field), text, now()],
     )
 
 

@@ -32,6 +32,8 @@ class Server:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)
+    # A command the server runs under (e.g. one that drops privileges), before `companion`.
+    wrapper: list[str] = field(default_factory=list)
 
     @property
     def url(self) -> str:
@@ -50,7 +52,7 @@ class Server:
         }
         companion = Path(sys.executable).parent / "companion"
         self.process = subprocess.Popen(
-            [str(companion), "serve", "--port", str(self.port)],
+            [*self.wrapper, str(companion), "serve", "--port", str(self.port)],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=open(self.database.with_suffix(".log"), "ab"),  # noqa: SIM115 - kept for the run

@@ -9,6 +9,7 @@ See ``docs/api.md``; the OpenAPI document is ``openapi.py``.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from werkzeug.wrappers import Response
 
 from .. import chronicles, ratelimit
 from ..capabilities import Capability, resolve
-from ..db import get_db
+from ..db import get_db, unavailable
 from ..export import DEFAULT_EDITION, DEFAULT_PAPER, EDITIONS, FORMATS, PAPERS, jobs
 from ..export.backup import export_backup, may_back_up
 from ..export.markdown import story_markdown
@@ -36,6 +37,7 @@ from .api_state import export_file_json, export_job_json, state_json, story_json
 from .narrate import MAX_LISTED, describe
 from .setup_form import SetupForm, check_form
 from .text_errors import rule_message
+from .unavailable import database_unavailable
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("companion.api")
@@ -106,7 +108,9 @@ bp.register_error_handler(HTTPException, _http_error)
 
 
 @bp.errorhandler(Exception)
-def _server_error(err: Exception) -> Reply:
+def _server_error(err: Exception) -> Reply | Response:
+    if isinstance(err, sqlite3.OperationalError) and unavailable(err):
+        return database_unavailable(err)
     log.exception("API request %s %s failed", request.method, request.path)
     return _error(500, "server-error", _("Something went wrong on the server; nothing was lost."))
 

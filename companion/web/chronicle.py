@@ -214,6 +214,7 @@ def save_draft(token: str) -> Response:
     name, text = request.form.get("field", ""), request.form.get("text", "")
     if name not in TEXT_FIELDS or len(text) > TEXT_LIMIT:
         return jsonify(error=_("This draft cannot be kept."), code="bad-draft"), 400  # type: ignore[return-value]
+    # A fault while saving raises (503 with Retry-After): "saved" is only ever said of a commit.
     drafts.save(get_db(), chronicle.id, chronicle.state.turn_no, name, text)
     return jsonify(saved=True, version=chronicle.version)
 

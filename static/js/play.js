@@ -28,16 +28,30 @@
     return layout ? layout.dataset.turn : "0";
   }
   function storageKey(name) { return "draft:" + location.pathname + ":" + turnNo() + ":" + name; }
+  // "Saved" is shown only when the server says it stored the text; otherwise the text stays in
+  // the field and is sent again (after the server's Retry-After, when it gives one).
   function saveDraft(field) {
     const url = live.dataset.draftUrl;
     const status = field.form && field.form.querySelector(".save-status");
+    function say(message) { if (status) status.textContent = message || ""; }
     try { localStorage.setItem(storageKey(field.name), field.value); } catch (e) { /* private mode */ }
     if (!url) return;
     post(url, { field: field.name, text: field.value }).then(function (r) {
-      if (status) status.textContent = r.ok ? (document.documentElement.lang === "ja" ? "下書きを保存しました" : "Draft saved") : "";
+      return r.json().catch(function () { return {}; }).then(function (data) {
+        if (r.ok && data.saved === true) { say(live.dataset.draftSaved); return; }
+        if (r.status === 400) { say(data.error || live.dataset.draftUnsaved); return; }
+        say(live.dataset.draftUnsaved);
+        retryDraft(field, r.headers.get("Retry-After"));
+      });
     }).catch(function () {
-      if (status) status.textContent = document.documentElement.lang === "ja" ? "オフライン：この端末に保存しました" : "Offline: kept on this device";
+      say(live.dataset.draftOffline);
+      retryDraft(field, null);
     });
+  }
+  function retryDraft(field, retryAfter) {
+    const seconds = Math.min(Math.max(Number(retryAfter) || 5, 1), 60);
+    clearTimeout(timers.get(field.name));
+    timers.set(field.name, setTimeout(function () { saveDraft(field); }, seconds * 1000));
   }
   live.addEventListener("input", function (event) {
     const field = event.target;
