@@ -6,6 +6,7 @@ import http.client
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -14,6 +15,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -160,3 +163,31 @@ _CHOICES = [
     ),
     ("accept-failure", _sacrifice_or_accept),
 ]
+
+
+class Browser(requests.Session):
+    """A browser-like client: keeps cookies and sends the page's CSRF token with its forms."""
+
+    def __init__(self, base: str) -> None:
+        super().__init__()
+        self.base = base
+
+    def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def, override]
+        if url.startswith("/"):
+            url = self.base + url
+        kwargs.setdefault("allow_redirects", False)
+        kwargs.setdefault("timeout", 60)
+        return super().request(method, url, *args, **kwargs)
+
+    def csrf(self, path: str = "/new") -> str:
+        """A CSRF token for this browser's session, read from a page with a form."""
+        page = self.get(path).text
+        match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page) or re.search(
+            r'name="csrf-token" content="([^"]+)"', page
+        )
+        assert match, f"no CSRF token on {path}"
+        return match.group(1)
+
+    def post_form(self, path: str, data: dict[str, str], token_page: str = "/new"):  # type: ignore[no-untyped-def]
+        """A form post as the page would send it."""
+        return self.post(path, data={"csrf_token": self.csrf(token_page), **data})

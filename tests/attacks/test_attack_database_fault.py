@@ -22,9 +22,8 @@ from typing import Any
 
 import pytest
 import requests
-from conftest import Browser
 from flask import g
-from server_client import SETUP, Server
+from server_client import SETUP, Browser, Server
 
 from companion import create_app
 from companion.db import get_db, init_db
