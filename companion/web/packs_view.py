@@ -6,6 +6,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from .. import ratelimit
 from ..legacy.cards import PILE_CARDS, PILES, STAGES
 from ..packs.format import PackError
 from ..packs.registry import (
@@ -60,6 +61,7 @@ def download(name: str, language: str) -> Response:
 
 
 @bp.post("/upload")
+@ratelimit.limited_like_creation
 def upload() -> Response | tuple[str, int]:
     """Validate an uploaded pack file and install it; every problem is listed on failure."""
     file = request.files.get("pack")
