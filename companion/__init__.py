@@ -21,7 +21,9 @@ babel = Babel()
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the application: config, database, translations, security and blueprints."""
-    app = Flask(
+    from .hosts import Companion
+
+    app = Companion(
         __name__,
         instance_path=str(ROOT / "instance"),
         instance_relative_config=True,
@@ -49,12 +51,16 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         PACKS_DIR=str(Path(app.instance_path) / "packs"),
         EXPORTS_DIR=str(Path(app.instance_path) / "exports"),
         TEXT_LIMIT=20_000,
+        BASE_URL=None,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
         app.config.from_prefixed_env("COMPANION")
     else:
         app.config.from_mapping(test_config)
+    from .hosts import check_base_url
+
+    app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 
@@ -88,9 +94,10 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
-    from . import cli, ratelimit, security
+    from . import cli, hosts, ratelimit, security
     from .web import render_cache, terms
 
+    hosts.init_app(app)
     render_cache.init_app(app)
     ratelimit.init_app(app)
     security.init_app(app)

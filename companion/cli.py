@@ -56,7 +56,18 @@ def serve(
             click.echo(
                 "Serving over plain HTTP on the local network: cookies are not marked Secure."
             )
+    _trust_own_hosts(host, lan)
     server.run(host, port, workers, threads, lan, tls)
+
+
+def _trust_own_hosts(host: str, lan: bool) -> None:
+    """Answer only to this server's own names unless TRUSTED_HOSTS is configured (workers read it)."""
+    from . import hosts, server
+
+    if current_app.config.get("TRUSTED_HOSTS") is None:
+        outside = server.lan_address() if lan or host in hosts.WILDCARDS else None
+        names = hosts.default_trusted_hosts(current_app, host, outside)
+        os.environ["COMPANION_TRUSTED_HOSTS"] = json.dumps(names)
 
 
 @click.command("simulate")

@@ -1,80 +1,105 @@
-"""Rate limits per client address: creating chronicles, and guessing capability links.
+"""Rate limits per client address: creating things, and trying links that open nothing.
 
-Counts live in each server process (gunicorn runs two), so the effective limit is at most the
-worker count times the figure below; that still stops a script guessing 192-bit tokens or
-filling the disk with chronicles, which is what the limits are for.
+Flask-Limiter keeps the counts in the storage named by ``RATELIMIT_STORAGE_URI``: the default
+``memory://`` counts in each server process (gunicorn runs two, so a client may get up to twice
+the figure), and ``redis://host:6379`` or ``memcached://host:11211`` shares them between
+processes and servers. Settings (each also ``COMPANION_<NAME>`` in the environment):
+
+- ``RATELIMIT_ENABLED``: on by default.
+- ``RATELIMIT_CREATE``: chronicles, tables, demos, imports and pack uploads per client; a number
+  (per 10 minutes) or a Flask-Limiter string such as ``"30 per 10 minutes"``. Default 30.
+- ``RATELIMIT_GUESS``: unknown or revoked links per client, the same way. Default 60.
+- ``RATELIMIT_STORAGE_URI`` and ``RATELIMIT_STRATEGY``: Flask-Limiter's own settings.
+
+A link that opens something is never refused for the misses of other links: a phone left open
+on a revoked link must not lock its own table out. Past the limit, only misses get 429.
 """
 
 from __future__ import annotations
 
-import threading
+import logging
+import math
 import time
-from collections import deque
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
 
-from flask import Flask, abort, current_app, request
+from flask import Flask, current_app, g, request
+from flask.wrappers import Response
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse
+from werkzeug.exceptions import TooManyRequests
 
-
-class Limiter:
-    """At most ``limit`` events per ``window`` seconds for each key."""
-
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit = limit
-        self.window = window
-        self._hits: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def _recent(self, key: str, now: float) -> deque[float]:
-        hits = self._hits.setdefault(key, deque())
-        while hits and hits[0] <= now - self.window:
-            hits.popleft()
-        return hits
-
-    def blocked(self, key: str) -> bool:
-        """Whether ``key`` has used up its allowance."""
-        with self._lock:
-            return len(self._recent(key, time.monotonic())) >= self.limit
-
-    def hit(self, key: str) -> None:
-        """Count one event for ``key``."""
-        with self._lock:
-            self._recent(key, time.monotonic()).append(time.monotonic())
-            if len(self._hits) > 10_000:  # forget idle clients
-                self._hits = {k: v for k, v in self._hits.items() if v}
+log = logging.getLogger("companion.ratelimit")
+View = TypeVar("View", bound=Callable[..., Any])
+DEFAULTS = {"create": 30, "guess": 60}
 
 
-def _limiter(name: str) -> Limiter:
-    return current_app.extensions["companion.limits"][name]  # type: ignore[no-any-return]
+def _enabled() -> bool:
+    return bool(current_app.config.get("RATELIMIT_ENABLED", True))
 
 
-def _client() -> str:
-    return request.remote_addr or "unknown"
+def _item(name: str) -> RateLimitItem:
+    value = current_app.config.get(f"RATELIMIT_{name.upper()}", DEFAULTS[name])
+    return parse(f"{value} per 10 minutes" if isinstance(value, int) else str(value))
+
+
+def _hit(name: str) -> bool:
+    """Count one event of kind ``name`` for this client; False once it is over its limit."""
+    limiter: Limiter = current_app.extensions["companion.limiter"]
+    item, client = _item(name), get_remote_address()
+    if limiter.limiter.hit(item, name, client):
+        return True
+    reset = limiter.limiter.get_window_stats(item, name, client).reset_time
+    g.retry_after = max(1, math.ceil(reset - time.time()))
+    return False
+
+
+def _refuse() -> TooManyRequests:
+    return TooManyRequests(retry_after=g.get("retry_after"))
 
 
 def check_creation() -> None:
     """Refuse with 429 when this client created too many chronicles or tables lately."""
-    if not current_app.config.get("RATELIMIT_ENABLED", True):
-        return
-    limiter = _limiter("create")
-    if limiter.blocked(_client()):
-        abort(429)
-    limiter.hit(_client())
+    if _enabled() and not _hit("create"):
+        log.warning("too many creations from %s; refusing %s", request.remote_addr, request.path)
+        raise _refuse()
 
 
-def guessing_blocked() -> bool:
-    """Whether this client tried too many unknown links lately."""
-    return bool(current_app.config.get("RATELIMIT_ENABLED", True)) and _limiter("guess").blocked(
-        _client()
-    )
+def limited_like_creation(view: View) -> View:
+    """Count every call of ``view`` against the client's creation allowance (imports, uploads)."""
+
+    @wraps(view)
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        check_creation()
+        return view(*args, **kwargs)
+
+    return limited  # type: ignore[return-value]
 
 
 def count_miss() -> None:
-    """Count one unknown or revoked link from this client."""
-    _limiter("guess").hit(_client())
+    """Count one unknown or revoked link from this client; 429 once it tried too many."""
+    if _enabled() and not _hit("guess"):
+        log.warning(
+            "too many unknown links from %s; refusing %s", request.remote_addr, request.path
+        )
+        raise _refuse()
+
+
+def _retry_after(response: Response) -> Response:
+    if (
+        response.status_code == 429
+        and g.get("retry_after")
+        and "Retry-After" not in response.headers
+    ):
+        response.headers["Retry-After"] = str(g.retry_after)
+    return response
 
 
 def init_app(app: Flask) -> None:
-    """Creation: 30 per 10 minutes; unknown links: 60 per 10 minutes, per address."""
-    app.extensions["companion.limits"] = {
-        "create": Limiter(app.config.get("RATELIMIT_CREATE", 30), 600),
-        "guess": Limiter(app.config.get("RATELIMIT_GUESS", 60), 600),
-    }
+    """Set up Flask-Limiter's storage from the settings, and the Retry-After header on 429."""
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_STRATEGY", "moving-window")
+    app.extensions["companion.limiter"] = Limiter(get_remote_address, app=app)
+    app.after_request(_retry_after)

@@ -2,13 +2,23 @@
 
 A pack file is stored as ``<name>.<language>.md``. Shipped packs cannot be replaced by a user
 pack of the same name; a user pack that fails to parse is skipped with a logged warning.
+
+``save_pack`` (the owner's ``companion packs install``) installs under the header's name.
+``upload_pack`` (the web) stores each upload under the header's name plus a random suffix, so
+one person's upload never replaces another's; an uploader adding the other language of a pack
+they uploaded, or fixing it, keeps its name. Parsed files are cached by path, mtime and size.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import logging
 import os
+import re
+import secrets
 import tempfile
+from collections.abc import Collection
 from pathlib import Path
 
 from companion.packs.format import (
@@ -23,17 +33,30 @@ from companion.packs.format import (
 
 __all__ = [
     "SHIPPED_DIR",
+    "PackLimitError",
     "UnknownPackError",
     "get_pack",
     "list_packs",
     "pack_to_text",
     "save_pack",
     "shipped_names",
+    "upload_pack",
 ]
 
 SHIPPED_DIR = Path(__file__).parent / "data"
 SUFFIX = ".md"
+# Parsed packs kept in memory: at most this many files, each at most MAX_BYTES of text (~50 MB).
+CACHED_FILES = 256
+_UPLOAD_ID = re.compile(r"-[0-9a-f]{6}")
 log = logging.getLogger(__name__)
+
+
+class PackLimitError(ValueError):
+    """An upload refused for the number of packs: ``whose`` is "server" or "uploader"."""
+
+    def __init__(self, message: str, whose: str) -> None:
+        super().__init__(message)
+        self.whose = whose
 
 
 class UnknownPackError(ValueError):
@@ -50,7 +73,14 @@ def _pack_path(directory: Path, name: str, language: str) -> Path:
 
 
 def _read(path: Path) -> Pack:
-    return parse_pack_bytes(path.read_bytes(), source=str(path))
+    stat = path.stat()
+    return _parsed(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=CACHED_FILES)
+def _parsed(path: str, mtime_ns: int, size: int) -> Pack:
+    """The pack in ``path``; the key's mtime and size make a changed file parse again."""
+    return parse_pack_bytes(Path(path).read_bytes(), source=path)
 
 
 def _read_user_pack(path: Path) -> Pack | None:
@@ -101,6 +131,55 @@ def save_pack(data: str | bytes, user_dir: Path | str, source: str = "<upload>")
     directory.mkdir(parents=True, exist_ok=True)
     _write_atomically(_pack_path(directory, pack.name, pack.language), pack_to_text(pack))
     return pack
+
+
+def upload_pack(
+    data: bytes,
+    user_dir: Path | str,
+    owned: Collection[str],
+    *,
+    max_packs: int,
+    max_owned: int,
+    source: str = "<upload>",
+) -> Pack:
+    """Install an uploaded pack under a name of its own; ``owned`` names this uploader's packs."""
+    pack = parse_pack_bytes(data, source, shipped_names())
+    directory = Path(user_dir)
+    name = _owned_name(pack.name, owned)
+    if name is None:
+        if len(owned) >= max_owned:
+            raise PackLimitError(f"this uploader has {len(owned)} packs already", "uploader")
+        name = _fresh_name(directory, pack.name)
+    path = _pack_path(directory, name, pack.language)
+    if not path.exists() and _count_files(directory) >= max_packs:
+        raise PackLimitError(f"{max_packs} packs are installed already", "server")
+    pack = dataclasses.replace(pack, name=name)
+    directory.mkdir(parents=True, exist_ok=True)
+    _write_atomically(path, pack_to_text(pack))
+    return pack
+
+
+def _owned_name(base: str, owned: Collection[str]) -> str | None:
+    for name in owned:
+        stem, tail = name[:-7], name[-7:]
+        if name == base or (_UPLOAD_ID.fullmatch(tail) and stem == _stem(base)):
+            return name
+    return None
+
+
+def _stem(base: str) -> str:
+    return base[:33].rstrip("-")
+
+
+def _fresh_name(directory: Path, base: str) -> str:
+    while True:
+        name = f"{_stem(base)}-{secrets.token_hex(3)}"
+        if not any(directory.glob(f"{name}.*")):
+            return name
+
+
+def _count_files(directory: Path) -> int:
+    return sum(1 for _ in directory.glob(f"*{SUFFIX}")) if directory.is_dir() else 0
 
 
 def _write_atomically(path: Path, text: str) -> None:

@@ -16,12 +16,10 @@ REMEMBERED = 12
 
 
 def capability_for(token: str, kind: str | None = None) -> Capability:
-    """The capability a URL token grants; 404 (the same as a missing chronicle) otherwise."""
-    if ratelimit.guessing_blocked():
-        log.warning(
-            "too many unknown links from %s; refusing %s", request.remote_addr, request.path
-        )
-        abort(429)
+    """The capability a URL token grants; 404 (the same as a missing chronicle) otherwise.
+
+    The link is resolved before any limit: only misses count, and only misses are refused.
+    """
     cap = resolve(get_db(), token)
     if cap is None:
         ratelimit.count_miss()

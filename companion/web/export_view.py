@@ -26,7 +26,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from .. import chronicles, store
+from .. import chronicles, ratelimit, store
 from ..db import get_db
 from ..export import EDITIONS, PAPERS, jobs
 from ..export.backup import MAX_BYTES, export_backup, import_backup, may_back_up
@@ -184,6 +184,7 @@ def export_jobs_for(token: str, chronicle: chronicles.Chronicle) -> list[dict[st
 
 
 @import_bp.post("/import")
+@ratelimit.limited_like_creation
 def upload() -> Response | tuple[str, int]:
     """Create a new chronicle from a JSON backup, then open it as its host."""
     upload = request.files.get("backup")

@@ -2,23 +2,37 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from .. import ratelimit
 from ..legacy.cards import PILE_CARDS, PILES, STAGES
 from ..packs.format import PackError
 from ..packs.registry import (
+    PackLimitError,
     UnknownPackError,
     get_pack,
     list_packs,
     pack_to_text,
-    save_pack,
     shipped_names,
+    upload_pack,
 )
 
 bp = Blueprint("packs", __name__, url_prefix="/packs")
 UPLOAD_LIMIT = 200 * 1024
+MAX_PACKS = 100  # pack files per instance (PACKS_MAX)
+MAX_OWNED = 10  # packs per uploader, kept in the uploader's session (PACKS_PER_CLIENT)
 
 
 def _user_dir() -> str:
@@ -28,8 +42,17 @@ def _user_dir() -> str:
 @bp.get("/")
 def index() -> str:
     """Every installed pack with its languages, and the upload form."""
+    return _index_page([])
+
+
+def _index_page(problems: list[str], filename: str = "") -> str:
     return render_template(
-        "packs/index.html", packs=list_packs(_user_dir()), shipped=shipped_names(), problems=[]
+        "packs/index.html",
+        packs=list_packs(_user_dir()),
+        shipped=shipped_names(),
+        mine=session.get("packs", []),
+        problems=problems,
+        filename=filename,
     )
 
 
@@ -60,6 +83,7 @@ def download(name: str, language: str) -> Response:
 
 
 @bp.post("/upload")
+@ratelimit.limited_like_creation
 def upload() -> Response | tuple[str, int]:
     """Validate an uploaded pack file and install it; every problem is listed on failure."""
     file = request.files.get("pack")
@@ -67,16 +91,30 @@ def upload() -> Response | tuple[str, int]:
         flash(_("Choose a pack file to upload."), "error")
         return redirect(url_for("packs.index"))
     data = file.read(UPLOAD_LIMIT + 1)
+    owned = list(session.get("packs", []))
     try:
-        pack = save_pack(data, _user_dir(), source=file.filename)
+        pack = upload_pack(
+            data,
+            _user_dir(),
+            owned,
+            max_packs=int(current_app.config.get("PACKS_MAX", MAX_PACKS)),
+            max_owned=int(current_app.config.get("PACKS_PER_CLIENT", MAX_OWNED)),
+            source=file.filename,
+        )
     except PackError as err:
-        return render_template(
-            "packs/index.html",
-            packs=list_packs(_user_dir()),
-            shipped=shipped_names(),
-            problems=[str(p) for p in getattr(err, "problems", [err])],
-            filename=file.filename,
-        ), 400
+        return _index_page([str(p) for p in getattr(err, "problems", [err])], file.filename), 400
+    except PackLimitError as err:
+        message = (
+            _("You have uploaded %(n)d packs, as many as one person may here.", n=len(owned))
+            if err.whose == "uploader"
+            else _(
+                "This server holds as many prompt packs as it can take. Ask its owner to make room."
+            )
+        )
+        return _index_page([message], file.filename), 400
+    if pack.name not in owned:
+        session["packs"] = [*owned, pack.name]
+        session.permanent = True
     flash(
         _(
             "Installed the pack “%(name)s” (%(lang)s).",

@@ -107,11 +107,33 @@
     }
     animateDice(live);
   }
+  // A link that was revoked (404) never opens again: stop asking and say so. A 429 waits.
+  let stopped = false;
+  let quietUntil = 0;
+  function gone() {
+    stopped = true;
+    clearInterval(pollTimer);
+    if (document.getElementById("link-gone")) return;
+    const note = document.createElement("p");
+    note.id = "link-gone";
+    note.className = "flash flash-error";
+    note.setAttribute("role", "alert");
+    note.textContent = live.dataset.goneMessage;
+    live.parentNode.insertBefore(note, live);
+  }
+  function answer(r) {
+    if (r.status === 404) { gone(); return null; }
+    if (r.status === 429) {
+      quietUntil = Date.now() + 1000 * (Number(r.headers.get("Retry-After")) || 60);
+      return null;
+    }
+    return r.ok ? r.json() : null;
+  }
   function poll() {
-    if (busy || document.hidden) return;
+    if (stopped || busy || document.hidden || Date.now() < quietUntil) return;
     busy = true;
     fetch(live.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(answer)
       .then(function (data) {
         if (!data || data.version === version) return null;
         return fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
@@ -132,6 +154,6 @@
 
   restoreLocal(live);
   animateDice(live);
-  setInterval(poll, POLL_MS);
+  const pollTimer = setInterval(poll, POLL_MS);
   document.addEventListener("visibilitychange", poll);
 })();
