@@ -8,8 +8,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from conftest import Browser
-from server_client import SETUP, Server
+from server_client import SETUP, Browser, Server
 
 GAME = "traitors-flame"
 

@@ -6,8 +6,7 @@ import io
 from collections.abc import Iterator
 
 import pytest
-from conftest import Browser
-from server_client import Server
+from server_client import Browser, Server
 
 from companion.packs.registry import get_pack, pack_to_text
 

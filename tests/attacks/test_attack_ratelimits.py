@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import Browser
-from server_client import SETUP, Server, request
+from server_client import SETUP, Browser, Server, request
 
 from companion import capabilities
 from companion.db import connect
