@@ -48,6 +48,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         PACKS_DIR=str(Path(app.instance_path) / "packs"),
         EXPORTS_DIR=str(Path(app.instance_path) / "exports"),
         TEXT_LIMIT=20_000,
+        RENDER_CACHE_BYTES=32 * 1024 * 1024,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
