@@ -88,12 +88,13 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
-    from . import cli, ratelimit, security
+    from . import cli, ratelimit, sealed_session, security
     from .web import render_cache, terms
 
     render_cache.init_app(app)
     ratelimit.init_app(app)
     security.init_app(app)
+    sealed_session.init_app(app)
     terms.init_app(app)
     cli.init_app(app)
 

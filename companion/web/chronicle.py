@@ -103,7 +103,7 @@ def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
 def play(token: str) -> str:
     """The table's main screen: where the life stands and the current turn."""
     cap, chronicle = _open(token)
-    remember(url_for("chronicle.play", token=token), chronicle.title, cap.role)
+    remember(url_for("chronicle.play", token=token))
     context = page_context(token, cap, chronicle)
     html = live_html(context)
     if request.args.get("fragment"):
