@@ -54,15 +54,17 @@ class SealedSessionInterface(SecureCookieSessionInterface):
 
     salt = "companion-sealed-session"
 
+    def __init__(self) -> None:
+        # Deriving the keys costs more than a request's other work: once per secret key.
+        self._serializers: dict[str | bytes, SealedSerializer] = {}
+
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
-        if not app.secret_key:
+        secret = app.secret_key
+        if not secret:
             return None
-        return SealedSerializer(
-            app.secret_key,
-            salt=self.salt,
-            serializer=Sealer(app.secret_key),
-            signer_kwargs={"key_derivation": self.key_derivation, "digest_method": hashlib.sha1},
-        )
+        if secret not in self._serializers:
+            self._serializers = {secret: _serializer(secret, self.salt, self.key_derivation)}
+        return self._serializers[secret]
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         serializer = self.get_signing_serializer(app)
@@ -76,6 +78,15 @@ class SealedSessionInterface(SecureCookieSessionInterface):
             return self.session_class(serializer.loads(value, max_age=max_age))
         except BadData:
             return _unsealed(app, value, max_age)
+
+
+def _serializer(secret: str | bytes, salt: str, key_derivation: str) -> SealedSerializer:
+    return SealedSerializer(
+        secret,
+        salt=salt,
+        serializer=Sealer(secret),
+        signer_kwargs={"key_derivation": key_derivation, "digest_method": hashlib.sha1},
+    )
 
 
 def _unsealed(app: Flask, value: str, max_age: int) -> SecureCookieSession:

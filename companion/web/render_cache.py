@@ -32,7 +32,9 @@ def cut(html: str, secrets: list[str]) -> list[str]:
 
 def fill(parts: list[str], secrets: list[str]) -> str:
     """The HTML again, each cut place holding this viewer's secret."""
-    return "".join(secrets[int(p)] if n % 2 else p for n, p in enumerate(parts))
+    pieces = parts.copy()
+    pieces[1::2] = [secrets[int(index)] for index in parts[1::2]]
+    return "".join(pieces)
 
 
 def cached(key: Hashable, render: Callable[[], str], *, token: str) -> Markup:
