@@ -52,6 +52,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         EXPORTS_DIR=str(Path(app.instance_path) / "exports"),
         TEXT_LIMIT=20_000,
         BASE_URL=None,
+        RENDER_CACHE_BYTES=32 * 1024 * 1024,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -94,13 +95,14 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
-    from . import cli, hosts, ratelimit, security
+    from . import cli, hosts, ratelimit, sealed_session, security
     from .web import render_cache, terms
 
     hosts.init_app(app)
     render_cache.init_app(app)
     ratelimit.init_app(app)
     security.init_app(app)
+    sealed_session.init_app(app)
     terms.init_app(app)
     cli.init_app(app)
 

@@ -177,7 +177,12 @@ class Browser(requests.Session):
             url = self.base + url
         kwargs.setdefault("allow_redirects", False)
         kwargs.setdefault("timeout", 60)
-        return super().request(method, url, *args, **kwargs)
+        response = super().request(method, url, *args, **kwargs)
+        # Browsers treat the loopback address as secure: its `Secure` cookies come back over
+        # plain HTTP. requests does not, so the flag is dropped once the cookie is kept.
+        for cookie in self.cookies:
+            cookie.secure = False
+        return response
 
     def csrf(self, path: str = "/new") -> str:
         """A CSRF token for this browser's session, read from a page with a form."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from flask import abort, request, session
@@ -13,6 +14,7 @@ from ..db import get_db
 
 log = logging.getLogger("companion.access")
 REMEMBERED = 12
+OPENED_PATH = re.compile(r".*/[ct]/([A-Za-z0-9_-]{1,100})/")
 
 
 def capability_for(token: str, kind: str | None = None) -> Capability:
@@ -39,12 +41,34 @@ def require_write(cap: Capability) -> None:
         abort(404)
 
 
-def remember(url: str, title: str, role: str) -> None:
-    """Add the page to this browser's list of opened chronicles (kept in its own cookie only)."""
-    current = session.get("opened", [])
-    if current and current[0].get("url") == url and current[0].get("title") == title[:80]:
+def remember(url: str) -> None:
+    """Add the page to this browser's list of opened chronicles (kept in its own cookie only).
+
+    Only the link's path is kept, in the sealed session; titles and roles are looked up when
+    the list is shown, so the cookie stays small and a revoked link drops out of the list.
+    """
+    current = [_path_of(item) for item in session.get("opened", [])]
+    if current and current[0] == url:
         return  # already first: leave the cookie untouched
-    opened: list[dict[str, Any]] = [o for o in current if o.get("url") != url]
-    opened.insert(0, {"url": url, "title": title[:80], "role": role})
-    session["opened"] = opened[:REMEMBERED]
+    session["opened"] = [url, *(path for path in current if path != url)][:REMEMBERED]
     session.permanent = True
+
+
+def _path_of(item: Any) -> str:
+    # Cookies written before the list held paths held {"url", "title", "role"} records.
+    return str(item.get("url", "")) if isinstance(item, dict) else str(item)
+
+
+def opened_chronicles() -> list[dict[str, str]]:
+    """The chronicles and tables this browser opened whose links still work, latest first."""
+    found = (_opened(_path_of(item)) for item in session.get("opened", []))
+    return [item for item in found if item is not None]
+
+
+def _opened(url: str) -> dict[str, str] | None:
+    match = OPENED_PATH.fullmatch(url)
+    cap = resolve(get_db(), match.group(1)) if match else None
+    if cap is None:
+        return None
+    row = get_db().execute("SELECT title FROM streams WHERE id = ?", [cap.stream_id]).fetchone()
+    return {"url": url, "title": row[0] or "", "role": cap.role} if row else None

@@ -107,6 +107,20 @@ for _status in (*HTTP_CODES, 500):
 bp.register_error_handler(HTTPException, _http_error)
 
 
+@bp.before_request
+def _options() -> Response | Reply | None:
+    """OPTIONS names the methods an address takes (204 with Allow), or is a JSON 404."""
+    if request.method != "OPTIONS":
+        return None
+    allowed = openapi.allowed_methods(request.path)
+    if not allowed:
+        return _error(404, "not-found", _("There is nothing at this address."))
+    extra = ["HEAD"] if "GET" in allowed else []
+    response = current_app.response_class(status=204)
+    response.headers["Allow"] = ", ".join([*allowed, *extra, "OPTIONS"])
+    return response
+
+
 @bp.errorhandler(Exception)
 def _server_error(err: Exception) -> Reply | Response:
     if isinstance(err, sqlite3.OperationalError) and unavailable(err):

@@ -76,7 +76,11 @@ def live_html(context: dict[str, Any]) -> Markup:
     """The live part of the play page, rendered once per version and viewer kind."""
     if context.get("posted"):
         return Markup(render_template("chronicle/_live.html", **context))  # noqa: S704
-    return cached(live_key(context), lambda: render_template("chronicle/_live.html", **context))
+    return cached(
+        live_key(context),
+        lambda: render_template("chronicle/_live.html", **context),
+        token=context["token"],
+    )
 
 
 def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
@@ -99,7 +103,7 @@ def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
 def play(token: str) -> str:
     """The table's main screen: where the life stands and the current turn."""
     cap, chronicle = _open(token)
-    remember(url_for("chronicle.play", token=token), chronicle.title, cap.role)
+    remember(url_for("chronicle.play", token=token))
     context = page_context(token, cap, chronicle)
     html = live_html(context)
     if request.args.get("fragment"):
@@ -108,7 +112,11 @@ def play(token: str) -> str:
         return render_template("chronicle/play.html", live_html=html, **context)
     key = ("play", request.full_path, live_key(context))
     return str(
-        cached(key, lambda: render_template("chronicle/play.html", live_html=html, **context))
+        cached(
+            key,
+            lambda: render_template("chronicle/play.html", live_html=html, **context),
+            token=token,
+        )
     )
 
 

@@ -20,19 +20,18 @@ from flask import (
     render_template,
     request,
     send_file,
-    session,
     url_for,
 )
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from .. import chronicles, ratelimit, store
+from .. import chronicles, ratelimit
 from ..db import get_db
 from ..export import EDITIONS, PAPERS, jobs
 from ..export.backup import MAX_BYTES, export_backup, import_backup, may_back_up
 from ..export.errors import BackupError
 from ..export.markdown import story_markdown
-from .access import remember
+from .access import opened_chronicles, remember
 from .chronicle import _open
 from .text_errors import rule_message
 
@@ -195,7 +194,7 @@ def upload() -> Response | tuple[str, int]:
     except BackupError as err:
         return _refuse_import(backup_message(err))
     url = url_for("chronicle.play", token=created.host_token)
-    remember(url, store.get_stream(get_db(), created.id).title, "host")
+    remember(url)
     flash(_("The chronicle is imported. This is its host link: keep it."), "success")
     return redirect(url)
 
@@ -213,4 +212,4 @@ def backup_message(err: BackupError) -> str:
 
 def _refuse_import(message: str) -> tuple[str, int]:
     flash(message, "error")
-    return render_template("main/index.html", opened=session.get("opened", [])), 400
+    return render_template("main/index.html", opened=opened_chronicles()), 400

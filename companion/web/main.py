@@ -6,6 +6,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from werkzeug.wrappers import Response
 
 from .. import LANGUAGES
+from .access import opened_chronicles
 
 bp = Blueprint("main", __name__)
 
@@ -13,8 +14,7 @@ bp = Blueprint("main", __name__)
 @bp.get("/")
 def index() -> str:
     """What this is, a new chronicle, and the chronicles this browser has opened."""
-    opened = session.get("opened", [])
-    return render_template("main/index.html", opened=opened)
+    return render_template("main/index.html", opened=opened_chronicles())
 
 
 @bp.get("/healthz")
@@ -50,5 +50,5 @@ def demo() -> Response:
         language = "en"
     created = create_demo(get_db(), language)
     url = url_for("chronicle.play", token=created.host_token)
-    remember(url, "Akane" if language == "en" else "朱音", "host")
+    remember(url)
     return redirect(url_for("story.log", token=created.host_token))

@@ -54,7 +54,7 @@ def create() -> Response | tuple[str, int]:
             url = url_for("chronicle.play", token=created.host_token)
             fresh = [{"token": created.reader_token, "role": "reader", "seat": None}]
             session["fresh_links"] = {created.id: fresh}
-            remember(url, setup.pioneer, "host")
+            remember(url)
             flash(
                 _("The chronicle has begun. Keep this page's address: it is the host's key."),
                 "success",

@@ -40,6 +40,7 @@ def log(token: str) -> str:
             lambda: render_template(
                 "chronicle/_chapters.html", chapters=story_chapters(chronicle.state), **context
             ),
+            token=token,
         )
 
     if session.get("_flashes"):
@@ -56,6 +57,7 @@ def log(token: str) -> str:
             lambda: render_template(
                 "chronicle/story.html", chapters_html=chapters_html(), **context
             ),
+            token=token,
         )
     )
 

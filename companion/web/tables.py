@@ -61,11 +61,7 @@ def create() -> Response | tuple[str, int]:
     sid, token = matches.create(
         get_db(), key, seats, form.get("mode", "hotseat"), form.get("language", "en")
     )
-    remember(
-        url_for("tables.table", token=token),
-        get_game(key).names[form.get("language", "en")],
-        "host",
-    )
+    remember(url_for("tables.table", token=token))
     if form.get("mode") == "devices":
         return redirect(url_for("tables.links", token=token))
     return redirect(url_for("tables.table", token=token))
@@ -218,7 +214,7 @@ def describe(game: Any, event: dict[str, Any], match: matches.Match) -> str:
 def table(token: str) -> str:
     """The table: the deck, every hand (backs for others), the played cards, scores and the log."""
     cap, match = _open(token)
-    remember(url_for("tables.table", token=token), match.game.names[match.language], cap.role)
+    remember(url_for("tables.table", token=token))
     context = table_context(token, cap, match)
     if request.args.get("fragment"):
         return render_template("tables/_live.html", **context)

@@ -1,0 +1,106 @@
+"""A session cookie that is encrypted as well as signed.
+
+The session remembers the links this browser opened, host links included, for a year. A signed
+cookie is only base64: anyone who sees it (a shared computer, a proxy log, a backup) could read
+the links. Sealed with AES-GCM under a key derived from the secret key, it shows nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from typing import Any
+
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from flask import Flask, Request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.sessions import session_json_serializer as tagged_json
+from itsdangerous import BadData, URLSafeTimedSerializer
+
+NONCE_BYTES = 12
+
+
+class Sealer:
+    """Serializes a session to encrypted bytes and back (itsdangerous then signs them)."""
+
+    def __init__(self, secret: str | bytes) -> None:
+        raw = secret.encode("utf-8") if isinstance(secret, str) else secret
+        key = hmac.new(raw, b"companion session encryption", hashlib.sha256).digest()
+        self._aead = AESGCM(key)
+
+    def dumps(self, value: Any) -> bytes:
+        """The session encrypted under a fresh nonce."""
+        nonce = os.urandom(NONCE_BYTES)
+        plain = tagged_json.dumps(value).encode("utf-8")
+        return nonce + self._aead.encrypt(nonce, plain, None)
+
+    def loads(self, sealed: bytes) -> Any:
+        """The session again; raises when the bytes were not sealed with this key."""
+        nonce, body = sealed[:NONCE_BYTES], sealed[NONCE_BYTES:]
+        return tagged_json.loads(self._aead.decrypt(nonce, body, None).decode("utf-8"))
+
+
+class SealedSerializer(URLSafeTimedSerializer):
+    """Signs sealed bytes; gives the cookie value as text, as Flask sets it."""
+
+    def dumps(self, obj: Any, salt: str | bytes | None = None) -> str:
+        value = super().dumps(obj, salt)
+        return value.decode("ascii") if isinstance(value, bytes) else value
+
+
+class SealedSessionInterface(SecureCookieSessionInterface):
+    """Flask's cookie session, with the payload encrypted before it is signed."""
+
+    salt = "companion-sealed-session"
+
+    def __init__(self) -> None:
+        # Deriving the keys costs more than a request's other work: once per secret key.
+        self._serializers: dict[str | bytes, SealedSerializer] = {}
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        secret = app.secret_key
+        if not secret:
+            return None
+        if secret not in self._serializers:
+            self._serializers = {secret: _serializer(secret, self.salt, self.key_derivation)}
+        return self._serializers[secret]
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        try:
+            return self.session_class(serializer.loads(value, max_age=max_age))
+        except BadData:
+            return _unsealed(app, value, max_age)
+
+
+def _serializer(secret: str | bytes, salt: str, key_derivation: str) -> SealedSerializer:
+    return SealedSerializer(
+        secret,
+        salt=salt,
+        serializer=Sealer(secret),
+        signer_kwargs={"key_derivation": key_derivation, "digest_method": hashlib.sha1},
+    )
+
+
+def _unsealed(app: Flask, value: str, max_age: int) -> SecureCookieSession:
+    """A cookie from before sessions were sealed: read it once, and seal it on the way out."""
+    plain = SecureCookieSessionInterface().get_signing_serializer(app)
+    try:
+        data = plain.loads(value, max_age=max_age) if plain is not None else {}
+    except BadData:
+        return SecureCookieSession()
+    session = SecureCookieSession(data)
+    session.modified = True
+    return session
+
+
+def init_app(app: Flask) -> None:
+    """Seal the app's session cookie."""
+    app.session_interface = SealedSessionInterface()

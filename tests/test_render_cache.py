@@ -1,0 +1,46 @@
+"""The page cache: bounded in bytes, and what it keeps holds no viewer's secrets."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion import create_app
+from companion.bytecache import ByteLRU
+from companion.web.render_cache import cut, fill
+
+
+def test_the_apps_page_cache_is_byte_bounded_by_the_setting(tmp_path) -> None:
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "c.sqlite3"), "RENDER_CACHE_BYTES": 12345}
+    )
+    cache = app.extensions["companion.render_cache"]
+    assert isinstance(cache, ByteLRU)
+    assert cache.max_bytes == 12345
+
+
+def test_the_default_bound_leaves_room_under_64_mib(tmp_path) -> None:
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "c.sqlite3")})
+    assert app.extensions["companion.render_cache"].max_bytes <= 48 * 1024 * 1024
+
+
+def test_cut_keeps_no_secret_and_fill_puts_the_viewers_back() -> None:
+    html = '<a href="/c/HOSTTOKEN/text/3">x</a><input value="CSRF1">/c/HOSTTOKEN/'
+    parts = cut(html, ["CSRF1", "HOSTTOKEN"])
+    assert not any("HOSTTOKEN" in p or "CSRF1" in p for p in parts)
+    assert fill(parts, ["CSRF1", "HOSTTOKEN"]) == html
+    assert fill(parts, ["C2", "SEATTOKEN"]) == (
+        '<a href="/c/SEATTOKEN/text/3">x</a><input value="C2">/c/SEATTOKEN/'
+    )
+
+
+alphabet = st.sampled_from("ab<>/\"'xyz")
+
+
+@settings(deadline=None)  # timing varies with the machine's load, not the code
+@given(st.lists(st.one_of(st.text(alphabet, max_size=8), st.sampled_from(["@@", "%%"]))))
+def test_cut_then_fill_gives_the_page_back(pieces: list[str]) -> None:
+    html = "".join(pieces)
+    parts = cut(html, ["@@", "%%"])
+    assert "@@" not in "".join(parts[::2]) and "%%" not in "".join(parts[::2])
+    assert fill(parts, ["@@", "%%"]) == html
