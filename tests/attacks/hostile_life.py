@@ -12,7 +12,7 @@ DEEP_TEXTS = [
     ">" * 10_000,
     "> " * 5_000,
     "".join("> " * depth + f"line {depth}\n" for depth in range(1, 130)),
-    "".join("  " * depth + "- item\n" for depth in range(140)),
+    "".join("  " * depth + "- item\n" for depth in range(130)),
     "- " * 5_000 + "end",
     "> - " * 2_500 + "end",
 ]
