@@ -1,12 +1,22 @@
-"""User text: Markdown rendered by python-markdown, then cleaned by nh3 with an allowlist."""
+"""User text: CommonMark rendered by cmark-gfm, nesting capped, then cleaned by nh3 with an allowlist.
+
+cmark is written in C and takes time linear in the text, whatever the text; raw HTML is omitted
+by cmark's safe mode, so its output has no ``<`` but its own tags. Deeply nested quotes, lists
+and emphasis are flattened below a fixed depth, which keeps the sanitizer and the PDF layout
+(both slow or failing on thousands of levels) bounded.
+"""
 
 from __future__ import annotations
 
 import html as html_lib
-from functools import lru_cache
+import re
+import sys
+import threading
+from collections import OrderedDict
 
-import markdown
+import cmarkgfm
 import nh3
+from cmarkgfm.cmark import Options
 from markupsafe import Markup
 
 ALLOWED_TAGS = {
@@ -33,12 +43,132 @@ ALLOWED_TAGS = {
 }
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}}
 URL_SCHEMES = {"http", "https", "mailto"}
+MAX_NESTING = 8  # quotes and lists inside one another; deeper levels are flattened
+MAX_INLINE_NESTING = 8  # emphasis, strong and strike-through inside one another
+CONTAINERS = {"blockquote", "ul", "ol"}
+INLINE = {"em", "strong", "del", "a", "code"}
+_TAG = re.compile(r"<(/?)([a-z0-9]+)[^>]*?(/?)>")
+_MARKER = r"[ \t]*(?:>|[-+*](?=[ \t])|[0-9]{1,9}[.)](?=[ \t]))"
+_MARKER_CHAIN = re.compile(rf"^(?:{_MARKER}){{{MAX_NESTING + 1},}}", re.MULTILINE)
+_ONE_MARKER = re.compile(_MARKER)
+_CONTAINER_TAG = re.compile(r"<(/?)(?:blockquote|ul|ol)\b")
+_INLINE_TAG = re.compile(r"<(/?)(?:em|strong|del|a|code)\b")
 
 
-@lru_cache(maxsize=8192)
+def _cmark(text: str) -> str:
+    # cmark wants valid UTF-8: a lone surrogate (possible from JSON) becomes U+FFFD.
+    text = limit_markers(text.encode("utf-8", "replace").decode("utf-8"))
+    return cmarkgfm.markdown_to_html_with_extensions(
+        text, options=Options.CMARK_OPT_DEFAULT, extensions=["strikethrough"]
+    )
+
+
+def limit_markers(text: str) -> str:
+    """The text with each line's run of quote and list markers cut to MAX_NESTING, so a line
+    of ten thousand ``>`` costs what eight do."""
+    return _MARKER_CHAIN.sub(lambda m: "".join(_ONE_MARKER.findall(m.group(0))[:MAX_NESTING]), text)
+
+
+def _deeper_than(html: str, pattern: re.Pattern[str], limit: int) -> bool:
+    depth = 0
+    for closing in pattern.findall(html):
+        depth += -1 if closing else 1
+        if depth > limit:
+            return True
+    return False
+
+
+def flatten(html: str) -> str:
+    """cmark's HTML with containers nested past MAX_NESTING (and inline tags past
+    MAX_INLINE_NESTING) unwrapped; their content stays, in order."""
+    if not (
+        _deeper_than(html, _CONTAINER_TAG, MAX_NESTING)
+        or _deeper_than(html, _INLINE_TAG, MAX_INLINE_NESTING)
+    ):
+        return html
+    stack: list[tuple[str, bool]] = []
+    depth = {"block": 0, "inline": 0}
+
+    def tag(match: re.Match[str]) -> str:
+        closing, name, void = match.group(1), match.group(2), match.group(3)
+        if void:
+            return match.group(0)
+        if closing:
+            if not stack:
+                return match.group(0)
+            _, kept = stack.pop()
+            _count(name, depth, -1 if kept else 0)
+            return match.group(0) if kept else ("<br />" if name == "li" else "")
+        kept = _allowed(name, depth, stack)
+        stack.append((name, kept))
+        _count(name, depth, 1 if kept else 0)
+        return match.group(0) if kept else ""
+
+    return _TAG.sub(tag, html)
+
+
+def _allowed(name: str, depth: dict[str, int], stack: list[tuple[str, bool]]) -> bool:
+    if name in CONTAINERS:
+        return depth["block"] < MAX_NESTING
+    if name == "li":
+        return not stack or stack[-1][1]  # an item of a flattened list is flattened too
+    if name in INLINE:
+        return depth["inline"] < MAX_INLINE_NESTING
+    return True
+
+
+def _count(name: str, depth: dict[str, int], step: int) -> None:
+    if name in CONTAINERS:
+        depth["block"] += step
+    elif name in INLINE:
+        depth["inline"] += step
+
+
+class _SizedCache:
+    """A thread-safe LRU of rendered texts, bounded by the bytes it holds."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[str, tuple[Markup, int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Markup | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            self._items.move_to_end(key)
+            return item[0]
+
+    def put(self, key: str, value: Markup) -> None:
+        size = sys.getsizeof(key) + sys.getsizeof(value)
+        if size > self.max_bytes // 8:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            self._bytes += size - (old[1] if old else 0)
+            self._items[key] = (value, size)
+            while self._bytes > self.max_bytes:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._bytes -= dropped
+
+
+_cache = _SizedCache(16 * 1024 * 1024)
+
+
 def render_markdown(text: str) -> Markup:
     """Markdown to safe HTML; headings are demoted so a text never outranks the page."""
-    html = markdown.markdown(text or "", extensions=["sane_lists"], output_format="html")
+    text = text or ""
+    cached = _cache.get(text)
+    if cached is None:
+        cached = _render(text)
+        _cache.put(text, cached)
+    return cached
+
+
+def _render(text: str) -> Markup:
+    html = flatten(_cmark(text))
     html = html.replace("<h1>", "<h3>").replace("</h1>", "</h3>")
     html = html.replace("<h2>", "<h4>").replace("</h2>", "</h4>")
     clean = nh3.clean(
@@ -54,5 +184,5 @@ def render_markdown(text: str) -> Markup:
 
 def plain(text: str) -> str:
     """The text with Markdown markup removed, for titles and short previews."""
-    html = markdown.markdown(text or "")
+    html = flatten(_cmark(text or ""))
     return html_lib.unescape(nh3.clean(html, tags=set())).strip()

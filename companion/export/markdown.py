@@ -1,8 +1,9 @@
 """The story as one Markdown file, readable in any editor, in the chronicle's language.
 
 The players' texts are Markdown already and go in as written (their top headings demoted, as the
-story page does); names and other plain fields are escaped. Needs a Flask app context for the
-translations.
+story page does), except that raw HTML is escaped and each text is closed off (an open code fence
+closed), so one text can neither run code in a viewer nor swallow the next; names and other plain
+fields are escaped. Needs a Flask app context for the translations.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import cmarkgfm
 from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 
@@ -21,6 +23,9 @@ from .contents import Contents, contents
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
 _HEADING = re.compile(r"^(#{1,2})(?=\s|$)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+_CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_SENTINEL = "\n\n# end-of-text\n"
 
 
 def story_markdown(state: State, edition: str = "annotated") -> str:
@@ -53,6 +58,51 @@ def demote(text: str) -> str:
     return "\n".join(lines)
 
 
+def player_text(text: str) -> str:
+    """A player's Markdown made safe to set among others: headings demoted, raw HTML escaped,
+    and closed off so that whatever follows it is read as written."""
+    lines, still_open = _escape_html(demote(text).splitlines())
+    if still_open is not None:
+        lines.append(still_open)
+    closed = "\n".join(lines)
+    if "<!-- raw HTML omitted -->" in cmarkgfm.markdown_to_html(closed):
+        closed = "\n".join(lines).replace("<", "&lt;")  # never happens with the rules above
+    if not cmarkgfm.markdown_to_html(closed + _SENTINEL).endswith("<h1>end-of-text</h1>\n"):
+        closed = quote(closed)  # a block quote always ends at the blank line after it
+    return closed
+
+
+def _escape_html(lines: list[str]) -> tuple[list[str], str | None]:
+    """``<`` escaped outside fenced code and code spans; the fence still open at the end, if any,
+    is returned as the line that closes it."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in lines:
+        if fence is not None:
+            stripped = line.strip()
+            if len(line) - len(line.lstrip(" ")) < 4 and stripped and set(stripped) == {fence[0]}:
+                fence = None if len(stripped) >= len(fence) else fence
+            out.append(line)
+            continue
+        opening = _FENCE_OPEN.match(line)
+        if opening:
+            fence = opening.group(1)
+            out.append(line)
+            continue
+        out.append(_escape_outside_code_spans(line))
+    return out, fence
+
+
+def _escape_outside_code_spans(line: str) -> str:
+    pieces, start = [], 0
+    for span in _CODE_SPAN.finditer(line):
+        pieces.append(line[start : span.start()].replace("<", "&lt;"))
+        pieces.append(span.group(0))
+        start = span.end()
+    pieces.append(line[start:].replace("<", "&lt;"))
+    return "".join(pieces)
+
+
 def quote(text: str) -> str:
     """Markdown set inside a block quote."""
     return "\n".join(f"> {line}".rstrip() for line in text.splitlines())
@@ -64,7 +114,7 @@ def _cover(book: Contents) -> Iterator[str]:
     if setup.people:
         yield f"*{escape(setup.people)}*"
     if setup.concept:
-        yield demote(setup.concept)
+        yield player_text(setup.concept)
     facts = [
         f"- {_('Ages')}: {book.age_span}",
         f"- {_('Legacy marks')}: {len(book.marks)}",
@@ -95,7 +145,7 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
     mark = book.mark_of(tp)
     if mark is not None:
         title = f"◆ **{_('Legacy mark %(n)d', n=mark.number)}: {escape(mark.name.value)}**"
-        description = demote(mark.description.value)
+        description = player_text(mark.description.value)
         yield quote(title + ("\n\n" + description if description else ""))
 
 
@@ -178,4 +228,4 @@ def _labelled(label: str, text: Text | None) -> str:
 
 
 def _text(text: Text | None) -> str:
-    return demote(text.value) if text is not None and text.value.strip() else ""
+    return player_text(text.value) if text is not None and text.value.strip() else ""

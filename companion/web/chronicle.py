@@ -31,6 +31,7 @@ from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
 from .access import capability_for, remember, require_write
 from .narrate import describe_since
+from .preview_limit import preview_allowed
 from .render_cache import cached
 from .text_errors import rule_message
 from .turn_form import TEXT_FIELDS, FormError, commands_for
@@ -228,10 +229,17 @@ def save_draft(token: str) -> Response:
 
 
 @bp.post("/preview")
-def preview(token: str) -> Response:
-    """Markdown rendered and cleaned exactly as the story will show it."""
-    _open(token)
-    text = request.form.get("text", "")[:TEXT_LIMIT]
+def preview(token: str) -> Response | tuple[Response, int]:
+    """Markdown rendered and cleaned exactly as the story will show it (for links that write)."""
+    cap, _chronicle = _open(token)
+    require_write(cap)
+    if not preview_allowed():
+        message = _("Too many previews at once; the preview will be back in a moment.")
+        return jsonify(error=message, code="too-many-previews"), 429
+    text = request.form.get("text", "")
+    if len(text) > TEXT_LIMIT:
+        message = _("At most %(n)d characters.", n=TEXT_LIMIT)
+        return jsonify(error=message, code="too-long"), 400
     return jsonify(html=str(render_markdown(text)))
 
 

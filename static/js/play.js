@@ -73,7 +73,10 @@
     previewTimers.set(field.name, setTimeout(function () {
       if (!field.value.trim()) { box.hidden = true; return; }
       post(live.dataset.previewUrl, { text: field.value }).then(function (r) { return r.json(); })
-        .then(function (data) { box.innerHTML = data.html; box.hidden = false; })
+        .then(function (data) {
+          if (typeof data.html !== "string") return; // refused: keep the last preview
+          box.innerHTML = data.html; box.hidden = false;
+        })
         .catch(function () { /* preview is a nicety */ });
     }, 400));
   }
