@@ -8,16 +8,16 @@ and emphasis are flattened below a fixed depth, which keeps the sanitizer and th
 
 from __future__ import annotations
 
+import hashlib
 import html as html_lib
 import re
-import sys
-import threading
-from collections import OrderedDict
 
 import cmarkgfm
 import nh3
 from cmarkgfm.cmark import Options
 from markupsafe import Markup
+
+from .bytecache import ByteLRU
 
 ALLOWED_TAGS = {
     "p",
@@ -124,47 +124,21 @@ def _count(name: str, depth: dict[str, int], step: int) -> None:
         depth["inline"] += step
 
 
-class _SizedCache:
-    """A thread-safe LRU of rendered texts, bounded by the bytes it holds."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self._items: OrderedDict[str, tuple[Markup, int]] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> Markup | None:
-        with self._lock:
-            item = self._items.get(key)
-            if item is None:
-                return None
-            self._items.move_to_end(key)
-            return item[0]
-
-    def put(self, key: str, value: Markup) -> None:
-        size = sys.getsizeof(key) + sys.getsizeof(value)
-        if size > self.max_bytes // 8:
-            return
-        with self._lock:
-            old = self._items.pop(key, None)
-            self._bytes += size - (old[1] if old else 0)
-            self._items[key] = (value, size)
-            while self._bytes > self.max_bytes:
-                _, (_, dropped) = self._items.popitem(last=False)
-                self._bytes -= dropped
-
-
-_cache = _SizedCache(16 * 1024 * 1024)
+# Keyed by a digest, so a 20,000-character text costs 16 bytes of key; the rendered HTML is
+# what the bound counts. Together with the page cache this stays under 64 MiB a process.
+_cache = ByteLRU(16 * 1024 * 1024)
 
 
 def render_markdown(text: str) -> Markup:
     """Markdown to safe HTML; headings are demoted so a text never outranks the page."""
     text = text or ""
-    cached = _cache.get(text)
-    if cached is None:
-        cached = _render(text)
-        _cache.put(text, cached)
-    return cached
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    cached = _cache.get(key)
+    if isinstance(cached, Markup):
+        return cached
+    html = _render(text)
+    _cache.put(key, html)
+    return html
 
 
 def _render(text: str) -> Markup:

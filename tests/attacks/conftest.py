@@ -7,7 +7,6 @@ need their own settings start a `Server` of their own with `env`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from server_client import Browser, Server
@@ -27,8 +26,3 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture
 def browser(served: Server) -> Browser:
     return Browser(served.url)
-
-
-def new_database(tmp_path: Path) -> Path:
-    """A database path for a server of a test's own."""
-    return tmp_path / "own.sqlite3"

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from conftest import Browser, new_database
-from server_client import Server
+from server_client import Browser, Server
 
 from companion.text import MAX_NESTING, render_markdown
 
@@ -29,7 +28,7 @@ PLAIN_HTTP = {"COMPANION_SESSION_COOKIE_SECURE": "false"}
 
 @pytest.fixture(scope="module")
 def writer_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    server = Server(new_database(tmp_path_factory.mktemp("previews")), env=PLAIN_HTTP).start()
+    server = Server(tmp_path_factory.mktemp("previews") / "own.sqlite3", env=PLAIN_HTTP).start()
     try:
         yield server
     finally:
@@ -87,7 +86,7 @@ def test_a_text_over_the_limit_is_refused_before_rendering(browser: Browser) -> 
 
 def test_previews_are_rate_limited_per_client(tmp_path: Path) -> None:
     server = Server(
-        new_database(tmp_path), env={**PLAIN_HTTP, "COMPANION_RATELIMIT_ENABLED": "true"}
+        tmp_path / "own.sqlite3", env={**PLAIN_HTTP, "COMPANION_RATELIMIT_ENABLED": "true"}
     ).start()
     try:
         browser = Browser(server.url)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask
-from hostile_life import DEEP_TEXTS, hostile_life
 from pypdf import PdfReader
 
+from attacks.hostile_life import DEEP_TEXTS, hostile_life
 from companion.export.book import make_book
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Flask
 from flask_babel import force_locale
-from hostile_life import hostile_life
 from markdown_it import MarkdownIt
 
+from attacks.hostile_life import hostile_life
 from companion.export.markdown import story_markdown
 from companion.web.terms import card_name
 
