@@ -44,8 +44,11 @@ def serve(
     """Run the production server (gunicorn) on the embedded SQLite database."""
     from . import server
     from .db import init_db
+    from .export.supervisor import Settings
 
     init_db(current_app.config["DATABASE"])
+    exports = Settings.from_config(current_app.config)
+    os.environ["COMPANION_EXPORT_SUPERVISOR"] = "server"  # the web workers start no pool
     tls = (certfile, keyfile) if certfile and keyfile else None
     if lan:
         host = "0.0.0.0"
@@ -56,7 +59,7 @@ def serve(
             click.echo(
                 "Serving over plain HTTP on the local network: cookies are not marked Secure."
             )
-    server.run(host, port, workers, threads, lan, tls)
+    server.run(host, port, workers, threads, lan, tls, exports)
 
 
 @click.command("simulate")
