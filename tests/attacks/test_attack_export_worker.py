@@ -73,8 +73,8 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Liv
         server.stop()
 
 
-def worker_pids(database: Path) -> set[int]:
-    """The live export worker processes of this database (zombies and vanished ones skipped)."""
+def pids_running(module: str, database: Path) -> set[int]:
+    """The live processes running ``python -m module`` on this database (no zombies)."""
     found = set()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -85,9 +85,14 @@ def worker_pids(database: Path) -> set[int]:
         except OSError:
             continue  # the process ended while we looked
         words = [arg.decode("utf-8", "replace") for arg in args]
-        if state != "Z" and WORKER_MODULE in words and str(database) in words:
+        if state != "Z" and module in words and str(database) in words:
             found.add(int(entry.name))
     return found
+
+
+def worker_pids(database: Path) -> set[int]:
+    """The live export worker processes of this database."""
+    return pids_running(WORKER_MODULE, database)
 
 
 def ask_book(server: Server, token: str, edition: str, paper: str) -> str:
@@ -206,3 +211,53 @@ def test_a_book_over_the_time_limit_is_stopped_and_says_so(
         assert len(worker_pids(server.database)) <= 1
     finally:
         server.stop()
+
+
+def supervisor_pids(database: Path) -> set[int]:
+    """The live export supervisor processes of this database."""
+    return pids_running("companion.export.supervisor", database)
+
+
+def test_a_killed_supervisor_is_started_again_and_health_says_so(
+    pool: tuple[Server, Lives],
+) -> None:
+    server, lives = pool
+    status, health = request(server.port, "GET", "/healthz")
+    assert (status, health["export_worker"]) == (200, "alive"), health
+    (victim,) = supervisor_pids(server.database)
+    os.kill(victim, signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while not (supervisor_pids(server.database) - {victim}):
+        assert time.monotonic() < deadline, "the supervisor was not started again"
+        time.sleep(0.2)
+    while request(server.port, "GET", "/healthz")[0] != 200:
+        assert time.monotonic() < deadline, "the new supervisor never beat"
+        time.sleep(0.2)
+    assert len(supervisor_pids(server.database)) == 1
+    job_id = ask_book(server, lives.short, "story", "a5")
+    assert wait_until_over(server, lives.short, job_id, 120)["status"] == "done"
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["term", "kill"])
+def test_no_export_process_outlives_the_server(
+    tmp_path_factory: pytest.TempPathFactory, how: signal.Signals
+) -> None:
+    server, lives = start(tmp_path_factory.mktemp("orphans"))
+    try:
+        job_id = ask_book(server, lives.long, "annotated", "a4")
+        deadline = time.monotonic() + 120
+        while job_row(server.database, job_id)["status"] != "running":
+            assert time.monotonic() < deadline, "the book was never begun"
+            time.sleep(0.1)
+        assert server.process is not None
+        os.kill(server.process.pid, how)  # the master alone, as a process manager might
+        server.process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while left := worker_pids(server.database) | supervisor_pids(server.database):
+            assert time.monotonic() < deadline, f"export processes outlived the server: {left}"
+            time.sleep(0.2)
+    finally:
+        server.stop()
+        # A failure must not leave a book being made after the test.
+        for pid in worker_pids(server.database) | supervisor_pids(server.database):
+            os.kill(pid, signal.SIGKILL)
