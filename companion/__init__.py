@@ -50,6 +50,9 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "companion" / "translations"),
         PACKS_DIR=str(Path(app.instance_path) / "packs"),
         EXPORTS_DIR=str(Path(app.instance_path) / "exports"),
+        EXPORT_WORKERS=1,  # books made at once, by one pool per server
+        EXPORT_TIME_LIMIT=300,  # seconds one book may take before it is stopped
+        EXPORT_SUPERVISOR="app",  # "server" under `companion serve`: its master runs the pool
         TEXT_LIMIT=20_000,
         BASE_URL=None,
         RENDER_CACHE_BYTES=32 * 1024 * 1024,
@@ -96,6 +99,7 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
     from . import cli, hosts, ratelimit, sealed_session, security
+    from .export import supervisor
     from .web import render_cache, terms
 
     hosts.init_app(app)
@@ -105,6 +109,7 @@ def _init_extensions(app: Flask) -> None:
     sealed_session.init_app(app)
     terms.init_app(app)
     cli.init_app(app)
+    supervisor.init_app(app)
 
 
 def _register_blueprints(app: Flask) -> None:

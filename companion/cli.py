@@ -44,8 +44,11 @@ def serve(
     """Run the production server (gunicorn) on the embedded SQLite database."""
     from . import server
     from .db import init_db
+    from .export.supervisor import Settings
 
     init_db(current_app.config["DATABASE"])
+    exports = Settings.from_config(current_app.config)
+    os.environ["COMPANION_EXPORT_SUPERVISOR"] = "server"  # the web workers start no pool
     tls = (certfile, keyfile) if certfile and keyfile else None
     if lan:
         host = "0.0.0.0"
@@ -57,7 +60,7 @@ def serve(
                 "Serving over plain HTTP on the local network: cookies are not marked Secure."
             )
     _trust_own_hosts(host, lan)
-    server.run(host, port, workers, threads, lan, tls)
+    server.run(host, port, workers, threads, lan, tls, exports)
 
 
 def _trust_own_hosts(host: str, lan: bool) -> None:

@@ -2,9 +2,9 @@
 
 A job is one book: a chronicle's version, an edition and a paper. Asking for a book that is made
 already returns it at once; asking for one being made returns that job; otherwise a job is
-queued and a worker process is started if fewer than ``limit`` are at work. A worker takes queued
-jobs one by one until none is left (``claim_next``), so a job queued while every worker is busy
-is taken by the next one to finish.
+queued. Requests never start a process: the export supervisor (``supervisor.py``) claims queued
+jobs for its fixed pool of workers (``claim_next``), so a job queued while every worker is busy
+is taken by the next one to be free.
 """
 
 from __future__ import annotations
@@ -12,12 +12,9 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-import subprocess
-import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from sqlite_utils import Database
 
@@ -26,6 +23,9 @@ from ..store import now
 log = logging.getLogger("companion.export")
 STATUSES = ("queued", "running", "done", "failed")
 STALE_SECONDS = 300  # a running job not heard from in this long has lost its worker
+# Why a job failed, kept before a colon in its ``error`` so the page can say it in words.
+TIME_LIMIT: Final = "time-limit"
+WORKER_LOST: Final = "worker-lost"
 COLUMNS = (
     "id, stream_id, version, edition, paper, status, progress, step, page, error, pid, updated"
 )
@@ -55,6 +55,13 @@ class Job:
     @property
     def active(self) -> bool:
         return self.status in ("queued", "running")
+
+    @property
+    def reason(self) -> str | None:
+        """Why the job failed, as a code (``TIME_LIMIT``, ``WORKER_LOST``), if it says."""
+        if self.status != "failed" or not self.error or ":" not in self.error:
+            return None
+        return self.error.split(":", 1)[0]
 
 
 def book_filename(stream_id: str, version: int, edition: str, paper: str) -> str:
@@ -147,6 +154,29 @@ def claim_next(db: Database, pid: int, limit: int) -> Job | None:
     return find(db, job.id)
 
 
+def assign(db: Database, job_id: str, pid: int) -> None:
+    """Record which worker process makes a claimed job."""
+    _set(db, job_id, pid=pid)
+
+
+def requeue(db: Database, job_id: str) -> None:
+    """Put a running job back in the queue, to be made again from the start."""
+    _set(db, job_id, status="queued", progress=0, step=None, page=None, pid=None)
+
+
+def has_queued(db: Database) -> bool:
+    """Whether a job waits for a worker (a read: no write lock is taken)."""
+    return (
+        db.execute("SELECT 1 FROM exports WHERE status = 'queued' LIMIT 1").fetchone() is not None
+    )
+
+
+def running_jobs(db: Database) -> list[Job]:
+    """The jobs being made now."""
+    rows = db.execute(f"SELECT {COLUMNS} FROM exports WHERE status = 'running'").fetchall()
+    return [Job(*row) for row in rows]
+
+
 def report(db: Database, job_id: str, progress: float, step: str, page: int | None = None) -> None:
     """The worker's progress on a job (0-100), the step it is at and the page it lays out."""
     _set(db, job_id, progress=max(0, min(99, round(progress))), step=step, page=page)
@@ -173,23 +203,23 @@ def fail(db: Database, job_id: str, error: str) -> None:
 
 def fail_lost(db: Database) -> int:
     """Mark failed the running jobs whose worker has gone; how many there were."""
-    rows = db.execute(f"SELECT {COLUMNS} FROM exports WHERE status = 'running'").fetchall()
-    lost = [Job(*row) for row in rows if _lost(Job(*row))]
+    lost = [job for job in running_jobs(db) if _lost(job)]
     for job in lost:
         log.warning("export %s lost its worker (pid %s)", job.id, job.pid)
-        fail(db, job.id, "the worker process stopped before the book was made")
+        fail(db, job.id, f"{WORKER_LOST}: the worker process stopped before the book was made")
     return len(lost)
 
 
 def _lost(job: Job) -> bool:
     if job.status != "running":
         return False
-    if job.pid is None or not _alive(job.pid):
+    if job.pid is None or not alive(job.pid):
         return True
     return _age_seconds(job.updated) > STALE_SECONDS
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether a process with this id exists (a zombie still does)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -210,31 +240,3 @@ def _age_seconds(stamp: str | None) -> float:
 def running(db: Database) -> int:
     """How many books are being made now."""
     return int(db.execute("SELECT count(*) FROM exports WHERE status = 'running'").fetchone()[0])
-
-
-def ensure_worker(db: Database, database: str, exports_dir: Path, limit: int) -> bool:
-    """Start a worker if fewer than ``limit`` books are being made; whether one was started."""
-    fail_lost(db)
-    if running(db) >= limit:
-        return False  # a busy worker takes the queued job when it is done with its own
-    start_worker(database, exports_dir, limit)
-    return True
-
-
-def start_worker(database: str, exports_dir: Path, limit: int = 1) -> subprocess.Popen[bytes]:
-    """Start a worker process that makes queued books until none is left."""
-    exports_dir.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "companion.export.worker"]
-    command += ["--database", database, "--exports", str(exports_dir), "--limit", str(limit)]
-    with open(exports_dir / "worker.log", "ab") as log_file:
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # not killed with the request's worker, not sent its signals
-            cwd=str(Path(__file__).resolve().parents[2]),
-        )
-    # Reap the child when it exits, so a long-lived server does not collect zombies.
-    threading.Thread(target=process.wait, daemon=True).start()
-    return process

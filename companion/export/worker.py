@@ -1,8 +1,11 @@
 """The export worker: ``python -m companion.export.worker --database DB --exports DIR``.
 
 Runs outside the web server's processes, so a book that takes seconds to typeset never holds a
-request or stalls other players' live pages. It takes queued jobs one at a time until none is
-left, reporting progress in the ``exports`` table as WeasyPrint lays out the pages.
+request or stalls other players' live pages. Only the export supervisor starts it: the worker
+loads the app and WeasyPrint, then waits on standard input for the id of a job the supervisor
+has claimed for it, makes that one book (reporting progress in the ``exports`` table as
+WeasyPrint lays out the pages) and exits, so the memory of a large book is given back. The end
+of its input (the supervisor has gone) ends it too.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import contextlib
 import logging
 import os
 import re
+import signal
+import sys
 import time
 from pathlib import Path
 
@@ -89,6 +94,7 @@ def make(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> None:
         finally:
             progress.removeHandler(handler)
             progress.propagate = True
+    exports_dir.mkdir(parents=True, exist_ok=True)
     target = exports_dir / job.filename
     partial = target.with_suffix(f".{os.getpid()}.part")
     partial.write_bytes(pdf)
@@ -96,43 +102,74 @@ def make(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> None:
     jobs.finish(db, job, exports_dir)
 
 
+def make_logged(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> bool:
+    """Make one book; if it cannot be made, mark its job failed with the reason."""
+    started = time.monotonic()
+    try:
+        make(app, db, job, exports_dir)
+    except Exception as err:  # one bad book must not stop the queue
+        log.exception("export %s failed", job.id)
+        jobs.fail(db, job.id, f"{type(err).__name__}: {err}")
+        return False
+    log.info("export %s made in %.1f s", job.filename, time.monotonic() - started)
+    return True
+
+
 def work(app: Flask, db: Database, exports_dir: Path, limit: int) -> int:
-    """Make queued books until none is left; how many were made."""
+    """Make queued books in this process until none is left; how many were made."""
     made = 0
     while (job := jobs.claim_next(db, os.getpid(), limit)) is not None:
-        started = time.monotonic()
-        try:
-            make(app, db, job, exports_dir)
-        except Exception as err:  # one bad book must not stop the queue
-            log.exception("export %s failed", job.id)
-            jobs.fail(db, job.id, f"{type(err).__name__}: {err}")
-        else:
-            made += 1
-            log.info("export %s made in %.1f s", job.filename, time.monotonic() - started)
+        made += make_logged(app, db, job, exports_dir)
     return made
 
 
+def make_claimed(app: Flask, db: Database, job_id: str, exports_dir: Path) -> bool:
+    """Make the job the supervisor claimed for this process; whether the book was made."""
+    job = jobs.find(db, job_id)
+    if job is None or job.status != "running" or job.pid != os.getpid():
+        log.warning("export %s is no longer this worker's to make", job_id)
+        return False
+    return make_logged(app, db, job, exports_dir)
+
+
+def _die_with_parent() -> None:
+    # Linux: the kernel kills this process if the supervisor dies, even by kill -9.
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Parse the command line, then work through the queue."""
+    """Load everything, then make the one book whose job id arrives on standard input."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--database", required=True)
     parser.add_argument("--exports", required=True, type=Path)
-    parser.add_argument("--limit", type=int, default=1, help="books made at once, all workers")
+    parser.add_argument("--time-limit", type=float, default=300, help="seconds for one book")
     args = parser.parse_args(argv)
+    parent = os.getppid()
+    _die_with_parent()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     with contextlib.suppress(OSError):
         os.nice(5)  # on a small server the players' pages come before the book
     from .. import create_app
 
-    app = create_app(
-        {"DATABASE": args.database, "EXPORTS_DIR": str(args.exports), "SECRET_KEY": "worker"}
-    )
+    config = {"DATABASE": args.database, "EXPORTS_DIR": str(args.exports), "SECRET_KEY": "worker"}
+    app = create_app(config)
+    import weasyprint  # noqa: F401 - loaded now, while no book waits for it
+
+    job_id = sys.stdin.readline().strip()
+    if not job_id or os.getppid() != parent:
+        return 0  # the supervisor stopped before it had a book for this worker
+    # A last guard should the supervisor be unable to stop this process in time.
+    signal.alarm(int(args.time_limit) + 30)
     db = connect(args.database)
     try:
-        work(app, db, args.exports, args.limit)
+        made = make_claimed(app, db, job_id, args.exports)
     finally:
         db.conn.close()
-    return 0
+    return 0 if made else 1
 
 
 if __name__ == "__main__":

@@ -417,7 +417,7 @@ def request_export(token: str) -> Reply:
 
 
 def _ensure_worker() -> None:
-    # The export pages' own rule for starting a worker process (EXPORT_WORKERS at most).
+    # The export pages' own rule: asking for a book may start the app's one supervisor.
     export_view._ensure_worker()
 
 
@@ -461,8 +461,6 @@ def _job(token: str, job_id: str) -> jobs.Job:
     job = jobs.find(get_db(), job_id)
     if job is None or job.stream_id != chronicle.id:
         raise ApiError(404, "not-found", _("There is no such export of this chronicle."))
-    if job.status == "queued":
-        _ensure_worker()  # a queued job outlives a worker that stopped
     return job
 
 

@@ -27,7 +27,7 @@ from werkzeug.wrappers import Response
 
 from .. import chronicles, ratelimit
 from ..db import get_db
-from ..export import EDITIONS, PAPERS, jobs
+from ..export import EDITIONS, PAPERS, jobs, supervisor
 from ..export.backup import MAX_BYTES, export_backup, import_backup, may_back_up
 from ..export.errors import BackupError
 from ..export.markdown import story_markdown
@@ -103,8 +103,8 @@ def pdf(token: str) -> Response:
 
 
 def _ensure_worker() -> None:
-    limit = int(current_app.config.get("EXPORT_WORKERS", 1))
-    jobs.ensure_worker(get_db(), current_app.config["DATABASE"], _exports_dir(), limit)
+    # Asking for a book may start the app's one supervisor; a status request never does.
+    supervisor.ensure_for_app(current_app)
 
 
 @bp.get("/book/v<int:version>-<any(story,annotated):edition>-<any(a5,a4,b6):paper>.pdf")
@@ -126,8 +126,6 @@ def status(token: str, job_id: str) -> Response:
     job = jobs.find(get_db(), job_id)
     if job is None or job.stream_id != chronicle.id:
         abort(404)
-    if job.status == "queued":
-        _ensure_worker()  # a queued job outlives a worker that stopped: start another
     return jsonify(describe(token, job))
 
 
@@ -159,6 +157,15 @@ def _label(job: jobs.Job) -> str:
 def _message(job: jobs.Job) -> str:
     if job.status == "done":
         return _("Ready.")
+    if job.reason == jobs.TIME_LIMIT:
+        seconds = int(current_app.config.get("EXPORT_TIME_LIMIT", 300))
+        return _(
+            "The book took longer than %(seconds)d seconds and was stopped. Try a smaller"
+            " paper or the story edition; if it fails again, tell the host.",
+            seconds=seconds,
+        )
+    if job.reason == jobs.WORKER_LOST:
+        return _("The book could not be made: its maker stopped twice. Tell the host.")
     if job.status == "failed":
         return _("The book could not be made. Try again; if it fails again, tell the host.")
     if job.status == "queued":

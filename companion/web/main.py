@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
 from .. import LANGUAGES
+from ..export.supervisor import health
 from .access import opened_chronicles
 
 bp = Blueprint("main", __name__)
@@ -18,9 +28,11 @@ def index() -> str:
 
 
 @bp.get("/healthz")
-def healthz() -> Response:
-    """A plain answer for health checks and as the benchmarks' hello-world baseline."""
-    return Response("ok\n", mimetype="text/plain")
+def healthz() -> tuple[Response, int]:
+    """Health checks (503 when the export worker's heartbeat is stale); a hello-world baseline."""
+    export_worker, healthy = health(current_app.config)
+    answer = {"status": "ok" if healthy else "degraded", "export_worker": export_worker}
+    return jsonify(answer), 200 if healthy else 503
 
 
 @bp.post("/language")

@@ -1,0 +1,263 @@
+"""PDF export workers under attack, through `companion serve`: polling, killing, slow books.
+
+Worker processes are counted from /proc by their command line (`companion.export.worker` with
+this server's database path), so a worker counts wherever it runs: in the server's process group
+or in a session of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_client import Server, request
+
+from companion import chronicles
+from companion.db import connect, init_db
+from companion.demo import create_demo
+from companion.legacy import ReviseText
+
+WORKER_MODULE = "companion.export.worker"
+LONG_TEXT = "\n\n".join(
+    "The bell rang over the valley and the river carried its sound far. " * 6 for _ in range(45)
+)[:19_000]
+
+
+@dataclass(frozen=True)
+class Lives:
+    """A short life (the sample) and a long one (three answers of 19,000 characters)."""
+
+    short: str
+    long: str
+
+
+def prepare(database: Path) -> Lives:
+    """The database, with the two lives, before the server starts."""
+    init_db(database)
+    db = connect(database)
+    short = create_demo(db, "en")
+    long = create_demo(db, "en")
+    chronicle = chronicles.load(db, long.id)
+    revisions = [
+        ReviseText(0, turn.answer.seq, "answer", LONG_TEXT)
+        for turn in chronicle.state.story[:3]
+        if turn.answer is not None
+    ]
+    chronicles.execute(db, chronicle, revisions)
+    db.conn.close()
+    return Lives(short.host_token, long.host_token)
+
+
+def start(folder: Path, **env: str) -> tuple[Server, Lives]:
+    database = folder / "exports.sqlite3"
+    lives = prepare(database)
+    return Server(database, env=env).start(), lives
+
+
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Lives]]:
+    """A server with the default pool of one export worker."""
+    server, lives = start(tmp_path_factory.mktemp("pool"), COMPANION_EXPORT_WORKERS="1")
+    try:
+        yield server, lives
+    finally:
+        server.stop()
+
+
+def pids_running(module: str, database: Path) -> set[int]:
+    """The live processes running ``python -m module`` on this database (no zombies)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue  # the process ended while we looked
+        words = [arg.decode("utf-8", "replace") for arg in args]
+        if state != "Z" and module in words and str(database) in words:
+            found.add(int(entry.name))
+    return found
+
+
+def worker_pids(database: Path) -> set[int]:
+    """The live export worker processes of this database."""
+    return pids_running(WORKER_MODULE, database)
+
+
+def ask_book(server: Server, token: str, edition: str, paper: str) -> str:
+    body = {"format": "pdf", "edition": edition, "paper": paper}
+    status, job = request(server.port, "POST", f"/api/v1/chronicles/{token}/exports", body)
+    assert status == 202, job
+    return str(job["id"])
+
+
+def job_row(database: Path, job_id: str) -> dict[str, Any]:
+    with sqlite3.connect(database, timeout=10) as conn:
+        conn.row_factory = sqlite3.Row
+        row = conn.execute("SELECT * FROM exports WHERE id = ?", [job_id]).fetchone()
+    assert row is not None
+    return dict(row)
+
+
+def wait_until_over(server: Server, token: str, job_id: str, seconds: float) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        status, job = request(server.port, "GET", f"/c/{token}/export/{job_id}.json")
+        assert status == 200, job
+        if job["status"] in ("done", "failed"):
+            return job  # type: ignore[no-any-return]
+        time.sleep(0.5)
+    raise AssertionError(f"the book was neither made nor failed in {seconds} s: {job}")
+
+
+class Census(threading.Thread):
+    """Counts the export workers every 20 ms while it runs; `most` is the highest count seen."""
+
+    def __init__(self, database: Path) -> None:
+        super().__init__(daemon=True)
+        self.database, self.most, self.done = database, 0, threading.Event()
+
+    def run(self) -> None:
+        while not self.done.is_set():
+            self.most = max(self.most, len(worker_pids(self.database)))
+            time.sleep(0.02)
+
+    def __enter__(self) -> Census:
+        self.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.done.set()
+        self.join(timeout=10)
+
+
+def test_polling_a_queued_job_never_starts_workers(pool: tuple[Server, Lives]) -> None:
+    server, lives = pool
+    with Census(server.database) as census:
+        first = ask_book(server, lives.short, "story", "b6")
+        queued = ask_book(server, lives.short, "annotated", "a4")  # waits behind the first
+        paths = [
+            f"/c/{lives.short}/export/{queued}.json",
+            f"/api/v1/chronicles/{lives.short}/exports/{queued}",
+            f"/c/{lives.short}/export/{first}.json",
+        ]
+
+        def poll(thread: int) -> list[int]:
+            return [request(server.port, "GET", paths[(thread + i) % 3])[0] for i in range(30)]
+
+        with ThreadPoolExecutor(16) as threads:
+            answers = [code for codes in threads.map(poll, range(16)) for code in codes]
+        assert answers == [200] * 480
+        assert census.most <= 1, f"{census.most} export workers ran at once"
+        for job_id in (first, queued):
+            made = wait_until_over(server, lives.short, job_id, 180)
+            assert made["status"] == "done", made
+    assert census.most <= 1, f"{census.most} export workers ran at once"
+
+
+def test_a_worker_killed_mid_layout_is_noticed(pool: tuple[Server, Lives]) -> None:
+    server, lives = pool
+    job_id = ask_book(server, lives.long, "annotated", "a5")
+    deadline = time.monotonic() + 120
+    while (row := job_row(server.database, job_id))["step"] != "layout" or not row["page"]:
+        assert time.monotonic() < deadline, f"the layout never began: {row}"
+        assert row["status"] in ("queued", "running"), row
+        time.sleep(0.1)
+    victim = row["pid"]
+    assert victim in worker_pids(server.database)
+    os.kill(victim, signal.SIGKILL)
+    killed = time.monotonic()
+
+    while True:
+        row = job_row(server.database, job_id)
+        if row["status"] == "failed" or row["pid"] != victim:
+            break
+        assert time.monotonic() - killed < 10, f"the lost worker went unnoticed: {row}"
+        time.sleep(0.2)
+    assert row["status"] in ("queued", "running", "failed"), row
+    over = wait_until_over(server, lives.long, job_id, 180)
+    if over["status"] == "failed":
+        assert job_row(server.database, job_id)["error"] and over["message"], over
+    assert len(worker_pids(server.database)) <= 1
+
+
+def test_a_book_over_the_time_limit_is_stopped_and_says_so(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    server, lives = start(
+        tmp_path_factory.mktemp("limit"),
+        COMPANION_EXPORT_TIME_LIMIT="2",
+        COMPANION_EXPORT_WORKERS="1",
+    )
+    try:
+        job_id = ask_book(server, lives.long, "annotated", "a4")
+        over = wait_until_over(server, lives.long, job_id, 60)
+        assert over["status"] == "failed", over
+        assert "2 seconds" in over["message"], over
+        page = request(server.port, "GET", f"/c/{lives.long}/story?lang=en")[1]
+        assert over["message"] in page
+        time.sleep(1)
+        assert len(worker_pids(server.database)) <= 1
+    finally:
+        server.stop()
+
+
+def supervisor_pids(database: Path) -> set[int]:
+    """The live export supervisor processes of this database."""
+    return pids_running("companion.export.supervisor", database)
+
+
+def test_a_killed_supervisor_is_started_again_and_health_says_so(
+    pool: tuple[Server, Lives],
+) -> None:
+    server, lives = pool
+    status, health = request(server.port, "GET", "/healthz")
+    assert (status, health["export_worker"]) == (200, "alive"), health
+    (victim,) = supervisor_pids(server.database)
+    os.kill(victim, signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while not (supervisor_pids(server.database) - {victim}):
+        assert time.monotonic() < deadline, "the supervisor was not started again"
+        time.sleep(0.2)
+    while request(server.port, "GET", "/healthz")[0] != 200:
+        assert time.monotonic() < deadline, "the new supervisor never beat"
+        time.sleep(0.2)
+    assert len(supervisor_pids(server.database)) == 1
+    job_id = ask_book(server, lives.short, "story", "a5")
+    assert wait_until_over(server, lives.short, job_id, 120)["status"] == "done"
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["term", "kill"])
+def test_no_export_process_outlives_the_server(
+    tmp_path_factory: pytest.TempPathFactory, how: signal.Signals
+) -> None:
+    server, lives = start(tmp_path_factory.mktemp("orphans"))
+    try:
+        job_id = ask_book(server, lives.long, "annotated", "a4")
+        deadline = time.monotonic() + 120
+        while job_row(server.database, job_id)["status"] != "running":
+            assert time.monotonic() < deadline, "the book was never begun"
+            time.sleep(0.1)
+        assert server.process is not None
+        os.kill(server.process.pid, how)  # the master alone, as a process manager might
+        server.process.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while left := worker_pids(server.database) | supervisor_pids(server.database):
+            assert time.monotonic() < deadline, f"export processes outlived the server: {left}"
+            time.sleep(0.2)
+    finally:
+        server.stop()
+        # A failure must not leave a book being made after the test.
+        for pid in worker_pids(server.database) | supervisor_pids(server.database):
+            os.kill(pid, signal.SIGKILL)

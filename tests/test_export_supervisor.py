@@ -1,0 +1,132 @@
+"""The export supervisor's rules, with stand-in workers: retry once, time limit, heartbeat."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlite_utils import Database
+
+from companion.db import connect
+from companion.demo import create_demo
+from companion.export import jobs, supervisor
+from companion.export.supervisor import Settings, Supervisor
+
+# Reads its job id, then sleeps: a worker that is always in the middle of a book.
+STAND_IN = "import sys, time; sys.stdin.readline(); time.sleep(60)"
+
+
+@pytest.fixture
+def db(app: Flask) -> Database:
+    return connect(app.config["DATABASE"])
+
+
+@pytest.fixture
+def boss(
+    app: Flask, db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Supervisor]:
+    def stand_in(_settings: Settings) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-c", STAND_IN], stdin=subprocess.PIPE)
+
+    monkeypatch.setattr(supervisor, "start_worker", stand_in)
+    settings = Settings(app.config["DATABASE"], tmp_path / "exports", workers=1, time_limit=30)
+    settings.exports_dir.mkdir()
+    boss = Supervisor(settings, db, os.getppid())
+    yield boss
+    boss.stop_workers()
+
+
+def queue(db: Database, exports: Path) -> str:
+    stream = create_demo(db, "en").id
+    return jobs.request_book(db, exports, stream, 10, "story", "a5")[0].id
+
+
+def worker_of(boss: Supervisor) -> subprocess.Popen[bytes]:
+    slot = boss.slots[0]
+    assert slot is not None
+    return slot.process
+
+
+def test_a_job_is_handed_to_the_pool_and_the_heartbeat_written(
+    boss: Supervisor, db: Database
+) -> None:
+    job_id = queue(db, boss.settings.exports_dir)
+    boss.tick()
+    job = jobs.find(db, job_id)
+    assert job is not None and job.status == "running" and job.pid == worker_of(boss).pid
+    assert supervisor.heartbeat_age(boss.settings.exports_dir) is not None
+    boss.tick()
+    assert worker_of(boss).pid == job.pid  # busy: no second worker
+    assert [slot.job_id for slot in boss.slots if slot] == [job_id]
+
+
+def test_a_lost_worker_is_retried_once_then_the_job_fails(boss: Supervisor, db: Database) -> None:
+    job_id = queue(db, boss.settings.exports_dir)
+    boss.tick()
+    for expected in ("queued", "failed"):
+        worker_of(boss).kill()
+        worker_of(boss).wait()
+        boss.reap()
+        job = jobs.find(db, job_id)
+        assert job is not None and job.status == expected, job
+        boss.tick()
+    assert job.reason == jobs.WORKER_LOST and job.error
+
+
+def test_a_book_over_the_time_limit_is_killed_and_failed(
+    app: Flask, db: Database, boss: Supervisor
+) -> None:
+    quick = Supervisor(
+        Settings(app.config["DATABASE"], boss.settings.exports_dir, 1, 0.2), db, os.getppid()
+    )
+    job_id = queue(db, quick.settings.exports_dir)
+    quick.tick()
+    worker = worker_of(quick)
+    time.sleep(0.3)
+    quick.tick()
+    job = jobs.find(db, job_id)
+    assert job is not None and job.status == "failed" and job.reason == jobs.TIME_LIMIT
+    assert worker.poll() is not None  # killed, not left to run
+    quick.stop_workers()
+
+
+def test_stopping_puts_a_book_cut_short_back_in_the_queue(boss: Supervisor, db: Database) -> None:
+    job_id = queue(db, boss.settings.exports_dir)
+    boss.tick()
+    worker = worker_of(boss)
+    boss.stop_workers()
+    job = jobs.find(db, job_id)
+    assert worker.poll() is not None and job is not None and job.status == "queued"
+
+
+@pytest.mark.parametrize(
+    "config", [{"EXPORT_WORKERS": -1}, {"EXPORT_WORKERS": "two"}, {"EXPORT_TIME_LIMIT": 0}]
+)
+def test_bad_settings_are_refused_by_name(config: dict[str, object]) -> None:
+    base = {"DATABASE": "x.sqlite3", "EXPORTS_DIR": "exports", **config}
+    with pytest.raises(ValueError, match=next(iter(config))):
+        Settings.from_config(base)
+
+
+def test_health_reports_the_export_worker(app: Flask, client: FlaskClient) -> None:
+    answer = client.get("/healthz")
+    assert (answer.status_code, answer.get_json()["export_worker"]) == (200, "on-demand")
+    app.config["EXPORT_SUPERVISOR"] = "server"
+    stale = client.get("/healthz")
+    assert stale.status_code == 503 and stale.get_json()["export_worker"] == "stale"
+    exports = Path(app.config["EXPORTS_DIR"])
+    exports.mkdir(parents=True, exist_ok=True)
+    (exports / supervisor.HEARTBEAT).write_text("{}")
+    assert client.get("/healthz").get_json() == {"status": "ok", "export_worker": "alive"}
+    old = time.time() - 60
+    os.utime(exports / supervisor.HEARTBEAT, (old, old))
+    assert client.get("/healthz").status_code == 503
+    app.config["EXPORT_WORKERS"] = 0
+    assert client.get("/healthz").get_json()["export_worker"] == "off"
