@@ -38,7 +38,12 @@ class Browser(requests.Session):
             url = self.base + url
         kwargs.setdefault("allow_redirects", False)
         kwargs.setdefault("timeout", 60)
-        return super().request(method, url, *args, **kwargs)
+        response = super().request(method, url, *args, **kwargs)
+        for cookie in self.cookies:
+            # Browsers send Secure cookies to loopback addresses over plain http; requests
+            # does not, so the session (and its CSRF token) would be lost between requests.
+            cookie.secure = False
+        return response
 
     def csrf(self, path: str = "/new") -> str:
         """A CSRF token for this browser's session, read from a page with a form."""
