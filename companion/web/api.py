@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from .. import chronicles, ratelimit
+from .. import chronicles, json_input, ratelimit
 from ..capabilities import Capability, resolve
 from ..db import get_db
 from ..export import DEFAULT_EDITION, DEFAULT_PAPER, EDITIONS, FORMATS, PAPERS, jobs
@@ -140,7 +140,12 @@ def _body() -> dict[str, Any]:
             "unsupported-media-type",
             _("Send the body as JSON, with Content-Type: application/json."),
         )
-    data = request.get_json(silent=True)
+    try:
+        data = json_input.loads(request.get_data(cache=True))
+    except json_input.JsonInputError as err:
+        raise ApiError(400, "bad-json", rule_message(err)) from None
+    except ValueError:  # not JSON, or not UTF-8
+        data = None
     if not isinstance(data, dict):
         raise ApiError(400, "bad-json", _("The body must be a JSON object."))
     return data
