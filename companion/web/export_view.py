@@ -183,6 +183,21 @@ def export_jobs_for(token: str, chronicle: chronicles.Chronicle) -> list[dict[st
     ]
 
 
+# Multipart framing around the file: boundaries, part headers and the CSRF field.
+UPLOAD_OVERHEAD = 64 * 1024
+
+
+@import_bp.url_value_preprocessor
+def _allow_whole_backups(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """Let the import form carry any backup this app exports (requests elsewhere stay capped).
+
+    A URL value preprocessor runs before every before_request hook, so the limit is raised
+    before the CSRF check reads the form.
+    """
+    if endpoint == "imports.upload":
+        request.max_content_length = MAX_BYTES + UPLOAD_OVERHEAD
+
+
 @import_bp.post("/import")
 def upload() -> Response | tuple[str, int]:
     """Create a new chronicle from a JSON backup, then open it as its host."""
