@@ -19,7 +19,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    send_file,
     session,
     url_for,
 )
@@ -34,6 +33,7 @@ from ..export.errors import BackupError
 from ..export.markdown import story_markdown
 from .access import remember
 from .chronicle import _open
+from .downloads import download
 from .text_errors import rule_message
 
 bp = Blueprint("exports", __name__, url_prefix="/c/<token>")
@@ -46,15 +46,9 @@ def _exports_dir() -> Path:
     return Path(current_app.config["EXPORTS_DIR"])
 
 
-def _download_name(chronicle: chronicles.Chronicle, suffix: str) -> str:
+def download_name(chronicle: chronicles.Chronicle, suffix: str) -> str:
     name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "", chronicle.title).strip() or "chronicle"
     return name[:60] + suffix
-
-
-def _attachment(body: bytes, content_type: str, name: str) -> Response:
-    response = Response(body, content_type=content_type)
-    response.headers.set("Content-Disposition", "attachment", filename=name)
-    return response
 
 
 @bp.get("/export.md")
@@ -65,8 +59,8 @@ def markdown(token: str) -> Response:
     if edition not in EDITIONS:
         abort(404)
     text = story_markdown(chronicle.state, edition)
-    name = _download_name(chronicle, ".md")
-    return _attachment(text.encode("utf-8"), "text/markdown; charset=utf-8", name)
+    name = download_name(chronicle, ".md")
+    return download(text.encode("utf-8"), "text/markdown; charset=utf-8", name)
 
 
 @bp.get("/export.json")
@@ -76,8 +70,8 @@ def backup(token: str) -> Response:
     if not may_back_up(cap.role, chronicle.state):
         abort(404)  # the shuffled piles would show the cards still to come
     text = export_backup(get_db(), chronicle.id)
-    name = _download_name(chronicle, ".json")
-    return _attachment(text.encode("utf-8"), "application/json; charset=utf-8", name)
+    name = download_name(chronicle, ".json")
+    return download(text.encode("utf-8"), "application/json; charset=utf-8", name)
 
 
 @bp.post("/export/pdf")
@@ -116,8 +110,8 @@ def book(token: str, version: int, edition: str, paper: str) -> Response:
     path = _exports_dir() / job.filename if job is not None else None
     if job is None or job.status != "done" or path is None or not path.is_file():
         abort(404)
-    name = _download_name(chronicle, f"-{edition}-{paper}.pdf")
-    return send_file(path, mimetype="application/pdf", as_attachment=True, download_name=name)
+    name = download_name(chronicle, f"-{edition}-{paper}.pdf")
+    return download(path, "application/pdf", name)
 
 
 @bp.get("/export/<job_id>.json")
