@@ -127,7 +127,9 @@ def test_illegal_actions_are_refused_and_change_nothing(states: list[State]) -> 
         _unchanged(s, seat, "play", "unknown-action")
         if s["seats"][other]["hand"]:
             stranger = s["seats"][other]["hand"][0]
-            _unchanged(s, seat, {"type": "play", "card": stranger}, "card-not-in-hand")
+            playing = any(a["type"] == "play" for a in legal)
+            code = "card-not-in-hand" if playing else "unknown-action"
+            _unchanged(s, seat, {"type": "play", "card": stranger}, code)
     finished = states[-1]
     _unchanged(finished, 0, {"type": "pass"}, "match-over")
 

@@ -25,6 +25,12 @@ class CardGameRuleError(ValueError):
         self.params = params
 
 
+def shown(value: object, limit: int = 80) -> str:
+    """A value from a request, quoted and cut short, for a refusal's message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class CardGame(Protocol):
     """What every card game module's ``GAME`` offers."""
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .. import chronicles, store
+from .. import chronicles, json_input, store
 from ..legacy import SCHEMA_VERSION, Event, EventFormatError, State, event_from_dict, event_to_dict
 from .errors import N_, BackupError, shown
 from .verify import verified_state
@@ -26,6 +26,7 @@ FORMAT_VERSION = 2
 MAX_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 5_000
 MAX_TITLE = 200
+MAX_DEPTH = 32  # a backup nests about ten levels deep
 TOP_FIELDS = {"format", "format_version", "chronicle", "events"}
 CHRONICLE_FIELDS = {"kind": str, "title": str, "language": str, "version": int, "event_schema": int}
 
@@ -128,6 +129,10 @@ def parse(data: bytes) -> dict[str, Any]:
         raise BackupError(
             "not-json", N_("The file holds JSON that no backup holds (NaN, or nesting too deep).")
         ) from None
+    try:
+        json_input.check(document, MAX_DEPTH)
+    except json_input.JsonInputError as err:
+        raise BackupError(err.code, err.message, **err.params) from None
     return _ours(document)
 
 

@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request, send_file, url_for
+from flask import Blueprint, current_app, jsonify, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from .. import chronicles, ratelimit
+from .. import chronicles, json_input, ratelimit
 from ..capabilities import Capability, resolve
 from ..db import get_db, unavailable
 from ..export import DEFAULT_EDITION, DEFAULT_PAPER, EDITIONS, FORMATS, PAPERS, jobs
@@ -34,6 +34,7 @@ from ..store import StaleVersionError, UnknownStreamError
 from . import export_view, openapi
 from .access import capability_for, require_write
 from .api_state import export_file_json, export_job_json, state_json, story_json
+from .downloads import download
 from .narrate import MAX_LISTED, describe
 from .setup_form import SetupForm, check_form
 from .text_errors import rule_message
@@ -158,7 +159,12 @@ def _body() -> dict[str, Any]:
             "unsupported-media-type",
             _("Send the body as JSON, with Content-Type: application/json."),
         )
-    data = request.get_json(silent=True)
+    try:
+        data = json_input.loads(request.get_data(cache=True))
+    except json_input.JsonInputError as err:
+        raise ApiError(400, "bad-json", rule_message(err)) from None
+    except ValueError:  # not JSON, or not UTF-8
+        data = None
     if not isinstance(data, dict):
         raise ApiError(400, "bad-json", _("The body must be a JSON object."))
     return data
@@ -449,19 +455,24 @@ def export_status(token: str, job: str) -> Response:
 @bp.get("/v1/chronicles/<token>/exports/<job>/file")
 def export_file(token: str, job: str) -> Response:
     """The finished book (PDF); 404 until it is made."""
-    made = _job(token, job)
+    made, chronicle = _job_of(token, job)
     path = _exports_dir() / made.filename
     if made.status != "done" or not path.is_file():
         raise ApiError(404, "not-ready", _("The book is not made yet."))
-    return send_file(path, mimetype="application/pdf", as_attachment=True)
+    name = export_view.download_name(chronicle, f"-{made.edition}-{made.paper}.pdf")
+    return download(path, "application/pdf", name)
 
 
 def _job(token: str, job_id: str) -> jobs.Job:
+    return _job_of(token, job_id)[0]
+
+
+def _job_of(token: str, job_id: str) -> tuple[jobs.Job, chronicles.Chronicle]:
     _cap, chronicle = _open(token)
     job = jobs.find(get_db(), job_id)
     if job is None or job.stream_id != chronicle.id:
         raise ApiError(404, "not-found", _("There is no such export of this chronicle."))
-    return job
+    return job, chronicle
 
 
 ANY_METHOD = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "QUERY"]

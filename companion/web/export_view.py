@@ -19,7 +19,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    send_file,
     url_for,
 )
 from flask_babel import gettext as _
@@ -33,6 +32,7 @@ from ..export.errors import BackupError
 from ..export.markdown import story_markdown
 from .access import opened_chronicles, remember
 from .chronicle import _open
+from .downloads import download
 from .text_errors import rule_message
 
 bp = Blueprint("exports", __name__, url_prefix="/c/<token>")
@@ -45,15 +45,9 @@ def _exports_dir() -> Path:
     return Path(current_app.config["EXPORTS_DIR"])
 
 
-def _download_name(chronicle: chronicles.Chronicle, suffix: str) -> str:
+def download_name(chronicle: chronicles.Chronicle, suffix: str) -> str:
     name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "", chronicle.title).strip() or "chronicle"
     return name[:60] + suffix
-
-
-def _attachment(body: bytes, content_type: str, name: str) -> Response:
-    response = Response(body, content_type=content_type)
-    response.headers.set("Content-Disposition", "attachment", filename=name)
-    return response
 
 
 @bp.get("/export.md")
@@ -64,8 +58,8 @@ def markdown(token: str) -> Response:
     if edition not in EDITIONS:
         abort(404)
     text = story_markdown(chronicle.state, edition)
-    name = _download_name(chronicle, ".md")
-    return _attachment(text.encode("utf-8"), "text/markdown; charset=utf-8", name)
+    name = download_name(chronicle, ".md")
+    return download(text.encode("utf-8"), "text/markdown; charset=utf-8", name)
 
 
 @bp.get("/export.json")
@@ -75,8 +69,8 @@ def backup(token: str) -> Response:
     if not may_back_up(cap.role, chronicle.state):
         abort(404)  # the shuffled piles would show the cards still to come
     text = export_backup(get_db(), chronicle.id)
-    name = _download_name(chronicle, ".json")
-    return _attachment(text.encode("utf-8"), "application/json; charset=utf-8", name)
+    name = download_name(chronicle, ".json")
+    return download(text.encode("utf-8"), "application/json; charset=utf-8", name)
 
 
 @bp.post("/export/pdf")
@@ -115,8 +109,8 @@ def book(token: str, version: int, edition: str, paper: str) -> Response:
     path = _exports_dir() / job.filename if job is not None else None
     if job is None or job.status != "done" or path is None or not path.is_file():
         abort(404)
-    name = _download_name(chronicle, f"-{edition}-{paper}.pdf")
-    return send_file(path, mimetype="application/pdf", as_attachment=True, download_name=name)
+    name = download_name(chronicle, f"-{edition}-{paper}.pdf")
+    return download(path, "application/pdf", name)
 
 
 @bp.get("/export/<job_id>.json")
@@ -187,6 +181,21 @@ def export_jobs_for(token: str, chronicle: chronicles.Chronicle) -> list[dict[st
     return [
         describe(token, job) for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
     ]
+
+
+# Multipart framing around the file: boundaries, part headers and the CSRF field.
+UPLOAD_OVERHEAD = 64 * 1024
+
+
+@import_bp.url_value_preprocessor
+def _allow_whole_backups(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """Let the import form carry any backup this app exports (requests elsewhere stay capped).
+
+    A URL value preprocessor runs before every before_request hook, so the limit is raised
+    before the CSRF check reads the form.
+    """
+    if endpoint == "imports.upload":
+        request.max_content_length = MAX_BYTES + UPLOAD_OVERHEAD
 
 
 @import_bp.post("/import")

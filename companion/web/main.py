@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote, urlsplit
+
 from flask import (
     Blueprint,
     current_app,
@@ -42,10 +44,22 @@ def set_language() -> Response:
     if lang in LANGUAGES:
         session["lang"] = lang
         session.permanent = True
-    target = request.form.get("next", "")
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("main.index")
-    return redirect(target)
+    return redirect(same_site_path(request.form.get("next", "")) or url_for("main.index"))
+
+
+def same_site_path(target: str) -> str | None:
+    """``target`` if it is a path on this site (quoted for the Location header), else None.
+
+    Refused: control characters (browsers drop tabs, so ``/<tab>/evil`` would be ``//evil``),
+    backslashes (read as slashes), and anything that is not one leading slash then a path.
+    """
+    if any(ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in target) or "\\" in target:
+        return None
+    quoted = quote(target, safe="/?&=#%:@!$'()*+,;~")
+    parts = urlsplit(quoted)
+    if not quoted.startswith("/") or quoted.startswith("//") or parts.scheme or parts.netloc:
+        return None
+    return quoted
 
 
 @bp.post("/demo")

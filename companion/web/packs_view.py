@@ -28,6 +28,7 @@ from ..packs.registry import (
     shipped_names,
     upload_pack,
 )
+from . import downloads
 
 bp = Blueprint("packs", __name__, url_prefix="/packs")
 UPLOAD_LIMIT = 200 * 1024
@@ -75,11 +76,10 @@ def download(name: str, language: str) -> Response:
         pack = get_pack(name, language, _user_dir())
     except UnknownPackError:
         abort(404)
-    response = Response(pack_to_text(pack), mimetype="text/markdown; charset=utf-8")
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="{pack.name}.{pack.language}.md"'
+    body = pack_to_text(pack).encode("utf-8")
+    return downloads.download(
+        body, "text/markdown; charset=utf-8", f"{pack.name}.{pack.language}.md"
     )
-    return response
 
 
 @bp.post("/upload")

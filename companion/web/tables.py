@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from flask import (
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from .. import capabilities, matches, ratelimit
+from .. import capabilities, json_input, matches, ratelimit
 from ..capabilities import Capability
 from ..cardgames import CardGameRuleError, game_keys, game_package, get_game
 from ..db import get_db
@@ -255,11 +254,11 @@ def act(token: str) -> Response | tuple[str, int]:
     seat = viewer_seat(cap, match)
     try:
         version = int(request.form.get("version", ""))
-        action = json.loads(request.form.get("action", ""))
+        action = json_input.loads(request.form.get("action", ""))
         if seat is None or not isinstance(action, dict):
             raise CardGameRuleError("Choose an action from the table.", "no-seat")
         matches.act(get_db(), match, seat, action, version)
-    except (ValueError, json.JSONDecodeError) as err:
+    except ValueError as err:
         message = (
             rule_message(err)
             if isinstance(err, CardGameRuleError)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.cardgames import CardGameRuleError
+from companion.cardgames import CardGameRuleError, shown
 
 from .abilities import Lineup, lineup, reachable_actions, warded
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
@@ -246,23 +246,38 @@ def _zone(s: State, seat: int, action: Action) -> list[str] | None:
 
 
 def signature(s: State, seat: int, action: Action) -> tuple[Any, ...]:
-    """What makes an action distinct: card copies collapse to their kind (mana: colour)."""
+    """What makes an action distinct: card copies collapse to their kind (mana: colour).
+
+    Values keep their JSON type (``1``, ``1.0`` and ``true`` differ); a list, or an object
+    inside an object, matches no legal action.
+    """
     items = []
     for key, value in action.items():
-        if key == "card" and isinstance(value, str) and value in kind_of_card():
+        if key == "card" and isinstance(value, str) and value in _KIND:
             if action.get("zone") == "mana":
                 p = s["seats"][seat]
-                value = ("mana", colour_of_card()[value], value == p["pairing"])
+                value = ("mana", _COLOUR[value], value == p["pairing"])
             else:
-                value = kind_of_card()[value]
-        elif isinstance(value, dict):
-            value = tuple(sorted(value.items(), key=repr))
-        items.append((key, value))
-    return tuple(sorted(items, key=repr))
+                value = _KIND[value]
+        items.append((repr(key), _token(value, nested=False)))
+    return tuple(sorted(items))
+
+
+def _token(value: Any, nested: bool) -> tuple[Any, ...]:
+    """A comparable stand-in for a value of an action: its type and its value."""
+    if value is None or isinstance(value, (str, int, float)):
+        return (type(value).__name__, value)
+    if isinstance(value, dict) and not nested:
+        return ("dict", tuple(sorted((repr(k), _token(v, nested=True)) for k, v in value.items())))
+    return ("other",)
 
 
 def check(s: State, seat: int, action: Action) -> None:
-    """Raise CardGameRuleError unless ``action`` is legal for ``seat`` now."""
+    """Raise CardGameRuleError unless ``action`` is legal for ``seat`` now.
+
+    Legality is decided first; a refusal then depends only on what ``seat`` may see (the phase,
+    its own hand and its legal actions), never on where a hidden card lies.
+    """
     if s["over"] is not None:
         raise CardGameRuleError("The match is over.", "match-over")
     ctx = s["await"]
@@ -272,27 +287,44 @@ def check(s: State, seat: int, action: Action) -> None:
         raise CardGameRuleError(
             "It is not seat %(seat)s's turn to act.", "not-your-turn", seat=seat
         )
-    card = action.get("card")
-    zone = _zone(s, seat, action)
-    if "card" in action and (zone is None or card not in zone):
-        raise CardGameRuleError(
-            "Card %(card)r is not where this action needs it.", "card-not-in-hand", card=card
-        )
     legal = legal_actions(s, seat)
     wanted = signature(s, seat, action)
-    if any(signature(s, seat, a) == wanted for a in legal):
+    if any(signature(s, seat, a) == wanted for a in legal) and _in_place(s, seat, action):
         return
-    if action["type"] == "summon" and ctx["phase"] in ("main", "summon"):
+    _refuse(s, seat, action, legal, ctx["phase"])
+
+
+def _in_place(s: State, seat: int, action: Action) -> bool:
+    """Whether the very copy a legal action names lies where the action takes it from."""
+    if "card" not in action:
+        return True
+    zone = _zone(s, seat, action)
+    return zone is not None and action["card"] in zone
+
+
+def _refuse(s: State, seat: int, action: Action, legal: list[Action], phase: str) -> None:
+    kind, card = action["type"], action.get("card")
+    hand = s["seats"][seat]["hand"]
+    in_hand = isinstance(card, str) and card in hand
+    if kind == "summon" and phase in ("main", "summon") and in_hand:
         raise CardGameRuleError("You cannot pay for %(card)r now.", "cannot-pay", card=card)
-    if action["type"] not in {a["type"] for a in legal}:
+    if kind not in {a["type"] for a in legal}:
         raise CardGameRuleError(
-            "A %(type)r action is not possible now (waiting for %(phase)s).",
+            "A %(type)s action is not possible now (waiting for %(phase)s).",
             "unknown-action",
-            type=action["type"],
-            phase=ctx["phase"],
+            type=shown(kind),
+            phase=phase,
         )
-    if action["type"] == "pay":
+    if kind == "pay":
         raise CardGameRuleError("That payment does not pay the cost.", "cannot-pay")
+    from_hand = kind in _FROM_HAND or (kind == "discard" and action.get("zone") == "hand")
+    if from_hand and "card" in action and not in_hand:
+        raise CardGameRuleError(
+            "Card %(card)s is not in your hand.", "card-not-in-hand", card=shown(card)
+        )
     raise CardGameRuleError(
-        "That choice is not allowed now: %(action)r.", "bad-choice", action=action
+        "That choice is not allowed now: %(action)s.", "bad-choice", action=shown(action)
     )
+
+
+_FROM_HAND = ("play", "summon", "place", "give")

@@ -10,7 +10,7 @@ import itertools
 import random
 from typing import Any
 
-from companion.cardgames import CardGameRuleError
+from companion.cardgames import CardGameRuleError, shown
 
 from . import cards, moves
 from .effects import asking_blocks, choices, resolve
@@ -359,11 +359,15 @@ def _refuse(st: State, seat: int, action: Any) -> None:
     kind = action.get("type") if isinstance(action, dict) else None
     if kind not in ("draw", "play"):
         raise CardGameRuleError(
-            "Unknown action %(action)r: draw or play a card.", "unknown-action", action=action
+            "Unknown action %(action)s: draw or play a card.",
+            "unknown-action",
+            action=shown(action),
         )
     card = action.get("card")
-    if kind == "play" and card not in st["hands"][seat]:
-        raise CardGameRuleError("Card %(card)r is not in your hand.", "card-not-in-hand", card=card)
+    if kind == "play" and (not isinstance(card, str) or card not in st["hands"][seat]):
+        raise CardGameRuleError(
+            "Card %(card)s is not in your hand.", "card-not-in-hand", card=shown(card)
+        )
     if kind == "play" and not KIND[card]["usable"]:
         raise CardGameRuleError(
             "%(name)s cannot be played.", "card-unusable", name=KIND[card]["name_en"]
@@ -371,14 +375,19 @@ def _refuse(st: State, seat: int, action: Any) -> None:
     if kind == "play" and KIND[card]["target_rule"] != "none":
         counts = [len(h) for h in st["hands"]]
         options = plays(st["flames"], counts, seat, card, KIND[card], st["hands"][seat])
-        targets = {a.get("target") for a in options}
-        if action.get("target") not in targets:
+        target = action.get("target")
+        if not any(_same(target, a.get("target")) for a in options):
             raise CardGameRuleError(
-                "Choose a valid player for %(name)s, not %(target)r.",
+                "Choose a valid player for %(name)s, not %(target)s.",
                 "bad-target",
                 name=KIND[card]["name_en"],
-                target=action.get("target"),
+                target=shown(target),
             )
     raise CardGameRuleError(
-        "Those choices are not allowed: %(action)r.", "bad-choice", action=action
+        "Those choices are not allowed: %(action)s.", "bad-choice", action=shown(action)
     )
+
+
+def _same(sent: Any, listed: Any) -> bool:
+    """Equal and of the same JSON type (``1``, ``1.0`` and ``true`` are three answers)."""
+    return type(sent) is type(listed) and bool(sent == listed)
