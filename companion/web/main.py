@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+import sqlite3
+
+from flask import Blueprint, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
 from .. import LANGUAGES
@@ -17,10 +19,31 @@ def index() -> str:
     return render_template("main/index.html", opened=opened)
 
 
+HEALTH_WAIT_MS = 1000  # a database that cannot take a write within this long is not healthy
+
+
 @bp.get("/healthz")
-def healthz() -> Response:
-    """A plain answer for health checks and as the benchmarks' hello-world baseline."""
-    return Response("ok\n", mimetype="text/plain")
+def healthz() -> tuple[Response, int]:
+    """For the reverse proxy and monitoring: 200 when the database takes writes, else 503."""
+    writable = _database_writable()
+    body = {"status": "ok" if writable else "unavailable", "database_writable": writable}
+    return jsonify(body), 200 if writable else 503
+
+
+def _database_writable() -> bool:
+    """Whether a write transaction can start now (the file, its folder and its lock allow it)."""
+    from ..db import BUSY_TIMEOUT_MS, get_db
+
+    conn = get_db().conn
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {HEALTH_WAIT_MS}")
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return True
 
 
 @bp.post("/language")
