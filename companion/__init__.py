@@ -22,15 +22,18 @@ babel = Babel()
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the application: config, database, translations, security and blueprints."""
     from .hosts import Companion
+    from .paths import instance_folder, resources
 
+    files = resources()
     app = Companion(
         __name__,
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(instance_folder()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(files.templates),
+        static_folder=str(files.static),
     )
     _configure(app, test_config)
+    _trust_proxies(app)
     _init_extensions(app)
     _register_blueprints(app)
     _register_errors(app)
@@ -56,6 +59,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         TEXT_LIMIT=20_000,
         BASE_URL=None,
         RENDER_CACHE_BYTES=32 * 1024 * 1024,
+        PROXY_HOPS=0,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -79,6 +83,17 @@ def _instance_secret(instance: Path) -> str:
     path.write_text(key)
     path.chmod(0o600)
     return key
+
+
+def _trust_proxies(app: Flask) -> None:
+    """Behind PROXY_HOPS reverse proxies, take the client's address, scheme and host from them."""
+    hops = int(app.config.get("PROXY_HOPS") or 0)
+    if hops > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
+        )
 
 
 def select_locale() -> str:

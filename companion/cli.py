@@ -23,7 +23,7 @@ def main() -> None:
     """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
 
 
-@click.command("serve")
+@click.command("serve", short_help="Run the production server (gunicorn).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--lan", is_flag=True, help="Bind to the local network so phones can join.")
@@ -42,11 +42,17 @@ def serve(
     keyfile: str | None,
 ) -> None:
     """Run the production server (gunicorn) on the embedded SQLite database."""
-    from . import server
+    from . import server, serverlock
     from .db import init_db
     from .export.supervisor import Settings
 
     init_db(current_app.config["DATABASE"])
+    # Held, and inherited by gunicorn's workers, until the server stops: a restore waits for it.
+    held = serverlock.hold_shared(current_app.config["DATABASE"])
+    if held is None:
+        raise click.ClickException(
+            "A restore is replacing this instance's data: try again after it."
+        )
     exports = Settings.from_config(current_app.config)
     os.environ["COMPANION_EXPORT_SUPERVISOR"] = "server"  # the web workers start no pool
     tls = (certfile, keyfile) if certfile and keyfile else None
@@ -73,7 +79,7 @@ def _trust_own_hosts(host: str, lan: bool) -> None:
         os.environ["COMPANION_TRUSTED_HOSTS"] = json.dumps(names)
 
 
-@click.command("simulate")
+@click.command("simulate", short_help="Play many whole lives through the rules engine.")
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10_000_000))
 @click.option("--seed", default=None, type=int, help="Seed for exact repeats.")
 @click.option("--players", default=3, show_default=True, type=click.IntRange(1, 8))
@@ -123,7 +129,7 @@ def _progress_bar(total: int) -> Any:
     return advance
 
 
-@click.command("demo")
+@click.command("demo", short_help="Load the sample life as a new chronicle.")
 @click.option(
     "--lang", "language", type=click.Choice(["ja", "en"]), default="en", show_default=True
 )
@@ -227,6 +233,7 @@ def _option_pair(pair: str) -> tuple[str, Any]:
 
 def init_app(app: Flask) -> None:
     """Register the command groups that live in their own modules."""
+    from .admin import COMMANDS
     from .export.cli import export_command, import_command
     from .packs.cli import packs
 
@@ -238,6 +245,7 @@ def init_app(app: Flask) -> None:
         export_command,
         import_command,
         cardgame,
+        *COMMANDS,
     )
     for command in commands:
         app.cli.add_command(command)

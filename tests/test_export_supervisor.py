@@ -124,7 +124,11 @@ def test_health_reports_the_export_worker(app: Flask, client: FlaskClient) -> No
     exports = Path(app.config["EXPORTS_DIR"])
     exports.mkdir(parents=True, exist_ok=True)
     (exports / supervisor.HEARTBEAT).write_text("{}")
-    assert client.get("/healthz").get_json() == {"status": "ok", "export_worker": "alive"}
+    assert client.get("/healthz").get_json() == {
+        "status": "ok",
+        "database_writable": True,
+        "export_worker": "alive",
+    }
     old = time.time() - 60
     os.utime(exports / supervisor.HEARTBEAT, (old, old))
     assert client.get("/healthz").status_code == 503

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -14,3 +16,27 @@ def test_the_app_setup_runs_to_the_end() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert (ROOT / "companion" / "translations" / "ja" / "LC_MESSAGES" / "messages.mo").is_file()
+
+
+def _pinned(lock: Path) -> set[str]:
+    names = set()
+    for line in lock.read_text().splitlines():
+        if line and not line[0].isspace() and "==" in line:
+            names.add(line.split("==", 1)[0].strip().lower())
+    return names
+
+
+def _requirement_names(requirements: list[str]) -> set[str]:
+    return {re.split(r"[<>=!~\[; ]", r, maxsplit=1)[0].lower() for r in requirements}
+
+
+def test_the_locks_pin_every_dependency_with_hashes() -> None:
+    """A dependency added to pyproject.toml without running scripts/lock fails here."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    app = _requirement_names(project["dependencies"])
+    test = app | _requirement_names(project["optional-dependencies"]["test"])
+    for lock, wanted in (("app.lock", app), ("test.lock", test)):
+        path = ROOT / "requirements" / lock
+        assert wanted <= _pinned(path), f"{lock} lacks {sorted(wanted - _pinned(path))}"
+        pins = [line for line in path.read_text().splitlines() if "==" in line]
+        assert all(line.rstrip().endswith("\\") for line in pins), "a pin without hashes"

@@ -23,7 +23,7 @@ def _database() -> Database:
     return connect(current_app.config["DATABASE"])
 
 
-@click.command("export")
+@click.command("export", short_help="Export a chronicle as PDF, Markdown or JSON.")
 @click.argument("chronicle")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), required=True)
 @click.option("--edition", type=click.Choice(EDITIONS), default=DEFAULT_EDITION, show_default=True)
@@ -63,7 +63,7 @@ def _write(data: bytes, output: Path | None) -> None:
     click.echo(f"wrote {output} ({len(data):,} bytes)", err=True)
 
 
-@click.command("import")
+@click.command("import", short_help="Create a chronicle from a JSON backup.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @with_appcontext
 def import_command(file: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from urllib.parse import quote, urlsplit
 
 from flask import (
@@ -29,12 +30,38 @@ def index() -> str:
     return render_template("main/index.html", opened=opened_chronicles())
 
 
+HEALTH_WAIT_MS = 1000  # a database that cannot take a write within this long is not healthy
+
+
 @bp.get("/healthz")
 def healthz() -> tuple[Response, int]:
-    """Health checks (503 when the export worker's heartbeat is stale); a hello-world baseline."""
-    export_worker, healthy = health(current_app.config)
-    answer = {"status": "ok" if healthy else "degraded", "export_worker": export_worker}
-    return jsonify(answer), 200 if healthy else 503
+    """For the reverse proxy and monitoring: 200 when the database takes writes and the export
+    worker's heartbeat is fresh, else 503; also the benchmarks' hello-world baseline."""
+    export_worker, worker_ok = health(current_app.config)
+    writable = _database_writable()
+    healthy = worker_ok and writable
+    body = {
+        "status": "ok" if healthy else "unavailable",
+        "database_writable": writable,
+        "export_worker": export_worker,
+    }
+    return jsonify(body), 200 if healthy else 503
+
+
+def _database_writable() -> bool:
+    """Whether a write transaction can start now (the file, its folder and its lock allow it)."""
+    from ..db import BUSY_TIMEOUT_MS, get_db
+
+    conn = get_db().conn
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {HEALTH_WAIT_MS}")
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return True
 
 
 @bp.post("/language")

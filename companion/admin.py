@@ -1,0 +1,96 @@
+"""``companion info``, ``backup`` and ``restore``: looking after an instance that runs for years."""
+
+from __future__ import annotations
+
+import platform
+import sqlite3
+from importlib import metadata
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from . import archive, serverlock
+from .paths import is_checkout
+
+
+def version() -> str:
+    """The installed package's version."""
+    try:
+        return metadata.version("ijinsho-companion")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def instance_files() -> archive.Instance:
+    """The current app's database, packs folder and secret key file."""
+    config = current_app.config
+    secret = Path(current_app.instance_path) / "secret_key"
+    return archive.Instance(Path(config["DATABASE"]), Path(config["PACKS_DIR"]), secret)
+
+
+@click.command("info", short_help="Show where the data lives and which versions run.")
+@with_appcontext
+def info_command() -> None:
+    """Show the instance folder, database, exports and packs folders, and the versions."""
+    config = current_app.config
+    database = Path(config["DATABASE"])
+    rows = [
+        ("instance", current_app.instance_path),
+        ("database", f"{database}{'' if database.is_file() else ' (not created yet)'}"),
+        ("exports", config["EXPORTS_DIR"]),
+        ("packs", config["PACKS_DIR"]),
+        ("installed as", "a checkout" if is_checkout() else "a package"),
+        ("schema", _schema(database)),
+        ("server", "running" if serverlock.in_use(database) else "not running"),
+        ("companion", version()),
+        ("python", platform.python_version()),
+        ("sqlite", sqlite3.sqlite_version),
+        ("flask", metadata.version("flask")),
+        ("weasyprint", metadata.version("weasyprint")),
+    ]
+    for name, value in rows:
+        click.echo(f"{name + ':':<14}{value}")
+
+
+def _schema(database: Path) -> str:
+    known = archive.known_migrations()
+    if not database.is_file():
+        return f"0 of {len(known)} migrations"
+    conn = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        applied = archive.applied_migrations(conn)
+    finally:
+        conn.close()
+    return f"{len(applied)} of {len(known)} migrations applied"
+
+
+@click.command("backup", short_help="Back up the whole instance into one file, even while served.")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def backup_command(file: Path) -> None:
+    """Write the database (a consistent copy, taken while the server runs) and the packs to FILE."""
+    try:
+        manifest = archive.write_backup(instance_files(), file, version())
+    except archive.ArchiveError as err:
+        raise click.ClickException(str(err)) from None
+    packs = len(manifest["packs"])
+    click.echo(f"Backup written: {file} (database and {packs} uploaded pack files)")
+
+
+@click.command("restore", short_help="Replace the instance's data with a backup file.")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def restore_command(file: Path) -> None:
+    """Restore FILE over this instance, keeping the previous database aside; stop the server first."""
+    try:
+        restored = archive.restore_backup(file, instance_files())
+    except archive.ArchiveError as err:
+        raise click.ClickException(str(err)) from None
+    click.echo(f"Restored the backup of {restored.manifest.get('created')} from {file}.")
+    for path in restored.kept_aside:
+        click.echo(f"The previous data is kept at {path}")
+
+
+COMMANDS = (info_command, backup_command, restore_command)

@@ -1,0 +1,270 @@
+"""Whole-instance backups: the database and the uploaded packs in one zip file, and their restore.
+
+A backup copies the database with SQLite's online backup API inside one read transaction, so
+the copy is the database as it stood at one moment, while the server goes on taking writes
+(WAL lets writers continue beside a reader). A restore checks the file completely before it
+touches anything: its format, the integrity of the database, and that the code knows every
+migration the backup has; it refuses while a server holds the instance's lock, keeps the
+previous database and packs beside the new ones, and brings the schema up to date.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from . import serverlock
+from .db import BUSY_TIMEOUT_MS, init_db, migrations
+
+FORMAT = "ijinsho-instance"
+FORMAT_VERSION = 1
+DATABASE_MEMBER = "companion.sqlite3"
+MANIFEST_MEMBER = "manifest.json"
+SECRET_MEMBER = "secret_key"
+PACKS_PREFIX = "packs/"
+MAX_PACK_BYTES = 1024 * 1024
+
+
+class ArchiveError(ValueError):
+    """A backup that cannot be written or restored, with the reason in a sentence."""
+
+
+@dataclass(frozen=True)
+class Instance:
+    """The files a backup holds: the database, the packs folder and the secret key file."""
+
+    database: Path
+    packs: Path
+    secret: Path
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What a restore did: the manifest it read and where the previous files were put."""
+
+    manifest: dict[str, Any]
+    kept_aside: list[Path]
+
+
+def known_migrations() -> list[str]:
+    """The names of every migration this code can apply, in order."""
+    from sqlite_utils import Database
+
+    return [m.name for m in migrations.pending(Database(memory=True))]
+
+
+def applied_migrations(conn: sqlite3.Connection) -> list[str]:
+    """The migrations recorded in a database, in the order they were applied."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_sqlite_migrations'"
+    ).fetchone()
+    if not exists:
+        return []
+    rows = conn.execute(
+        "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY rowid",
+        [migrations.name],
+    ).fetchall()
+    return [str(row[0]) for row in rows]
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """A consistent copy of ``source`` at ``target``, taken while others keep writing."""
+    src = sqlite3.connect(source, timeout=BUSY_TIMEOUT_MS / 1000)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)  # all pages in one step: one read transaction, one moment
+        dst.execute("PRAGMA journal_mode = DELETE")  # a single file, no -wal beside it
+    finally:
+        dst.close()
+        src.close()
+
+
+def check_database(path: Path) -> list[str]:
+    """Integrity and foreign keys of the database at ``path``; its applied migrations."""
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        result = [str(row[0]) for row in conn.execute("PRAGMA integrity_check").fetchall()]
+        if result != ["ok"]:
+            raise ArchiveError(f"The database in the backup is damaged: {'; '.join(result[:3])}")
+        if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+            raise ArchiveError("The database in the backup has rows that point at missing rows.")
+        return applied_migrations(conn)
+    except sqlite3.DatabaseError as err:
+        raise ArchiveError(f"The backup does not hold a usable database: {err}") from None
+    finally:
+        conn.close()
+
+
+def write_backup(instance: Instance, target: Path, version: str) -> dict[str, Any]:
+    """Write the backup zip to ``target`` (whole or not at all); its manifest."""
+    if not instance.database.is_file():
+        raise ArchiveError(f"There is no database at {instance.database} to back up.")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".backup-") as work:
+        copy = Path(work) / DATABASE_MEMBER
+        copy_database(instance.database, copy)
+        applied = check_database(copy)
+        packs = _pack_files(instance.packs)
+        manifest = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+            "companion_version": version,
+            "migrations": applied,
+            "packs": sorted(packs),
+        }
+        partial = Path(work) / "backup.zip"
+        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(MANIFEST_MEMBER, json.dumps(manifest, indent=1, sort_keys=True))
+            archive.write(copy, DATABASE_MEMBER)
+            for name, path in sorted(packs.items()):
+                archive.write(path, PACKS_PREFIX + name)
+            if instance.secret.is_file():
+                archive.write(instance.secret, SECRET_MEMBER)
+        os.replace(partial, target)
+    return manifest
+
+
+def _pack_files(folder: Path) -> dict[str, Path]:
+    if not folder.is_dir():
+        return {}
+    return {p.name: p for p in folder.iterdir() if p.is_file() and p.suffix == ".md"}
+
+
+def read_manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
+    """The manifest of an opened backup; ArchiveError when it is not one this code can read."""
+    try:
+        manifest = json.loads(archive.read(MANIFEST_MEMBER))
+    except (KeyError, ValueError):
+        raise ArchiveError("This file is not a companion backup (it has no manifest).") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise ArchiveError("This file is not a companion backup.")
+    version = manifest.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise ArchiveError(
+            f"This backup was written by a newer companion ({manifest.get('companion_version')}):"
+            " upgrade the companion before restoring it."
+        )
+    return manifest
+
+
+def restore_backup(source: Path, instance: Instance) -> Restored:
+    """Replace the instance's database and packs with the backup's; refused while served."""
+    with _opened(source) as archive, serverlock.exclusive(instance.database) as free:
+        if not free:
+            raise ArchiveError(
+                "A server is using this instance: stop `companion serve` before restoring."
+            )
+        manifest = read_manifest(archive)
+        members = _members(archive)
+        instance.database.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=instance.database.parent, prefix=".restore-") as work:
+            incoming = Path(work) / DATABASE_MEMBER
+            with archive.open(DATABASE_MEMBER) as read, incoming.open("wb") as written:
+                shutil.copyfileobj(read, written)
+            _check_known(check_database(incoming), manifest)
+            kept = _set_aside(instance)
+            os.replace(incoming, instance.database)
+        _unpack_rest(archive, members, instance)
+    init_db(instance.database)
+    _requeue_interrupted(instance.database)
+    return Restored(manifest, kept)
+
+
+@contextmanager
+def _opened(source: Path) -> Iterator[zipfile.ZipFile]:
+    try:
+        with zipfile.ZipFile(source) as archive:
+            yield archive
+    except FileNotFoundError:
+        raise ArchiveError(f"There is no file {source}.") from None
+    except zipfile.BadZipFile:
+        raise ArchiveError(f"{source} is not a companion backup (not a zip file).") from None
+
+
+def _members(archive: zipfile.ZipFile) -> list[str]:
+    """The backup's pack members, after refusing any name that could land outside the instance."""
+    from .packs.format import LANGUAGES, valid_name
+
+    names = archive.namelist()
+    if DATABASE_MEMBER not in names:
+        raise ArchiveError("The backup holds no database.")
+    packs = []
+    for name in names:
+        if name in (MANIFEST_MEMBER, DATABASE_MEMBER, SECRET_MEMBER):
+            continue
+        stem, _, rest = name.removeprefix(PACKS_PREFIX).partition(".")
+        language, _, suffix = rest.partition(".")
+        ok = name.startswith(PACKS_PREFIX) and valid_name(stem) and language in LANGUAGES
+        if not ok or suffix != "md" or archive.getinfo(name).file_size > MAX_PACK_BYTES:
+            raise ArchiveError(f"The backup holds an unexpected file {name!r}.")
+        packs.append(name)
+    return packs
+
+
+def _check_known(applied: list[str], manifest: dict[str, Any]) -> None:
+    unknown = [name for name in applied if name not in known_migrations()]
+    if unknown:
+        raise ArchiveError(
+            f"This backup was written by a newer companion ({manifest.get('companion_version')}),"
+            f" whose database has changes this one does not know ({', '.join(unknown)}):"
+            " upgrade the companion before restoring it."
+        )
+
+
+def _set_aside(instance: Instance) -> list[Path]:
+    """Move the current database, packs and secret beside themselves; where they went."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    kept = []
+    if instance.database.exists():
+        _checkpoint(instance.database)
+        for suffix in ("-wal", "-shm"):
+            Path(f"{instance.database}{suffix}").unlink(missing_ok=True)
+    for path in (instance.database, instance.packs, instance.secret):
+        if path.exists():
+            aside = path.with_name(f"{path.name}.before-restore-{stamp}")
+            os.replace(path, aside)
+            kept.append(aside)
+    return kept
+
+
+def _checkpoint(database: Path) -> None:
+    """Fold the write-ahead log into the database file, so the file alone is the whole data."""
+    conn = sqlite3.connect(database, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+
+
+def _unpack_rest(archive: zipfile.ZipFile, packs: list[str], instance: Instance) -> None:
+    if packs:
+        instance.packs.mkdir(parents=True, exist_ok=True)
+    for name in packs:
+        (instance.packs / name.removeprefix(PACKS_PREFIX)).write_bytes(archive.read(name))
+    if SECRET_MEMBER in archive.namelist():
+        instance.secret.write_bytes(archive.read(SECRET_MEMBER))
+        instance.secret.chmod(0o600)
+
+
+def _requeue_interrupted(database: Path) -> None:
+    """Books that were being made when the backup was taken are queued again."""
+    conn = sqlite3.connect(database, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        with conn:
+            conn.execute(
+                "UPDATE exports SET status = 'queued', progress = 0, step = NULL, pid = NULL"
+                " WHERE status = 'running'"
+            )
+    finally:
+        conn.close()
