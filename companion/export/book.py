@@ -96,6 +96,7 @@ def book_html(
             paper=size,
             bleed_mm=bleed_mm,
             vertical=vertical,
+            dice_as_text=vertical,
             css_string=css_string,
             timeline=_timeline(state),
         )
