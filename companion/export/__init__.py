@@ -17,3 +17,5 @@ LAYOUTS = ("book", "print", "cover", "vertical", "epub", "epub-vertical")
 DEFAULT_EDITION = "annotated"
 DEFAULT_PAPER = "a5"
 DEFAULT_LAYOUT = "book"
+DEFAULT_THICKNESS_MM = 0.1  # 上質紙 70 kg, the usual paper of a Japanese self-published novel
+THICKNESS_RANGE_MM = (0.04, 0.3)

@@ -86,7 +86,9 @@ def _parts(book: Contents, vertical: bool, style: object) -> list[object]:
     """The XHTML files in reading order: title page, stages, epilogue, timeline, appendix."""
     named: list[tuple[str, str, dict[str, object]]] = [("title", book.state.setup.pioneer, {})]
     for chapter in book.chapters:
-        named.append((f"stage-{chapter.stage.index}", stage_name(chapter.stage.index), {"chapter": chapter}))
+        named.append(
+            (f"stage-{chapter.stage.index}", stage_name(chapter.stage.index), {"chapter": chapter})
+        )
     if book.state.epilogue:
         named.append(("epilogue", _("Epilogue"), {}))
     named.append(("timeline", _("The life at a glance"), {}))

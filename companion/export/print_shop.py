@@ -18,6 +18,7 @@ from flask import render_template
 from flask_babel import force_locale
 
 from ..legacy import State
+from . import DEFAULT_THICKNESS_MM, THICKNESS_RANGE_MM
 from .book import Paper, book_html, paper_for, render_document
 from .contents import EditionError, contents
 
@@ -28,8 +29,6 @@ BLEED_MM = 3
 SLUG_MM = 13  # the MediaBox reaches this far beyond the trim: the bleed, then the marks
 MARK_MM = 9  # length of a corner mark's lines
 MM = 72 / 25.4
-DEFAULT_THICKNESS_MM = 0.1  # 上質紙 70 kg, the usual paper of a Japanese self-published novel
-THICKNESS_RANGE_MM = (0.04, 0.3)
 MIN_SPINE_TEXT_MM = 4  # narrower spines carry no title (binding can shift the spine 1 mm)
 LAID_OUT_BLANK = '<!doctype html><html><head><style>@page {{ size: {size}; bleed: {bleed}mm; margin: 0 }}</style></head><body><div style="break-after: page"></div>{pages}</body></html>'  # noqa: E501
 

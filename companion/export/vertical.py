@@ -21,7 +21,6 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from ..legacy import State
-from .book import book_html
 from .contents import EditionError
 
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -57,6 +56,8 @@ def chromium_path() -> str | None:
 
 def vertical_html(state: State, edition: str, paper: str) -> str:
     """The vertical book as HTML: the ordinary book's text with upright short numbers."""
+    from .book import book_html  # WeasyPrint's module: loaded only when a book is made
+
     if state.setup.language != "ja":
         raise EditionError("the vertical edition is for Japanese chronicles only")
     return tate_chu_yoko(book_html(state, edition, paper, vertical=True))
