@@ -1,6 +1,9 @@
 """The PDF book of a full life: our export next to WeasyPrint alone on the same HTML.
 
 Run: ``.venv/bin/python bench/bench_pdf.py [--runs N] [--edition annotated] [--paper a5]``.
+With ``--editions`` it times the other books of the same life instead, each run alternating
+between them: the home-printer PDF, the print shop's body (target: at most 1.3 times the home
+book), the vertical PDF printed by Chromium and the EPUB.
 
 The life is built through the rules core in table mode: the sample life's Pioneer and keystones,
 36 turning points (every round goes to its third turn; five build a legacy mark, the others fail
@@ -48,6 +51,13 @@ from companion.legacy import (  # noqa: E402
 from companion.legacy.cards import PILE_CARDS, PILES, pile_index  # noqa: E402
 from companion.samples import load_sample, sample_setup  # noqa: E402
 
+EDITION_LABELS = {
+    "ours": "home-printer PDF",
+    "print": "print shop (body)",
+    "vertical": "vertical PDF (Chromium)",
+    "epub": "EPUB",
+}
+EDITION_KINDS = tuple(EDITION_LABELS)
 MARK_ROUNDS = {1, 3, 5, 7, 10}  # rounds (1-12) whose third turn builds a mark
 SACRIFICE_ROUNDS = {2, 4, 6, 8}  # rounds whose second turn fails once and is bought back
 
@@ -140,14 +150,18 @@ def child(kind: str, scale: int, html_path: Path, edition: str, paper: str) -> d
     from companion import create_app
 
     static = ROOT / "static"
-    if kind == "ours":
-        from companion.export.book import book_html, render_book
+    if kind in EDITION_KINDS:
+        from companion.export import editions
+        from companion.export.book import make_book
 
         state = life(scale)
         app = create_app({"SECRET_KEY": "bench", "DATABASE": str(html_path) + ".db"})
         started = time.perf_counter()
         with app.app_context():
-            pdf = render_book(book_html(state, edition, paper), static)
+            if kind == "ours":
+                pdf = make_book(state, edition, paper)
+            else:
+                pdf = editions.make(state, edition, paper, kind, static, key="bench")
     else:
         from weasyprint import HTML
 
@@ -163,6 +177,9 @@ def _pages(pdf: bytes) -> int:
     import io
 
     from pypdf import PdfReader
+
+    if pdf[:2] == b"PK":  # an EPUB: a zip, not pages
+        return 0
 
     return len(PdfReader(io.BytesIO(pdf)).pages)
 
@@ -194,15 +211,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--edition", default="annotated", choices=["story", "annotated"])
-    parser.add_argument("--paper", default="a5", choices=["a5", "a4", "b6"])
-    parser.add_argument("--child", choices=["ours", "alone"])
+    parser.add_argument("--paper", default="a5", choices=["a5", "a4", "b6", "a6", "shinsho"])
+    parser.add_argument("--editions", action="store_true", help="time every kind of book")
+    parser.add_argument("--child", choices=["alone", *EDITION_KINDS])
     parser.add_argument("--scale", type=int, default=1)
     parser.add_argument("--html", type=Path)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(args.child, args.scale, args.html, args.edition, args.paper)))
         return
+    if args.editions:
+        report_editions(args.runs, args.edition, args.paper)
+        return
     report(args.runs, args.edition, args.paper)
+
+
+def report_editions(runs: int, edition: str, paper: str) -> None:
+    """Time every kind of book of the same life, alternating, and print medians and the ratio."""
+    with tempfile.TemporaryDirectory() as tmp:
+        html, chars = write_html(1, Path(tmp), edition, paper)
+        figures: dict[str, list[dict[str, Any]]] = {kind: [] for kind in EDITION_KINDS}
+        for _ in range(runs):
+            for kind in EDITION_KINDS:
+                figures[kind].append(measure(kind, 1, html, edition, paper))
+    print(
+        f"life x1: {chars:,} characters of text ({edition}, {paper.upper()}), median of {runs} runs"
+    )
+    medians = {k: statistics.median(r["seconds"] for r in rs) for k, rs in figures.items()}
+    for kind, label in EDITION_LABELS.items():
+        pages = statistics.median(r["pages"] for r in figures[kind])
+        size = statistics.median(r["bytes"] for r in figures[kind]) / 1024
+        shown = f"{int(pages)} pages" if pages else "EPUB"
+        print(f"  {label:22} {medians[kind]:6.2f} s  {shown:>10}  {size:7.0f} KB")
+    ratio = medians["print"] / medians["ours"]
+    print(f"  print shop / home book: {ratio:.2f}x (target at most 1.3x)")
 
 
 def report(runs: int, edition: str, paper: str) -> None:

@@ -318,3 +318,12 @@ def _create_exports(db: Database) -> None:
     )
     db["exports"].create_index(["stream_id", "version", "edition", "paper"], unique=True)
     db["exports"].create_index(["status"])
+
+
+@migrations(name="0005_export_layouts")
+def _add_export_layouts(db: Database) -> None:
+    # A book is also a layout: the home-printer PDF, the print shop's body or cover, the vertical
+    # PDF or an EPUB. Existing rows are home-printer books.
+    db["exports"].add_column("layout", str, not_null_default="book")
+    db.execute("DROP INDEX IF EXISTS idx_exports_stream_id_version_edition_paper")
+    db["exports"].create_index(["stream_id", "version", "edition", "paper", "layout"], unique=True)

@@ -278,3 +278,23 @@ def test_cli_writes_a_pdf(book_app: Flask, tmp_path: Path) -> None:
     assert float(reader.pages[0].mediabox.width) == pytest.approx(210 * MM, abs=0.5)
     no_file = book_app.test_cli_runner().invoke(args=["export", created.id, "--format", "pdf"])
     assert no_file.exit_code != 0 and "-o FILE" in no_file.output
+
+
+@pytest.mark.parametrize(("language", "paper"), [("ja", "b6"), ("en", "a5")])
+def test_stakes_box_is_never_split_across_pages(
+    make: Callable[..., Book], language: str, paper: str
+) -> None:
+    # Both lives have pages where the box used to break between its two answers.
+    success, failure = (
+        ("成功したら", "失敗したら") if language == "ja" else ("On success", "On failure")
+    )
+    pages = [
+        page.extract_text() for page in reader_of(make(language, "annotated", paper).pdf).pages
+    ]
+    boxes = sum(text.count(success) for text in pages)
+    assert boxes > 10
+    for number, text in enumerate(pages, 1):
+        if success in text:
+            assert text.rfind(failure) > text.rfind(success), f"page {number} splits the stakes"
+    css = (STATIC / "css" / "book.css").read_text(encoding="utf-8")
+    assert re.search(r"\.stakes[^{]*\{[^}]*break-inside: avoid", css)

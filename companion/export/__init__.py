@@ -1,14 +1,21 @@
-"""Exports of a chronicle: the PDF book, a Markdown file and the JSON backup (and its import).
+"""Exports of a chronicle: the PDF books, the EPUB, a Markdown file and the JSON backup.
 
-The PDF is rendered by WeasyPrint in a separate process (``worker``), queued in the ``exports``
-table (``jobs``); Markdown and JSON are quick enough to make during a request. See
+Books (every PDF layout and the EPUB) are made in a separate process (``worker``), queued in the
+``exports`` table (``jobs``); Markdown and JSON are quick enough to make during a request. See
 ``docs/exports.md``.
 """
 
 from __future__ import annotations
 
-FORMATS = ("pdf", "md", "json")
+FORMATS = ("pdf", "epub", "md", "json")
 EDITIONS = ("story", "annotated")
-PAPERS = ("a5", "a4", "b6")
+PAPERS = ("a5", "a4", "b6", "a6", "shinsho")
+# What a book job makes: the home-printer PDF, the print shop's body and cover, the vertical PDF,
+# and the EPUB (horizontal or vertical). A cover's layout also names the paper's thickness in
+# micrometres ("cover-90"), because its spine width depends on it.
+LAYOUTS = ("book", "print", "cover", "vertical", "epub", "epub-vertical")
 DEFAULT_EDITION = "annotated"
 DEFAULT_PAPER = "a5"
+DEFAULT_LAYOUT = "book"
+DEFAULT_THICKNESS_MM = 0.1  # 上質紙 70 kg, the usual paper of a Japanese self-published novel
+THICKNESS_RANGE_MM = (0.04, 0.3)

@@ -47,6 +47,9 @@ PAPER_SIZES = {
     "a5": Paper("a5", 148, 210, (16, 14, 18, 17), 9.5),
     "a4": Paper("a4", 210, 297, (22, 22, 24, 26), 11),
     "b6": Paper("b6", 128, 182, (14, 12, 16, 15), 9),
+    # A6 is the size of a Japanese bunko; shinsho is the 103 x 182 mm of a Japanese shinsho.
+    "a6": Paper("a6", 105, 148, (12, 10, 14, 13), 8.5),
+    "shinsho": Paper("shinsho", 103, 182, (14, 10, 16, 13), 8.5),
 }
 assert set(PAPER_SIZES) == set(PAPERS)
 
@@ -62,11 +65,11 @@ logging.getLogger("weasyprint").addFilter(_IgnoredLineBreak())
 
 
 def paper_for(key: str) -> Paper:
-    """The paper named ``key`` (a5, a4 or b6)."""
+    """The paper named ``key`` (a5, a4, b6, a6 or shinsho)."""
     try:
         return PAPER_SIZES[key]
     except KeyError:
-        raise EditionError(f"unknown paper {key!r}: use a5, a4 or b6") from None
+        raise EditionError(f"unknown paper {key!r}: use {', '.join(PAPERS)}") from None
 
 
 def static_dir() -> Path:
@@ -74,8 +77,14 @@ def static_dir() -> Path:
     return Path(current_app.static_folder or "static").resolve()
 
 
-def book_html(state: State, edition: str, paper: str) -> str:
-    """The book as one HTML document, in the chronicle's language."""
+def book_html(
+    state: State, edition: str, paper: str, bleed_mm: int = 0, vertical: bool = False
+) -> str:
+    """The book as one HTML document, in the chronicle's language.
+
+    ``bleed_mm`` is for the print shop's edition; ``vertical`` lays it out for Chromium in
+    vertical Japanese (``vertical.py``).
+    """
     book = contents(state, edition)
     size = paper_for(paper)
     with force_locale(book.language):
@@ -85,8 +94,22 @@ def book_html(state: State, edition: str, paper: str) -> str:
             state=state,
             setup=state.setup,
             paper=size,
+            bleed_mm=bleed_mm,
+            vertical=vertical,
+            dice_as_text=vertical,
+            css_string=css_string,
             timeline=_timeline(state),
         )
+
+
+def css_string(text: str) -> Markup:
+    """``text`` as the inside of a CSS string: every character but ASCII letters and digits escaped.
+
+    Names typed by players go into the stylesheet's running heads; escaping all else means no
+    quote, backslash or ``</style>`` can leave the string.
+    """
+    escaped = "".join(c if c.isascii() and c.isalnum() else f"\\{ord(c):x} " for c in text)
+    return Markup(escaped)  # noqa: S704
 
 
 def _timeline(state: State) -> Markup:

@@ -10,10 +10,10 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlite_utils import Database
 
-from .. import chronicles
+from .. import chronicles, store
 from ..db import connect, init_db
 from ..store import UnknownStreamError
-from . import DEFAULT_EDITION, DEFAULT_PAPER, EDITIONS, FORMATS, PAPERS
+from . import DEFAULT_EDITION, DEFAULT_PAPER, DEFAULT_THICKNESS_MM, EDITIONS, FORMATS, PAPERS
 from .backup import MAX_BYTES, export_backup, import_backup
 from .errors import BackupError
 
@@ -29,29 +29,93 @@ def _database() -> Database:
 @click.option("--edition", type=click.Choice(EDITIONS), default=DEFAULT_EDITION, show_default=True)
 @click.option("--paper", type=click.Choice(PAPERS), default=DEFAULT_PAPER, show_default=True)
 @click.option(
+    "--print-shop", is_flag=True, help="PDF for a print shop: bleed, crop marks, a cover file"
+)
+@click.option(
+    "--paper-thickness",
+    type=float,
+    default=DEFAULT_THICKNESS_MM,
+    show_default=True,
+    help="mm per leaf, for the cover's spine",
+)
+@click.option("--vertical", is_flag=True, help="vertical Japanese (PDF by Chromium, or EPUB)")
+@click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="- or none: stdout"
 )
 @with_appcontext
-def export_command(chronicle: str, fmt: str, edition: str, paper: str, output: Path | None) -> None:
-    """Export CHRONICLE (its id) as a PDF book, a Markdown file or a JSON backup."""
+def export_command(
+    chronicle: str,
+    fmt: str,
+    edition: str,
+    paper: str,
+    print_shop: bool,
+    paper_thickness: float,
+    vertical: bool,
+    output: Path | None,
+) -> None:
+    """Export CHRONICLE (its id) as a PDF book, an EPUB, a Markdown file or a JSON backup.
+
+    With --print-shop, the cover is written beside the body as FILE-cover.pdf.
+    """
     db = _database()
     try:
         loaded = chronicles.load(db, chronicle)
     except UnknownStreamError:
         raise click.ClickException(f"no chronicle {chronicle!r}") from None
-    if fmt == "pdf":
-        if output is None or str(output) == "-":
-            raise click.UsageError("a PDF needs a file: give -o FILE")
-        from .book import make_book
-
-        data = make_book(loaded.state, edition, paper)
-    elif fmt == "md":
+    if fmt in ("pdf", "epub"):
+        _books(db, loaded, fmt, edition, paper, (print_shop, vertical, paper_thickness), output)
+        return
+    if fmt == "md":
         from .markdown import story_markdown
 
         data = story_markdown(loaded.state, edition).encode("utf-8")
     else:
         data = export_backup(db, loaded.id).encode("utf-8")
     _write(data, output)
+
+
+def _books(
+    db: Database,
+    loaded: chronicles.Chronicle,
+    fmt: str,
+    edition: str,
+    paper: str,
+    options: tuple[bool, bool, float],
+    output: Path | None,
+) -> None:
+    from . import editions
+    from .book import make_book, static_dir
+    from .contents import EditionError
+
+    if output is None or str(output) == "-":
+        raise click.UsageError(f"a {fmt.upper()} needs a file: give -o FILE")
+    print_shop, vertical, thickness = options
+    try:
+        layouts = editions.layouts_for(fmt, print_shop, vertical, thickness)
+        for layout in layouts:
+            editions.check(loaded.state, layout)
+    except EditionError as err:
+        raise click.UsageError(str(err)) from None
+    date = store.get_stream(db, loaded.id).updated[:10]
+    pages: list[int] = []
+    for layout in layouts:
+        target = output if layout == layouts[0] else output.with_stem(output.stem + "-cover")
+        if layout == "book":
+            data = make_book(loaded.state, edition, paper)
+        else:
+            try:
+                data = editions.make(
+                    loaded.state, edition, paper, layout, static_dir(),
+                    body_pages=lambda: pages[0] if pages else None,
+                    key=f"{loaded.id}/v{loaded.version}", date=date,
+                )  # fmt: skip
+            except EditionError as err:
+                raise click.ClickException(str(err)) from None
+        if layout == "print":
+            from .print_shop import page_count
+
+            pages.append(page_count(data))
+        _write(data, target)
 
 
 def _write(data: bytes, output: Path | None) -> None:

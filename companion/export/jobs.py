@@ -1,6 +1,6 @@
 """PDF books as jobs in the ``exports`` table, made by worker processes outside any request.
 
-A job is one book: a chronicle's version, an edition and a paper. Asking for a book that is made
+A job is one book: a chronicle's version, an edition, a paper and a layout (``LAYOUTS``). Asking for a book that is made
 already returns it at once; asking for one being made returns that job; otherwise a job is
 queued. Requests never start a process: the export supervisor (``supervisor.py``) claims queued
 jobs for its fixed pool of workers (``claim_next``), so a job queued while every worker is busy
@@ -27,7 +27,8 @@ STALE_SECONDS = 300  # a running job not heard from in this long has lost its wo
 TIME_LIMIT: Final = "time-limit"
 WORKER_LOST: Final = "worker-lost"
 COLUMNS = (
-    "id, stream_id, version, edition, paper, status, progress, step, page, error, pid, updated"
+    "id, stream_id, version, edition, paper, status, progress, step, page, error, pid, updated,"
+    " layout"
 )
 
 
@@ -47,10 +48,11 @@ class Job:
     error: str | None
     pid: int | None
     updated: str | None
+    layout: str = "book"
 
     @property
     def filename(self) -> str:
-        return book_filename(self.stream_id, self.version, self.edition, self.paper)
+        return book_filename(self.stream_id, self.version, self.edition, self.paper, self.layout)
 
     @property
     def active(self) -> bool:
@@ -64,9 +66,18 @@ class Job:
         return self.error.split(":", 1)[0]
 
 
-def book_filename(stream_id: str, version: int, edition: str, paper: str) -> str:
+def book_filename(
+    stream_id: str, version: int, edition: str, paper: str, layout: str = "book"
+) -> str:
     """The file a book is kept in, under EXPORTS_DIR."""
-    return f"{stream_id}-v{version}-{edition}-{paper}.pdf"
+    return f"{stream_id}-v{version}-{edition}-{paper}{layout_suffix(layout)}"
+
+
+def layout_suffix(layout: str) -> str:
+    """How a layout ends a book's file name: the home-printer book keeps the plain ``.pdf``."""
+    if layout == "book":
+        return ".pdf"
+    return f"-{layout}.epub" if layout.startswith("epub") else f"-{layout}.pdf"
 
 
 def _immediate(db: Database) -> Any:
@@ -92,10 +103,12 @@ def find(db: Database, job_id: str) -> Job | None:
     return _one(db, "id = ?", [job_id])
 
 
-def find_book(db: Database, stream_id: str, version: int, edition: str, paper: str) -> Job | None:
+def find_book(
+    db: Database, stream_id: str, version: int, edition: str, paper: str, layout: str = "book"
+) -> Job | None:
     """The job for this exact book, whatever its status."""
-    where = "stream_id = ? AND version = ? AND edition = ? AND paper = ?"
-    return _one(db, where, [stream_id, version, edition, paper])
+    where = "stream_id = ? AND version = ? AND edition = ? AND paper = ? AND layout = ?"
+    return _one(db, where, [stream_id, version, edition, paper, layout])
 
 
 def jobs_for(db: Database, stream_id: str, version: int) -> list[Job]:
@@ -108,11 +121,17 @@ def jobs_for(db: Database, stream_id: str, version: int) -> list[Job]:
 
 
 def request_book(
-    db: Database, exports_dir: Path, stream_id: str, version: int, edition: str, paper: str
+    db: Database,
+    exports_dir: Path,
+    stream_id: str,
+    version: int,
+    edition: str,
+    paper: str,
+    layout: str = "book",
 ) -> tuple[Job, bool]:
     """The job for this book and whether a worker is needed: done, in progress or newly queued."""
     with _immediate(db):
-        job = find_book(db, stream_id, version, edition, paper)
+        job = find_book(db, stream_id, version, edition, paper, layout)
         if job is not None and job.status == "done" and (exports_dir / job.filename).is_file():
             return job, False
         if job is not None and job.active and not _lost(job):
@@ -120,9 +139,9 @@ def request_book(
         if job is None:
             job_id = secrets.token_hex(8)
             db.execute(
-                "INSERT INTO exports (id, stream_id, version, edition, paper, status, progress,"
-                " created, updated) VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
-                [job_id, stream_id, version, edition, paper, now(), now()],
+                "INSERT INTO exports (id, stream_id, version, edition, paper, layout, status,"
+                " progress, created, updated) VALUES (?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?)",
+                [job_id, stream_id, version, edition, paper, layout, now(), now()],
             )
         else:
             job_id = job.id
@@ -187,8 +206,8 @@ def finish(db: Database, job: Job, exports_dir: Path) -> None:
     _set(db, job.id, status="done", progress=100, step="done", pid=None)
     older = db.execute(
         f"SELECT {COLUMNS} FROM exports WHERE stream_id = ? AND edition = ? AND paper = ?"
-        " AND version < ? AND status IN ('done', 'failed')",
-        [job.stream_id, job.edition, job.paper, job.version],
+        " AND layout = ? AND version < ? AND status IN ('done', 'failed')",
+        [job.stream_id, job.edition, job.paper, job.layout, job.version],
     ).fetchall()
     for row in older:
         old = Job(*row)

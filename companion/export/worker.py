@@ -18,6 +18,7 @@ import re
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from flask import Flask
@@ -26,12 +27,13 @@ from sqlite_utils import Database
 from .. import store
 from ..db import connect
 from ..legacy import Recorded, State, event_from_dict, replay
-from . import jobs
+from . import editions, jobs
 from .book import book_html, render_book, static_dir
+from .print_shop import page_count
 
 log = logging.getLogger("companion.export.worker")
 # About how many characters of text fill a page, to turn "page 12" into a percentage.
-CHARS_PER_PAGE = {"a5": 520, "a4": 1150, "b6": 400}  # Japanese characters
+CHARS_PER_PAGE = {"a5": 520, "a4": 1150, "b6": 400, "a6": 300, "shinsho": 330}  # Japanese
 LATIN_FACTOR = 2.6  # Latin letters take about this many to one Japanese character
 REPORT_EVERY = 0.5  # seconds between progress writes
 
@@ -82,22 +84,13 @@ def make(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> None:
     """Typeset one job's book and keep it under ``exports_dir``."""
     with app.app_context():
         state = state_at(db, job.stream_id, job.version)
-        html = book_html(state, job.edition, job.paper)
-        jobs.report(db, job.id, 8, "layout", 0)
-        handler = _Progress(db, job.id, estimated_pages(html, job.paper))
-        progress = logging.getLogger("weasyprint.progress")
-        progress.addHandler(handler)
-        progress.setLevel(logging.INFO)
-        progress.propagate = False  # to the job's row, not to the log
-        try:
-            pdf = render_book(html, static_dir())
-        finally:
-            progress.removeHandler(handler)
-            progress.propagate = True
-    exports_dir.mkdir(parents=True, exist_ok=True)
+        if job.layout != "book":
+            data = _make_layout(db, job, state, exports_dir)
+        else:
+            data = _make_book(db, job, state)
     target = exports_dir / job.filename
     partial = target.with_suffix(f".{os.getpid()}.part")
-    partial.write_bytes(pdf)
+    partial.write_bytes(data)
     partial.replace(target)  # readers see the whole file or none
     jobs.finish(db, job, exports_dir)
 
@@ -113,6 +106,56 @@ def make_logged(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> b
         return False
     log.info("export %s made in %.1f s", job.filename, time.monotonic() - started)
     return True
+
+
+def _make_layout(db: Database, job: jobs.Job, state: State, exports_dir: Path) -> bytes:
+    """A print-shop file, the vertical book or an EPUB, with progress for the status route."""
+
+    def report(progress: float, step: str) -> None:
+        jobs.report(db, job.id, progress, step)
+
+    def body_pages() -> int | None:
+        body = jobs.find_book(db, job.stream_id, job.version, job.edition, job.paper, "print")
+        path = exports_dir / body.filename if body is not None else None
+        if body is None or body.status != "done" or path is None or not path.is_file():
+            return None
+        return page_count(path.read_bytes())
+
+    report(8, "layout")
+    key = f"{job.stream_id}/v{job.version}"
+    stamp = _last_event_date(db, job.stream_id, job.version)
+    pages = estimated_pages(book_html(state, job.edition, job.paper), job.paper)
+    with _weasyprint_progress(db, job.id, pages):  # the print shop's files are WeasyPrint's
+        return editions.make(
+            state, job.edition, job.paper, job.layout, static_dir(), report, body_pages, key, stamp
+        )
+
+
+def _last_event_date(db: Database, stream_id: str, version: int) -> str:
+    stored = [e for e in store.load_events(db, stream_id) if e.seq <= version]
+    return stored[-1].created[:10] if stored else ""
+
+
+def _make_book(db: Database, job: jobs.Job, state: State) -> bytes:
+    """The home-printer PDF, with WeasyPrint's page-by-page progress."""
+    html = book_html(state, job.edition, job.paper)
+    jobs.report(db, job.id, 8, "layout", 0)
+    with _weasyprint_progress(db, job.id, estimated_pages(html, job.paper)):
+        return render_book(html, static_dir())
+
+
+@contextlib.contextmanager
+def _weasyprint_progress(db: Database, job_id: str, pages: int) -> Iterator[None]:
+    handler = _Progress(db, job_id, pages)
+    progress = logging.getLogger("weasyprint.progress")
+    progress.addHandler(handler)
+    progress.setLevel(logging.INFO)
+    progress.propagate = False  # to the job's row, not to the log
+    try:
+        yield
+    finally:
+        progress.removeHandler(handler)
+        progress.propagate = True
 
 
 def work(app: Flask, db: Database, exports_dir: Path, limit: int) -> int:

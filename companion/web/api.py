@@ -23,8 +23,19 @@ from werkzeug.wrappers import Response
 from .. import chronicles, json_input, ratelimit
 from ..capabilities import Capability, resolve
 from ..db import get_db, unavailable
-from ..export import DEFAULT_EDITION, DEFAULT_PAPER, EDITIONS, FORMATS, PAPERS, jobs
+from ..export import (
+    DEFAULT_EDITION,
+    DEFAULT_PAPER,
+    DEFAULT_THICKNESS_MM,
+    EDITIONS,
+    FORMATS,
+    PAPERS,
+    THICKNESS_RANGE_MM,
+    jobs,
+)
 from ..export.backup import export_backup, may_back_up
+from ..export.contents import EditionError
+from ..export.editions import check, layouts_for, parse_layout
 from ..export.markdown import story_markdown
 from ..legacy import RuleError, command_from_dict
 from ..legacy.commands import Command
@@ -400,17 +411,13 @@ def _command(data: Mapping[str, Any], cap: Capability, chronicle: chronicles.Chr
 
 @bp.post("/v1/chronicles/<token>/exports")
 def request_export(token: str) -> Reply:
-    """Markdown and the JSON backup at once; a PDF book as a job made by a worker process."""
+    """Markdown and the JSON backup at once; a book (PDF or EPUB) as jobs made by a worker."""
     cap, chronicle = _open(token)
-    fmt, edition, paper = _export_choice(_body())
-    if fmt == "pdf":
-        # Rate limiting: a book takes a worker seconds to make; limit requests here if needed.
-        job, needs_worker = jobs.request_book(
-            get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper
-        )
-        if needs_worker:
-            _ensure_worker()
-        return jsonify(export_job_json(token, job)), 200 if job.status == "done" else 202
+    body = _body()
+    fmt, edition, paper = _export_choice(body)
+    options = _book_options(body)
+    if fmt in ("pdf", "epub"):
+        return _request_books(token, chronicle, fmt, edition, paper, options)
     if fmt == "json" and not may_back_up(cap.role, chronicle.state):
         message = _("Only the host's link may take a backup while the piles hold hidden cards.")
         raise ApiError(404, "host-only", message)
@@ -420,6 +427,47 @@ def request_export(token: str) -> Reply:
         else export_backup(get_db(), chronicle.id)
     )
     return jsonify(export_file_json(chronicle, fmt, edition, content)), 200
+
+
+def _request_books(
+    token: str, chronicle: Any, fmt: str, edition: str, paper: str, options: tuple[Any, ...]
+) -> Reply:
+    """Queue the book's jobs (the print shop's body and cover are two); answer with the first."""
+    try:
+        layouts = layouts_for(fmt, *options)
+        for layout in layouts:
+            check(chronicle.state, layout)
+    except EditionError:
+        raise ApiError(
+            400, "bad-export", _("This kind of book cannot be made of this chronicle.")
+        ) from None
+    requested = [
+        jobs.request_book(
+            get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper, layout
+        )
+        for layout in layouts
+    ]
+    if any(needed for _job, needed in requested):
+        _ensure_worker()
+    first = export_job_json(token, requested[0][0])
+    if len(requested) > 1:
+        first["cover"] = export_job_json(token, requested[1][0])
+    done = all(job.status == "done" for job, _needed in requested)
+    return jsonify(first), 200 if done else 202
+
+
+def _book_options(body: Mapping[str, Any]) -> tuple[bool, bool, float]:
+    print_shop, vertical = body.get("print_shop", False), body.get("vertical", False)
+    thickness = body.get("paper_thickness", DEFAULT_THICKNESS_MM)
+    if not isinstance(print_shop, bool) or not isinstance(vertical, bool):
+        raise ApiError(400, "bad-export", _("print_shop and vertical are true or false."))
+    low, high = THICKNESS_RANGE_MM
+    if isinstance(thickness, bool) or not isinstance(thickness, int | float):
+        raise ApiError(400, "bad-export", _("paper_thickness is a number of millimetres."))
+    if not low <= thickness <= high:
+        message = _("A paper is %(low)s to %(high)s mm thick.", low=low, high=high)
+        raise ApiError(400, "bad-export", message)
+    return print_shop, vertical, float(thickness)
 
 
 def _ensure_worker() -> None:
@@ -432,7 +480,7 @@ def _exports_dir() -> Path:
 
 
 def _export_choice(body: Mapping[str, Any]) -> tuple[str, str, str]:
-    unknown = sorted(set(body) - {"format", "edition", "paper"})
+    unknown = sorted(set(body) - EXPORT_FIELDS)
     choice = (
         body.get("format"),
         body.get("edition", DEFAULT_EDITION),
@@ -440,7 +488,7 @@ def _export_choice(body: Mapping[str, Any]) -> tuple[str, str, str]:
     )
     if unknown or choice[0] not in FORMATS or choice[1] not in EDITIONS or choice[2] not in PAPERS:
         message = _(
-            "Choose a format (pdf, md or json), an edition (story or annotated) and a paper (a5, a4 or b6)."
+            "Choose a format (pdf, epub, md or json), an edition (story or annotated) and a paper (a5, a4, b6, a6 or shinsho)."
         )
         raise ApiError(400, "bad-export", message)
     return choice  # type: ignore[return-value]
@@ -454,13 +502,14 @@ def export_status(token: str, job: str) -> Response:
 
 @bp.get("/v1/chronicles/<token>/exports/<job>/file")
 def export_file(token: str, job: str) -> Response:
-    """The finished book (PDF); 404 until it is made."""
+    """The finished book (PDF or EPUB); 404 until it is made."""
     made, chronicle = _job_of(token, job)
     path = _exports_dir() / made.filename
     if made.status != "done" or not path.is_file():
         raise ApiError(404, "not-ready", _("The book is not made yet."))
-    name = export_view.download_name(chronicle, f"-{made.edition}-{made.paper}.pdf")
-    return download(path, "application/pdf", name)
+    layout = parse_layout(made.layout)
+    name = export_view.download_name(chronicle, export_view.download_suffix(made))
+    return download(path, layout.media_type, name)
 
 
 def _job(token: str, job_id: str) -> jobs.Job:
@@ -475,6 +524,7 @@ def _job_of(token: str, job_id: str) -> tuple[jobs.Job, chronicles.Chronicle]:
     return job, chronicle
 
 
+EXPORT_FIELDS = {"format", "edition", "paper", "print_shop", "vertical", "paper_thickness"}
 ANY_METHOD = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "QUERY"]
 
 

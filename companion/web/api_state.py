@@ -15,6 +15,7 @@ from flask import url_for
 from ..capabilities import Capability
 from ..chronicles import Chronicle
 from ..export import jobs
+from ..export.editions import parse_layout
 from ..legacy import PILES, STAGES, Legal, State, legal_commands
 from ..legacy.codec import encode
 from ..legacy.model import KeystoneState, Mark, Payment, Text, TurningPoint
@@ -250,12 +251,13 @@ def story_json(chronicle: Chronicle) -> JSON:
 
 
 def export_job_json(token: str, job: jobs.Job) -> JSON:
-    """A PDF book being made, or made: progress, a sentence, and where to fetch it."""
+    """A book (PDF or EPUB) being made, or made: progress, a sentence, and where to fetch it."""
     shown = export_view.describe(token, job)
     done = job.status == "done"
     return {
         "id": job.id,
-        "format": "pdf",
+        "format": parse_layout(job.layout).extension,
+        "layout": job.layout,
         "version": job.version,
         "edition": job.edition,
         "paper": job.paper,

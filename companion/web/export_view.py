@@ -26,10 +26,13 @@ from werkzeug.wrappers import Response
 
 from .. import chronicles, ratelimit
 from ..db import get_db
-from ..export import EDITIONS, PAPERS, jobs, supervisor
+from ..export import DEFAULT_THICKNESS_MM, EDITIONS, PAPERS, jobs, supervisor
 from ..export.backup import MAX_BYTES, export_backup, import_backup, may_back_up
+from ..export.contents import EditionError
+from ..export.editions import check, layouts_for, parse_layout
 from ..export.errors import BackupError
 from ..export.markdown import story_markdown
+from ..export.vertical import INSTALL_COMMAND, chromium_path
 from .access import opened_chronicles, remember
 from .chronicle import _open
 from .downloads import download
@@ -38,7 +41,16 @@ from .text_errors import rule_message
 bp = Blueprint("exports", __name__, url_prefix="/c/<token>")
 import_bp = Blueprint("imports", __name__)
 BACK = ("story.log", "story.end")
-PAPER_LABELS = {"a5": "A5", "a4": "A4", "b6": "B6"}
+PAPER_LABELS = {"a5": "A5", "a4": "A4", "b6": "B6", "a6": "A6", "shinsho": "新書"}
+# The exports page's choices: (format, print shop, vertical) for each.
+KINDS = {
+    "book": ("pdf", False, False),
+    "print-shop": ("pdf", True, False),
+    "vertical": ("pdf", False, True),
+    "epub": ("epub", False, False),
+    "epub-vertical": ("epub", False, True),
+}
+THICKNESSES = (0.08, 0.1, 0.13, 0.16)
 
 
 def _exports_dir() -> Path:
@@ -48,6 +60,13 @@ def _exports_dir() -> Path:
 def download_name(chronicle: chronicles.Chronicle, suffix: str) -> str:
     name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "", chronicle.title).strip() or "chronicle"
     return name[:60] + suffix
+
+
+def download_suffix(job: jobs.Job) -> str:
+    """A finished book's file name after the title: edition, paper, layout and extension."""
+    parsed = parse_layout(job.layout)
+    layout = "" if job.layout == "book" else f"-{job.layout}"
+    return f"-{job.edition}-{job.paper}{layout}.{parsed.extension}"
 
 
 @bp.get("/export.md")
@@ -83,12 +102,19 @@ def pdf(token: str) -> Response:
     if edition not in EDITIONS or paper not in PAPERS:
         flash(_("Choose an edition and a paper size for the book."), "error")
         return redirect(back_url)
-    job, needs_worker = jobs.request_book(
-        get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper
-    )
-    if job.status == "done":
-        return redirect(_book_url(token, job))
-    if needs_worker:
+    layouts = _layouts(chronicle, request.form.get("kind", "book"), request.form.get("thickness"))
+    if layouts is None:
+        flash(_("This kind of book cannot be made of this chronicle."), "error")
+        return redirect(back_url)
+    requested = [
+        jobs.request_book(
+            get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper, layout
+        )
+        for layout in layouts
+    ]
+    if all(job.status == "done" for job, _needed in requested) and len(requested) == 1:
+        return redirect(_book_url(token, requested[0][0]))
+    if any(needed for _job, needed in requested):
         _ensure_worker()
     flash(
         _("The book is being made; it will be ready to download here in a few seconds."), "success"
@@ -96,21 +122,50 @@ def pdf(token: str) -> Response:
     return redirect(back_url)
 
 
+def _layouts(chronicle: chronicles.Chronicle, kind: str, thickness: str | None) -> list[str] | None:
+    """The jobs the exports page's choice makes, or None if it is not a choice for this life."""
+    if kind not in KINDS:
+        return None
+    fmt, print_shop, vertical = KINDS[kind]
+    try:
+        paper = float(thickness) if thickness else DEFAULT_THICKNESS_MM
+        layouts = layouts_for(fmt, print_shop, vertical, paper)
+        for layout in layouts:
+            check(chronicle.state, layout)
+    except (EditionError, ValueError):
+        return None
+    if vertical and fmt == "pdf" and chromium_path() is None:
+        return None
+    return layouts
+
+
 def _ensure_worker() -> None:
     # Asking for a book may start the app's one supervisor; a status request never does.
     supervisor.ensure_for_app(current_app)
 
 
-@bp.get("/book/v<int:version>-<any(story,annotated):edition>-<any(a5,a4,b6):paper>.pdf")
-def book(token: str, version: int, edition: str, paper: str) -> Response:
+PAPER_RULE = "<any(a5,a4,b6,a6,shinsho):paper>"
+
+
+@bp.get(f"/book/v<int:version>-<any(story,annotated):edition>-{PAPER_RULE}.pdf")
+@bp.get(f"/book/v<int:version>-<any(story,annotated):edition>-{PAPER_RULE}-<layout>.<ext>")
+def book(
+    token: str, version: int, edition: str, paper: str, layout: str = "book", ext: str = "pdf"
+) -> Response:
     """A finished book."""
     _cap, chronicle = _open(token)
-    job = jobs.find_book(get_db(), chronicle.id, version, edition, paper)
+    try:
+        parsed = parse_layout(layout)
+    except EditionError:
+        abort(404)
+    if parsed.extension != ext or ("layout" in (request.view_args or {}) and layout == "book"):
+        abort(404)  # one address per book
+    job = jobs.find_book(get_db(), chronicle.id, version, edition, paper, layout)
     path = _exports_dir() / job.filename if job is not None else None
     if job is None or job.status != "done" or path is None or not path.is_file():
         abort(404)
-    name = download_name(chronicle, f"-{edition}-{paper}.pdf")
-    return download(path, "application/pdf", name)
+    name = download_name(chronicle, download_suffix(job))
+    return download(path, parsed.media_type, name)
 
 
 @bp.get("/export/<job_id>.json")
@@ -124,8 +179,16 @@ def status(token: str, job_id: str) -> Response:
 
 
 def _book_url(token: str, job: jobs.Job) -> str:
+    extra = {} if job.layout == "book" else {"layout": job.layout}
+    if extra:
+        extra["ext"] = parse_layout(job.layout).extension
     return url_for(
-        "exports.book", token=token, version=job.version, edition=job.edition, paper=job.paper
+        "exports.book",
+        token=token,
+        version=job.version,
+        edition=job.edition,
+        paper=job.paper,
+        **extra,
     )
 
 
@@ -145,7 +208,21 @@ def describe(token: str, job: jobs.Job) -> dict[str, Any]:
 
 def _label(job: jobs.Job) -> str:
     edition = _("Story edition") if job.edition == "story" else _("Annotated edition")
-    return _("%(edition)s, %(paper)s", edition=edition, paper=PAPER_LABELS[job.paper])
+    label = _("%(edition)s, %(paper)s", edition=edition, paper=PAPER_LABELS[job.paper])
+    kind = parse_layout(job.layout).kind
+    if kind == "book":
+        return label
+    return f"{_layout_name(kind)} · {label}"
+
+
+def _layout_name(kind: str) -> str:
+    return {
+        "print": _("Print shop: the pages"),
+        "cover": _("Print shop: the cover"),
+        "vertical": _("Vertical PDF"),
+        "epub": _("EPUB"),
+        "epub-vertical": _("Vertical EPUB"),
+    }[kind]
 
 
 def _message(job: jobs.Job) -> str:
@@ -173,7 +250,14 @@ def _message(job: jobs.Job) -> str:
 
 @bp.app_context_processor
 def _template_helpers() -> dict[str, Any]:
-    return {"export_jobs_for": export_jobs_for, "may_back_up": may_back_up}
+    return {
+        "export_jobs_for": export_jobs_for,
+        "may_back_up": may_back_up,
+        "chromium_installed": lambda: chromium_path() is not None,
+        "chromium_install_command": INSTALL_COMMAND,
+        "paper_thicknesses": THICKNESSES,
+        "default_thickness": DEFAULT_THICKNESS_MM,
+    }
 
 
 def export_jobs_for(token: str, chronicle: chronicles.Chronicle) -> list[dict[str, Any]]:

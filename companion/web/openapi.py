@@ -13,7 +13,15 @@ import types
 import typing
 from typing import Any
 
-from ..export import DEFAULT_EDITION, DEFAULT_PAPER, EDITIONS, FORMATS, PAPERS, jobs
+from ..export import (
+    DEFAULT_EDITION,
+    DEFAULT_PAPER,
+    DEFAULT_THICKNESS_MM,
+    EDITIONS,
+    FORMATS,
+    PAPERS,
+    jobs,
+)
 from ..legacy import COMMAND_TYPES, KINDS, PILES
 from ..legacy.model import END_REASONS, PHASES
 
@@ -382,7 +390,12 @@ def _exports() -> JSON:
     job = _obj(
         {
             "id": STR,
-            "format": {"const": "pdf"},
+            "format": {"enum": ["pdf", "epub"]},
+            "layout": {
+                **STR,
+                "description": "book, print, cover-<paper thickness in micrometres>, vertical,"
+                " epub or epub-vertical.",
+            },
             "version": {**INT, "description": "The chronicle's version the book shows."},
             "edition": {"enum": list(EDITIONS)},
             "paper": {"enum": list(PAPERS)},
@@ -391,9 +404,15 @@ def _exports() -> JSON:
             "page": _nullable(INT),
             "message": STR,
             "status_url": STR,
-            "file_url": {**_nullable(STR), "description": "Where the PDF is, once done."},
-        }
-    )
+            "file_url": {**_nullable(STR), "description": "Where the file is, once done."},
+        },
+        ("id", "format", "layout", "version", "edition", "paper", "status", "progress", "page",
+         "message", "status_url", "file_url"),
+    )  # fmt: skip
+    job["properties"]["cover"] = {
+        **_ref("ExportJob"),
+        "description": "The print shop's cover, made after its pages (print_shop only).",
+    }
     made = _obj(
         {
             "format": {"enum": ["md", "json"]},
@@ -409,6 +428,23 @@ def _exports() -> JSON:
             "format": {"enum": list(FORMATS)},
             "edition": {"enum": list(EDITIONS), "default": DEFAULT_EDITION},
             "paper": {"enum": list(PAPERS), "default": DEFAULT_PAPER},
+            "print_shop": {
+                "type": "boolean",
+                "default": False,
+                "description": "PDF with bleed and crop marks, and a cover spread.",
+            },
+            "vertical": {
+                "type": "boolean",
+                "default": False,
+                "description": "Vertical Japanese (PDF or EPUB); Japanese chronicles only.",
+            },
+            "paper_thickness": {
+                "type": "number",
+                "minimum": 0.04,
+                "maximum": 0.3,
+                "default": DEFAULT_THICKNESS_MM,
+                "description": "Millimetres per leaf, for the cover's spine.",
+            },
         },
         ("format",),
     )

@@ -1,0 +1,119 @@
+"""The EPUB 3 book: a file per stage, the contents, the timeline as SVG, for phones and e-readers.
+
+Made with ebooklib. No font is embedded (an e-reader sets the text in its own Japanese or Latin
+fonts, and the IPAex files would make a 10 MB book); the stylesheet names generic families only.
+A Japanese book may be vertical: ``writing-mode: vertical-rl`` and a spine read right to left.
+"""
+
+from __future__ import annotations
+
+import io
+import uuid
+from pathlib import Path
+
+from flask import render_template
+from flask_babel import force_locale
+from flask_babel import gettext as _
+
+from ..legacy import State
+from ..story import life_timeline
+from ..web.terms import stage_name
+from .contents import Contents, EditionError, contents
+from .vertical import tate_chu_yoko
+
+NAMESPACE = uuid.UUID("6f1c0d55-1f4e-4b0e-9d8a-7a7f2b0c4e11")
+
+
+def make_epub(
+    state: State, edition: str, static: Path, vertical: bool = False, date: str = "", key: str = ""
+) -> bytes:
+    """The EPUB of ``state``; ``key`` (stream and version) makes its identifier stable."""
+    from ebooklib import epub
+
+    book = contents(state, edition)
+    if vertical and book.language != "ja":
+        raise EditionError("the vertical edition is for Japanese chronicles only")
+    with force_locale(book.language):
+        document = _document(book, static, vertical, date, key)
+    out = io.BytesIO()
+    epub.write_epub(out, document, {"epub3_pages": False})
+    return out.getvalue()
+
+
+def _document(book: Contents, static: Path, vertical: bool, date: str, key: str) -> object:
+    from ebooklib import epub
+
+    setup = book.state.setup
+    document = epub.EpubBook()
+    document.set_identifier(f"urn:uuid:{uuid.uuid5(NAMESPACE, f'{key}/{book.edition}')}")
+    document.set_title(_("The life of %(name)s", name=setup.pioneer))
+    document.set_language(book.language)
+    for seat, player in enumerate(setup.players):
+        document.add_author(player, uid=f"creator-{seat}")
+    if date:
+        document.add_metadata("DC", "date", date)
+    document.add_metadata("DC", "publisher", "Ijinsho companion")
+    style = _stylesheet(static, vertical)
+    document.add_item(style)
+    parts = _parts(book, vertical, style)
+    for part in parts:
+        document.add_item(part)
+    svg = str(life_timeline(book.state, [stage_name(i) for i in range(4)], ""))
+    document.add_item(
+        epub.EpubItem("timeline-svg", "timeline.svg", "image/svg+xml", svg.encode("utf-8"))
+    )
+    document.toc = [epub.Link(part.file_name, part.title, part.id) for part in parts]
+    document.add_item(epub.EpubNcx())
+    nav = epub.EpubNav(title=_("Contents"))
+    nav.add_item(style)
+    document.add_item(nav)
+    document.spine = [parts[0], "nav", *parts[1:]]
+    if vertical:
+        document.set_direction("rtl")
+    return document
+
+
+def _stylesheet(static: Path, vertical: bool) -> object:
+    from ebooklib import epub
+
+    css = (static / "css" / "epub.css").read_text(encoding="utf-8")
+    if vertical:
+        css += (static / "css" / "epub-vertical.css").read_text(encoding="utf-8")
+    return epub.EpubItem("style", "style/book.css", "text/css", css.encode("utf-8"))
+
+
+def _parts(book: Contents, vertical: bool, style: object) -> list[object]:
+    """The XHTML files in reading order: title page, stages, epilogue, timeline, appendix."""
+    named: list[tuple[str, str, dict[str, object]]] = [("title", book.state.setup.pioneer, {})]
+    for chapter in book.chapters:
+        named.append(
+            (f"stage-{chapter.stage.index}", stage_name(chapter.stage.index), {"chapter": chapter})
+        )
+    if book.state.epilogue:
+        named.append(("epilogue", _("Epilogue"), {}))
+    named.append(("timeline", _("The life at a glance"), {}))
+    named.append(("keystones", _("Appendix: the keystones and their fates"), {}))
+    return [_part(book, name, title, extra, vertical, style) for name, title, extra in named]
+
+
+def _part(
+    book: Contents, name: str, title: str, extra: dict[str, object], vertical: bool, style: object
+) -> object:
+    from ebooklib import epub
+
+    part = name.split("-")[0] if name.startswith("stage-") else name
+    html = render_template(
+        "book/epub_part.html",
+        part="chapter" if part == "stage" else part,
+        book=book,
+        state=book.state,
+        setup=book.state.setup,
+        dice_as_text=True,
+        **extra,
+    )
+    if vertical:
+        html = tate_chu_yoko(html)
+    item = epub.EpubHtml(title=title, file_name=f"{name}.xhtml", lang=book.language, uid=name)
+    item.content = html
+    item.add_item(style)
+    return item

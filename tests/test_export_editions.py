@@ -1,0 +1,265 @@
+"""The print shop's files, the vertical book and the EPUB, read back from the files themselves."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import unicodedata
+import zipfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from pypdf import PdfReader
+from test_export_pdf import sample_state
+
+from companion import ROOT
+from companion.db import connect
+from companion.demo import create_demo
+from companion.export import editions
+from companion.export.contents import EditionError
+from companion.export.print_shop import (
+    BLEED_MM,
+    SLUG_MM,
+    cover_html,
+    crop_marks,
+    make_cover,
+    make_print_book,
+    spine_width_mm,
+)
+
+STATIC = ROOT / "static"
+MM = 72 / 25.4
+EPUBCHECK = Path("/usr/share/java/epubcheck.jar")
+needs_epubcheck = pytest.mark.skipif(
+    not (EPUBCHECK.is_file() and shutil.which("java")),
+    reason="epubcheck is not installed (scripts/setup --test installs it)",
+)
+
+
+@pytest.fixture(scope="module")
+def book_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    from conftest import make_app
+
+    return make_app(tmp_path_factory.mktemp("editions"))
+
+
+@pytest.fixture(scope="module")
+def build(book_app: Flask) -> Callable[..., bytes]:
+    """Files made once per module: (kind, language, edition, paper) -> bytes."""
+
+    @cache
+    def made(kind: str, language: str, edition: str, paper: str) -> bytes:
+        state = sample_state(language)
+        with book_app.app_context():
+            if kind == "print":
+                return make_print_book(state, edition, paper, STATIC)
+            return editions.make(state, edition, paper, kind, STATIC, key="test", date="2024-05-01")
+
+    return made
+
+
+def boxes_mm(page: object, name: str) -> list[float]:
+    return [round(float(v) / MM, 2) for v in getattr(page, name)]
+
+
+@pytest.mark.parametrize(
+    ("language", "edition", "paper"), [("ja", "annotated", "a6"), ("en", "story", "shinsho")]
+)
+def test_print_shop_pages_have_bleed_trim_and_a_multiple_of_four(
+    build: Callable[..., bytes], language: str, edition: str, paper: str
+) -> None:
+    from companion.export.book import PAPER_SIZES
+
+    reader = PdfReader(io.BytesIO(build("print", language, edition, paper)))
+    size = PAPER_SIZES[paper]
+    assert len(reader.pages) % 4 == 0 and len(reader.pages) > 20
+    for page in reader.pages:
+        assert boxes_mm(page, "trimbox") == [0, 0, size.width_mm, size.height_mm]
+        bleed = [-BLEED_MM, -BLEED_MM, size.width_mm + BLEED_MM, size.height_mm + BLEED_MM]
+        assert boxes_mm(page, "bleedbox") == bleed
+        slug = [-SLUG_MM, -SLUG_MM, size.width_mm + SLUG_MM, size.height_mm + SLUG_MM]
+        assert boxes_mm(page, "mediabox") == slug
+
+
+def test_padding_pages_at_the_end_are_blank(book_app: Flask) -> None:
+    from companion.export.book import book_html, render_document
+
+    state = sample_state("en", 45)
+    with book_app.app_context():
+        laid_out = len(render_document(book_html(state, "story", "a5", BLEED_MM), STATIC).pages)
+        reader = PdfReader(io.BytesIO(make_print_book(state, "story", "a5", STATIC)))
+    assert laid_out % 4 != 0, "the test needs a book that is not already a multiple of four"
+    assert len(reader.pages) == -(-laid_out // 4) * 4
+    assert reader.pages[laid_out - 1].extract_text().strip()
+    for page in reader.pages[laid_out:]:
+        assert not page.extract_text().strip()  # no text, no folio
+        assert b"1 1 1 1 K" in page.get_contents().get_data()  # but trimmed like the others
+
+
+def test_crop_marks_are_drawn_outside_the_bleed() -> None:
+    width, height = 105 * MM, 148 * MM
+    operators = crop_marks(0, 0, width, height).split("\n")
+    segments = [line.split() for line in operators if line.endswith(" l S")]
+    assert len(segments) == 4 * 4 + 4 * 2  # two doubled corners x 4, a centre cross per edge
+    bleed = BLEED_MM * MM - 0.01
+    for parts in segments:
+        x1, y1, x2, y2 = (float(parts[i]) for i in (0, 1, 3, 4))
+        for x, y in ((x1, y1), (x2, y2)):
+            outside = x < -bleed or x > width + bleed or y < -bleed or y > height + bleed
+            assert outside, (x, y)
+
+
+def test_the_marks_are_in_every_page_of_the_file(build: Callable[..., bytes]) -> None:
+    reader = PdfReader(io.BytesIO(build("print", "ja", "annotated", "a6")))
+    for page in (reader.pages[0], reader.pages[-1]):
+        assert b"1 1 1 1 K" in page.get_contents().get_data()
+
+
+def test_print_shop_embeds_every_font(build: Callable[..., bytes]) -> None:
+    reader = PdfReader(io.BytesIO(build("print", "ja", "annotated", "a6")))
+    fonts = {}
+    for page in reader.pages:
+        for font in page["/Resources"].get("/Font", {}).values():
+            font = font.get_object()
+            fonts[font["/BaseFont"]] = font
+    assert fonts
+    for name, font in fonts.items():
+        descendant = font["/DescendantFonts"][0].get_object()
+        descriptor = descendant["/FontDescriptor"].get_object()
+        assert "/FontFile2" in descriptor or "/FontFile3" in descriptor, name
+
+
+@pytest.mark.parametrize(
+    ("pages", "thickness", "spine"), [(64, 0.1, 3.2), (130, 0.1, 6.6), (200, 0.13, 13.0)]
+)
+def test_spine_width_follows_the_page_count_and_paper(
+    pages: int, thickness: float, spine: float
+) -> None:
+    assert spine_width_mm(pages, thickness) == spine
+
+
+def test_spine_refuses_an_impossible_paper() -> None:
+    with pytest.raises(EditionError, match="thickness"):
+        spine_width_mm(100, 2.0)
+
+
+def test_cover_spread_is_back_spine_front_with_bleed(book_app: Flask) -> None:
+    state = sample_state("ja")
+    with book_app.app_context():
+        pdf = make_cover(state, "story", "a5", 200, 0.1, STATIC)
+        html = cover_html(state, "story", "a5", 200, 0.1)
+    page = PdfReader(io.BytesIO(pdf)).pages[0]
+    assert boxes_mm(page, "trimbox") == [0, 0, 148 * 2 + 10.0, 210]
+    assert boxes_mm(page, "bleedbox") == [-3, -3, 148 * 2 + 10.0 + 3, 213]
+    # The Japanese title stands on the spine one character under another, brackets turned.
+    assert (
+        '<span class="upright">朱</span><span class="upright">音</span><span class="turned">（</span>'
+        in html
+    )
+    assert "left: 148mm; width: 10.0mm" in html
+
+
+def test_a_thin_spine_carries_no_title(book_app: Flask) -> None:
+    with book_app.app_context():
+        html = cover_html(sample_state("ja"), "story", "a5", 32, 0.1)
+    assert 'class="upright"' not in html
+
+
+def test_layouts_are_named_and_checked_in_one_place() -> None:
+    assert editions.layouts_for("pdf", True, False, 0.1) == ["print", "cover-100"]
+    assert editions.parse_layout("cover-130").thickness_mm == 0.13
+    for bad in ("cover", "cover-5", "cover-999", "../etc", "book.pdf"):
+        with pytest.raises(EditionError):
+            editions.parse_layout(bad)
+    with pytest.raises(EditionError, match="Japanese"):
+        editions.check(sample_state("en", 5), "vertical")
+
+
+def epubcheck(tmp_path: Path, data: bytes) -> str:
+    path = tmp_path / "book.epub"
+    path.write_bytes(data)
+    result = subprocess.run(
+        ["java", "-jar", str(EPUBCHECK), "-q", str(path)], capture_output=True, text=True
+    )
+    report = result.stdout + result.stderr
+    assert result.returncode == 0, report
+    return report
+
+
+@needs_epubcheck
+@pytest.mark.parametrize(
+    ("language", "layout"), [("ja", "epub"), ("ja", "epub-vertical"), ("en", "epub")]
+)
+def test_epub_passes_epubcheck(
+    build: Callable[..., bytes], tmp_path: Path, language: str, layout: str
+) -> None:
+    report = epubcheck(tmp_path, build(layout, language, "annotated", "a5"))
+    assert "ERROR" not in report and "WARNING" not in report, report
+
+
+def test_epub_has_a_chapter_per_stage_metadata_and_direction(build: Callable[..., bytes]) -> None:
+    archive = zipfile.ZipFile(io.BytesIO(build("epub-vertical", "ja", "annotated", "a5")))
+    names = archive.namelist()
+    assert [n for n in names if "stage-" in n] == [f"EPUB/stage-{i}.xhtml" for i in range(4)]
+    assert "EPUB/timeline.svg" in names and "EPUB/nav.xhtml" in names
+    opf = archive.read("EPUB/content.opf").decode()
+    assert 'page-progression-direction="rtl"' in opf
+    assert "<dc:language>ja</dc:language>" in opf and "<dc:date>2024-05-01</dc:date>" in opf
+    assert all(f">{name}</dc:creator>" in opf for name in ("Ali", "Brianna", "Cardon"))
+    assert "vertical-rl" in archive.read("EPUB/style/book.css").decode()
+    chapter = archive.read("EPUB/stage-0.xhtml").decode()
+    assert '<span class="tcy">1</span>' in chapter  # round numbers stand upright
+    horizontal = zipfile.ZipFile(io.BytesIO(build("epub", "ja", "annotated", "a5")))
+    assert "page-progression-direction" not in horizontal.read("EPUB/content.opf").decode()
+
+
+def test_cli_writes_the_print_shop_pair_and_an_epub(book_app: Flask, tmp_path: Path) -> None:
+    db = connect(book_app.config["DATABASE"])
+    created = create_demo(db, "ja")
+    body = tmp_path / "life.pdf"
+    runner = book_app.test_cli_runner()
+    args = ["export", created.id, "--format", "pdf", "--print-shop", "--paper", "b6"]
+    result = runner.invoke(args=[*args, "-o", str(body)])
+    assert result.exit_code == 0, result.output
+    pages = len(PdfReader(body).pages)
+    cover = PdfReader(tmp_path / "life-cover.pdf").pages[0]
+    assert boxes_mm(cover, "trimbox")[2] == pytest.approx(2 * 128 + spine_width_mm(pages), abs=0.02)
+    epub = tmp_path / "life.epub"
+    result = runner.invoke(
+        args=["export", created.id, "--format", "epub", "--vertical", "-o", str(epub)]
+    )
+    assert result.exit_code == 0, result.output
+    assert zipfile.ZipFile(epub).read("mimetype") == b"application/epub+zip"
+    english = create_demo(db, "en")
+    refused = runner.invoke(
+        args=["export", english.id, "--format", "epub", "--vertical", "-o", str(epub)]
+    )
+    assert refused.exit_code != 0 and "Japanese" in refused.output
+
+
+@pytest.mark.browser
+def test_vertical_book_is_vertical_japanese_right_to_left(build: Callable[..., bytes]) -> None:
+    from companion.export.vertical import chromium_path
+
+    if chromium_path() is None:
+        pytest.skip("Chromium is not installed (scripts/setup --vertical installs it)")
+    reader = PdfReader(io.BytesIO(build("vertical", "ja", "annotated", "a6")))
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Direction"] == "/R2L"
+    for page in reader.pages:
+        assert boxes_mm(page, "mediabox")[2:] == pytest.approx([105, 148], abs=0.3)
+    fonts = set()
+    for page in reader.pages:
+        for font in page["/Resources"].get("/Font", {}).values():
+            font = font.get_object()
+            assert font["/Subtype"] == "/Type0", font["/BaseFont"]  # no Type 3 (synthetic) fonts
+            fonts.add(str(font["/BaseFont"]).split("+")[-1])
+    assert fonts == {"IPAexMincho", "IPAexGothic"}
+    # Text reads in order: each column top to bottom, the columns right to left.
+    text = unicodedata.normalize("NFKC", "".join(p.extract_text() for p in reader.pages[3:6]))
+    text = "".join(text.split())
+    assert "峠道の曲がり角で" in text and "朱音は一度だけ振り返る" in text
+    assert text.index("峠道の曲がり角で") < text.index("朱音は一度だけ振り返る")
