@@ -141,7 +141,37 @@ def render_markdown(text: str) -> Markup:
     return html
 
 
+# Markdown's cost grows with the markup in a text, not its length: a text made mostly of
+# markup characters (thousands of brackets, list markers or emphasis runs) is no prose a
+# player writes, so past this share it is shown as written, escaped, in plain paragraphs.
+MARKUP_CHARACTERS = frozenset("*_~[]()<>!`|&#\\-+=:.")
+MARKUP_SHARE = 0.3
+PLAIN_BELOW = 1000  # characters: shorter texts cost little whatever they hold
+
+
+def is_mostly_markup(text: str) -> bool:
+    """Whether ``text`` is long and more than MARKUP_SHARE markup characters."""
+    if len(text) < PLAIN_BELOW:
+        return False
+    marks = sum(text.count(c) for c in MARKUP_CHARACTERS)
+    return marks > MARKUP_SHARE * len(text)
+
+
+def as_written(text: str) -> str:
+    """The text escaped, in paragraphs split at blank lines, lines kept: safe by construction."""
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    blocks = [b for b in re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n")) if b.strip()]
+    return "".join(
+        "<p>"
+        + "<br />\n".join(html_lib.escape(line) for line in block.strip("\n").split("\n"))
+        + "</p>\n"
+        for block in blocks
+    )
+
+
 def _render(text: str) -> Markup:
+    if is_mostly_markup(text):
+        return Markup(as_written(text))  # noqa: S704 - every character escaped just above
     html = flatten(_cmark(text))
     html = html.replace("<h1>", "<h3>").replace("</h1>", "</h3>")
     html = html.replace("<h2>", "<h4>").replace("</h2>", "</h4>")
@@ -158,5 +188,7 @@ def _render(text: str) -> Markup:
 
 def plain(text: str) -> str:
     """The text with Markdown markup removed, for titles and short previews."""
+    if is_mostly_markup(text or ""):
+        return text.strip()
     html = flatten(_cmark(text or ""))
     return html_lib.unescape(nh3.clean(html, tags=set())).strip()
