@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
+from typing import Any
 
 Value = str | list[str]
 
@@ -33,7 +34,7 @@ class ByteLRU:
         if max_bytes < 0:
             raise ValueError(f"a cache bound must not be negative, not {max_bytes!r}")
         self.max_bytes = max_bytes
-        self._items: OrderedDict[Hashable, tuple[Value, int]] = OrderedDict()
+        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
         self._nbytes = 0
 
@@ -45,7 +46,7 @@ class ByteLRU:
     def __len__(self) -> int:
         return len(self._items)
 
-    def get(self, key: Hashable) -> Value | None:
+    def get(self, key: Hashable) -> Any:
         """The value kept for ``key`` (now the most recently used), or None."""
         with self._lock:
             item = self._items.get(key)
@@ -54,12 +55,13 @@ class ByteLRU:
             self._items.move_to_end(key)
             return item[0]
 
-    def put(self, key: Hashable, value: Value) -> None:
+    def put(self, key: Hashable, value: Any, nbytes: int | None = None) -> None:
         """Keep ``value`` for ``key``, dropping the least recently used to stay in bounds.
 
-        A value larger than the whole bound is not kept at all.
+        Text is charged its own size; any other value is charged the ``nbytes`` its owner
+        estimates. A value larger than the whole bound is not kept at all.
         """
-        size = size_of(value)
+        size = size_of(value) if nbytes is None else ENTRY_OVERHEAD + nbytes
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:

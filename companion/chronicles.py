@@ -5,9 +5,8 @@ Views call these functions; they never touch the core's events or the store dire
 
 from __future__ import annotations
 
+import json
 import random
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import capabilities, store
+from .bytecache import ByteLRU
 from .legacy import (
     Recorded,
     Setup,
@@ -51,32 +51,14 @@ class Created:
     reader_token: str
 
 
-class _StateCache:
-    """Recently loaded states per process, so a page view replays only the new events."""
-
-    def __init__(self, size: int = 256) -> None:
-        self._items: OrderedDict[str, tuple[int, State]] = OrderedDict()
-        self._lock = threading.Lock()
-        self._size = size
-
-    def get(self, stream_id: str) -> tuple[int, State] | None:
-        with self._lock:
-            item = self._items.get(stream_id)
-            if item is not None:
-                self._items.move_to_end(stream_id)
-            return item
-
-    def put(self, stream_id: str, version: int, state: State) -> None:
-        with self._lock:
-            current = self._items.get(stream_id)
-            if current is None or current[0] <= version:
-                self._items[stream_id] = (version, state)
-                self._items.move_to_end(stream_id)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
+# A replayed state is charged a multiple of its events' JSON: Python objects take more room
+# than their JSON text. Bounded in bytes, like every cache in a process.
+STATE_COST = 3
+CACHE = ByteLRU(12 * 1024 * 1024)
 
 
-CACHE = _StateCache()
+def _charge(stored: Sequence[store.StoredEvent]) -> int:
+    return STATE_COST * sum(len(json.dumps(e.data, ensure_ascii=False)) for e in stored)
 
 
 def title_of(setup: Setup) -> str:
@@ -114,13 +96,15 @@ def load(db: Database, stream_id: str) -> Chronicle:
     header = store.get_stream(db, stream_id)
     cached = CACHE.get(stream_id)
     if cached is not None and cached[0] == header.version:
-        state = cached[1]
+        state, nbytes = cached[1], cached[2]
     elif cached is not None and cached[0] < header.version:
         newer = store.load_events(db, stream_id, after=cached[0], upto=header.version)
-        state = _advance(cached[1], newer)
+        state, nbytes = _advance(cached[1], newer), cached[2] + _charge(newer)
     else:
-        state = replay(_records(store.load_events(db, stream_id, upto=header.version)))
-    CACHE.put(stream_id, header.version, state)
+        stored = store.load_events(db, stream_id, upto=header.version)
+        state, nbytes = replay(_records(stored)), _charge(stored)
+    if cached is None or cached[0] <= header.version:
+        CACHE.put(stream_id, (header.version, state, nbytes), nbytes)
     return Chronicle(header.id, header.title, state, header.version, header.meta)
 
 
@@ -152,5 +136,9 @@ def execute(
             state = evolve(state, Recorded(version, event))
             batch.append(event_to_dict(event))
     store.append(db, chronicle.id, chronicle.version, batch)
-    CACHE.put(chronicle.id, version, state)
+    before = CACHE.get(chronicle.id)
+    nbytes = STATE_COST * sum(len(json.dumps(e, ensure_ascii=False)) for e in batch)
+    if before is not None and before[0] == chronicle.version:
+        nbytes += before[2]
+        CACHE.put(chronicle.id, (version, state, nbytes), nbytes)
     return Chronicle(chronicle.id, chronicle.title, state, version, chronicle.meta)

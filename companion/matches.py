@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import random
 import secrets
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlite_utils import Database
 
 from . import capabilities, store
+from .bytecache import ByteLRU
 from .cardgames import CardGameRuleError, game_keys, get_game
 from .legacy.errors import N_
 
@@ -116,36 +115,22 @@ def create(
     return sid, token
 
 
-class _Cache:
-    def __init__(self, size: int = 128) -> None:
-        self.items: OrderedDict[str, Match] = OrderedDict()
-        self.lock = threading.Lock()
-        self.size = size
-
-    def get(self, sid: str, version: int) -> Match | None:
-        with self.lock:
-            match = self.items.get(sid)
-            return match if match is not None and match.version == version else None
-
-    def put(self, match: Match) -> None:
-        with self.lock:
-            self.items[match.id] = match
-            self.items.move_to_end(match.id)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-
-CACHE = _Cache()
+# A replayed match is charged a multiple of its events' JSON (see chronicles.STATE_COST).
+STATE_COST = 3
+MOVE_COST = 1024  # charged for each move played on a cached match
+CACHE = ByteLRU(4 * 1024 * 1024)
 
 
 def load(db: Database, sid: str) -> Match:
     """Replay the match's stream (cached per version)."""
     header = store.get_stream(db, sid)
-    cached = CACHE.get(sid, header.version)
-    if cached is not None:
-        return cached
-    match = _replay(sid, store.load_events(db, sid, upto=header.version))
-    CACHE.put(match)
+    cached = CACHE.get(sid)
+    if cached is not None and cached[0].version == header.version:
+        return cached[0]  # type: ignore[no-any-return]
+    stored = store.load_events(db, sid, upto=header.version)
+    match = _replay(sid, stored)
+    nbytes = STATE_COST * sum(len(json.dumps(e.data, ensure_ascii=False)) for e in stored)
+    CACHE.put(sid, (match, nbytes), nbytes)
     return match
 
 
@@ -235,7 +220,10 @@ def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
         match.history,
         match.seed,
     )
-    CACHE.put(moved)
+    before = CACHE.get(match.id)
+    if before is not None and before[0].version == match.version:
+        nbytes = before[1] + MOVE_COST
+        CACHE.put(match.id, (moved, nbytes), nbytes)
     return moved
 
 

@@ -92,3 +92,17 @@ def test_the_bound_holds_for_any_sequence_of_puts(bound: int, puts: list[tuple[i
         cache.put(key, value)
         assert cache.nbytes <= bound
     assert cache.nbytes == sum(size_of(v) for k in range(21) if (v := cache.get(k)) is not None)
+
+
+def test_replayed_states_are_bounded_in_bytes(app) -> None:  # type: ignore[no-untyped-def]
+    """Chronicle and match states are charged by their events, so long lives cannot grow a
+    process past the bound."""
+    from companion import chronicles, matches
+
+    for cache in (chronicles.CACHE, matches.CACHE):
+        assert isinstance(cache, ByteLRU)
+        assert 0 < cache.max_bytes <= 16 * 1024 * 1024
+    cache = ByteLRU(10_000)
+    for i in range(100):
+        cache.put(i, object(), nbytes=1_000)
+    assert cache.nbytes <= 10_000 and len(cache) == 8

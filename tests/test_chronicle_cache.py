@@ -31,7 +31,7 @@ def test_a_load_racing_an_append_never_runs_ahead_of_its_version(
     init_db(path)
     db = connect(path)
     created = chronicles.create(db, make_setup(), random.Random(1))
-    chronicles.CACHE._items.clear()
+    chronicles.CACHE.clear()
     header_version = store.get_stream(db, created.id).version
     real_get_stream = store.get_stream
 
@@ -41,7 +41,7 @@ def test_a_load_racing_an_append_never_runs_ahead_of_its_version(
         other = connect(path)
         first = chronicles.load(other, sid)
         chronicles.execute(other, first, [DrawCard(0)])  # appended after our header was read
-        chronicles.CACHE._items.clear()
+        chronicles.CACHE.clear()
         return header
 
     monkeypatch.setattr(store, "get_stream", header_then_someone_appends)

@@ -32,7 +32,7 @@ def db(tmp_path: Path) -> Database:
 
 def fresh(db: Database, stream_id: str) -> chronicles.Chronicle:
     """The chronicle replayed from the database, not from this process's cache."""
-    chronicles.CACHE._items.pop(stream_id, None)
+    chronicles.CACHE.clear()
     return chronicles.load(db, stream_id)
 
 
