@@ -14,6 +14,7 @@ from werkzeug.serving import make_server
 
 from companion import create_app
 from companion.db import init_db
+from companion.export.vertical import LAUNCH_ARGS
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:
@@ -75,13 +76,5 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {
         **browser_type_launch_args,
         "executable_path": "/usr/bin/chromium",
-        "args": [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-quic",
-        ],
+        "args": [*LAUNCH_ARGS, "--disable-quic"],
     }
