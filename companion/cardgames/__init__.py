@@ -7,6 +7,7 @@ Every game is a module exposing ``GAME``, an object with the shape documented in
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 _MODULES = {
@@ -49,6 +50,8 @@ class CardGame(Protocol):
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]: ...
 
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None: ...
+
+    def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str: ...
 
 
 def game_keys() -> tuple[str, ...]:

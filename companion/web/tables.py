@@ -194,19 +194,10 @@ def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, A
 
 
 def describe(game: Any, event: dict[str, Any], match: matches.Match) -> str:
-    """An event of the view as a sentence, with the seats' names where the game can use them."""
+    """An event of the view as a sentence in the reader's language, naming the seats."""
     from flask_babel import get_locale
 
-    words = getattr(game, "describe", None)
-    board = board_module(match.key)
-    if board is not None and hasattr(board, "describe"):
-        words = board.describe  # the board's sentences use the seats' names
-    if words is None:
-        return str(event.get("type", ""))
-    try:
-        return str(words(event, str(get_locale()), match.names()))
-    except TypeError:
-        return str(words(event, str(get_locale())))
+    return str(game.describe(event, match.names(), str(get_locale())))
 
 
 @bp.get("/t/<token>/")

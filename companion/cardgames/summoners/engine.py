@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from companion.cardgames import CardGameRuleError
 
 from .actions import HANDLERS
+from .events import describe
 from .flow import advance, start_turn
 from .legal import check, legal_actions
 from .scoring import final_result
@@ -97,6 +99,10 @@ class SummonersGame:
     def result(self, state: State) -> dict[str, Any] | None:
         """The final result, or None while running."""
         return result(state)
+
+    def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str:
+        """One event of a view as a sentence in ``ja`` or ``en``, naming seats by ``names``."""
+        return describe(event, lang, names)
 
     def replay(self, seed: int, players: int, options: dict[str, Any], log: list[Any]) -> State:
         """Rebuild a match from its log."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import engine, view
@@ -48,9 +49,9 @@ class TraitorsFlame:
         """Rebuild a match from its seed and ``[seat, action]`` log."""
         return engine.replay(seed, players, options, actions)
 
-    def describe(self, event: dict[str, Any], lang: str = "en") -> str:
-        """One event of a view as a sentence in ``ja`` or ``en``."""
-        return describe(event, lang)
+    def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str:
+        """One event of a view as a sentence in ``ja`` or ``en``, naming seats by ``names``."""
+        return describe(event, lang, names)
 
 
 GAME = TraitorsFlame()
