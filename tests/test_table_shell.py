@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -44,3 +45,64 @@ def test_every_log_line_names_players_by_name(
         assert seat_word not in joined
     assert not re.search(r"(?<![A-Za-z0-9])P[1-3](?![0-9])", joined)
     assert any(name in joined for name in ("Zed", "Yolanda", "Xavier"))
+
+
+def covered(text: str) -> bool:
+    return 'class="cover-screen"' in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_person_against_bots_passes_the_device_once(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    token = new_table(client, game)
+    covers = 0
+    for _ in range(60):
+        match = load(app, token)
+        if match.game.result(match.state) is not None:
+            break
+        text = page(client, f"/t/{token}/")
+        if covered(text):
+            covers += 1
+            client.post(f"/t/{token}/reveal", data={"seat": "0"})
+            text = page(client, f"/t/{token}/")
+        response = client.post(
+            f"/t/{token}/act",
+            data={"version": str(match.version), "action": json.dumps(buttons(text)[-1])},
+        )
+        assert response.status_code == 302
+    assert covers == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_cover_shows_when_the_device_changes_hands(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    people = {
+        "seat-0-kind": "person",
+        "seat-0-name": "Ann",
+        "seat-1-kind": "person",
+        "seat-1-name": "Ben",
+    }
+    token = new_table(client, game, **people)
+    holder = None
+    changes = 0
+    for _ in range(40):
+        match = load(app, token)
+        if match.game.result(match.state) is not None:
+            break
+        acting = match.acting_seats()
+        text = page(client, f"/t/{token}/")
+        assert covered(text) == (holder not in acting), (holder, acting)
+        if covered(text):
+            changes += 1
+            holder = acting[0]
+            client.post(f"/t/{token}/reveal", data={"seat": str(holder)})
+            text = page(client, f"/t/{token}/")
+        assert not covered(text)
+        response = client.post(
+            f"/t/{token}/act",
+            data={"version": str(match.version), "action": json.dumps(buttons(text)[-1])},
+        )
+        assert response.status_code == 302
+    assert changes >= 2

@@ -115,14 +115,27 @@ def _open(token: str) -> tuple[Capability, matches.Match]:
 
 
 def viewer_seat(cap: Capability, match: matches.Match) -> int | None:
-    """Whose eyes this page looks through: a seat link's seat; in hot-seat the revealed seat."""
+    """Whose eyes this page looks through: a seat link's seat; in hot-seat the person holding
+    the device, while it is their move (the cover shows only when the device changes hands)."""
     if cap.role == "seat":
         return cap.seat
     if cap.role == "host" and match.mode == "hotseat":
-        revealed = session.get("revealed", {}).get(match.id)
-        if revealed and revealed[1] == match.version:
-            return int(revealed[0])
+        holder = _device_holder(match.id)
+        if holder is not None and holder in _humans_to_act(match):
+            return holder
     return None
+
+
+def _device_holder(match_id: str) -> int | None:
+    """The last person who took this device at this hot-seat table."""
+    held = session.get("revealed", {}).get(match_id)
+    if isinstance(held, list) and held:  # sessions from before kept [seat, version]
+        held = held[0]
+    return held if isinstance(held, int) else None
+
+
+def _humans_to_act(match: matches.Match) -> list[int]:
+    return [s for s in match.acting_seats() if match.seats[s].bot is None]
 
 
 def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str, Any]:
@@ -133,7 +146,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
     legal = game.legal_actions(match.state, seat) if seat is not None and cap.can_write else []
     if seat is not None and match.seats[seat].bot is not None:
         legal = []
-    humans_to_act = [s for s in match.acting_seats() if match.seats[s].bot is None]
+    humans_to_act = _humans_to_act(match)
     return {
         "token": token,
         "cap": cap,
@@ -228,11 +241,11 @@ def reveal(token: str) -> Response:
         seat = int(request.form.get("seat", ""))
     except ValueError:
         abort(400)
-    if seat not in [s for s in match.acting_seats() if match.seats[s].bot is None]:
+    if seat not in _humans_to_act(match):
         flash(_("It is not that seat's turn."), "error")
     else:
         revealed = dict(session.get("revealed", {}))
-        revealed[match.id] = [seat, match.version]
+        revealed[match.id] = seat
         session["revealed"] = revealed
     return redirect(url_for("tables.table", token=token))
 

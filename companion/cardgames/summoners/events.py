@@ -137,9 +137,7 @@ def _effects(event: dict[str, Any], ja: bool) -> str:
     return ("、" if ja else ", ").join(parts) or ("効果" if ja else "resolved")
 
 
-def describe(
-    event: dict[str, Any], lang: str = "en", names: Sequence[str] | None = None
-) -> str:
+def describe(event: dict[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
     """One sentence for a (viewed) event, in ``lang`` ("ja" or "en"), naming seats by ``names``."""
     ja = lang == "ja"
     template = _TEMPLATES.get(event["type"])
