@@ -106,3 +106,33 @@ def test_the_cover_shows_when_the_device_changes_hands(
         )
         assert response.status_code == 302
     assert changes >= 2
+
+
+def action_buttons(text: str) -> list[str]:
+    return re.findall(r'<button name="action"[^>]*>', text)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_move_is_highlighted_when_there_is_a_choice(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    token = new_table(client, game)
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    seen_choice = False
+    for _ in range(30):
+        match = load(app, token)
+        if match.game.result(match.state) is not None:
+            break
+        text = page(client, f"/t/{token}/")
+        tags = action_buttons(text)
+        if len(tags) > 1:
+            seen_choice = True
+            assert not any("primary" in tag for tag in tags)
+        else:
+            assert "primary" in tags[0]  # the only move may stand out
+        response = client.post(
+            f"/t/{token}/act",
+            data={"version": str(match.version), "action": json.dumps(buttons(text)[0])},
+        )
+        assert response.status_code == 302
+    assert seen_choice
