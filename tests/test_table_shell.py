@@ -136,3 +136,71 @@ def test_no_move_is_highlighted_when_there_is_a_choice(
         )
         assert response.status_code == 302
     assert seen_choice
+
+
+def default_form(game: str, lang: str = "en") -> dict[str, str]:
+    """What the lobby sends when nobody edits it: two unnamed people and a steady bot."""
+    return {
+        "game": game,
+        "language": lang,
+        "mode": "hotseat",
+        "seat-0-kind": "person",
+        "seat-1-kind": "person",
+        "seat-2-kind": "heuristic",
+        "seat-3-kind": "none",
+        f"options-{game}": "1",
+        f"option-{game}-catch_up": "1",
+    }
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("lang", "person"), [("en", "Player 2"), ("ja", "プレイヤー2")])
+def test_the_default_lobby_form_deals_with_default_names(
+    client: FlaskClient, app: Flask, game: str, lang: str, person: str
+) -> None:
+    response = client.post("/games/", data=default_form(game, lang))
+    assert response.status_code == 302, response.get_data(as_text=True)[-800:]
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    names = load(app, token).names()
+    assert len(names) == 3 and names[1] == person
+
+
+def test_one_unnamed_person_keeps_a_seat(client: FlaskClient, app: Flask) -> None:
+    token = new_table(
+        client,
+        "traitors-flame",
+        **{"seat-0-kind": "person", "seat-0-name": "Ann", "seat-1-kind": "person"},
+    )
+    assert load(app, token).names() == ["Ann", "Player 2"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "Catch-up chips"), ("ja", "後手の勝利点チップ")]
+)
+def test_the_lobby_offers_the_games_options(client: FlaskClient, lang: str, words: str) -> None:
+    text = page(client, f"/games/?lang={lang}")
+    assert words in text
+    box = re.search(r'<input type="checkbox" name="option-age-of-summoners-catch_up"[^>]*>', text)
+    assert box is not None and "checked" in box.group(0)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_catch_up_chips_follow_the_lobby(client: FlaskClient, app: Flask, on: bool) -> None:
+    form = default_form("age-of-summoners")
+    if not on:
+        del form["option-age-of-summoners-catch_up"]
+    response = client.post("/games/", data=form)
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    match = load(app, token)
+    assert match.options == {"catch_up": on}
+    events = [e["type"] for e in match.state["events"]]
+    assert ("catch-up" in events) == on
+
+
+def test_options_outside_the_schema_are_refused() -> None:
+    from companion import matches
+
+    with pytest.raises(matches.MatchSetupError):
+        matches.check_options("age-of-summoners", {"turn_cap": 3})
+    with pytest.raises(matches.MatchSetupError):
+        matches.check_options("traitors-flame", {"catch_up": True})

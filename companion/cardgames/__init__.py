@@ -40,6 +40,7 @@ class CardGame(Protocol):
     min_players: int
     max_players: int
     bots: dict[str, Any]
+    options: list[dict[str, Any]]  # key, type ("bool"), default, label and help message ids
 
     def new(self, players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]: ...
 
@@ -52,6 +53,8 @@ class CardGame(Protocol):
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None: ...
 
     def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str: ...
+
+    def option_words(self, message: str, lang: str) -> str: ...
 
 
 def game_keys() -> tuple[str, ...]:

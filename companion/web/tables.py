@@ -26,6 +26,7 @@ from ..cardgames import CardGameRuleError, game_keys, game_package, get_game
 from ..db import get_db
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
+from . import table_setup
 from .access import capability_for, remember, require_write
 from .text_errors import rule_message
 
@@ -39,43 +40,45 @@ def _games() -> list[Any]:
 
 @bp.get("/games/")
 def lobby() -> str:
-    """Choose a game, name the seats, pick bots."""
-    return render_template("tables/lobby.html", games=_games(), levels=matches.BOT_LEVELS, form={})
+    """Choose a game, name the seats, pick bots and the game's options."""
+    return _lobby({})
+
+
+def _lobby(form: Any) -> str:
+    from flask_babel import get_locale
+
+    return render_template(
+        "tables/lobby.html",
+        games=_games(),
+        levels=matches.BOT_LEVELS,
+        form=form,
+        game_options=table_setup.option_rows(str(get_locale())),
+    )
 
 
 @bp.post("/games/")
 def create() -> Response | tuple[str, int]:
     """Set up a table and deal the first match."""
     form = request.form
-    key = form.get("game", "")
-    seats = _seats_from(form)
+    key, mode, language = (
+        form.get("game", ""),
+        form.get("mode", "hotseat"),
+        form.get("language", "en"),
+    )
+    seats = table_setup.seats_from(form, language)
+    options = table_setup.options_from(form, key)
     try:
-        matches.check_seats(key, seats, form.get("mode", "hotseat"), form.get("language", "en"))
+        matches.check_seats(key, seats, mode, language)
+        matches.check_options(key, options)
     except matches.MatchSetupError as err:
         flash(rule_message(err), "error")
-        return render_template(
-            "tables/lobby.html", games=_games(), levels=matches.BOT_LEVELS, form=form
-        ), 400
+        return _lobby(form), 400
     ratelimit.check_creation()
-    sid, token = matches.create(
-        get_db(), key, seats, form.get("mode", "hotseat"), form.get("language", "en")
-    )
+    sid, token = matches.create(get_db(), key, seats, mode, language, options=options)
     remember(url_for("tables.table", token=token))
-    if form.get("mode") == "devices":
+    if mode == "devices":
         return redirect(url_for("tables.links", token=token))
     return redirect(url_for("tables.table", token=token))
-
-
-def _seats_from(form: Any) -> list[matches.Seat]:
-    seats = []
-    for i in range(6):
-        kind = form.get(f"seat-{i}-kind", "none")
-        name = form.get(f"seat-{i}-name", "").strip()
-        if kind == "person" and name:
-            seats.append(matches.Seat(name))
-        elif kind in matches.BOT_LEVELS:
-            seats.append(matches.Seat(name or _("Bot %(n)d", n=i + 1), kind))
-    return seats
 
 
 @bp.get("/games/<key>/rules")

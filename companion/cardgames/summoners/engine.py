@@ -11,6 +11,7 @@ from .actions import HANDLERS
 from .events import describe
 from .flow import advance, start_turn
 from .legal import check, legal_actions
+from .options import OPTIONS, option_words
 from .scoring import final_result
 from .state import State, clone, new_state
 from .view import view
@@ -76,6 +77,7 @@ class SummonersGame:
     names = {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
     min_players = 2
     max_players = 4
+    options = OPTIONS
 
     def __init__(self, bots: dict[str, Any]) -> None:
         self.bots = bots
@@ -103,6 +105,10 @@ class SummonersGame:
     def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str:
         """One event of a view as a sentence in ``ja`` or ``en``, naming seats by ``names``."""
         return describe(event, lang, names)
+
+    def option_words(self, message: str, lang: str) -> str:
+        """An option's label or help in ``lang``."""
+        return option_words(message, lang)
 
     def replay(self, seed: int, players: int, options: dict[str, Any], log: list[Any]) -> State:
         """Rebuild a match from its log."""

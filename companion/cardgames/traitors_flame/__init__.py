@@ -7,6 +7,7 @@ from typing import Any
 
 from . import engine, view
 from .bots import make_bots
+from .options import OPTIONS, option_words
 from .text import describe
 
 __all__ = ["GAME", "TraitorsFlame", "describe"]
@@ -19,6 +20,7 @@ class TraitorsFlame:
     names = {"ja": "逆臣の炎", "en": "Traitor's Flame"}
     min_players = 2
     max_players = 6
+    options = OPTIONS
 
     def __init__(self) -> None:
         self.bots: dict[str, Any] = make_bots()
@@ -42,6 +44,10 @@ class TraitorsFlame:
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
         """None while the match runs, then the winner and totals."""
         return engine.result(state)
+
+    def option_words(self, message: str, lang: str) -> str:
+        """An option's label or help in ``lang``."""
+        return option_words(message, lang)
 
     def replay(
         self, seed: int, players: int, options: dict[str, Any] | None, actions: list[list[Any]]
