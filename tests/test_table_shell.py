@@ -204,3 +204,55 @@ def test_options_outside_the_schema_are_refused() -> None:
         matches.check_options("age-of-summoners", {"turn_cap": 3})
     with pytest.raises(matches.MatchSetupError):
         matches.check_options("traitors-flame", {"catch_up": True})
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("lang", "title"), [("en", "Where everyone stands"), ("ja", "いまの得点")])
+def test_the_table_shows_where_every_seat_stands(
+    client: FlaskClient, app: Flask, game: str, lang: str, title: str
+) -> None:
+    token = new_table(client, game, lang=lang)
+    text = page(client, f"/t/{token}/?lang={lang}")
+    section = text[text.index('class="standing"') : text.index('class="log-lines"')]
+    assert title in section
+    match = load(app, token)
+    rows = re.findall(
+        r'standing-name">([^<]+)</span> <strong class="standing-total">(\d+)</strong>', section
+    )
+    totals = [row["total"] for row in match.game.standings(match.state)]
+    assert rows == [(name, str(total)) for name, total in zip(match.names(), totals, strict=True)]
+
+
+def test_summoners_standings_are_what_the_result_counts_and_ignore_hands() -> None:
+    import random
+
+    from companion.cardgames import get_game
+
+    game = get_game("age-of-summoners")
+    state = game.new(3, 11, {})
+    rng = random.Random(4)
+    checked = False
+    while game.result(state) is None:
+        seat = next(s for s in range(3) if game.legal_actions(state, s))
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        if len(state["log"]) == 40:
+            swapped = {**state, "seats": [dict(p) for p in state["seats"]]}
+            swapped["seats"][1]["hand"] = list(reversed(state["seats"][2]["hand"]))
+            assert game.standings(swapped) == game.standings(state)
+            checked = True
+    result = game.result(state)
+    assert result is not None and checked
+    assert game.standings(state) == result["breakdown"]
+    assert [row["total"] for row in game.standings(state)] == result["totals"]
+
+
+def test_traitors_flame_standings_are_the_banked_totals() -> None:
+    from companion.cardgames import get_game
+
+    game = get_game("traitors-flame")
+    state = game.new(3, 2, {})
+    state = {**state, "totals": [4, 20, 0]}
+    rows = game.standings(state)
+    assert [row["to_go"] for row in rows] == [16, 0, 20]
+    assert game.standing_line(rows[0], "en") == "4 of 20 points; 16 to go"
+    assert game.standing_line(rows[0], "ja") == "20点中4点（あと16点）"

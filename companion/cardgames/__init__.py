@@ -56,6 +56,10 @@ class CardGame(Protocol):
 
     def option_words(self, message: str, lang: str) -> str: ...
 
+    def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]: ...
+
+    def standing_line(self, row: dict[str, Any], lang: str) -> str: ...
+
 
 def game_keys() -> tuple[str, ...]:
     """The keys of every registered card game."""

@@ -166,6 +166,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
         "cover": cap.role == "host" and match.mode == "hotseat" and seat is None and humans_to_act,
         "humans_to_act": humans_to_act,
         "result": game.result(match.state),
+        "standing": list(zip(match.names(), game.standings(match.state), strict=True)),
     }
 
 

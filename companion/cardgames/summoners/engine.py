@@ -12,7 +12,8 @@ from .events import describe
 from .flow import advance, start_turn
 from .legal import check, legal_actions
 from .options import OPTIONS, option_words
-from .scoring import final_result
+from .scoring import final_result, standings
+from .standing import standing_line
 from .state import State, clone, new_state
 from .view import view
 
@@ -105,6 +106,14 @@ class SummonersGame:
     def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str:
         """One event of a view as a sentence in ``ja`` or ``en``, naming seats by ``names``."""
         return describe(event, lang, names)
+
+    def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every seat's score as it stands now, from public facts only."""
+        return standings(state)
+
+    def standing_line(self, row: dict[str, Any], lang: str) -> str:
+        """How one seat's running score is made up, in ``ja`` or ``en``."""
+        return standing_line(row, lang)
 
     def option_words(self, message: str, lang: str) -> str:
         """An option's label or help in ``lang``."""

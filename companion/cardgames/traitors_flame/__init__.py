@@ -8,6 +8,7 @@ from typing import Any
 from . import engine, view
 from .bots import make_bots
 from .options import OPTIONS, option_words
+from .standing import standing_line, standings
 from .text import describe
 
 __all__ = ["GAME", "TraitorsFlame", "describe"]
@@ -44,6 +45,14 @@ class TraitorsFlame:
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
         """None while the match runs, then the winner and totals."""
         return engine.result(state)
+
+    def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every seat's score as it stands now, from public facts only."""
+        return standings(state)
+
+    def standing_line(self, row: dict[str, Any], lang: str) -> str:
+        """How one seat's running score is made up, in ``ja`` or ``en``."""
+        return standing_line(row, lang)
 
     def option_words(self, message: str, lang: str) -> str:
         """An option's label or help in ``lang``."""
