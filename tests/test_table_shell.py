@@ -256,3 +256,19 @@ def test_traitors_flame_standings_are_the_banked_totals() -> None:
     assert [row["to_go"] for row in rows] == [16, 0, 20]
     assert game.standing_line(rows[0], "en") == "4 of 20 points; 16 to go"
     assert game.standing_line(rows[0], "ja") == "20点中4点（あと16点）"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_card_texts_draw_mana_placeholders_as_symbols(lang: str) -> None:
+    from companion.cardgames.summoners.cards import kinds
+    from companion.cardgames.summoners.svg import card_svg
+
+    with_placeholders = [kind for kind, spec in kinds().items() if "[" in spec[f"text_{lang}"]]
+    assert len(with_placeholders) >= 3
+    names = {"en": ("green", "black", "any"), "ja": ("緑", "黒", "任意")}[lang]
+    drawn = "".join(card_svg(kind, "hand", lang) for kind in with_placeholders)
+    assert not re.search(r"\[[^\]]*\]", drawn)
+    for name in names:
+        assert re.search(
+            rf'<tspan fill="#[0-9a-f]{{6}}" font-weight="bold">[●◇]{name}</tspan>', drawn
+        )
