@@ -56,6 +56,7 @@ class Match:
     number: int  # 1 for the first match at this table, 2 after a rematch...
     history: list[dict[str, Any]] = field(default_factory=list)  # earlier matches' final states
     seed: int = 0  # the current match's seed, for step-by-step replays
+    options: dict[str, Any] = field(default_factory=dict)  # the table's choices (game schema)
 
     @property
     def game(self) -> Any:
@@ -94,11 +95,26 @@ def check_seats(key: str, seats: list[Seat], mode: str, language: str) -> None:
         raise MatchSetupError(N_("At least one seat must be a person."))
 
 
+def check_options(key: str, options: dict[str, Any]) -> None:
+    """Raise MatchSetupError unless every option is one of the game's, with a value of its type."""
+    schema = {o["key"]: o for o in get_game(key).options}
+    for name, value in options.items():
+        if name not in schema or not isinstance(value, bool):
+            raise MatchSetupError(N_("Choose the table's options from the list."))
+
+
 def create(
-    db: Database, key: str, seats: list[Seat], mode: str, language: str, seed: int | None = None
+    db: Database,
+    key: str,
+    seats: list[Seat],
+    mode: str,
+    language: str,
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> tuple[str, str]:
     """Set up the table and deal the first match; returns (match id, host token)."""
     check_seats(key, seats, mode, language)
+    check_options(key, options or {})
     started = {
         "type": "match-started",
         "key": key,
@@ -106,7 +122,7 @@ def create(
         "mode": mode,
         "language": language,
         "seed": seed if seed is not None else secrets.randbits(48),
-        "options": {},
+        "options": dict(options or {}),
     }
     sid = store.create_stream(db, key, [started], title=get_game(key).names[language])
     token = capabilities.issue(db, sid, "host")
@@ -153,6 +169,7 @@ def _replay(sid: str, events: list[store.StoredEvent]) -> Match:
         sid, first["key"], seats, first["mode"], first["language"], state, events[-1].seq, number
     )
     match.history, match.seed = history, seed
+    match.options = dict(first.get("options") or {})
     return match
 
 
@@ -202,7 +219,10 @@ def rematch(db: Database, match: Match, version: int) -> Match:
     if match.game.result(match.state) is None:
         raise CardGameRuleError("The match is still being played.", "match-running")
     store.append(
-        db, match.id, version, [{"type": "rematch", "seed": secrets.randbits(48), "options": {}}]
+        db,
+        match.id,
+        version,
+        [{"type": "rematch", "seed": secrets.randbits(48), "options": match.options}],
     )
     return run_bots(db, load(db, match.id))
 
@@ -219,6 +239,7 @@ def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
         match.number,
         match.history,
         match.seed,
+        match.options,
     )
     before = CACHE.get(match.id)
     if before is not None and before[0].version == match.version:
@@ -230,7 +251,7 @@ def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
 def state_at(match: Match, step: int) -> dict[str, Any]:
     """The current match's state after its first ``step`` moves (for step-by-step replays)."""
     game = match.game
-    state = game.new(len(match.seats), match.seed, {})
+    state = game.new(len(match.seats), match.seed, match.options)
     for seat, action in match.state.get("log", [])[:step]:
         state = game.apply(state, int(seat), action)
     return state

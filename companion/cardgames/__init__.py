@@ -7,6 +7,7 @@ Every game is a module exposing ``GAME``, an object with the shape documented in
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 _MODULES = {
@@ -39,6 +40,7 @@ class CardGame(Protocol):
     min_players: int
     max_players: int
     bots: dict[str, Any]
+    options: list[dict[str, Any]]  # key, type ("bool"), default, label and help message ids
 
     def new(self, players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]: ...
 
@@ -49,6 +51,14 @@ class CardGame(Protocol):
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]: ...
 
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None: ...
+
+    def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str: ...
+
+    def option_words(self, message: str, lang: str) -> str: ...
+
+    def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]: ...
+
+    def standing_line(self, row: dict[str, Any], lang: str) -> str: ...
 
 
 def game_keys() -> tuple[str, ...]:

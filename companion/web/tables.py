@@ -26,6 +26,7 @@ from ..cardgames import CardGameRuleError, game_keys, game_package, get_game
 from ..db import get_db
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
+from . import table_setup
 from .access import capability_for, remember, require_write
 from .text_errors import rule_message
 
@@ -39,43 +40,45 @@ def _games() -> list[Any]:
 
 @bp.get("/games/")
 def lobby() -> str:
-    """Choose a game, name the seats, pick bots."""
-    return render_template("tables/lobby.html", games=_games(), levels=matches.BOT_LEVELS, form={})
+    """Choose a game, name the seats, pick bots and the game's options."""
+    return _lobby({})
+
+
+def _lobby(form: Any) -> str:
+    from flask_babel import get_locale
+
+    return render_template(
+        "tables/lobby.html",
+        games=_games(),
+        levels=matches.BOT_LEVELS,
+        form=form,
+        game_options=table_setup.option_rows(str(get_locale())),
+    )
 
 
 @bp.post("/games/")
 def create() -> Response | tuple[str, int]:
     """Set up a table and deal the first match."""
     form = request.form
-    key = form.get("game", "")
-    seats = _seats_from(form)
+    key, mode, language = (
+        form.get("game", ""),
+        form.get("mode", "hotseat"),
+        form.get("language", "en"),
+    )
+    seats = table_setup.seats_from(form, language)
+    options = table_setup.options_from(form, key)
     try:
-        matches.check_seats(key, seats, form.get("mode", "hotseat"), form.get("language", "en"))
+        matches.check_seats(key, seats, mode, language)
+        matches.check_options(key, options)
     except matches.MatchSetupError as err:
         flash(rule_message(err), "error")
-        return render_template(
-            "tables/lobby.html", games=_games(), levels=matches.BOT_LEVELS, form=form
-        ), 400
+        return _lobby(form), 400
     ratelimit.check_creation()
-    sid, token = matches.create(
-        get_db(), key, seats, form.get("mode", "hotseat"), form.get("language", "en")
-    )
+    sid, token = matches.create(get_db(), key, seats, mode, language, options=options)
     remember(url_for("tables.table", token=token))
-    if form.get("mode") == "devices":
+    if mode == "devices":
         return redirect(url_for("tables.links", token=token))
     return redirect(url_for("tables.table", token=token))
-
-
-def _seats_from(form: Any) -> list[matches.Seat]:
-    seats = []
-    for i in range(6):
-        kind = form.get(f"seat-{i}-kind", "none")
-        name = form.get(f"seat-{i}-name", "").strip()
-        if kind == "person" and name:
-            seats.append(matches.Seat(name))
-        elif kind in matches.BOT_LEVELS:
-            seats.append(matches.Seat(name or _("Bot %(n)d", n=i + 1), kind))
-    return seats
 
 
 @bp.get("/games/<key>/rules")
@@ -115,14 +118,27 @@ def _open(token: str) -> tuple[Capability, matches.Match]:
 
 
 def viewer_seat(cap: Capability, match: matches.Match) -> int | None:
-    """Whose eyes this page looks through: a seat link's seat; in hot-seat the revealed seat."""
+    """Whose eyes this page looks through: a seat link's seat; in hot-seat the person holding
+    the device, while it is their move (the cover shows only when the device changes hands)."""
     if cap.role == "seat":
         return cap.seat
     if cap.role == "host" and match.mode == "hotseat":
-        revealed = session.get("revealed", {}).get(match.id)
-        if revealed and revealed[1] == match.version:
-            return int(revealed[0])
+        holder = _device_holder(match.id)
+        if holder is not None and holder in _humans_to_act(match):
+            return holder
     return None
+
+
+def _device_holder(match_id: str) -> int | None:
+    """The last person who took this device at this hot-seat table."""
+    held = session.get("revealed", {}).get(match_id)
+    if isinstance(held, list) and held:  # sessions from before kept [seat, version]
+        held = held[0]
+    return held if isinstance(held, int) else None
+
+
+def _humans_to_act(match: matches.Match) -> list[int]:
+    return [s for s in match.acting_seats() if match.seats[s].bot is None]
 
 
 def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str, Any]:
@@ -133,7 +149,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
     legal = game.legal_actions(match.state, seat) if seat is not None and cap.can_write else []
     if seat is not None and match.seats[seat].bot is not None:
         legal = []
-    humans_to_act = [s for s in match.acting_seats() if match.seats[s].bot is None]
+    humans_to_act = _humans_to_act(match)
     return {
         "token": token,
         "cap": cap,
@@ -150,6 +166,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
         "cover": cap.role == "host" and match.mode == "hotseat" and seat is None and humans_to_act,
         "humans_to_act": humans_to_act,
         "result": game.result(match.state),
+        "standing": list(zip(match.names(), game.standings(match.state), strict=True)),
     }
 
 
@@ -194,19 +211,10 @@ def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, A
 
 
 def describe(game: Any, event: dict[str, Any], match: matches.Match) -> str:
-    """An event of the view as a sentence, with the seats' names where the game can use them."""
+    """An event of the view as a sentence in the reader's language, naming the seats."""
     from flask_babel import get_locale
 
-    words = getattr(game, "describe", None)
-    board = board_module(match.key)
-    if board is not None and hasattr(board, "describe"):
-        words = board.describe  # the board's sentences use the seats' names
-    if words is None:
-        return str(event.get("type", ""))
-    try:
-        return str(words(event, str(get_locale()), match.names()))
-    except TypeError:
-        return str(words(event, str(get_locale())))
+    return str(game.describe(event, match.names(), str(get_locale())))
 
 
 @bp.get("/t/<token>/")
@@ -237,11 +245,11 @@ def reveal(token: str) -> Response:
         seat = int(request.form.get("seat", ""))
     except ValueError:
         abort(400)
-    if seat not in [s for s in match.acting_seats() if match.seats[s].bot is None]:
+    if seat not in _humans_to_act(match):
         flash(_("It is not that seat's turn."), "error")
     else:
         revealed = dict(session.get("revealed", {}))
-        revealed[match.id] = [seat, match.version]
+        revealed[match.id] = seat
         session["revealed"] = revealed
     return redirect(url_for("tables.table", token=token))
 

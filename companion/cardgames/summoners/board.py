@@ -26,7 +26,6 @@ from .events import describe as _engine_describe
 
 STATES = ("hand", "spirit", "mana")
 _SVG = re.compile(r'^<svg[^>]*viewBox="(?P<box>[^"]+)"[^>]*>(?P<body>.*)</svg>$', re.DOTALL)
-_SEAT_TOKEN = re.compile(r"(?<![A-Za-z0-9])P([1-9])(?![0-9])")
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -719,16 +718,8 @@ _LABELS = {
 
 
 def describe(event: dict[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
-    """An event of a view as a sentence in ``lang``, with the players' names for "P1", "P2"..."""
-    text = _engine_describe(event, _lang(lang))
-    if not names:
-        return text
-
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1)) - 1
-        return str(names[seat]) if seat < len(names) else match.group(0)
-
-    return _SEAT_TOKEN.sub(name, text)
+    """An event of a view as a sentence in ``lang``, naming the seats by ``names``."""
+    return _engine_describe(event, _lang(lang), names)
 
 
 # Card pictures ------------------------------------------------------------------------------

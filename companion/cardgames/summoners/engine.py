@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from companion.cardgames import CardGameRuleError
 
 from .actions import HANDLERS
+from .events import describe
 from .flow import advance, start_turn
 from .legal import check, legal_actions
-from .scoring import final_result
+from .options import OPTIONS, option_words
+from .scoring import final_result, standings
+from .standing import standing_line
 from .state import State, clone, new_state
 from .view import view
 
@@ -74,6 +78,7 @@ class SummonersGame:
     names = {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
     min_players = 2
     max_players = 4
+    options = OPTIONS
 
     def __init__(self, bots: dict[str, Any]) -> None:
         self.bots = bots
@@ -97,6 +102,22 @@ class SummonersGame:
     def result(self, state: State) -> dict[str, Any] | None:
         """The final result, or None while running."""
         return result(state)
+
+    def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str:
+        """One event of a view as a sentence in ``ja`` or ``en``, naming seats by ``names``."""
+        return describe(event, lang, names)
+
+    def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every seat's score as it stands now, from public facts only."""
+        return standings(state)
+
+    def standing_line(self, row: dict[str, Any], lang: str) -> str:
+        """How one seat's running score is made up, in ``ja`` or ``en``."""
+        return standing_line(row, lang)
+
+    def option_words(self, message: str, lang: str) -> str:
+        """An option's label or help in ``lang``."""
+        return option_words(message, lang)
 
     def replay(self, seed: int, players: int, options: dict[str, Any], log: list[Any]) -> State:
         """Rebuild a match from its log."""

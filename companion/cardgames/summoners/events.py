@@ -1,7 +1,8 @@
-"""Story events in words: ``describe(event, lang)`` gives one sentence in ``ja`` or ``en``."""
+"""Story events in words: ``describe(event, lang, names)`` gives one sentence in ``ja`` or ``en``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .cards import colour_info, kinds
@@ -82,8 +83,13 @@ _CHOICES = {
 _VIA = {"zero-played": ("Asmodai", "アスモダイ"), "shift": ("Sandman", "サンドマン")}
 
 
-def _who(seat: Any, ja: bool) -> str:
-    return "—" if seat is None else f"P{seat + 1}"
+def _who(seat: Any, names: Sequence[str] | None) -> str:
+    """A seat by its player's name, else "P1", "P2"..."""
+    if seat is None:
+        return "—"
+    if names is not None and 0 <= seat < len(names):
+        return str(names[seat])
+    return f"P{seat + 1}"
 
 
 def _kind(kind: Any, ja: bool) -> str:
@@ -131,18 +137,18 @@ def _effects(event: dict[str, Any], ja: bool) -> str:
     return ("、" if ja else ", ").join(parts) or ("効果" if ja else "resolved")
 
 
-def describe(event: dict[str, Any], lang: str = "en") -> str:
-    """One sentence for a (viewed) event, in ``lang`` ("ja" or "en")."""
+def describe(event: dict[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
+    """One sentence for a (viewed) event, in ``lang`` ("ja" or "en"), naming seats by ``names``."""
     ja = lang == "ja"
     template = _TEMPLATES.get(event["type"])
     if template is None:
         return str(event["type"])
     ctx = dict(event)
-    ctx["who"] = _who(event.get("seat"), ja)
-    ctx["start"] = _who(event.get("start"), ja)
-    ctx["to"] = _who(event.get("to"), ja)
-    ctx["winner"] = _who(event.get("winner"), ja)
-    ctx["victim"] = _who(event.get("victim"), ja) if event.get("victim") is not None else (
+    ctx["who"] = _who(event.get("seat"), names)
+    ctx["start"] = _who(event.get("start"), names)
+    ctx["to"] = _who(event.get("to"), names)
+    ctx["winner"] = _who(event.get("winner"), names)
+    ctx["victim"] = _who(event.get("victim"), names) if event.get("victim") is not None else (
         "中央" if ja else "the supply")  # fmt: skip
     ctx["kind"] = _kind(event.get("kind"), ja)
     ctx["played"] = _kind(event.get("played"), ja)

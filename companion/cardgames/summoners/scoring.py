@@ -18,6 +18,12 @@ def score_seat(s: State, seat: int) -> dict[str, Any]:
     return {"chips": p["vp"], "points": points, "abilities": abilities, "total": total}
 
 
+def standings(s: State) -> list[dict[str, Any]]:
+    """Every seat's score as the match would end now; built from public facts only (chips,
+    spirits, faith, the number of stones), so any seat may see every row."""
+    return [score_seat(s, seat) for seat in range(s["players"])]
+
+
 def final_result(s: State) -> dict[str, Any]:
     """Totals, breakdowns and the winner.
 
@@ -25,7 +31,7 @@ def final_result(s: State) -> dict[str, Any]:
     tie (5.4). A match stopped by the safety cap has no declarer; the player who took the last
     turn stands in for one.
     """
-    breakdown = [score_seat(s, seat) for seat in range(s["players"])]
+    breakdown = standings(s)
     totals = [b["total"] for b in breakdown]
     best = max(totals)
     tied = [seat for seat, total in enumerate(totals) if total == best]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from .card_text import marked, svg_line
 from .cards import colour_info, kind_of_card, kinds
 
 FILL = {
@@ -97,9 +98,12 @@ def _frame(width: int, height: int, body: str, label: str) -> str:
     )
 
 
-def _text_lines(lines: list[str], x: float, y: float, size: int, step: float) -> str:
+def _text_lines(
+    lines: list[str], x: float, y: float, size: int, step: float, lang: str = "en"
+) -> str:
     spans = "".join(
-        f'<tspan x="{x}" y="{y + i * step}">{escape(line)}</tspan>' for i, line in enumerate(lines)
+        f'<tspan x="{x}" y="{y + i * step}">{svg_line(line, lang)}</tspan>'
+        for i, line in enumerate(lines)
     )
     return f'<text font-size="{size}" fill="#222">{spans}</text>'
 
@@ -134,10 +138,10 @@ def _upright_face(spec: dict[str, Any], lang: str, with_cost: bool) -> str:
             parts.append(_cost_symbol(symbol, 20, 72 + i * 22, lang))
     for i, icon in enumerate(spec["icons"]):
         parts.append(_icon(icon, 60 + i * 26, 58, lang))
-    text = spec["text_ja" if ja else "text_en"]
+    text = marked(spec["text_ja" if ja else "text_en"])
     lines = _wrap(text, 15 if ja else 26)[:9]
     parts.append('<rect x="40" y="80" width="150" height="150" rx="6" fill="#fff" opacity="0.85"/>')
-    parts.append(_text_lines(lines, 46, 96, 10, 14))
+    parts.append(_text_lines(lines, 46, 96, 10, 14, lang))
     points_label = "得点" if ja else "Points"
     parts.append(
         f'<g transform="translate(176,256)"><title>{points_label}</title>'

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import engine, view
 from .bots import make_bots
+from .options import OPTIONS, option_words
+from .standing import standing_line, standings
 from .text import describe
 
 __all__ = ["GAME", "TraitorsFlame", "describe"]
@@ -18,6 +21,7 @@ class TraitorsFlame:
     names = {"ja": "逆臣の炎", "en": "Traitor's Flame"}
     min_players = 2
     max_players = 6
+    options = OPTIONS
 
     def __init__(self) -> None:
         self.bots: dict[str, Any] = make_bots()
@@ -42,15 +46,27 @@ class TraitorsFlame:
         """None while the match runs, then the winner and totals."""
         return engine.result(state)
 
+    def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every seat's score as it stands now, from public facts only."""
+        return standings(state)
+
+    def standing_line(self, row: dict[str, Any], lang: str) -> str:
+        """How one seat's running score is made up, in ``ja`` or ``en``."""
+        return standing_line(row, lang)
+
+    def option_words(self, message: str, lang: str) -> str:
+        """An option's label or help in ``lang``."""
+        return option_words(message, lang)
+
     def replay(
         self, seed: int, players: int, options: dict[str, Any] | None, actions: list[list[Any]]
     ) -> dict[str, Any]:
         """Rebuild a match from its seed and ``[seat, action]`` log."""
         return engine.replay(seed, players, options, actions)
 
-    def describe(self, event: dict[str, Any], lang: str = "en") -> str:
-        """One event of a view as a sentence in ``ja`` or ``en``."""
-        return describe(event, lang)
+    def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str:
+        """One event of a view as a sentence in ``ja`` or ``en``, naming seats by ``names``."""
+        return describe(event, lang, names)
 
 
 GAME = TraitorsFlame()

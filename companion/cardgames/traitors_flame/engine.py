@@ -15,10 +15,10 @@ from companion.cardgames import CardGameRuleError, shown
 from . import cards, moves
 from .effects import asking_blocks, choices, resolve
 from .moves import FLAMES, KIND, State
+from .standing import WIN_SCORE, reached
 
 Action = dict[str, Any]
 KEY = "traitors-flame"
-WIN_SCORE = 20
 FLAME_END = 3
 DECK = cards.deck_cards()
 _LISTS = ("deck", "flames", "played", "totals", "rounds", "log", "events")
@@ -324,7 +324,7 @@ def end_round(st: State, how: str, ender: int) -> None:
     order = tie_order(st, ender)
     best = max(totals)
     cap = st["options"].get("max_rounds")
-    if best >= WIN_SCORE or (cap and st["round"] >= cap):
+    if reached(st) or (cap and st["round"] >= cap):
         winner = next(s for s in order if totals[s] == best)
         st["result"] = {
             "winner": winner,

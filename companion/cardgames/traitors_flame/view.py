@@ -8,6 +8,7 @@ from companion.cardgames import CardGameRuleError
 
 from . import cards, engine
 from .moves import FLAMES, State
+from .standing import WIN_SCORE
 
 DIRECTIONS = {1: "clockwise", -1: "counterclockwise"}
 
@@ -50,7 +51,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "totals": list(st["totals"]),
         "round_scores": [r["scores"] for r in st["rounds"]],
         "rounds": st["rounds"],
-        "win_score": engine.WIN_SCORE,
+        "win_score": WIN_SCORE,
         "events": [_seen(ev, seat) for ev in st["events"][st["round_events"] :]],
         "pending": _pending(st, seat, current),
         "result": st["result"],

@@ -1,0 +1,32 @@
+"""A running score: the points each seat has banked toward the winning total.
+
+Hands are scored only when a round ends, so the banked totals are all anyone may see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+WIN_SCORE = 20
+
+WORDS = {
+    "en": "{total} of {goal} points; {to_go} to go",
+    "ja": "{goal}点中{total}点（あと{to_go}点）",
+}
+
+
+def standings(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every seat's banked total from the rounds scored so far, and what it still needs."""
+    return [
+        {"total": total, "goal": WIN_SCORE, "to_go": max(0, WIN_SCORE - total)}
+        for total in st["totals"]
+    ]
+
+
+def reached(st: dict[str, Any]) -> bool:
+    """True once some seat has banked the winning total."""
+    return any(row["to_go"] == 0 for row in standings(st))
+
+
+def standing_line(row: dict[str, Any], lang: str) -> str:
+    """One seat's running total in words."""
+    return WORDS["ja" if lang == "ja" else "en"].format(**row)

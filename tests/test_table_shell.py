@@ -1,0 +1,274 @@
+"""The table shell both card games share: the game log, the hot-seat cover, the lobby, scores."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from table_helpers import buttons, load, new_table, page
+
+GAMES = ("traitors-flame", "age-of-summoners")
+
+
+def log_lines(text: str) -> list[str]:
+    """The lines of a table page's game log."""
+    section = text[text.index('class="log-lines"') :]
+    return re.findall(r"<li>(.*?)</li>", section, re.DOTALL)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_log_line_names_players_by_name(
+    client: FlaskClient, app: Flask, game: str, lang: str
+) -> None:
+    token = new_table(
+        client,
+        game,
+        lang=lang,
+        **{
+            "seat-0-kind": "heuristic",
+            "seat-0-name": "Zed",
+            "seat-1-kind": "heuristic",
+            "seat-1-name": "Yolanda",
+            "seat-2-kind": "person",
+            "seat-2-name": "Xavier",
+        },
+    )
+    text = page(client, f"/t/{token}/?lang={lang}")
+    lines = log_lines(text)
+    assert lines
+    joined = "\n".join(lines)
+    for seat_word in ("Seat 1", "Seat 2", "Seat 3", "1番席", "2番席", "3番席"):
+        assert seat_word not in joined
+    assert not re.search(r"(?<![A-Za-z0-9])P[1-3](?![0-9])", joined)
+    assert any(name in joined for name in ("Zed", "Yolanda", "Xavier"))
+
+
+def covered(text: str) -> bool:
+    return 'class="cover-screen"' in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_person_against_bots_passes_the_device_once(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    token = new_table(client, game)
+    covers = 0
+    for _ in range(60):
+        match = load(app, token)
+        if match.game.result(match.state) is not None:
+            break
+        text = page(client, f"/t/{token}/")
+        if covered(text):
+            covers += 1
+            client.post(f"/t/{token}/reveal", data={"seat": "0"})
+            text = page(client, f"/t/{token}/")
+        response = client.post(
+            f"/t/{token}/act",
+            data={"version": str(match.version), "action": json.dumps(buttons(text)[-1])},
+        )
+        assert response.status_code == 302
+    assert covers == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_cover_shows_when_the_device_changes_hands(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    people = {
+        "seat-0-kind": "person",
+        "seat-0-name": "Ann",
+        "seat-1-kind": "person",
+        "seat-1-name": "Ben",
+    }
+    token = new_table(client, game, **people)
+    holder = None
+    changes = 0
+    for _ in range(40):
+        match = load(app, token)
+        if match.game.result(match.state) is not None:
+            break
+        acting = match.acting_seats()
+        text = page(client, f"/t/{token}/")
+        assert covered(text) == (holder not in acting), (holder, acting)
+        if covered(text):
+            changes += 1
+            holder = acting[0]
+            client.post(f"/t/{token}/reveal", data={"seat": str(holder)})
+            text = page(client, f"/t/{token}/")
+        assert not covered(text)
+        response = client.post(
+            f"/t/{token}/act",
+            data={"version": str(match.version), "action": json.dumps(buttons(text)[-1])},
+        )
+        assert response.status_code == 302
+    assert changes >= 2
+
+
+def action_buttons(text: str) -> list[str]:
+    return re.findall(r'<button name="action"[^>]*>', text)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_move_is_highlighted_when_there_is_a_choice(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    token = new_table(client, game)
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    seen_choice = False
+    for _ in range(30):
+        match = load(app, token)
+        if match.game.result(match.state) is not None:
+            break
+        text = page(client, f"/t/{token}/")
+        tags = action_buttons(text)
+        if len(tags) > 1:
+            seen_choice = True
+            assert not any("primary" in tag for tag in tags)
+        else:
+            assert "primary" in tags[0]  # the only move may stand out
+        response = client.post(
+            f"/t/{token}/act",
+            data={"version": str(match.version), "action": json.dumps(buttons(text)[0])},
+        )
+        assert response.status_code == 302
+    assert seen_choice
+
+
+def default_form(game: str, lang: str = "en") -> dict[str, str]:
+    """What the lobby sends when nobody edits it: two unnamed people and a steady bot."""
+    return {
+        "game": game,
+        "language": lang,
+        "mode": "hotseat",
+        "seat-0-kind": "person",
+        "seat-1-kind": "person",
+        "seat-2-kind": "heuristic",
+        "seat-3-kind": "none",
+        f"options-{game}": "1",
+        f"option-{game}-catch_up": "1",
+    }
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("lang", "person"), [("en", "Player 2"), ("ja", "プレイヤー2")])
+def test_the_default_lobby_form_deals_with_default_names(
+    client: FlaskClient, app: Flask, game: str, lang: str, person: str
+) -> None:
+    response = client.post("/games/", data=default_form(game, lang))
+    assert response.status_code == 302, response.get_data(as_text=True)[-800:]
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    names = load(app, token).names()
+    assert len(names) == 3 and names[1] == person
+
+
+def test_one_unnamed_person_keeps_a_seat(client: FlaskClient, app: Flask) -> None:
+    token = new_table(
+        client,
+        "traitors-flame",
+        **{"seat-0-kind": "person", "seat-0-name": "Ann", "seat-1-kind": "person"},
+    )
+    assert load(app, token).names() == ["Ann", "Player 2"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "Catch-up chips"), ("ja", "後手の勝利点チップ")]
+)
+def test_the_lobby_offers_the_games_options(client: FlaskClient, lang: str, words: str) -> None:
+    text = page(client, f"/games/?lang={lang}")
+    assert words in text
+    box = re.search(r'<input type="checkbox" name="option-age-of-summoners-catch_up"[^>]*>', text)
+    assert box is not None and "checked" in box.group(0)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_catch_up_chips_follow_the_lobby(client: FlaskClient, app: Flask, on: bool) -> None:
+    form = default_form("age-of-summoners")
+    if not on:
+        del form["option-age-of-summoners-catch_up"]
+    response = client.post("/games/", data=form)
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    match = load(app, token)
+    assert match.options == {"catch_up": on}
+    events = [e["type"] for e in match.state["events"]]
+    assert ("catch-up" in events) == on
+
+
+def test_options_outside_the_schema_are_refused() -> None:
+    from companion import matches
+
+    with pytest.raises(matches.MatchSetupError):
+        matches.check_options("age-of-summoners", {"turn_cap": 3})
+    with pytest.raises(matches.MatchSetupError):
+        matches.check_options("traitors-flame", {"catch_up": True})
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("lang", "title"), [("en", "Where everyone stands"), ("ja", "いまの得点")])
+def test_the_table_shows_where_every_seat_stands(
+    client: FlaskClient, app: Flask, game: str, lang: str, title: str
+) -> None:
+    token = new_table(client, game, lang=lang)
+    text = page(client, f"/t/{token}/?lang={lang}")
+    section = text[text.index('class="standing"') : text.index('class="log-lines"')]
+    assert title in section
+    match = load(app, token)
+    rows = re.findall(
+        r'standing-name">([^<]+)</span> <strong class="standing-total">(\d+)</strong>', section
+    )
+    totals = [row["total"] for row in match.game.standings(match.state)]
+    assert rows == [(name, str(total)) for name, total in zip(match.names(), totals, strict=True)]
+
+
+def test_summoners_standings_are_what_the_result_counts_and_ignore_hands() -> None:
+    import random
+
+    from companion.cardgames import get_game
+
+    game = get_game("age-of-summoners")
+    state = game.new(3, 11, {})
+    rng = random.Random(4)
+    checked = False
+    while game.result(state) is None:
+        seat = next(s for s in range(3) if game.legal_actions(state, s))
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        if len(state["log"]) == 40:
+            swapped = {**state, "seats": [dict(p) for p in state["seats"]]}
+            swapped["seats"][1]["hand"] = list(reversed(state["seats"][2]["hand"]))
+            assert game.standings(swapped) == game.standings(state)
+            checked = True
+    result = game.result(state)
+    assert result is not None and checked
+    assert game.standings(state) == result["breakdown"]
+    assert [row["total"] for row in game.standings(state)] == result["totals"]
+
+
+def test_traitors_flame_standings_are_the_banked_totals() -> None:
+    from companion.cardgames import get_game
+
+    game = get_game("traitors-flame")
+    state = game.new(3, 2, {})
+    state = {**state, "totals": [4, 20, 0]}
+    rows = game.standings(state)
+    assert [row["to_go"] for row in rows] == [16, 0, 20]
+    assert game.standing_line(rows[0], "en") == "4 of 20 points; 16 to go"
+    assert game.standing_line(rows[0], "ja") == "20点中4点（あと16点）"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_card_texts_draw_mana_placeholders_as_symbols(lang: str) -> None:
+    from companion.cardgames.summoners.cards import kinds
+    from companion.cardgames.summoners.svg import card_svg
+
+    with_placeholders = [kind for kind, spec in kinds().items() if "[" in spec[f"text_{lang}"]]
+    assert len(with_placeholders) >= 3
+    names = {"en": ("green", "black", "any"), "ja": ("緑", "黒", "任意")}[lang]
+    drawn = "".join(card_svg(kind, "hand", lang) for kind in with_placeholders)
+    assert not re.search(r"\[[^\]]*\]", drawn)
+    for name in names:
+        assert re.search(
+            rf'<tspan fill="#[0-9a-f]{{6}}" font-weight="bold">[●◇]{name}</tspan>', drawn
+        )
