@@ -50,6 +50,7 @@ from .narrate import MAX_LISTED, describe
 from .setup_form import SetupForm, check_form
 from .text_errors import rule_message
 from .unavailable import database_unavailable
+from .undo_view import undo_seat
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("companion.api")
@@ -96,9 +97,18 @@ def _api_error(err: ApiError) -> Reply:
     return _error(err.status, err.code, err.message, **err.extra)
 
 
+# A refusal that is about who asks is 403; one about the moment or the rules' past is 409.
+RULE_STATUS = {
+    "not-your-decision": 403,
+    "dice-stay-rolled": 409,
+    "card-stays-veiled": 409,
+    "nothing-to-undo": 409,
+}
+
+
 @bp.errorhandler(RuleError)
 def _rule_error(err: RuleError) -> Reply:
-    return _error(400, err.code, rule_message(err), rule=err.rule)
+    return _error(RULE_STATUS.get(err.code, 400), err.code, rule_message(err), rule=err.rule)
 
 
 def _http_error(err: HTTPException) -> Reply:
@@ -404,6 +414,8 @@ def _command(data: Mapping[str, Any], cap: Capability, chronicle: chronicles.Chr
                 400, "not-your-seat", _("This link acts for its own seat only."), rule="4.11"
             )
         fields["seat"] = cap.seat
+    elif fields.get("type") == "undo":
+        fields.setdefault("seat", undo_seat(cap, chronicle.state))  # the host undoes for its maker
     else:
         fields.setdefault("seat", chronicle.state.seat)
     return command_from_dict(fields)
