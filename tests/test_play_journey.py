@@ -11,6 +11,8 @@ from play_helpers import chronicle, create, faces, post_turn
 from companion import capabilities
 from companion.db import connect
 
+KINDS = ("resource", "attachment", "creed")
+
 COMPOSE = {
     "prompt": "0",
     "answer": "She *rows* out at dawn.",
@@ -174,8 +176,11 @@ def test_a_failure_with_nothing_to_pay_shows_no_reroll_chance(
 def test_a_near_certain_chance_is_never_shown_as_100_percent(
     client: FlaskClient, app: Flask
 ) -> None:
-    token = create(client)
-    assert "<strong>100%</strong>" not in page(client, token)
+    names = {f"{kind}-{i}-name": f"{kind} {i}" for kind in KINDS for i in (1, 2)}
+    token = create(client, **names)
+    post_turn(client, app, token, action="draw", card="AH")
+    html = page(client, token)  # Hearts, turn 1, 3/3/3 keystones: 99.9996%
+    assert "<strong>99.9%+</strong>" in html and "<strong>100%</strong>" not in html
 
 
 def test_table_mode_card_picker_starts_empty_and_refuses_no_choice(
