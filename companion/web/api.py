@@ -48,7 +48,7 @@ from .api_state import export_file_json, export_job_json, state_json, story_json
 from .downloads import download
 from .narrate import MAX_LISTED, describe
 from .setup_form import SetupForm, check_form
-from .text_errors import rule_message
+from .text_errors import rule_message, rule_status
 from .unavailable import database_unavailable
 from .undo_view import undo_seat
 
@@ -97,18 +97,9 @@ def _api_error(err: ApiError) -> Reply:
     return _error(err.status, err.code, err.message, **err.extra)
 
 
-# A refusal that is about who asks is 403; one about the moment or the rules' past is 409.
-RULE_STATUS = {
-    "not-your-decision": 403,
-    "dice-stay-rolled": 409,
-    "card-stays-veiled": 409,
-    "nothing-to-undo": 409,
-}
-
-
 @bp.errorhandler(RuleError)
 def _rule_error(err: RuleError) -> Reply:
-    return _error(RULE_STATUS.get(err.code, 400), err.code, rule_message(err), rule=err.rule)
+    return _error(rule_status(err), err.code, rule_message(err), rule=err.rule)
 
 
 def _http_error(err: HTTPException) -> Reply:
