@@ -38,6 +38,8 @@ def enter_faces(page: Page, hit: bool) -> None:
 
 
 def draw(page: Page) -> None:
+    if page.locator("select#card").count():  # table mode: the picker starts on no card
+        page.select_option("select#card", index=1)
     page.click("button[value=draw]")
 
 
