@@ -104,7 +104,7 @@ def test_an_unfinished_life_with_a_veiled_prompt(app: Flask) -> None:
     veiled = state.setup.prompts["AH"][0]
     commands = [
         DrawCard(0, "AH"),
-        VeilPrompt(1, 0),
+        *[VeilPrompt(1, i) for i in range(len(state.setup.prompts["AH"]))],
         ChoosePrompt(0, question="What did the *river* take?"),
         AnswerPrompt(0, "The ferry, and the bell's voice."),
     ]

@@ -28,7 +28,8 @@ def assert_agreement(state: State, rng: random.Random) -> None:
         if entry.seat is not None and players > 1:
             other = (entry.seat + 1) % players
             command = example_command(state, entry, pick=rng.choice)
-            refused(state, type(command)(**{**vars(command), "seat": other}), "not-your-turn")
+            code = "not-your-decision" if entry.kind == "undo" else "not-your-turn"
+            refused(state, type(command)(**{**vars(command), "seat": other}), code)
     for kind in COMMAND_TYPES:
         if kind not in listed:
             for seat in range(players):

@@ -58,8 +58,9 @@ def test_the_answer_and_both_stakes_come_before_the_roll() -> None:
 def test_anyone_may_veil_a_prompt_and_its_text_never_enters_the_story() -> None:
     state = play(drawn(), VeilPrompt(2, 0))  # Cardon taps the X-card on Ali's turn
     assert state.check is not None and state.check.veiled == (0,)
-    assert options(state, "choose-prompt") == {"indices": (1,), "own_question": True}
+    assert options(state, "choose-prompt") == {"indices": (1,), "own_question": False}
     assert options(state, "veil-prompt") == {"indices": (1,)}
+    refused(state, ChoosePrompt(0, question="Mine?"), "question-needs-veil")
     refused(state, ChoosePrompt(0, index=0), "prompt-veiled")
     refused(state, VeilPrompt(1, 0), "prompt-veiled")
     state = play(state, ChoosePrompt(0, index=1), AnswerPrompt(0, "An answer."))
@@ -72,7 +73,22 @@ def test_veiling_the_chosen_prompt_before_the_answer_clears_the_choice() -> None
     assert state.check is not None
     assert (state.check.prompt_index, state.check.prompt, state.step) == (None, None, "choose")
     state = play(state, ChoosePrompt(0, index=1), AnswerPrompt(0, "An answer."))
-    refused(state, VeilPrompt(1, 1), "stakes-not-declared")
+    assert state.step == "stakes"
+
+
+def test_any_seat_may_veil_at_any_time_before_the_roll_but_not_after() -> None:
+    state = play(drawn(), ChoosePrompt(0, index=0), AnswerPrompt(0, "An answer."))
+    state = play(state, DeclareStakes(0, "It holds.", "It breaks."))
+    assert state.step == "roll"
+    assert options(state, "veil-prompt") == {"indices": (0, 1)}
+    veiled = play(state, VeilPrompt(2, 1))
+    assert veiled.check is not None and veiled.check.veiled == (1,) and veiled.step == "roll"
+    veiled = play(state, VeilPrompt(1, 0))  # the chosen prompt: choose again, the texts stay
+    assert veiled.step == "choose"
+    assert veiled.check is not None and veiled.check.answer is not None
+    rolled = play(state, RollDice(0, (6, 1, 1, 1)))
+    assert "veil-prompt" not in [legal.kind for legal in legal_commands(rolled)]
+    refused(rolled, VeilPrompt(1, 1), "success-not-narrated")
 
 
 def test_an_own_question_is_allowed_only_after_a_veil() -> None:

@@ -9,6 +9,7 @@ from legacy_factories import compose, make_state, play, refused, roll
 from companion.legacy import (
     AcceptFailure,
     AnswerPrompt,
+    ChoosePrompt,
     DecisionUndone,
     DrawCard,
     ReviseText,
@@ -16,6 +17,7 @@ from companion.legacy import (
     SacrificeKeystone,
     State,
     Undo,
+    VeilPrompt,
     legal_commands,
     replay,
 )
@@ -29,7 +31,7 @@ def undo_option(state: State) -> dict[str, object] | None:
 
 
 def test_undo_reverts_the_last_decision_and_keeps_it_in_the_log() -> None:
-    state = play(make_state(), DrawCard(0, "AH"), Undo(2))  # anyone at the table may undo
+    state = play(make_state(), DrawCard(0, "AH"), Undo(0))
     records = list(state.records())
     assert isinstance(records[-1].event, DecisionUndone)
     assert records[-1].event.target_seq == 2
@@ -70,7 +72,7 @@ def test_forgiving_undo_and_table_mode_may_undo_a_roll() -> None:
     )
     assert undo_option(state) == {"target_seq": 7, "event": "dice-rolled"}
     assert play(state, Undo(0)).step == "roll"
-    table = play(roll(compose(make_state()), 1, 1, 1, 1), Undo(1))
+    table = play(roll(compose(make_state()), 1, 1, 1, 1), Undo(0))
     assert table.step == "roll" and table.checks_rolled == 0
 
 
@@ -78,9 +80,9 @@ def test_undo_reaches_back_across_a_round_end() -> None:
     state = roll(compose(make_state()), 1, 1, 1, 1)
     state = play(state, SacrificeKeystone(0, "r1", "Why.", "How."))
     ended = play(roll(state, 1, 1, 1, 1), AcceptFailure(0))
-    back = play(ended, Undo(1))
+    back = play(ended, Undo(0))
     assert back.phase == "failure" and back.round == 1 and back.rounds_played == 0
-    back = play(back, Undo(1), Undo(1))
+    back = play(back, Undo(0), Undo(0))
     assert back.phase == "failure" and {k.id: k.status for k in back.keystones}["r1"] == "kept"
 
 
@@ -95,5 +97,35 @@ def test_corrections_are_not_undone() -> None:
 
 def test_replay_of_a_log_with_undos_equals_the_stepwise_state() -> None:
     state = compose(make_state())
-    state = play(state, Undo(0), Undo(2), AnswerPrompt(0, "Again."))
+    state = play(state, Undo(0), Undo(0), AnswerPrompt(0, "Again."))
+    assert replay(state.records()) == state
+
+
+def test_only_the_seat_whose_decision_it_was_may_take_it_back() -> None:
+    state = play(make_state(), DrawCard(0, "AH"))
+    error = refused(state, Undo(2), "not-your-decision")
+    assert "Ali" in str(error)
+    assert undo_option(state) == {"target_seq": 2, "event": "card-drawn"}
+    (undo,) = [legal for legal in legal_commands(state) if legal.kind == "undo"]
+    assert undo.seat == 0
+
+
+def test_an_x_card_is_never_taken_back() -> None:
+    state = play(make_state(), DrawCard(0, "AH"), ChoosePrompt(0, index=0), VeilPrompt(2, 1))
+    assert undo_option(state) == {"target_seq": 3, "event": "prompt-chosen"}
+    state = play(state, Undo(0))
+    assert state.check is not None and state.check.veiled == (1,) and state.step == "choose"
+    refused(state, Undo(0), "card-stays-veiled")  # the card stays: its prompt is set aside
+    assert undo_option(state) is None
+
+
+def test_a_roll_taken_back_stays_in_the_check_as_withdrawn() -> None:
+    state = play(roll(compose(make_state()), 1, 2, 1, 1), Undo(0))
+    assert state.check is not None and state.check.rolls == ()
+    (withdrawn,) = state.check.withdrawn
+    assert withdrawn.faces == (1, 2, 1, 1) and not withdrawn.success
+    state = roll(state, 6, 1, 1, 1)
+    assert state.check is not None
+    assert [r.faces for r in state.check.rolls] == [(6, 1, 1, 1)]
+    assert [r.faces for r in state.check.withdrawn] == [(1, 2, 1, 1)]
     assert replay(state.records()) == state

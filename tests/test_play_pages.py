@@ -189,6 +189,10 @@ def test_x_card_hides_the_prompt_and_allows_an_own_question(
     post_turn(client, app, token, action="veil:0")
     page = client.get(f"/c/{token}/").get_data(as_text=True)
     assert hidden_text not in page and "X-card" in page
+    assert 'value="own"' not in page  # one prompt is still open: choose it, or veil it too
+    post_turn(client, app, token, action="veil:1")
+    page = client.get(f"/c/{token}/").get_data(as_text=True)
+    assert 'value="own"' in page and state.setup.prompts["AH"][1] not in page
     post_turn(
         client,
         app,

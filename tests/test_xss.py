@@ -132,9 +132,10 @@ def play_hostile_life(client: FlaskClient, app: Flask) -> str:
     assert response.status_code == 302, response.get_data(as_text=True)[-2000:]
     token = response.headers["Location"].split("/c/")[1].split("/")[0]
     texts = {"answer": ALL, "stakes_success": ALL, "stakes_failure": ALL}
-    # Turn 1: veil a prompt, ask our own hostile question, fail, sacrifice, lose, accept.
+    # Turn 1: veil both prompts, ask our own hostile question, fail, sacrifice, lose, accept.
     post_turn(client, app, token, action="draw", card="AH")
     post_turn(client, app, token, action="veil:0")
+    post_turn(client, app, token, action="veil:1")
     post_turn(
         client, app, token, action="roll", prompt="own", question=ALL, **texts, **faces(4, False)
     )

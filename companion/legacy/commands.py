@@ -26,7 +26,7 @@ class DrawCard:
 
 @dataclass(frozen=True)
 class VeilPrompt:
-    """Set a prompt of the card aside (X-card); anyone at the table may do it."""
+    """Set a prompt of the card aside (X-card); any seat may, at any time before the roll."""
 
     kind: ClassVar[str] = "veil-prompt"
     seat: int
@@ -35,7 +35,7 @@ class VeilPrompt:
 
 @dataclass(frozen=True)
 class ChoosePrompt:
-    """Choose the card's prompt ``index``, or write an own ``question`` once a prompt is veiled."""
+    """Choose the card's prompt ``index``, or write an own ``question`` once all are veiled."""
 
     kind: ClassVar[str] = "choose-prompt"
     seat: int
@@ -151,7 +151,7 @@ class ReviseText:
 
 @dataclass(frozen=True)
 class Undo:
-    """Take back the last player decision; anyone may."""
+    """Take back the last player decision; only the seat that made it (X-cards stay)."""
 
     kind: ClassVar[str] = "undo"
     seat: int

@@ -188,10 +188,12 @@ def _choose(state: State, command: ChoosePrompt, rng: random.Random | None) -> E
     if command.index is not None:
         _check_prompt_index(state, check, command.index)
         return PromptChosen(command.seat, index=command.index)
-    if not check.veiled:
+    if len(set(check.veiled)) < len(state.setup.prompts[check.card]):
         raise RuleError(
             "question-needs-veil",
-            N_("Write your own question only after a prompt is veiled with the X-card."),
+            N_(
+                "Write your own question only once every prompt of the card is set aside with the X-card."
+            ),
             "3.2.3",
         )
     question = check_text(command.question, REQUIRED_FIELDS["question"])
@@ -337,7 +339,7 @@ def _revise(state: State, command: ReviseText, rng: random.Random | None) -> Eve
 
 
 def _undo(state: State, command: Undo, rng: random.Random | None) -> Event:
-    return DecisionUndone(command.seat, undo_target(state).seq)
+    return DecisionUndone(command.seat, undo_target(state, command.seat).seq)
 
 
 def _open_check(state: State) -> TurningPoint:
@@ -366,7 +368,7 @@ DECIDERS: dict[type[Any], Decider] = {
 # The steps (State.step) at which each command may come; absent: at any step.
 STEPS: dict[type[Any], frozenset[str]] = {
     DrawCard: frozenset({"draw"}),
-    VeilPrompt: frozenset({"choose", "answer"}),
+    VeilPrompt: frozenset({"choose", "answer", "stakes", "roll"}),  # any time before the roll
     ChoosePrompt: frozenset({"choose"}),
     AnswerPrompt: frozenset({"answer"}),
     DeclareStakes: frozenset({"stakes"}),

@@ -31,7 +31,9 @@ def legal_commands(state: State) -> list[Legal]:
         legal.append(Legal("revise-text", None))
     target = undoable(state)
     if target is not None:
-        legal.append(Legal("undo", None, {"target_seq": target.seq, "event": target.event.kind}))
+        seat = target.event.seat  # type: ignore[union-attr]
+        options = {"target_seq": target.seq, "event": target.event.kind}
+        legal.append(Legal("undo", seat, options))
     return legal
 
 
@@ -42,10 +44,11 @@ def _turn_commands(state: State) -> list[Legal]:
     if step in ("choose", "answer"):
         return _compose(state, step)
     if step == "stakes":
-        return [Legal("declare-stakes", state.seat)]
-    if step in ("roll", "reroll"):
-        table = state.setup.mode == "table"
-        return [Legal("roll-dice", state.seat, {"dice": state.dice, "enter_faces": table})]
+        return [Legal("declare-stakes", state.seat), *_veil(state)]
+    if step == "roll":
+        return [_roll(state), *_veil(state)]
+    if step == "reroll":
+        return [_roll(state)]
     if step == "failure":
         return _failure(state)
     if step == "mark":
@@ -53,6 +56,11 @@ def _turn_commands(state: State) -> list[Legal]:
         options = {"number": number, "last": number == MAX_MARKS}
         return [Legal("build-mark", state.seat, options), *_loss(state)]
     return [Legal("narrate-success", state.seat), *_loss(state)]
+
+
+def _roll(state: State) -> Legal:
+    table = state.setup.mode == "table"
+    return Legal("roll-dice", state.seat, {"dice": state.dice, "enter_faces": table})
 
 
 def _draw(state: State) -> Legal:
@@ -69,13 +77,20 @@ def _compose(state: State, step: str) -> list[Legal]:
     open_ = tuple(index for index in range(count) if index not in check.veiled)
     legal = []
     if step == "choose":
-        options = {"indices": open_, "own_question": bool(check.veiled)}
+        options = {"indices": open_, "own_question": not open_}
         legal.append(Legal("choose-prompt", state.seat, options))
     else:
         legal.append(Legal("answer-prompt", state.seat))
-    if open_:
-        legal.append(Legal("veil-prompt", None, {"indices": open_}))
-    return legal
+    return [*legal, *_veil(state)]
+
+
+def _veil(state: State) -> list[Legal]:
+    """Any seat may set aside an open prompt with the X-card, at any time before the roll."""
+    check = state.check
+    assert check is not None
+    count = len(state.setup.prompts[check.card])
+    open_ = tuple(index for index in range(count) if index not in check.veiled)
+    return [Legal("veil-prompt", None, {"indices": open_})] if open_ else []
 
 
 def _failure(state: State) -> list[Legal]:

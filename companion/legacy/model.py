@@ -83,6 +83,7 @@ class TurningPoint:
     stakes_success: Text | None = None
     stakes_failure: Text | None = None
     rolls: tuple[Roll, ...] = ()
+    withdrawn: tuple[Roll, ...] = ()  # rolls taken back by Undo: kept in the story as corrections
     payments: tuple[Payment, ...] = ()
     losses: tuple[Loss, ...] = ()
     outcome: str | None = None  # "success" | "failure" | "mark", once the check is closed

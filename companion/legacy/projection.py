@@ -76,12 +76,24 @@ def _refold(records: list[Recorded]) -> State:
     state: State | None = None
     for record in records:
         if state is not None and (record.seq in undone or isinstance(record.event, DecisionUndone)):
-            state = with_changes(state, version=record.seq, log=(record, state.log))
+            changes = _withdrawn(state, record) if record.seq in undone else Changes()
+            changes["version"], changes["log"] = record.seq, (record, state.log)
+            state = with_changes(state, **changes)
         else:
             state = evolve(state, record)
     if state is None:
         raise EventFormatError("an empty log has no state")
     return with_changes(state, undone=undone)
+
+
+def _withdrawn(state: State, record: Recorded) -> Changes:
+    """A roll taken back stays in its check's history, marked as withdrawn (never erased)."""
+    event, check = record.event, state.check
+    if not isinstance(event, DiceRolled) or check is None:
+        return {}
+    success = any(face >= 5 for face in event.faces)
+    roll = Roll(event.faces, success, state.phase == "reroll", record.seq)
+    return {"check": with_changes(check, withdrawn=(*check.withdrawn, roll))}
 
 
 def _started(setup: Setup, record: Recorded) -> State:

@@ -1,16 +1,23 @@
-"""Which decision an Undo would take back, and whether the rules let it."""
+"""Which decision an Undo would take back, whether the rules let it, and who may ask.
+
+Only the seat whose decision it was may take it back (the web layer lets the host act for that
+seat). An X-card is never taken back: a veiled prompt stays set aside, so ``PromptVeiled`` is not
+a decision Undo reaches, and a card stays drawn once one of its prompts is veiled.
+"""
 
 from __future__ import annotations
 
 from .errors import N_, RuleError
-from .events import NOT_DECISIONS, DiceRolled, Recorded
+from .events import NOT_DECISIONS, CardDrawn, DiceRolled, PromptVeiled, Recorded
 from .model import State
 
 
 def last_decision(state: State) -> Recorded | None:
-    """The newest event that is a player decision and is not undone yet."""
+    """The newest event that is a player decision and is not undone yet (X-cards are skipped)."""
     for record in state.newest_records():
-        if record.seq not in state.undone and not isinstance(record.event, NOT_DECISIONS):
+        if record.seq in state.undone or isinstance(record.event, NOT_DECISIONS):
+            continue
+        if not isinstance(record.event, PromptVeiled):
             return record
     return None
 
@@ -18,30 +25,55 @@ def last_decision(state: State) -> Recorded | None:
 def undoable(state: State) -> Recorded | None:
     """The decision ``Undo`` would revert now, or None if there is none or it may not be."""
     record = last_decision(state)
-    if record is None or _stays(state, record):
+    if record is None or refusal(state, record) is not None:
         return None
     return record
 
 
-def undo_target(state: State) -> Recorded:
-    """The decision ``Undo`` would revert now; RuleError if there is none or it may not be."""
-    record = last_decision(state)
-    if record is None:
-        raise RuleError("nothing-to-undo", N_("There is no decision left to undo."), "undo")
-    if _stays(state, record):
-        raise RuleError(
+def refusal(state: State, record: Recorded) -> RuleError | None:
+    """Why the rules keep ``record`` whoever asks, or None if it may be taken back."""
+    setup = state.setup
+    if (
+        isinstance(record.event, DiceRolled)
+        and setup.mode == "digital"
+        and not setup.forgiving_undo
+    ):
+        return RuleError(
             "dice-stay-rolled",
             N_("Dice rolled by the app stay rolled: a roll cannot be undone in digital mode."),
             "undo",
         )
+    if isinstance(record.event, CardDrawn) and _veiled_since(state, record.seq):
+        return RuleError(
+            "card-stays-veiled",
+            N_("The card stays drawn: one of its prompts was set aside with the X-card."),
+            "undo",
+        )
+    return None
+
+
+def undo_target(state: State, seat: int) -> Recorded:
+    """The decision ``seat`` would revert now; RuleError if there is none or it may not be."""
+    record = last_decision(state)
+    if record is None:
+        raise RuleError("nothing-to-undo", N_("There is no decision left to undo."), "undo")
+    refused = refusal(state, record)
+    if refused is not None:
+        raise refused
+    owner = record.event.seat  # type: ignore[union-attr]
+    if seat != owner:
+        raise RuleError(
+            "not-your-decision",
+            N_("Only %(owner)s or the host may take back %(owner)s's decision."),
+            "undo",
+            owner=state.setup.players[owner],
+        )
     return record
 
 
-def _stays(state: State, record: Recorded) -> bool:
-    """Dice rolled by the app may not be rolled again, unless the group chose forgiving undo."""
-    setup = state.setup
-    return (
-        isinstance(record.event, DiceRolled)
-        and setup.mode == "digital"
-        and not setup.forgiving_undo
+def _veiled_since(state: State, seq: int) -> bool:
+    return any(
+        isinstance(record.event, PromptVeiled) and record.seq > seq
+        for record in state.newest_records()
+        if record.seq not in state.undone
     )

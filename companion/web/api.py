@@ -48,8 +48,9 @@ from .api_state import export_file_json, export_job_json, state_json, story_json
 from .downloads import download
 from .narrate import MAX_LISTED, describe
 from .setup_form import SetupForm, check_form
-from .text_errors import rule_message
+from .text_errors import rule_message, rule_status
 from .unavailable import database_unavailable
+from .undo_view import undo_seat
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("companion.api")
@@ -98,7 +99,7 @@ def _api_error(err: ApiError) -> Reply:
 
 @bp.errorhandler(RuleError)
 def _rule_error(err: RuleError) -> Reply:
-    return _error(400, err.code, rule_message(err), rule=err.rule)
+    return _error(rule_status(err), err.code, rule_message(err), rule=err.rule)
 
 
 def _http_error(err: HTTPException) -> Reply:
@@ -404,6 +405,8 @@ def _command(data: Mapping[str, Any], cap: Capability, chronicle: chronicles.Chr
                 400, "not-your-seat", _("This link acts for its own seat only."), rule="4.11"
             )
         fields["seat"] = cap.seat
+    elif fields.get("type") == "undo":
+        fields.setdefault("seat", undo_seat(cap, chronicle.state))  # the host undoes for its maker
     else:
         fields.setdefault("seat", chronicle.state.seat)
     return command_from_dict(fields)

@@ -34,7 +34,8 @@ from .narrate import describe_since
 from .preview_limit import preview_allowed
 from .render_cache import cached
 from .text_errors import rule_message
-from .turn_form import TEXT_FIELDS, FormError, commands_for
+from .turn_form import DRAFT_FIELDS, TEXT_FIELDS, FormError, commands_for, draft_allowed
+from .undo_view import undo_offer, undo_seat
 
 bp = Blueprint("chronicle", __name__, url_prefix="/c/<token>")
 log = logging.getLogger("companion.chronicle")
@@ -62,14 +63,18 @@ def acting_seat(cap: Capability, chronicle: chronicles.Chronicle) -> int:
 def page_context(token: str, cap: Capability, chronicle: chronicles.Chronicle) -> dict[str, Any]:
     """Everything the play page and its live fragment need."""
     state = chronicle.state
+    legal = {legal.kind: legal for legal in legal_commands(state)}
     return {
         "token": token,
         "cap": cap,
         "chronicle": chronicle,
         "state": state,
-        "legal": {legal.kind: legal for legal in legal_commands(state)},
+        "legal": legal,
         "drafts": drafts.for_turn(get_db(), chronicle.id, state.turn_no),
         "can_act": cap.can_write and cap.may_act_for(state.seat),
+        # The X-card is a safety tool: any link that writes may set a prompt aside.
+        "can_veil": cap.can_write and "veil-prompt" in legal,
+        "undo": undo_offer(cap, state),
     }
 
 
@@ -96,6 +101,8 @@ def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
         cap.role,
         cap.seat,
         context["can_act"],
+        context["can_veil"],
+        context["undo"],
         drafts_key,
     )
 
@@ -134,7 +141,8 @@ def turn(token: str) -> Response | tuple[str, int]:
     cap, chronicle = _open(token)
     require_write(cap)
     form = request.form
-    _keep_drafts(chronicle, form)
+    if cap.may_act_for(chronicle.state.seat):  # an X-card from another seat keeps no drafts
+        _keep_drafts(chronicle, form)
     too_long = [name for name in TEXT_FIELDS if len(form.get(name, "")) > TEXT_LIMIT]
     if too_long:
         return _refuse(
@@ -159,7 +167,8 @@ def turn(token: str) -> Response | tuple[str, int]:
     except StaleVersionError:
         latest = chronicles.load(get_db(), chronicle.id)
         return _refuse(token, cap, latest, describe_since(latest, chronicle.version), 409)
-    drafts.clear_turn(get_db(), chronicle.id, chronicle.state.turn_no, _used_fields(form))
+    if not form.get("action", "").startswith("veil"):  # an X-card writes none of the texts
+        drafts.clear_turn(get_db(), chronicle.id, chronicle.state.turn_no, _used_fields(form))
     return redirect(url_for("chronicle.play", token=token, v=updated.version, _anchor="turn"))
 
 
@@ -175,14 +184,14 @@ def _stale(form: Any, chronicle: chronicles.Chronicle) -> bool:
 
 
 def _used_fields(form: Any) -> list[str]:
-    return [name for name in TEXT_FIELDS if name in form]
+    return [name for name in DRAFT_FIELDS if name in form]
 
 
 def _keep_drafts(chronicle: chronicles.Chronicle, form: Any) -> None:
-    """Save every text of the form as a draft first, so a refusal never loses what was typed."""
-    for name in TEXT_FIELDS:
+    """Save every text (and the prompt chosen) as a draft first: a refusal never loses them."""
+    for name in DRAFT_FIELDS:
         text = form.get(name)
-        if text and len(text) <= TEXT_LIMIT:
+        if text and draft_allowed(name, text, TEXT_LIMIT):
             drafts.save(get_db(), chronicle.id, chronicle.state.turn_no, name, text)
 
 
@@ -205,7 +214,7 @@ def undo(token: str) -> Response | tuple[str, int]:
             token, cap, chronicle, describe_since(chronicle, _version(request.form)), 409
         )
     try:
-        chronicles.execute(get_db(), chronicle, [Undo(acting_seat(cap, chronicle))])
+        chronicles.execute(get_db(), chronicle, [Undo(undo_seat(cap, chronicle.state))])
     except RuleError as err:
         return _refuse(token, cap, chronicle, rule_message(err), 400)
     except StaleVersionError:
@@ -221,7 +230,7 @@ def save_draft(token: str) -> Response:
     cap, chronicle = _open(token)
     require_write(cap)
     name, text = request.form.get("field", ""), request.form.get("text", "")
-    if name not in TEXT_FIELDS or len(text) > TEXT_LIMIT:
+    if not draft_allowed(name, text, TEXT_LIMIT):
         return jsonify(error=_("This draft cannot be kept."), code="bad-draft"), 400  # type: ignore[return-value]
     # A fault while saving raises (503 with Retry-After): "saved" is only ever said of a commit.
     drafts.save(get_db(), chronicle.id, chronicle.state.turn_no, name, text)

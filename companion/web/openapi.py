@@ -29,6 +29,7 @@ JSON = dict[str, Any]
 STEPS = ("draw", "choose", "answer", "stakes", "roll", "reroll", "success", "mark", "failure")
 ERROR_CODES = {
     400: "The request is malformed or the rules refuse it; nothing was changed.",
+    403: "This link may not take back another player's decision.",
     404: "No chronicle answers to this link, or the link may not do this (read-only).",
     409: "Someone moved first: the version sent is not the chronicle's; nothing was changed.",
     413: "The request body is larger than the server accepts.",
@@ -530,15 +531,21 @@ def _paths() -> JSON:
                 "description": (
                     "A seat link acts for its seat only. The host acts for the `seat` given in "
                     "the command, by default whoever's turn it is at `version`. A read-only link "
-                    "gets 404. A stale `version` gets 409 with the current state."
+                    "gets 404. A stale `version` gets 409 with the current state. `undo` takes "
+                    "back a decision only for the seat that made it (403 `not-your-decision`); "
+                    "a decision the rules keep gets 409 (`dice-stay-rolled`, `card-stays-veiled`)."
                 ),
                 "parameters": token,
                 "security": optional_auth,
                 "requestBody": _body("Commands"),
                 "responses": {
                     "200": _json(_ref("State"), "Applied; the new state."),
-                    **_errors(400, 404),
-                    "409": _json(_ref("StaleVersion"), ERROR_CODES[409]),
+                    **_errors(400, 403, 404),
+                    "409": _json(
+                        {"anyOf": [_ref("StaleVersion"), _ref("Error")]},
+                        ERROR_CODES[409]
+                        + " Or the rules keep the decision an undo would take back.",
+                    ),
                     **_errors(413, 415, 429),
                 },
             }

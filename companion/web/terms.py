@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -63,10 +65,22 @@ def suit_name(suit: str) -> str:
     return str(SUIT_NAMES[suit])
 
 
-def percent(value: float) -> str:
-    """A chance as a whole or one-decimal percentage."""
+def percent(value: float | Fraction) -> str:
+    """A chance to one decimal; "100%" and "0%" only when certain or impossible.
+
+    A chance that rounds to 100% but is not certain reads "99.9%+" (a near miss is still a miss),
+    and one that rounds to 0% but is possible reads "<0.1%".
+    """
+    if value >= 1:
+        return "100%"
+    if value <= 0:
+        return "0%"
     share = float(value) * 100
-    return f"{share:.1f}%" if share < 99.95 else "100%"
+    if share >= 99.95:
+        return "99.9%+"
+    if share < 0.05:
+        return "<0.1%"
+    return f"{share:.1f}%"
 
 
 class Chances:

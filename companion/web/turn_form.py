@@ -42,6 +42,16 @@ TEXT_FIELDS = (
     "epilogue",
 )
 
+# Drafts hold the texts and the prompt chosen ("0", "1"... or "own"), so a reload keeps both.
+DRAFT_FIELDS = (*TEXT_FIELDS, "prompt")
+
+
+def draft_allowed(name: str, text: str, limit: int) -> bool:
+    """Whether ``text`` may be kept as the draft of field ``name``."""
+    if name == "prompt":
+        return text == "own" or (text.isdigit() and len(text) <= 2)
+    return name in TEXT_FIELDS and len(text) <= limit
+
 
 class FormError(ValueError):
     """A form the page cannot turn into commands (a missing choice, a malformed number)."""

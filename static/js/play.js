@@ -62,6 +62,13 @@
     timers.set(field.name, setTimeout(function () { saveDraft(field); }, 600));
     if (field.hasAttribute("data-preview")) schedulePreview(field);
   });
+  // The prompt chosen is a draft too: a reload, another device or a refused form keeps it.
+  live.addEventListener("change", function (event) {
+    const field = event.target;
+    if (!field.name || !field.matches("input[type=radio][data-draft]") || !field.checked) return;
+    dirty.set(field.name, field.value);
+    saveDraft(field);
+  });
   live.addEventListener("submit", function () { dirty.clear(); });
 
   // Markdown preview, rendered and cleaned by the server exactly as the story shows it.
@@ -83,6 +90,11 @@
 
   // Restore what this browser kept if the server had nothing (offline typing, closed tab).
   function restoreLocal(root) {
+    root.querySelectorAll("input[type=radio][data-draft]:not(:disabled)").forEach(function (radio) {
+      if (root.querySelector("input[type=radio][name='" + radio.name + "']:checked")) return;
+      try { if (localStorage.getItem(storageKey(radio.name)) === radio.value) radio.checked = true; }
+      catch (e) { /* ignore */ }
+    });
     root.querySelectorAll("textarea[data-draft]").forEach(function (field) {
       if (field.value) return;
       try {
@@ -99,6 +111,9 @@
     template.innerHTML = html;
     template.content.querySelectorAll("textarea, input[type=text]").forEach(function (field) {
       if (dirty.has(field.name)) field.value = dirty.get(field.name);
+    });
+    template.content.querySelectorAll("input[type=radio][data-draft]").forEach(function (radio) {
+      if (dirty.has(radio.name)) radio.checked = dirty.get(radio.name) === radio.value;
     });
     live.replaceChildren(template.content);
     const fresh = live.querySelector(".table-layout");
