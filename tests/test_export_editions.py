@@ -263,3 +263,118 @@ def test_vertical_book_is_vertical_japanese_right_to_left(build: Callable[..., b
     text = "".join(text.split())
     assert "峠道の曲がり角で" in text and "朱音は一度だけ振り返る" in text
     assert text.index("峠道の曲がり角で") < text.index("朱音は一度だけ振り返る")
+
+
+def test_contents_pages_are_numbered_in_kanji_digits() -> None:
+    from companion.export.vertical import kanji_number
+
+    assert [kanji_number(n) for n in (4, 18, 40, 148)] == ["四", "一八", "四〇", "一四八"]
+
+
+def test_vertical_anchors_are_on_the_headings(book_app: Flask) -> None:
+    from companion.export.vertical import vertical_html
+
+    with book_app.app_context():
+        html = vertical_html(sample_state("ja"), "annotated", "a6", {"stage-0": "四"})
+        first = vertical_html(sample_state("ja"), "annotated", "a6")
+    # A link to a section would land on its last page; a heading is on its first.
+    assert '<h1 class="chapter-title" id="stage-0"' in html
+    assert 'class="chapter suit-hearts page-stage-0">' in html
+    assert '<span class="toc-page">四</span>' in html
+    assert html.count('<span class="toc-page"></span>') == 3 + 3  # the others are not known
+    # The first printing holds room for the widest number in every entry.
+    assert first.count('<span class="toc-page">〇〇〇</span>') == 4 + 3
+
+
+# The IPAex fonts map a few glyphs to CJK radicals that NFKC leaves alone.
+RADICALS = str.maketrans({"\u2ed8": "青"})
+
+
+def plain(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).translate(RADICALS)
+
+
+def placed_text(page: object) -> list[tuple[str, float, float]]:
+    """The page's text runs with where they start (x, y in points)."""
+    runs: list[tuple[str, float, float]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], *_args: object) -> None:
+        if text.strip():
+            x = cm[0] * tm[4] + cm[2] * tm[5] + cm[4]
+            y = cm[1] * tm[4] + cm[3] * tm[5] + cm[5]
+            runs.append((plain(text.strip()), x, y))
+
+    page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
+    return runs
+
+
+def vertical_book(build: Callable[..., bytes]) -> PdfReader:
+    from companion.export.vertical import chromium_path
+
+    if chromium_path() is None:
+        pytest.skip("Chromium is not installed (scripts/setup --vertical installs it)")
+    return PdfReader(io.BytesIO(build("vertical", "ja", "annotated", "a6")))
+
+
+def chapter_starts(reader: PdfReader) -> dict[str, int]:
+    """Each top-level heading's title and its page (from 1), from Chromium's outline."""
+    return {
+        unicodedata.normalize("NFKC", entry.title): reader.get_destination_page_number(entry) + 1
+        for entry in reader.outline
+        if not isinstance(entry, list)
+    }
+
+
+@pytest.mark.browser
+def test_vertical_folios_and_running_heads_stand_at_the_outer_edge(
+    build: Callable[..., bytes],
+) -> None:
+    reader = vertical_book(build)
+    starts = chapter_starts(reader)
+    stages = [
+        (page, title.split(" ", 1)[1]) for title, page in starts.items() if title[0] in "♥♦♣♠"
+    ]
+    width, height = float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)
+    for number, page in enumerate(reader.pages, start=1):
+        runs = placed_text(page)
+        folios = [x for text, x, y in runs if text == str(number) and y < 0.15 * height]
+        heads = [(text, x) for text, x, y in runs if y > 0.9 * height]
+        if number <= 3:  # the cover and the contents carry neither
+            assert not folios and not heads, number
+            continue
+        assert len(folios) == 1, number
+        # Pages turn right to left: an odd page lies on the left, its outer edge the left one.
+        outer_left = number % 2 == 1
+        assert (folios[0] < width / 2) == outer_left, number
+        assert len(heads) == 1 and (heads[0][1] < width / 2) == outer_left, number
+        if not outer_left:
+            assert heads[0][0] == "朱音(あかね)の生涯", number
+        elif number < starts["エピローグ"]:
+            stage = [name for start, name in stages if start <= number][-1]
+            assert heads[0][0] == stage, number
+
+
+@pytest.mark.browser
+def test_vertical_contents_give_the_page_where_each_part_begins(
+    build: Callable[..., bytes],
+) -> None:
+    from companion.export.vertical import kanji_number
+
+    reader = vertical_book(build)
+    starts = chapter_starts(reader)
+    contents = starts["目次"]
+    listed = "".join(plain(reader.pages[contents - 1].extract_text()).split())
+    stages = {title: page for title, page in starts.items() if title[0] in "♥♦♣♠"}
+    assert len(stages) == 4
+    for title, page in stages.items():
+        assert "".join(title.split()) + kanji_number(page) in listed, (title, listed)
+        # The chapter really begins there: its name is on that page and not on the one before.
+        name = title.split(" ", 1)[1]
+        assert name in "".join(plain(reader.pages[page - 1].extract_text()).split())
+        if page - 1 != contents:
+            assert name not in "".join(plain(reader.pages[page - 2].extract_text()).split())
+    # The contents' links go to the same pages.
+    for index, page in enumerate(stages.values()):
+        destination = reader.named_destinations[f"/stage-{index}"]
+        assert reader.get_destination_page_number(destination) + 1 == page
+    assert "エピローグ" + kanji_number(starts["エピローグ"]) in listed

@@ -7,6 +7,7 @@ nothing but the HTML and the static folder, so a worker process or a benchmark c
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,7 +21,7 @@ from ..legacy import State
 from ..story import life_timeline
 from ..web.terms import stage_name
 from . import PAPERS
-from .contents import EditionError, contents
+from .contents import Contents, EditionError, contents
 from .fetcher import StaticFetcher
 
 if TYPE_CHECKING:
@@ -78,12 +79,17 @@ def static_dir() -> Path:
 
 
 def book_html(
-    state: State, edition: str, paper: str, bleed_mm: int = 0, vertical: bool = False
+    state: State,
+    edition: str,
+    paper: str,
+    bleed_mm: int = 0,
+    vertical: bool = False,
+    toc_pages: Mapping[str, str] | None = None,
 ) -> str:
     """The book as one HTML document, in the chronicle's language.
 
     ``bleed_mm`` is for the print shop's edition; ``vertical`` lays it out for Chromium in
-    vertical Japanese (``vertical.py``).
+    vertical Japanese (``vertical.py``), whose contents show ``toc_pages`` (anchor: page).
     """
     book = contents(state, edition)
     size = paper_for(paper)
@@ -98,8 +104,20 @@ def book_html(
             vertical=vertical,
             dice_as_text=vertical,
             css_string=css_string,
+            running_heads=running_heads,
+            toc_pages=toc_pages or {},
             timeline=_timeline(state),
         )
+
+
+def running_heads(book: Contents, state: State) -> list[tuple[str, str]]:
+    """Each part of the body after the contents, as (page name, its running head)."""
+    heads = [(f"stage-{c.stage.index}", stage_name(c.stage.index)) for c in book.chapters]
+    if state.epilogue:
+        heads.append(("epilogue", _("Epilogue")))
+    heads.append(("timeline", _("The life at a glance")))
+    heads.append(("keystones", _("Keystones")))
+    return heads
 
 
 def css_string(text: str) -> Markup:

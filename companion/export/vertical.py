@@ -3,7 +3,8 @@
 WeasyPrint cannot lay out vertical text, so this edition is printed by headless Chromium (Debian's
 ``chromium``) through Playwright's ``page.pdf``. The browser runs with JavaScript off and may load
 nothing but the book's own page and files under ``static/``; every other request is aborted.
-After printing, pypdf marks the PDF as read right to left (``/ViewerPreferences /Direction /R2L``)
+The book is printed twice, the second time with the contents' page numbers read from the
+first (``render_vertical``). After printing, pypdf marks the PDF as read right to left (``/ViewerPreferences /Direction /R2L``)
 and gives it its title and authors.
 """
 
@@ -13,7 +14,7 @@ import io
 import re
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,13 @@ SHORT_NUMBER = re.compile(r"(?<![0-9０-９.,])([0-9]{1,2}|[!?]{2})(?![0-9０-�
 SKIPPED = re.compile(r"(<svg\b.*?</svg>|<head>.*?</head>|<[^>]*>)", re.S)
 
 Progress = Callable[[float, str], None]
+KANJI_DIGITS = "〇一二三四五六七八九"
+# Anchors the contents may list, each held by a number as wide as a book's widest until known.
+PLACEHOLDERS = {
+    name: "〇〇〇"
+    for name in (*(f"stage-{i}" for i in range(4)), "epilogue", "timeline", "keystones")
+}
+MAX_PRINTINGS = 3
 
 
 class ChromiumMissingError(EditionError):
@@ -54,13 +62,25 @@ def chromium_path() -> str | None:
     return found
 
 
-def vertical_html(state: State, edition: str, paper: str) -> str:
-    """The vertical book as HTML: the ordinary book's text with upright short numbers."""
+def vertical_html(
+    state: State, edition: str, paper: str, toc_pages: Mapping[str, str] | None = None
+) -> str:
+    """The vertical book as HTML: the ordinary book's text with upright short numbers.
+
+    ``toc_pages`` are the contents' page numbers by anchor; without them every entry holds a
+    placeholder as wide as the widest number, so that the first printing lays out the same pages.
+    """
     from .book import book_html  # WeasyPrint's module: loaded only when a book is made
 
+    check_japanese(state)
+    pages = PLACEHOLDERS if toc_pages is None else toc_pages
+    return tate_chu_yoko(book_html(state, edition, paper, vertical=True, toc_pages=pages))
+
+
+def check_japanese(state: State) -> None:
+    """Refuse a chronicle not told in Japanese: the vertical edition is for Japanese alone."""
     if state.setup.language != "ja":
         raise EditionError("the vertical edition is for Japanese chronicles only")
-    return tate_chu_yoko(book_html(state, edition, paper, vertical=True))
 
 
 def tate_chu_yoko(html: str) -> str:
@@ -71,10 +91,35 @@ def tate_chu_yoko(html: str) -> str:
     return "".join(parts)
 
 
+def kanji_number(number: int) -> str:
+    """A page number in kanji digits, as a vertical book's contents print it: 148 is 一四八."""
+    return "".join(KANJI_DIGITS[int(digit)] for digit in str(number))
+
+
+def heading_pages(pdf: bytes) -> dict[str, int]:
+    """The page (from 1) of each anchor the PDF's links point to."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(pdf))
+    return {
+        str(name).lstrip("/"): reader.get_destination_page_number(dest) + 1
+        for name, dest in reader.named_destinations.items()
+    }
+
+
 def render_vertical(
-    html: str, static: Path, title: str, author: str, progress: Progress | None = None
+    html_for: Callable[[Mapping[str, str] | None], str],
+    static: Path,
+    title: str,
+    author: str,
+    progress: Progress | None = None,
 ) -> bytes:
-    """Print ``html`` with Chromium, then mark the PDF as read right to left."""
+    """Print the book with Chromium, then mark the PDF as read right to left.
+
+    Chromium cannot number the contents (``target-counter``), so the book is printed, the page
+    of each heading read back from the PDF, and printed again with those numbers; ``html_for``
+    makes the HTML for given numbers (None: placeholders).
+    """
     report = progress or (lambda _p, _s: None)
     executable = chromium_path()
     if executable is None:
@@ -82,14 +127,24 @@ def render_vertical(
     with tempfile.TemporaryDirectory(prefix="vertical-") as folder:
         page_file = Path(folder) / "book.html"
         base = f'<base href="{static.resolve().as_uri()}/">'
-        page_file.write_text(html.replace("<head>", "<head>" + base, 1), encoding="utf-8")
+
+        def write(toc_pages: Mapping[str, str] | None) -> None:
+            html = html_for(toc_pages)
+            page_file.write_text(html.replace("<head>", "<head>" + base, 1), encoding="utf-8")
+
         report(10, "starting")
-        pdf = _print(executable, page_file, static.resolve(), report)
+        pdf = _print(executable, page_file, static.resolve(), write, report)
     report(90, "writing")
     return right_to_left(pdf, title, author)
 
 
-def _print(executable: str, page_file: Path, static: Path, report: Progress) -> bytes:
+def _print(
+    executable: str,
+    page_file: Path,
+    static: Path,
+    write: Callable[[Mapping[str, str] | None], None],
+    report: Progress,
+) -> bytes:
     from playwright.sync_api import sync_playwright
 
     allowed = (page_file.as_uri(), static.as_uri() + "/")
@@ -100,12 +155,18 @@ def _print(executable: str, page_file: Path, static: Path, report: Progress) -> 
             page = context.new_page()
             page.set_default_timeout(TIMEOUT_MS)
             page.route("**/*", lambda route: _only_local(route, allowed))
-            report(25, "layout")
-            page.goto(page_file.as_uri(), wait_until="load")
-            report(55, "layout")
-            pdf: bytes = page.pdf(
-                prefer_css_page_size=True, print_background=True, outline=True, tagged=True
-            )
+            shown: Mapping[str, str] | None = None
+            for printing in range(MAX_PRINTINGS):
+                report(20 + 60 * printing / MAX_PRINTINGS, "layout")
+                write(shown)
+                page.goto(page_file.as_uri(), wait_until="load")
+                pdf: bytes = page.pdf(
+                    prefer_css_page_size=True, print_background=True, outline=True, tagged=True
+                )
+                found = {k: kanji_number(v) for k, v in heading_pages(pdf).items()}
+                if found == shown:
+                    break
+                shown = found
         finally:
             browser.close()
     return pdf
@@ -138,8 +199,12 @@ def make_vertical(
     state: State, edition: str, paper: str, static: Path, progress: Progress | None = None
 ) -> bytes:
     """The vertical PDF book of a Japanese chronicle."""
-    html = vertical_html(state, edition, paper)
+    check_japanese(state)
     setup = state.setup
     with force_locale(setup.language):
         title = _("The life of %(name)s", name=setup.pioneer)
-    return render_vertical(html, static, title, ", ".join(setup.players), progress)
+
+    def html_for(toc_pages: Mapping[str, str] | None) -> str:
+        return vertical_html(state, edition, paper, toc_pages)
+
+    return render_vertical(html_for, static, title, ", ".join(setup.players), progress)

@@ -33,6 +33,7 @@ from ..export import (
     THICKNESS_RANGE_MM,
     jobs,
 )
+from ..export import vertical as vertical_book
 from ..export.backup import export_backup, may_back_up
 from ..export.contents import EditionError
 from ..export.editions import check, layouts_for, parse_layout
@@ -444,6 +445,8 @@ def _request_books(
         raise ApiError(
             400, "bad-export", _("This kind of book cannot be made of this chronicle.")
         ) from None
+    if "vertical" in layouts and vertical_book.chromium_path() is None:
+        raise ApiError(400, "chromium-missing", export_view.chromium_missing())
     requested = [
         jobs.request_book(
             get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper, layout

@@ -26,13 +26,14 @@ from werkzeug.wrappers import Response
 
 from .. import chronicles, ratelimit
 from ..db import get_db
-from ..export import DEFAULT_THICKNESS_MM, EDITIONS, PAPERS, jobs, supervisor
+from ..export import DEFAULT_THICKNESS_MM, EDITIONS, PAPERS, THICKNESS_RANGE_MM, jobs, supervisor
+from ..export import vertical as vertical_book
 from ..export.backup import MAX_BYTES, export_backup, import_backup, may_back_up
 from ..export.contents import EditionError
 from ..export.editions import check, layouts_for, parse_layout
 from ..export.errors import BackupError
 from ..export.markdown import story_markdown
-from ..export.vertical import INSTALL_COMMAND, chromium_path
+from ..export.vertical import INSTALL_COMMAND
 from .access import opened_chronicles, remember
 from .chronicle import _open
 from .downloads import download
@@ -102,9 +103,12 @@ def pdf(token: str) -> Response:
     if edition not in EDITIONS or paper not in PAPERS:
         flash(_("Choose an edition and a paper size for the book."), "error")
         return redirect(back_url)
-    layouts = _layouts(chronicle, request.form.get("kind", "book"), request.form.get("thickness"))
-    if layouts is None:
-        flash(_("This kind of book cannot be made of this chronicle."), "error")
+    try:
+        layouts = _layouts(
+            chronicle, request.form.get("kind", "book"), request.form.get("thickness")
+        )
+    except BookRefusedError as refused:
+        flash(str(refused), "error")
         return redirect(back_url)
     requested = [
         jobs.request_book(
@@ -122,21 +126,40 @@ def pdf(token: str) -> Response:
     return redirect(back_url)
 
 
-def _layouts(chronicle: chronicles.Chronicle, kind: str, thickness: str | None) -> list[str] | None:
-    """The jobs the exports page's choice makes, or None if it is not a choice for this life."""
+class BookRefusedError(ValueError):
+    """A book the exports page cannot make, with the sentence that says why."""
+
+
+def _layouts(chronicle: chronicles.Chronicle, kind: str, thickness: str | None) -> list[str]:
+    """The jobs the exports page's choice makes; BookRefusedError if it cannot be made."""
     if kind not in KINDS:
-        return None
+        raise BookRefusedError(_("This kind of book cannot be made of this chronicle."))
     fmt, print_shop, vertical = KINDS[kind]
     try:
         paper = float(thickness) if thickness else DEFAULT_THICKNESS_MM
         layouts = layouts_for(fmt, print_shop, vertical, paper)
+    except (EditionError, ValueError):
+        low, high = THICKNESS_RANGE_MM
+        raise BookRefusedError(
+            _("A paper is %(low)s to %(high)s mm thick.", low=low, high=high)
+        ) from None
+    try:
         for layout in layouts:
             check(chronicle.state, layout)
-    except (EditionError, ValueError):
-        return None
-    if vertical and fmt == "pdf" and chromium_path() is None:
-        return None
+    except EditionError:
+        raise BookRefusedError(_("This kind of book cannot be made of this chronicle.")) from None
+    if vertical and fmt == "pdf" and vertical_book.chromium_path() is None:
+        raise BookRefusedError(chromium_missing())
     return layouts
+
+
+def chromium_missing() -> str:
+    """Why the vertical PDF cannot be made here, and the command that would make it possible."""
+    return _(
+        "The vertical PDF is printed by Chromium, which is not installed on this server."
+        " The host can install it with: %(command)s",
+        command=INSTALL_COMMAND,
+    )
 
 
 def _ensure_worker() -> None:
@@ -253,7 +276,7 @@ def _template_helpers() -> dict[str, Any]:
     return {
         "export_jobs_for": export_jobs_for,
         "may_back_up": may_back_up,
-        "chromium_installed": lambda: chromium_path() is not None,
+        "chromium_installed": lambda: vertical_book.chromium_path() is not None,
         "chromium_install_command": INSTALL_COMMAND,
         "paper_thicknesses": THICKNESSES,
         "default_thickness": DEFAULT_THICKNESS_MM,
