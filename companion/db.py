@@ -171,14 +171,20 @@ class _Pool:
 
     def get(self, path: str) -> Database:
         key = (threading.get_ident(), path)
+        ok = writable(path)
         with self._lock:
-            if self._tainted.get(path) and writable(path):
+            if self._tainted.get(path) and ok:
                 self._retire(path)
             pooled = self._pooled.get(key)
+            if pooled is not None and not ok and not pooled.tainted:
+                # The files were made read-only under an open connection: its descriptor could
+                # still write, so it is closed and the next one opens as the files now allow.
+                self._drop(key)
+                pooled = None
             if pooled is not None:
                 pooled.in_use = True
             else:
-                tainted = bool(self._tainted.get(path)) or not writable(path)
+                tainted = bool(self._tainted.get(path)) or not ok
                 # Counted before opening, so a connection opened meanwhile counts as beside it.
                 self._tainted[path] = self._tainted.get(path, 0) + tainted
         if pooled is None:

@@ -77,7 +77,8 @@ http {{
 def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
     """The app behind nginx: the server, and the public base address the client uses."""
     folder = tmp_path_factory.mktemp("proxied")
-    server = Server(folder / "app.sqlite3", env={"COMPANION_PROXY_HOPS": "1"}).start()
+    env = {"COMPANION_PROXY_HOPS": "1", "COMPANION_TRUSTED_HOSTS": f'["{PUBLIC}", "127.0.0.1"]'}
+    server = Server(folder / "app.sqlite3", env=env).start()
     port = free_port()
     nginx = subprocess.Popen(
         [NGINX, "-c", str(_nginx_conf(folder, port, server.port)), "-p", str(folder)],
