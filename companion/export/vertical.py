@@ -21,6 +21,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from ..legacy import State
+from ..web.wording import join_list
 from .contents import EditionError
 
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -142,4 +143,5 @@ def make_vertical(
     setup = state.setup
     with force_locale(setup.language):
         title = _("The life of %(name)s", name=setup.pioneer)
-    return render_vertical(html, static, title, ", ".join(setup.players), progress)
+        authors = join_list(setup.players)
+    return render_vertical(html, static, title, authors, progress)

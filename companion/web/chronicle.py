@@ -205,12 +205,13 @@ def undo(token: str) -> Response | tuple[str, int]:
             token, cap, chronicle, describe_since(chronicle, _version(request.form)), 409
         )
     try:
-        chronicles.execute(get_db(), chronicle, [Undo(acting_seat(cap, chronicle))])
+        undone = chronicles.execute(get_db(), chronicle, [Undo(acting_seat(cap, chronicle))])
     except RuleError as err:
         return _refuse(token, cap, chronicle, rule_message(err), 400)
     except StaleVersionError:
         latest = chronicles.load(get_db(), chronicle.id)
         return _refuse(token, cap, latest, describe_since(latest, chronicle.version), 409)
+    drafts.restore_undone(get_db(), undone.id, undone.state)
     flash(_("The last decision was taken back."), "success")
     return redirect(url_for("chronicle.play", token=token))
 
