@@ -74,3 +74,24 @@ def describe_since(chronicle: Chronicle, version: int) -> str:
     told = [e for e in important if getattr(e, "kind", "") in TOLD]
     shown = [describe(e, chronicle) for e in (told or important)[-MAX_LISTED:]]
     return join_sentences([*shown, _("The page now shows the new state; your text is kept.")])
+
+
+def announce(chronicle: Chronicle) -> str:
+    """The newest decision as news, for the page's live region (read out on other devices)."""
+    newest = next((r.event for r in chronicle.state.newest_records()), None)
+    kind = getattr(newest, "kind", "")
+    if newest is None or kind not in TOLD:
+        return ""
+    players = chronicle.state.setup.players
+    seat = getattr(newest, "seat", -1)
+    who = players[seat] if 0 <= seat < len(players) else "?"
+    if kind == "card-drawn":
+        return _("%(who)s drew %(card)s.", who=who, card=card_name(newest.card))
+    if kind == "dice-rolled":
+        faces = join_list(newest.faces)
+        if any(face >= 5 for face in newest.faces):
+            return _("%(who)s rolled %(faces)s: a success.", who=who, faces=faces)
+        return _("%(who)s rolled %(faces)s: a failure.", who=who, faces=faces)
+    if kind == "mark-built":
+        return _("%(who)s built the legacy mark “%(name)s”.", who=who, name=newest.name)
+    return describe(newest, chronicle)

@@ -93,5 +93,8 @@ def init_app(app: Flask) -> None:
         die_svg=die_face,
         md=render_markdown,
     )
+    from .narrate import announce  # narrate names cards with these terms
+
     app.jinja_env.filters["join_list"] = join_list
+    app.jinja_env.globals["announce"] = announce
     app.jinja_env.globals["in_language"] = in_language
