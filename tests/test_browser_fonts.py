@@ -19,6 +19,15 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield s
 
 
+# Tags every visible leaf element holding kana or kanji; returns their tags.
+MARK_JAPANESE = """() => [...document.querySelectorAll('body *')].filter((e, i) => {
+  if (e.children.length || !/[\\u3040-\\u30ff\\u4e00-\\u9fff]/.test(e.textContent)) return false;
+  if (!e.getClientRects().length || e.closest('select')) return false;
+  e.setAttribute('data-probe', String(i));
+  return true;
+}).map(e => e.getAttribute('data-probe'))"""
+
+
 def bundled(fonts: list[dict[str, object]]) -> bool:
     return bool(fonts) and all(
         f["isCustomFont"] and str(f["familyName"]).startswith("IPAex") for f in fonts
@@ -43,5 +52,13 @@ def test_japanese_glyphs_use_the_bundled_faces(browser: Browser, served: Served)
             assert bundled(label), (lang, label)
         # The mark's name is readable without hovering: a visible legend beside the picture.
         assert page.locator(".timeline-legend .legend-mark").first.is_visible()
+        # Every element with Japanese text on English pages draws it in a bundled face.
+        for path in ("/", "/new", f"/c/{token}/end", f"/c/{token}/story", "/games/"):
+            page.goto(f"{served.base}{path}?lang=en")
+            probes = page.evaluate(MARK_JAPANESE)
+            assert probes or path != "/", path
+            for probe in probes:
+                used = fonts_for(page, f"[data-probe='{probe}']")
+                assert any(str(f["familyName"]).startswith("IPAex") for f in used), (path, used)
     finally:
         page.close()
