@@ -128,3 +128,21 @@ def test_undoing_a_mark_brings_its_texts_back_to_every_device(
     assert "She inked the last bay at dawn." in html
     assert 'value="The Atlas"' in html
     assert "Every coast, drawn true." in html
+
+
+def test_a_refused_roll_counts_one_die(app: Flask) -> None:
+    from companion.legacy import RuleError
+    from companion.web.text_errors import rule_message
+
+    one = RuleError(
+        "dice-count", "This stage rolls %(dice)d dice: enter exactly %(dice)d faces.", "x", dice=1
+    )
+    four = RuleError(
+        "dice-count", "This stage rolls %(dice)d dice: enter exactly %(dice)d faces.", "x", dice=4
+    )
+    with app.test_request_context():
+        with force_locale("en"):
+            assert rule_message(one) == "This stage rolls 1 die: enter exactly one face."
+            assert rule_message(four) == "This stage rolls 4 dice: enter exactly 4 faces."
+        with force_locale("ja"):
+            assert "サイコロを1個" in rule_message(one)
