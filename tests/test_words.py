@@ -146,3 +146,21 @@ def test_a_refused_roll_counts_one_die(app: Flask) -> None:
             assert rule_message(four) == "This stage rolls 4 dice: enter exactly 4 faces."
         with force_locale("ja"):
             assert "サイコロを1個" in rule_message(one)
+
+
+def test_undoing_a_narration_through_the_api_brings_it_back(
+    client: FlaskClient, app: Flask
+) -> None:
+    token = create(client)
+    post_turn(client, app, token, action="draw", card="2H")
+    fields = {"prompt": "0", "answer": "A", "stakes_success": "S", "stakes_failure": "F"}
+    post_turn(client, app, token, action="roll", **fields, **faces(4, True))
+    post_turn(client, app, token, action="narrate", narration="The tide turned for her.")
+    version = chronicle(app, token).version
+    undone = client.post(
+        f"/api/v1/chronicles/{token}/commands",
+        json={"version": version, "command": {"type": "undo"}},
+    )
+    assert undone.status_code == 200, undone.get_data(as_text=True)
+    assert chronicle(app, token).state.step == "success"
+    assert "The tide turned for her." in client.get(f"/c/{token}/").get_data(as_text=True)
