@@ -12,6 +12,8 @@ from axe_pages import AXE, SIZES, axe, pages
 from play_helpers import create, faces, post_turn
 from playwright.sync_api import Browser, expect
 from served_app import Served, serve
+from table_helpers import act, buttons, load, new_table
+from table_helpers import page as served_page
 
 pytestmark = pytest.mark.browser
 BLOCKING = ("serious", "critical")
@@ -101,3 +103,24 @@ def test_dice_stay_still_when_motion_is_reduced(browser: Browser, served: Served
         names[motion] = page.evaluate(spin)
         context.close()
     assert names == {"no-preference": "tumble", "reduce": "none"}
+
+
+def test_a_move_at_a_card_table_is_announced(browser: Browser, served: Served) -> None:
+    token = new_table(served.client, "traitors-flame")
+    page = browser.new_page()
+    try:
+        page.goto(f"{served.base}/t/{token}/?lang=en")
+        region = page.locator("#announce")
+        expect(region).to_have_attribute("aria-live", "polite")
+        before = page.locator(".log-lines li").count()
+        match = load(served.app, token)
+        seat = str(match.acting_seats()[0])
+        served.client.post(f"/t/{token}/reveal", data={"seat": seat})  # past the cover screen
+        offered = buttons(served_page(served.client, f"/t/{token}/"))
+        assert offered
+        act(served.client, token, load(served.app, token), offered[0])
+        expect(page.locator(".log-lines li")).not_to_have_count(before, timeout=5000)
+        newest = page.locator(".log-lines li").first.inner_text()
+        expect(region).to_have_text(newest)
+    finally:
+        page.close()
