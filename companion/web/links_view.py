@@ -26,7 +26,7 @@ def _link_url(token: str) -> str:
     return url_for("chronicle.play", token=token, _external=True)
 
 
-def _qr_svg(url: str) -> str:
+def qr_svg(url: str) -> str:
     import segno
 
     return str(segno.make(url, error="m").svg_inline(scale=4, dark="#221d18", light="#fffdf8"))
@@ -87,7 +87,7 @@ def _live(chronicle: chronicles.Chronicle, tokens: list[str]) -> list[dict[str, 
         name = chronicle.state.setup.players[cap.seat] if cap.seat is not None else None
         shown.append(
             {"token": token, "role": cap.role, "seat": cap.seat, "name": name, "url": url}
-            | {"qr": _qr_svg(url), "hash": cap.token_hash}
+            | {"qr": qr_svg(url), "hash": cap.token_hash}
         )
     return sorted(shown, key=lambda f: (f["seat"] is None, f["seat"] or 0))
 
