@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -47,3 +48,29 @@ def clear_turn(db: Database, stream_id: str, turn_no: int, fields: Iterable[str]
         db.execute(
             f"DELETE FROM drafts WHERE stream_id = ? AND key IN ({marks})", [stream_id, *keys]
         )
+
+
+# The texts a decision carried, by the form field that typed them: taking the decision back
+# puts them into that field's draft again, so every device sees them in the form.
+UNDONE_TEXTS = {
+    "success-narrated": {"narration": "narration"},
+    "failure-accepted": {"narration": "narration"},
+    "mark-built": {
+        "mark_name": "name",
+        "mark_description": "description",
+        "narration": "narration",
+    },
+    "keystone-lost": {"loss_narration": "narration"},
+    "keystone-sacrificed": {"why": "why", "outcome": "outcome"},
+}
+
+
+def restore_undone(db: Database, stream_id: str, state: Any) -> None:
+    """After an undo, give the current turn back the texts of the decision just taken back."""
+    newest = next(state.newest_records(), None)
+    target = getattr(newest.event, "target_seq", None) if newest else None
+    undone = next((r.event for r in state.newest_records() if r.seq == target), None)
+    for field, attribute in UNDONE_TEXTS.get(getattr(undone, "kind", ""), {}).items():
+        text = getattr(undone, attribute, "")
+        if text:
+            save(db, stream_id, state.turn_no, field, text)

@@ -103,7 +103,7 @@ def timeline(
     step = (width - 40) / 12
     parts = [
         f'<svg class="timeline" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} 190"'
-        f' width="100%" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif">',
+        f' width="100%" xmlns="http://www.w3.org/2000/svg" font-family="IPAexGothic, sans-serif">',
         f"<title>{escape(title)}</title>",
     ]
     for stage, label in enumerate(stage_labels):

@@ -364,7 +364,7 @@ def test_cli_import_of_a_bad_file_says_why(app: Flask, tmp_path: Path) -> None:
     path.write_text('{"format": "spreadsheet"}', encoding="utf-8")
     result = app.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code != 0
-    assert "not a backup of an Ijinshō chronicle" in result.output
+    assert "'spreadsheet', not an Ijinshō chronicle" in result.output
     db = connect(app.config["DATABASE"])
     assert db.execute("SELECT count(*) FROM streams").fetchone()[0] == 0
 

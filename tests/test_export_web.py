@@ -187,7 +187,7 @@ def test_import_without_csrf_token_is_refused(csrf_app: Flask) -> None:
     [
         (b"\x89PNG\r\n\x1a\n", "not UTF-8"),
         (b'{"format": "ijinsho-chronicle", "format_version": 2, "events": "x"', "not JSON"),
-        (b'{"format": "other"}', "not a backup of an Ijinsh"),
+        (b'{"format": "other"}', "not an Ijinsh"),
     ],
 )
 def test_bad_upload_is_refused_with_its_reason(

@@ -156,13 +156,31 @@ def _ours(document: Any) -> dict[str, Any]:
         raise BackupError(
             "foreign", N_("The file is JSON, but not a chronicle backup: it is not an object.")
         )
-    if document.get("format") != FORMAT:
+    if "format" not in document:
         raise BackupError(
             "foreign",
-            N_("This is not a backup of an Ijinshō chronicle (its format is %(format)s)."),
-            format=shown(document.get("format")),
+            N_(
+                "This JSON file is not a chronicle backup: it does not say what it holds."
+                " Choose a file saved with the “JSON backup” button of a chronicle."
+            ),
+        )
+    if document["format"] != FORMAT:
+        raise BackupError(
+            "foreign",
+            N_(
+                "This file says it holds %(format)s, not an Ijinshō chronicle."
+                " Choose a file saved with the “JSON backup” button of a chronicle."
+            ),
+            format=shown(document["format"]),
         )
     version = document.get("format_version")
+    if version is None:
+        raise BackupError(
+            "bad-version",
+            N_(
+                "The backup does not say which version of the format it uses, so it cannot be read."
+            ),
+        )
     if type(version) is not int or not 1 <= version <= FORMAT_VERSION:
         raise BackupError(
             "bad-version",

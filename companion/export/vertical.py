@@ -22,6 +22,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from ..legacy import State
+from ..web.wording import join_list
 from .contents import EditionError
 
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -203,8 +204,9 @@ def make_vertical(
     setup = state.setup
     with force_locale(setup.language):
         title = _("The life of %(name)s", name=setup.pioneer)
+        authors = join_list(setup.players)
 
     def html_for(toc_pages: Mapping[str, str] | None) -> str:
         return vertical_html(state, edition, paper, toc_pages)
 
-    return render_vertical(html_for, static, title, ", ".join(setup.players), progress)
+    return render_vertical(html_for, static, title, authors, progress)

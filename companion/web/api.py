@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from .. import chronicles, json_input, ratelimit
+from .. import chronicles, drafts, json_input, ratelimit
 from ..capabilities import Capability, resolve
 from ..db import get_db, unavailable
 from ..export import (
@@ -337,6 +337,7 @@ def commands(token: str) -> Response | Reply:
         updated = chronicles.execute(get_db(), chronicle, issued)
     except StaleVersionError:
         return _stale(chronicles.load(get_db(), chronicle.id), chronicle.version, cap)
+    drafts.restore_undone(get_db(), updated.id, updated.state)  # an undo's texts come back
     return jsonify(state_json(updated, cap))
 
 

@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import capabilities, chronicles, drafts
+from .. import chronicles, drafts
 from ..capabilities import Capability
 from ..db import get_db
 from ..legacy import RuleError, legal_commands
@@ -214,12 +214,13 @@ def undo(token: str) -> Response | tuple[str, int]:
             token, cap, chronicle, describe_since(chronicle, _version(request.form)), 409
         )
     try:
-        chronicles.execute(get_db(), chronicle, [Undo(undo_seat(cap, chronicle.state))])
+        undone = chronicles.execute(get_db(), chronicle, [Undo(undo_seat(cap, chronicle.state))])
     except RuleError as err:
         return _refuse(token, cap, chronicle, rule_message(err), 400)
     except StaleVersionError:
         latest = chronicles.load(get_db(), chronicle.id)
         return _refuse(token, cap, latest, describe_since(latest, chronicle.version), 409)
+    drafts.restore_undone(get_db(), undone.id, undone.state)
     flash(_("The last decision was taken back."), "success")
     return redirect(url_for("chronicle.play", token=token))
 
@@ -252,61 +253,5 @@ def preview(token: str) -> Response | tuple[Response, int]:
     return jsonify(html=str(render_markdown(text)))
 
 
-def _link_url(token: str) -> str:
-    return url_for("chronicle.play", token=token, _external=True)
-
-
-def _qr_svg(url: str) -> str:
-    import segno
-
-    return str(segno.make(url, error="m").svg_inline(scale=4, dark="#221d18", light="#fffdf8"))
-
-
-@bp.get("/links")
-def links(token: str) -> str:
-    """The host's page of join links: per seat, read-only, with QR codes; revoke and reissue."""
-    cap, chronicle = _open(token)
-    if cap.role != "host":
-        abort(404)
-    fresh = session.pop("fresh_links", {}).get(chronicle.id, [])
-    return _links_page(token, cap, chronicle, fresh)
-
-
-def _links_page(
-    token: str, cap: Capability, chronicle: chronicles.Chronicle, fresh: list[dict[str, Any]]
-) -> str:
-    shown = [
-        {**f, "url": _link_url(f["token"]), "qr": _qr_svg(_link_url(f["token"]))} for f in fresh
-    ]
-    return render_template(
-        "chronicle/links.html",
-        token=token,
-        cap=cap,
-        chronicle=chronicle,
-        state=chronicle.state,
-        fresh=shown,
-        host_url=_link_url(token),
-        active=[c for c in capabilities.active(get_db(), chronicle.id) if c.role != "host"],
-    )
-
-
-@bp.post("/links")
-def manage_links(token: str) -> str | Response:
-    """Issue a new link for a seat or a reader, or revoke one."""
-    cap, chronicle = _open(token)
-    if cap.role != "host":
-        abort(404)
-    revoke_hash = request.form.get("revoke", "")
-    if revoke_hash:
-        if capabilities.revoke(get_db(), chronicle.id, revoke_hash):
-            flash(_("The link was revoked: it no longer opens this chronicle."), "success")
-        return redirect(url_for("chronicle.links", token=token))
-    role, seat = _requested_role(request.form.get("issue", ""), len(chronicle.state.setup.players))
-    new = capabilities.issue(get_db(), chronicle.id, role, seat)
-    return _links_page(token, cap, chronicle, [{"token": new, "role": role, "seat": seat}])
-
-
-def _requested_role(value: str, players: int) -> tuple[str, int | None]:
-    if value.startswith("seat-") and value[5:].isdigit() and int(value[5:]) < players:
-        return "seat", int(value[5:])
-    return "reader", None
+# The links page joins this blueprint from its own module.
+from . import links_view as _links_view  # noqa: E402, F401

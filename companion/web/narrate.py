@@ -8,8 +8,23 @@ from flask_babel import gettext as _
 
 from ..chronicles import Chronicle
 from .terms import card_name
+from .wording import join_list, join_sentences
 
 MAX_LISTED = 3
+TOLD = frozenset(
+    {
+        "card-drawn",
+        "dice-rolled",
+        "keystone-sacrificed",
+        "keystone-lost",
+        "token-spent",
+        "failure-accepted",
+        "success-narrated",
+        "mark-built",
+        "decision-undone",
+        "epilogue-written",
+    }
+)
 
 
 def describe(event: Any, chronicle: Chronicle) -> str:
@@ -23,7 +38,7 @@ def describe(event: Any, chronicle: Chronicle) -> str:
             "%(who)s already drew %(card)s.", who=who, card=card_name(event.card)
         ),
         "dice-rolled": lambda: _(
-            "%(who)s already rolled: %(faces)s.", who=who, faces=", ".join(map(str, event.faces))
+            "%(who)s already rolled: %(faces)s.", who=who, faces=join_list(event.faces)
         ),
         "keystone-sacrificed": lambda: _(
             "%(who)s already sacrificed %(name)s.", who=who, name=keystones.get(event.keystone, "?")
@@ -54,5 +69,29 @@ def describe_since(chronicle: Chronicle, version: int) -> str:
         return _(
             "The page was out of date and has been refreshed. Your text is kept: check it and send it again."
         )
-    shown = [describe(e, chronicle) for e in important[-MAX_LISTED:]]
-    return " ".join([*shown, _("The page now shows the new state; your text is kept.")])
+    # A roll is several events (prompt, answer, stakes, dice): only the ones with their own
+    # sentence are told, each once; "moved on" stands in only when none of them has one.
+    told = [e for e in important if getattr(e, "kind", "") in TOLD]
+    shown = [describe(e, chronicle) for e in (told or important)[-MAX_LISTED:]]
+    return join_sentences([*shown, _("The page now shows the new state; your text is kept.")])
+
+
+def announce(chronicle: Chronicle) -> str:
+    """The newest decision as news, for the page's live region (read out on other devices)."""
+    newest = next((r.event for r in chronicle.state.newest_records()), None)
+    kind = getattr(newest, "kind", "")
+    if newest is None or kind not in TOLD:
+        return ""
+    players = chronicle.state.setup.players
+    seat = getattr(newest, "seat", -1)
+    who = players[seat] if 0 <= seat < len(players) else "?"
+    if kind == "card-drawn":
+        return _("%(who)s drew %(card)s.", who=who, card=card_name(newest.card))
+    if kind == "dice-rolled":
+        faces = join_list(newest.faces)
+        if any(face >= 5 for face in newest.faces):
+            return _("%(who)s rolled %(faces)s: a success.", who=who, faces=faces)
+        return _("%(who)s rolled %(faces)s: a failure.", who=who, faces=faces)
+    if kind == "mark-built":
+        return _("%(who)s built the legacy mark “%(name)s”.", who=who, name=newest.name)
+    return describe(newest, chronicle)

@@ -16,7 +16,7 @@ from ..legacy.cards import STAGES
 from ..legacy.commands import ReviseText, WriteEpilogue
 from ..legacy.texts import find_text
 from ..store import StaleVersionError
-from ..story import life_timeline, story_chapters
+from ..story import life_timeline, story_chapters, timeline_rounds
 from .access import require_write
 from .chronicle import _open, acting_seat
 from .render_cache import cached
@@ -125,6 +125,7 @@ def end(token: str) -> str:
         cap=cap,
         chronicle=chronicle,
         state=state,
+        signs=[r for r in timeline_rounds(state) if r.mark or r.sacrifices or r.losses],
         timeline=life_timeline(
             state,
             [f"{stage_name(s.index)} {s.age}" for s in STAGES],

@@ -334,7 +334,7 @@ def links(token: str) -> str:
 @bp.post("/t/<token>/links")
 def issue_links(token: str) -> str:
     """Issue fresh links for every person's seat and a spectator link (old ones are revoked)."""
-    from .chronicle import _qr_svg
+    from .links_view import qr_svg
 
     cap, match = _open(token)
     if cap.role != "host":
@@ -351,7 +351,7 @@ def issue_links(token: str) -> str:
     watcher = capabilities.issue(db, match.id, "reader")
     fresh.append({"label": _("Spectators"), "url": _table_url(watcher)})
     for item in fresh:
-        item["qr"] = _qr_svg(item["url"])
+        item["qr"] = qr_svg(item["url"])
     return render_template("tables/links.html", token=token, match=match, fresh=fresh)
 
 

@@ -12,6 +12,7 @@ from ..legacy import State
 from ..legacy.odds import p_finish, p_success
 from ..svg import SUITS, card_back, die_face, playing_card
 from ..text import render_markdown
+from .wording import in_language, join_list
 
 STAGE_NAMES = (_l("Youth"), _l("Prime"), _l("Maturity"), _l("Old Age"))
 SUIT_NAMES = {
@@ -106,3 +107,8 @@ def init_app(app: Flask) -> None:
         die_svg=die_face,
         md=render_markdown,
     )
+    from .narrate import announce  # narrate names cards with these terms
+
+    app.jinja_env.filters["join_list"] = join_list
+    app.jinja_env.globals["announce"] = announce
+    app.jinja_env.globals["in_language"] = in_language

@@ -4,14 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
+
+# Refusals that count something: (singular, plural, the parameter that counts). The cores keep
+# one English template; the count picks the right form here.
+COUNTED = {
+    "dice-count": (
+        "This stage rolls %(num)d die: enter exactly one face.",
+        "This stage rolls %(num)d dice: enter exactly %(num)d faces.",
+        "dice",
+    ),
+}
 
 
 def rule_message(err: Any) -> str:
     """Translate a RuleError's English template, then fill in its parameters."""
     template = getattr(err, "message", None) or getattr(err, "template", None) or str(err)
     params = getattr(err, "params", {}) or {}
+    counted = COUNTED.get(getattr(err, "code", ""))
     try:
+        if counted and isinstance(params.get(counted[2]), int):
+            return ngettext(counted[0], counted[1], params[counted[2]], **params)
         return gettext(template) % params if params else gettext(template)
     except (KeyError, TypeError, ValueError):
         return str(err)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..legacy import State
 from ..legacy.commands import (
@@ -65,7 +66,13 @@ def faces_from(form: Mapping[str, str], state: State) -> tuple[int, ...] | None:
     for i in range(state.dice):
         raw = form.get(f"face-{i}", "").strip()
         if not raw:
-            raise FormError(_("Enter the face of every die you rolled (%(n)d dice).", n=state.dice))
+            raise FormError(
+                ngettext(
+                    "Enter the face of the die you rolled.",
+                    "Enter the face of every die you rolled (%(num)d dice).",
+                    state.dice,
+                )
+            )
         try:
             faces.append(int(raw))
         except ValueError:

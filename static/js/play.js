@@ -118,6 +118,9 @@
     live.replaceChildren(template.content);
     const fresh = live.querySelector(".table-layout");
     if (fresh) version = Number(fresh.dataset.version);
+    // Someone else moved (this page's own moves reload it): say what happened, politely.
+    const news = document.getElementById("announce");
+    if (news && fresh && fresh.dataset.news) news.textContent = fresh.dataset.news;
     live.querySelectorAll("form input[name=version]").forEach(function (input) { input.value = version; });
     if (focused) {
       const again = live.querySelector("[name='" + focused + "']");

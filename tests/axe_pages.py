@@ -1,0 +1,81 @@
+"""The pages the accessibility check visits, set up through the test client, and axe's runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from play_helpers import chronicle, create, faces, play_to_the_end, play_turn, post_turn
+from playwright.sync_api import Page
+from table_helpers import new_table
+
+AXE = (Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js").read_text("utf-8")
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+
+
+def roll_fields(hit: bool, dice: int) -> dict[str, str]:
+    fields = {"prompt": "0", "answer": "A", "stakes_success": "S", "stakes_failure": "F"}
+    return {**fields, **faces(dice, hit)}
+
+
+def pages(client: FlaskClient, app: Flask) -> dict[str, str]:
+    """Name -> path of every kind of page, each play step included."""
+    host = create(client)
+    steps = {"play-draw": f"/c/{host}/"}
+    # Each play step gets its own chronicle, stopped at that step.
+    chosen = create(client)
+    post_turn(client, app, chosen, action="draw", card="2H")
+    steps["play-compose"] = f"/c/{chosen}/"
+    won = create(client)
+    post_turn(client, app, won, action="draw", card="2H")
+    post_turn(client, app, won, action="roll", **roll_fields(True, 4))
+    steps["play-success"] = f"/c/{won}/"
+    lost = create(client)
+    post_turn(client, app, lost, action="draw", card="2H")
+    post_turn(client, app, lost, action="roll", **roll_fields(False, 4))
+    steps["play-failure"] = f"/c/{lost}/"
+    mark = create(client)
+    for _ in range(2):
+        play_turn(client, app, mark, hit=True)
+    state = chronicle(app, mark).state
+    post_turn(client, app, mark, action="draw", card=state.pile_cards(state.pile)[0])
+    post_turn(client, app, mark, action="roll", **roll_fields(True, 4))
+    steps["play-mark"] = f"/c/{mark}/"
+    ended = create(client)
+    play_to_the_end(client, app, ended)
+    flame = new_table(client, "traitors-flame")
+    summoners = new_table(client, "age-of-summoners")
+    return {
+        "start": "/",
+        "new": "/new",
+        **steps,
+        "story": f"/c/{ended}/story",
+        "end": f"/c/{ended}/end",
+        "play-ended": f"/c/{ended}/",
+        "links": f"/c/{host}/links",
+        "packs": "/packs/",
+        "pack-preview": "/packs/standard/ja",
+        "games": "/games/",
+        "traitors-flame": f"/t/{flame}/",
+        "age-of-summoners": f"/t/{summoners}/",
+        "table-replay": f"/t/{flame}/replay",
+        "table-links": f"/t/{summoners}/links",
+        "rules": "/games/traitors-flame/rules",
+        "not-found": "/c/no-such-link/",
+    }
+
+
+def axe(page: Page) -> list[dict[str, Any]]:
+    """axe-core's violations on the page (evaluated, so the page's strict CSP does not block it)."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(AXE)
+    result: list[dict[str, Any]] = page.evaluate(
+        """async () => {
+          const r = await axe.run(document, {resultTypes: ['violations']});
+          return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.map(n => n.target.join(' ') + ' :: ' + n.failureSummary.slice(0, 200))}));
+        }"""
+    )
+    return result

@@ -1,0 +1,91 @@
+"""The links sheet: every seat's link and the reader's made in one step, kept while the host stays,
+printable one card per seat, and each link revoked alone."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+from play_helpers import create
+
+CSS = (Path(__file__).resolve().parent.parent / "static" / "css" / "app.css").read_text("utf-8")
+
+
+def cards(html: str) -> list[tuple[str, str]]:
+    """(heading, link) of each card on the sheet."""
+    found = re.findall(
+        r'<article class="link-card fresh-link">\s*<h3>([^<]*)</h3>.*?<code>([^<]*)</code>',
+        html,
+        re.S,
+    )
+    return [(name.strip(), url) for name, url in found]
+
+
+def token_of(url: str) -> str:
+    match = re.search(r"/c/([A-Za-z0-9_-]+)/", url)
+    assert match, url
+    return match.group(1)
+
+
+def test_links_for_everyone_in_one_step(client: FlaskClient, app: Flask) -> None:
+    host = create(client)
+    page = client.post(f"/c/{host}/links", data={"issue": "everyone"})
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    sheet = cards(html)
+    assert [name for name, _ in sheet] == ["Ali", "Brianna", "Cardon", "Read-only"]
+    assert html.count("<svg") >= 4  # one QR code per card
+    assert all(url.startswith("http://localhost/c/") for _, url in sheet)
+    for name, url in sheet:
+        opened = client.get(f"/c/{token_of(url)}/").get_data(as_text=True)
+        if name != "Read-only":
+            assert name in opened
+    # Each card's link is live and listed with its own revoke button.
+    assert len(re.findall(r'name="revoke"', html)) >= 4
+
+
+def test_revoking_one_keeps_the_rest_of_the_sheet(client: FlaskClient, app: Flask) -> None:
+    host = create(client)
+    assert len(cards(client.get(f"/c/{host}/links").get_data(as_text=True))) == 1  # setup's link
+    html = client.post(f"/c/{host}/links", data={"issue": "everyone"}).get_data(as_text=True)
+    sheet = cards(html)
+    keep = re.findall(r'name="keep" value="([^"]+)"', html)
+    assert {token_of(url) for _, url in sheet} <= set(keep)
+    brianna = token_of(sheet[1][1])
+    from companion.capabilities import hash_token
+
+    after = client.post(
+        f"/c/{host}/links",
+        data={"revoke": hash_token(brianna), "keep": list(dict.fromkeys(keep))},
+    )
+    assert after.status_code == 200
+    remaining = cards(after.get_data(as_text=True))
+    assert [name for name, _ in remaining] == ["Ali", "Cardon", "Read-only"]
+    assert client.get(f"/c/{brianna}/").status_code == 404
+    for _, url in remaining:
+        assert client.get(f"/c/{token_of(url)}/").status_code == 200
+    # Leaving the page and coming back: the addresses are not shown again, the links still work.
+    again = client.get(f"/c/{host}/links").get_data(as_text=True)
+    assert cards(again) == []
+    assert again.count('name="revoke"') >= 3
+
+
+def test_kept_links_must_belong_to_this_chronicle(client: FlaskClient) -> None:
+    mine = create(client)
+    other = create(client)
+    theirs = cards(
+        client.post(f"/c/{other}/links", data={"issue": "everyone"}).get_data(as_text=True)
+    )
+    stolen = [token_of(url) for _, url in theirs] + [other, "x" * 500]
+    html = client.post(f"/c/{mine}/links", data={"issue": "reader", "keep": stolen})
+    shown = cards(html.get_data(as_text=True))
+    assert len(shown) == 1 and shown[0][0] == "New read-only link"
+    assert other not in html.get_data(as_text=True)
+
+
+def test_the_sheet_prints_one_card_per_seat() -> None:
+    print_rules = CSS.split("@media print", 1)[1]
+    assert ".no-print" in print_rules and "display: none" in print_rules
+    assert re.search(r"\.link-card \{[^}]*break-inside: avoid", print_rules)
