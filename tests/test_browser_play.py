@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -11,8 +10,8 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parent.parent
-# Screenshots go to test-results/; UPDATE_SCREENSHOTS=1 refreshes the README's copies in docs/.
-SHOTS = ROOT / ("docs" if os.environ.get("UPDATE_SCREENSHOTS") else "test-results") / "screenshots"
+# Screenshots of the English table go to test-results/; the README's come from test_browser_journey.
+SHOTS = ROOT / "test-results" / "screenshots"
 
 
 def fill_setup(page: Page, base: str) -> None:
