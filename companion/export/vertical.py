@@ -10,11 +10,13 @@ and gives it its title and authors.
 
 from __future__ import annotations
 
+import contextvars
 import io
 import re
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -134,9 +136,19 @@ def render_vertical(
             page_file.write_text(html.replace("<head>", "<head>" + base, 1), encoding="utf-8")
 
         report(10, "starting")
-        pdf = _print(executable, page_file, static.resolve(), write, report)
+        pdf = _in_own_thread(lambda: _print(executable, page_file, static.resolve(), write, report))
     report(90, "writing")
     return right_to_left(pdf, title, author)
+
+
+def _in_own_thread(work: Callable[[], bytes]) -> bytes:
+    """Run Playwright's sync API on a thread of its own, with this context (app, locale).
+
+    The sync API refuses a thread whose asyncio loop runs (an async server, or a test that
+    also drives a browser), so it never runs on the caller's.
+    """
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(contextvars.copy_context().run, work).result()
 
 
 def _print(
