@@ -74,20 +74,25 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Liv
 
 
 def pids_running(module: str, database: Path) -> set[int]:
-    """The live processes running ``python -m module`` on this database (no zombies)."""
-    found = set()
+    """The live processes running ``python -m module`` on this database (no zombies).
+
+    A child a worker forks to run a helper program (``ctypes.util.find_library`` runs
+    ``ldconfig`` as WeasyPrint loads) shows its parent's command line until it execs: it is no
+    second worker, so processes whose parent matches too are left out.
+    """
+    found: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             args = (entry / "cmdline").read_bytes().split(b"\0")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            state, ppid = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:2]
         except OSError:
             continue  # the process ended while we looked
         words = [arg.decode("utf-8", "replace") for arg in args]
         if state != "Z" and module in words and str(database) in words:
-            found.add(int(entry.name))
-    return found
+            found[int(entry.name)] = int(ppid)
+    return {pid for pid, ppid in found.items() if ppid not in found}
 
 
 def worker_pids(database: Path) -> set[int]:
