@@ -89,3 +89,52 @@ def test_the_sheet_prints_one_card_per_seat() -> None:
     print_rules = CSS.split("@media print", 1)[1]
     assert ".no-print" in print_rules and "display: none" in print_rules
     assert re.search(r"\.link-card \{[^}]*break-inside: avoid", print_rules)
+
+
+def table_token(url: str) -> str:
+    match = re.search(r"/t/([A-Za-z0-9_-]+)/", url)
+    assert match, url
+    return match.group(1)
+
+
+def new_devices_table(client: FlaskClient) -> str:
+    from table_helpers import new_table
+
+    seats = {"seat-0-kind": "person", "seat-0-name": "Ann", "seat-1-kind": "heuristic"}
+    seats |= {"seat-2-kind": "person", "seat-2-name": "Cy"}
+    return new_table(client, "traitors-flame", mode="devices", **seats)
+
+
+def test_a_card_table_gets_the_same_sheet_without_links_for_bots(client: FlaskClient) -> None:
+    host = new_devices_table(client)
+    html = client.post(f"/t/{host}/links", data={"issue": "everyone"}).get_data(as_text=True)
+    sheet = cards(html)
+    assert [name for name, _ in sheet] == ["Ann", "Cy", "Read-only"]
+    assert html.count("<svg") >= 3 and "data-print" in html
+    assert all(url.startswith("http://localhost/t/") for _, url in sheet)
+    assert 'value="seat-1"' not in html  # the bot's seat gets no button
+    for _, url in sheet:
+        assert client.get(f"/t/{table_token(url)}/").status_code == 200
+    # A bot's seat cannot be asked for: the request makes a spectator link instead.
+    asked = cards(client.post(f"/t/{host}/links", data={"issue": "seat-1"}).get_data(as_text=True))
+    assert [name for name, _ in asked] == ["New read-only link"]
+
+
+def test_revoking_one_table_link_keeps_the_others(client: FlaskClient) -> None:
+    from companion.capabilities import hash_token
+
+    host = new_devices_table(client)
+    html = client.post(f"/t/{host}/links", data={"issue": "everyone"}).get_data(as_text=True)
+    ann, cy, spectator = (table_token(url) for _, url in cards(html))
+    keep = list(dict.fromkeys(re.findall(r'name="keep" value="([^"]+)"', html)))
+    after = client.post(f"/t/{host}/links", data={"revoke": hash_token(cy), "keep": keep})
+    assert after.status_code == 200
+    assert "no longer opens this table" in after.get_data(as_text=True)
+    assert [name for name, _ in cards(after.get_data(as_text=True))] == ["Ann", "Read-only"]
+    assert client.get(f"/t/{cy}/").status_code == 404
+    assert client.get(f"/t/{ann}/").status_code == 200
+    assert client.get(f"/t/{spectator}/").status_code == 200
+    # Making everyone's links again leaves the earlier ones working.
+    client.post(f"/t/{host}/links", data={"issue": "everyone"})
+    assert client.get(f"/t/{ann}/").status_code == 200
+    assert client.get(f"/t/{ann}/links").status_code == 404  # only the host manages links

@@ -7,7 +7,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    abort,
     flash,
     g,
     jsonify,
@@ -17,7 +16,6 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -27,9 +25,10 @@ from ..capabilities import Capability
 from ..db import get_db
 from ..legacy import RuleError, legal_commands
 from ..legacy.commands import Undo
-from ..store import StaleVersionError, UnknownStreamError
+from ..store import StaleVersionError
 from ..text import render_markdown
-from .access import capability_for, remember, require_write
+from . import streams
+from .access import remember, require_write
 from .narrate import describe_since
 from .preview_limit import preview_allowed
 from .render_cache import cached
@@ -38,16 +37,15 @@ from .turn_form import DRAFT_FIELDS, TEXT_FIELDS, FormError, commands_for, draft
 from .undo_view import undo_offer, undo_seat
 
 bp = Blueprint("chronicle", __name__, url_prefix="/c/<token>")
+streams.use_stream_errors(bp)
 log = logging.getLogger("companion.chronicle")
 TEXT_LIMIT = 20_000
+Refusal = tuple[str | Response, int]
 
 
-def _open(token: str) -> tuple[Capability, chronicles.Chronicle]:
-    cap = capability_for(token, chronicles.KIND)
-    try:
-        chronicle = chronicles.load(get_db(), cap.stream_id)
-    except UnknownStreamError:
-        abort(404)
+def open_chronicle(token: str) -> tuple[Capability, chronicles.Chronicle]:
+    """The capability a link grants and the chronicle it opens; the stream error page otherwise."""
+    cap, chronicle = streams.open_stream(token, chronicles.load, chronicles.KIND)
     # Without an explicit choice, the interface follows the chronicle's language.
     g.content_language = chronicle.state.setup.language
     return cap, chronicle
@@ -82,24 +80,18 @@ def live_html(context: dict[str, Any]) -> Markup:
     """The live part of the play page, rendered once per version and viewer kind."""
     if context.get("posted"):
         return Markup(render_template("chronicle/_live.html", **context))  # noqa: S704
-    return cached(
-        live_key(context),
-        lambda: render_template("chronicle/_live.html", **context),
-        token=context["token"],
-    )
+    return streams.live_fragment(live_key(context), "chronicle/_live.html", context)
 
 
 def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
     """Everything the live part of the page depends on."""
     cap, chronicle = context["cap"], context["chronicle"]
     drafts_key = tuple(sorted(context["drafts"].items()))
-    return (
+    return streams.live_key(
         "live",
         chronicle.id,
         chronicle.version,
-        str(get_locale()),
-        cap.role,
-        cap.seat,
+        cap,
         context["can_act"],
         context["can_veil"],
         context["undo"],
@@ -110,7 +102,7 @@ def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
 @bp.get("/")
 def play(token: str) -> str:
     """The table's main screen: where the life stands and the current turn."""
-    cap, chronicle = _open(token)
+    cap, chronicle = open_chronicle(token)
     remember(url_for("chronicle.play", token=token))
     context = page_context(token, cap, chronicle)
     html = live_html(context)
@@ -131,14 +123,14 @@ def play(token: str) -> str:
 @bp.get("/version")
 def version(token: str) -> Response:
     """The chronicle's version, polled by open pages to notice changes."""
-    cap, chronicle = _open(token)
-    return jsonify(version=chronicle.version, phase=chronicle.state.phase)
+    _cap, chronicle = open_chronicle(token)
+    return streams.version_json(chronicle.version, phase=chronicle.state.phase)
 
 
 @bp.post("/turn")
-def turn(token: str) -> Response | tuple[str, int]:
+def turn(token: str) -> Response | Refusal:
     """Apply a play-page form: one or more decisions of the current player."""
-    cap, chronicle = _open(token)
+    cap, chronicle = open_chronicle(token)
     require_write(cap)
     form = request.form
     if cap.may_act_for(chronicle.state.seat):  # an X-card from another seat keeps no drafts
@@ -154,8 +146,8 @@ def turn(token: str) -> Response | tuple[str, int]:
             ),
             400,
         )
-    if _stale(form, chronicle):
-        return _refuse(token, cap, chronicle, describe_since(chronicle, _version(form)), 409)
+    if streams.is_stale(form, chronicle.version):
+        return _stale(token, cap, chronicle, streams.posted_version(form))
     try:
         seat = acting_seat(cap, chronicle)
         commands = commands_for(form.get("action", ""), form, chronicle.state, seat)
@@ -165,22 +157,10 @@ def turn(token: str) -> Response | tuple[str, int]:
     except RuleError as err:
         return _refuse(token, cap, chronicle, rule_message(err), 400)
     except StaleVersionError:
-        latest = chronicles.load(get_db(), chronicle.id)
-        return _refuse(token, cap, latest, describe_since(latest, chronicle.version), 409)
+        return _stale(token, cap, chronicles.load(get_db(), chronicle.id), chronicle.version)
     if not form.get("action", "").startswith("veil"):  # an X-card writes none of the texts
         drafts.clear_turn(get_db(), chronicle.id, chronicle.state.turn_no, _used_fields(form))
     return redirect(url_for("chronicle.play", token=token, v=updated.version, _anchor="turn"))
-
-
-def _version(form: Any) -> int:
-    try:
-        return int(form.get("version", ""))
-    except ValueError:
-        return -1
-
-
-def _stale(form: Any, chronicle: chronicles.Chronicle) -> bool:
-    return _version(form) != chronicle.version
 
 
 def _used_fields(form: Any) -> list[str]:
@@ -197,29 +177,36 @@ def _keep_drafts(chronicle: chronicles.Chronicle, form: Any) -> None:
 
 def _refuse(
     token: str, cap: Capability, chronicle: chronicles.Chronicle, message: str, status: int
-) -> tuple[str, int]:
-    flash(message, "error")
+) -> Refusal:
+    return streams.refuse(message, status, lambda: _posted_page(token, cap, chronicle))
+
+
+def _stale(token: str, cap: Capability, chronicle: chronicles.Chronicle, seen: int) -> Refusal:
+    """409: the chronicle moved on from version ``seen``; the page says what happened since."""
+    message = describe_since(chronicle, seen)
+    return streams.stale(message, chronicle.version, lambda: _posted_page(token, cap, chronicle))
+
+
+def _posted_page(token: str, cap: Capability, chronicle: chronicles.Chronicle) -> str:
+    """The play page again with the texts the player sent still in the form."""
     context = page_context(token, cap, chronicle)
     context["posted"] = request.form
-    return render_template("chronicle/play.html", live_html=live_html(context), **context), status
+    return render_template("chronicle/play.html", live_html=live_html(context), **context)
 
 
 @bp.post("/undo")
-def undo(token: str) -> Response | tuple[str, int]:
+def undo(token: str) -> Response | Refusal:
     """Take back the last decision, if the rules allow it."""
-    cap, chronicle = _open(token)
+    cap, chronicle = open_chronicle(token)
     require_write(cap)
-    if _stale(request.form, chronicle):
-        return _refuse(
-            token, cap, chronicle, describe_since(chronicle, _version(request.form)), 409
-        )
+    if streams.is_stale(request.form, chronicle.version):
+        return _stale(token, cap, chronicle, streams.posted_version(request.form))
     try:
         undone = chronicles.execute(get_db(), chronicle, [Undo(undo_seat(cap, chronicle.state))])
     except RuleError as err:
         return _refuse(token, cap, chronicle, rule_message(err), 400)
     except StaleVersionError:
-        latest = chronicles.load(get_db(), chronicle.id)
-        return _refuse(token, cap, latest, describe_since(latest, chronicle.version), 409)
+        return _stale(token, cap, chronicles.load(get_db(), chronicle.id), chronicle.version)
     drafts.restore_undone(get_db(), undone.id, undone.state)
     flash(_("The last decision was taken back."), "success")
     return redirect(url_for("chronicle.play", token=token))
@@ -228,7 +215,7 @@ def undo(token: str) -> Response | tuple[str, int]:
 @bp.post("/draft")
 def save_draft(token: str) -> Response:
     """Keep a text as the player types it (called by the page's script)."""
-    cap, chronicle = _open(token)
+    cap, chronicle = open_chronicle(token)
     require_write(cap)
     name, text = request.form.get("field", ""), request.form.get("text", "")
     if not draft_allowed(name, text, TEXT_LIMIT):
@@ -241,7 +228,7 @@ def save_draft(token: str) -> Response:
 @bp.post("/preview")
 def preview(token: str) -> Response | tuple[Response, int]:
     """Markdown rendered and cleaned exactly as the story will show it (for links that write)."""
-    cap, _chronicle = _open(token)
+    cap, _chronicle = open_chronicle(token)
     require_write(cap)
     if not preview_allowed():
         message = _("Too many previews at once; the preview will be back in a moment.")

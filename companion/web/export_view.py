@@ -35,7 +35,7 @@ from ..export.errors import BackupError
 from ..export.markdown import story_markdown
 from ..export.vertical import INSTALL_COMMAND
 from .access import opened_chronicles, remember
-from .chronicle import _open
+from .chronicle import open_chronicle
 from .downloads import download
 from .text_errors import rule_message
 
@@ -73,7 +73,7 @@ def download_suffix(job: jobs.Job) -> str:
 @bp.get("/export.md")
 def markdown(token: str) -> Response:
     """The story as one Markdown file."""
-    _cap, chronicle = _open(token)
+    _cap, chronicle = open_chronicle(token)
     edition = request.args.get("edition", "annotated")
     if edition not in EDITIONS:
         abort(404)
@@ -85,7 +85,7 @@ def markdown(token: str) -> Response:
 @bp.get("/export.json")
 def backup(token: str) -> Response:
     """The JSON backup: the whole event log and its metadata."""
-    cap, chronicle = _open(token)
+    cap, chronicle = open_chronicle(token)
     if not may_back_up(cap.role, chronicle.state):
         abort(404)  # the shuffled piles would show the cards still to come
     text = export_backup(get_db(), chronicle.id)
@@ -96,7 +96,7 @@ def backup(token: str) -> Response:
 @bp.post("/export/pdf")
 def pdf(token: str) -> Response:
     """Ask for the PDF book of this version: served at once if made, else made by a worker."""
-    _cap, chronicle = _open(token)
+    _cap, chronicle = open_chronicle(token)
     edition, paper = request.form.get("edition", ""), request.form.get("paper", "")
     back = request.form.get("back", "story.log")
     back_url = url_for(back if back in BACK else "story.log", token=token, _anchor="exports")
@@ -176,7 +176,7 @@ def book(
     token: str, version: int, edition: str, paper: str, layout: str = "book", ext: str = "pdf"
 ) -> Response:
     """A finished book."""
-    _cap, chronicle = _open(token)
+    _cap, chronicle = open_chronicle(token)
     try:
         parsed = parse_layout(layout)
     except EditionError:
@@ -194,7 +194,7 @@ def book(
 @bp.get("/export/<job_id>.json")
 def status(token: str, job_id: str) -> Response:
     """A book's progress, polled by the story page while it is made."""
-    _cap, chronicle = _open(token)
+    _cap, chronicle = open_chronicle(token)
     job = jobs.find(get_db(), job_id)
     if job is None or job.stream_id != chronicle.id:
         abort(404)

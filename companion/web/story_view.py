@@ -18,7 +18,7 @@ from ..legacy.texts import find_text
 from ..store import StaleVersionError
 from ..story import life_timeline, story_chapters, timeline_rounds
 from .access import require_write
-from .chronicle import _open, acting_seat
+from .chronicle import acting_seat, open_chronicle
 from .render_cache import cached
 from .terms import stage_name
 from .text_errors import rule_message
@@ -30,7 +30,7 @@ TEXT_LIMIT = 20_000
 @bp.get("/story")
 def log(token: str) -> str:
     """The life as a story: a chapter per stage, each turning point in full."""
-    cap, chronicle = _open(token)
+    cap, chronicle = open_chronicle(token)
     context = {"token": token, "cap": cap, "chronicle": chronicle, "state": chronicle.state}
     key = ("story", chronicle.id, chronicle.version, str(get_locale()), cap.can_write)
 
@@ -65,7 +65,7 @@ def log(token: str) -> str:
 @bp.get("/text/<int:seq>/<field>")
 def text(token: str, seq: int, field: str) -> str:
     """A text of the story with its history, and the form that corrects it."""
-    cap, chronicle = _open(token)
+    cap, chronicle = open_chronicle(token)
     require_write(cap)
     found = find_text(chronicle.state, seq, field)
     if found is None:
@@ -87,7 +87,7 @@ def text(token: str, seq: int, field: str) -> str:
 @bp.post("/revise")
 def revise(token: str) -> Response | tuple[str, int]:
     """Correct a text written earlier; the correction is an event and the history stays."""
-    cap, chronicle = _open(token)
+    cap, chronicle = open_chronicle(token)
     require_write(cap)
     text = request.form.get("text", "")
     back = url_for("story.log", token=token, _anchor=request.form.get("anchor", ""))
@@ -117,7 +117,7 @@ def revise(token: str) -> Response | tuple[str, int]:
 @bp.get("/end")
 def end(token: str) -> str:
     """The result of the life, the epilogue and the timeline."""
-    cap, chronicle = _open(token)
+    cap, chronicle = open_chronicle(token)
     state = chronicle.state
     return render_template(
         "chronicle/end.html",
@@ -137,7 +137,7 @@ def end(token: str) -> str:
 @bp.post("/epilogue")
 def epilogue(token: str) -> Response:
     """Write (or rewrite) the epilogue once the life has ended."""
-    cap, chronicle = _open(token)
+    cap, chronicle = open_chronicle(token)
     require_write(cap)
     text = request.form.get("epilogue", "")
     try:

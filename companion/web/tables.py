@@ -10,7 +10,6 @@ from flask import (
     abort,
     flash,
     g,
-    jsonify,
     redirect,
     render_template,
     request,
@@ -18,19 +17,21 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import capabilities, json_input, matches, ratelimit
+from .. import json_input, matches, ratelimit
 from ..capabilities import Capability
 from ..cardgames import CardGameRuleError, game_keys, game_package, get_game
 from ..db import get_db
-from ..store import StaleVersionError, UnknownStreamError
+from ..store import StaleVersionError
 from ..text import render_markdown
-from . import table_setup
-from .access import capability_for, remember, require_write
+from . import links_sheet, streams, table_setup
+from .access import remember, require_write
 from .text_errors import rule_message
 
 bp = Blueprint("tables", __name__)
+streams.use_stream_errors(bp)
 RULES_DIR = "rules"
 
 
@@ -105,12 +106,9 @@ def rules_text(key: str, language: str) -> str:
     return ""
 
 
-def _open(token: str) -> tuple[Capability, matches.Match]:
-    cap = capability_for(token)
-    try:
-        match = matches.load(get_db(), cap.stream_id)
-    except (UnknownStreamError, KeyError):
-        abort(404)
+def open_table(token: str) -> tuple[Capability, matches.Match]:
+    """The capability a link grants and the match it opens; the stream error page otherwise."""
+    cap, match = streams.open_stream(token, matches.load)
     if match.key not in game_keys():
         abort(404)
     g.content_language = match.language
@@ -220,25 +218,40 @@ def describe(game: Any, event: dict[str, Any], match: matches.Match) -> str:
 @bp.get("/t/<token>/")
 def table(token: str) -> str:
     """The table: the deck, every hand (backs for others), the played cards, scores and the log."""
-    cap, match = _open(token)
+    cap, match = open_table(token)
     remember(url_for("tables.table", token=token))
     context = table_context(token, cap, match)
+    html = live_html(context)
     if request.args.get("fragment"):
-        return render_template("tables/_live.html", **context)
-    return render_template("tables/table.html", **context)
+        return str(html)
+    return render_template("tables/table.html", live_html=html, **context)
+
+
+def live_html(context: dict[str, Any]) -> Markup:
+    """The live part of the table page, rendered once per version and kind of viewer."""
+    return streams.live_fragment(live_key(context), "tables/_live.html", context)
+
+
+def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
+    """Everything the live part depends on: in hot-seat, whoever holds the device too."""
+    match = context["match"]
+    asked = tuple(sorted((k, v) for k, v in request.args.items(multi=True) if k != "fragment"))
+    return streams.live_key(
+        "table-live", match.id, match.version, context["cap"], context["seat"], asked
+    )
 
 
 @bp.get("/t/<token>/version")
 def version(token: str) -> Response:
     """The match's version, polled by open pages."""
-    _cap, match = _open(token)
-    return jsonify(version=match.version)
+    _cap, match = open_table(token)
+    return streams.version_json(match.version)
 
 
 @bp.post("/t/<token>/reveal")
 def reveal(token: str) -> Response:
     """Hot-seat: the person whose turn it is takes the device and shows their hand."""
-    cap, match = _open(token)
+    cap, match = open_table(token)
     if cap.role != "host" or match.mode != "hotseat":
         abort(404)
     try:
@@ -255,9 +268,9 @@ def reveal(token: str) -> Response:
 
 
 @bp.post("/t/<token>/act")
-def act(token: str) -> Response | tuple[str, int]:
+def act(token: str) -> Response | tuple[str | Response, int]:
     """Apply one of the legal actions of the viewing seat."""
-    cap, match = _open(token)
+    cap, match = open_table(token)
     require_write(cap)
     seat = viewer_seat(cap, match)
     try:
@@ -266,26 +279,31 @@ def act(token: str) -> Response | tuple[str, int]:
         if seat is None or not isinstance(action, dict):
             raise CardGameRuleError("Choose an action from the table.", "no-seat")
         matches.act(get_db(), match, seat, action, version)
+    except StaleVersionError:
+        latest = matches.load(get_db(), match.id)
+        message = _("Someone moved first; the table now shows the new state.")
+        return streams.stale(message, latest.version, lambda: _table_page(token, cap, latest))
     except ValueError as err:
         message = (
             rule_message(err)
             if isinstance(err, CardGameRuleError)
             else _("That action could not be read.")
         )
-        if isinstance(err, StaleVersionError):
-            message = _("Someone moved first; the table now shows the new state.")
-        flash(message, "error")
-        status = 409 if isinstance(err, StaleVersionError) else 400
-        return render_template(
-            "tables/table.html", **table_context(token, cap, matches.load(get_db(), match.id))
-        ), status
+        latest = matches.load(get_db(), match.id)
+        return streams.refuse(message, 400, lambda: _table_page(token, cap, latest))
     return redirect(url_for("tables.table", token=token))
+
+
+def _table_page(token: str, cap: Capability, match: matches.Match) -> str:
+    """The table page as it stands, after a refused move."""
+    context = table_context(token, cap, match)
+    return render_template("tables/table.html", live_html=live_html(context), **context)
 
 
 @bp.post("/t/<token>/rematch")
 def rematch(token: str) -> Response:
     """Deal again for the same seats."""
-    cap, match = _open(token)
+    cap, match = open_table(token)
     require_write(cap)
     try:
         matches.rematch(get_db(), match, int(request.form.get("version", "-1")))
@@ -300,7 +318,7 @@ def rematch(token: str) -> Response:
 @bp.get("/t/<token>/replay")
 def replay(token: str) -> str:
     """A finished match, step by step, as a spectator saw it."""
-    _cap, match = _open(token)
+    _cap, match = open_table(token)
     moves = len(match.state.get("log", []))
     try:
         step = max(0, min(moves, int(request.args.get("step", moves))))
@@ -322,38 +340,27 @@ def replay(token: str) -> str:
     )
 
 
+def _sheet(match: matches.Match) -> links_sheet.Sheet:
+    return links_sheet.Sheet(
+        template="tables/links.html",
+        opens="tables.table",
+        manage="tables.issue_links",
+        stream_id=match.id,
+        seats=[None if seat.bot is not None else seat.name for seat in match.seats],
+        revoked=_("The link was revoked: it no longer opens this table."),
+        bare_post="everyone",
+    )
+
+
 @bp.get("/t/<token>/links")
 def links(token: str) -> str:
-    """The host's join links: one per person's seat, and a spectator link, with QR codes."""
-    cap, match = _open(token)
-    if cap.role != "host":
-        abort(404)
-    return render_template("tables/links.html", token=token, match=match, fresh=[])
+    """The host's links sheet: each person's seat and the spectators, with QR codes."""
+    cap, match = open_table(token)
+    return links_sheet.show(token, cap, _sheet(match), match=match)
 
 
 @bp.post("/t/<token>/links")
-def issue_links(token: str) -> str:
-    """Issue fresh links for every person's seat and a spectator link (old ones are revoked)."""
-    from .links_view import qr_svg
-
-    cap, match = _open(token)
-    if cap.role != "host":
-        abort(404)
-    db = get_db()
-    for old in capabilities.active(db, match.id):
-        if old.role != "host":
-            capabilities.revoke(db, match.id, old.token_hash)
-    fresh = []
-    for seat, person in enumerate(match.seats):
-        if person.bot is None:
-            new = capabilities.issue(db, match.id, "seat", seat)
-            fresh.append({"label": person.name, "url": _table_url(new)})
-    watcher = capabilities.issue(db, match.id, "reader")
-    fresh.append({"label": _("Spectators"), "url": _table_url(watcher)})
-    for item in fresh:
-        item["qr"] = qr_svg(item["url"])
-    return render_template("tables/links.html", token=token, match=match, fresh=fresh)
-
-
-def _table_url(token: str) -> str:
-    return url_for("tables.table", token=token, _external=True)
+def issue_links(token: str) -> str | Response:
+    """Make links (one seat, the spectators, or everyone at once), or revoke one."""
+    cap, match = open_table(token)
+    return links_sheet.manage(token, cap, _sheet(match), match=match)

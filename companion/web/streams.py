@@ -1,0 +1,110 @@
+"""The table kit every stream's pages share: chronicles and card tables alike.
+
+A stream (a chronicle or a card table) is opened by its link; a link that opens nothing gets one
+error page (404, or JSON when asked). A form posted at an old version gets 409 with the page
+as it stands now. Open pages poll the stream's version and fetch a live fragment, rendered once
+per version and kind of viewer through the render cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, TypeVar
+
+from flask import Blueprint, abort, flash, jsonify, make_response, render_template, request
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from ..capabilities import Capability
+from ..db import get_db
+from ..store import UnknownStreamError
+from .access import capability_for
+from .render_cache import cached
+
+Stream = TypeVar("Stream")
+Loader = Callable[[Any, str], Stream]
+Page = Callable[[], str]
+
+
+def open_stream(
+    token: str, load: Loader[Stream], kind: str | None = None
+) -> tuple[Capability, Stream]:
+    """The capability ``token`` grants and the stream it opens (loaded by ``load``); else 404.
+
+    ``kind`` restricts the link to streams of that kind (a chronicle's link never opens a table).
+    """
+    cap = capability_for(token, kind)
+    try:
+        return cap, load(get_db(), cap.stream_id)
+    except (UnknownStreamError, KeyError):
+        abort(404)
+
+
+def wants_json() -> bool:
+    """Whether the client asked for JSON rather than a page (scripts, the live poller)."""
+    accept = request.accept_mimetypes
+    return accept["application/json"] > accept["text/html"]
+
+
+def not_found(_err: Exception | None = None) -> tuple[Response, int]:
+    """The one answer for a link that opens nothing here: unknown, revoked, or not allowed."""
+    message = _(
+        "This link does not open anything here: it may be mistyped, or it was revoked. Ask whoever shared it for a new link."
+    )
+    if wants_json():
+        return jsonify(error=message, code="not-found"), 404
+    return make_response(render_template("errors/404.html", reason=message)), 404
+
+
+def use_stream_errors(bp: Blueprint) -> None:
+    """Answer every 404 of ``bp`` with the stream error page."""
+    bp.register_error_handler(404, not_found)
+
+
+def posted_version(form: Mapping[str, Any]) -> int:
+    """The version a form was made at; -1 when missing or unreadable."""
+    try:
+        return int(form.get("version", ""))
+    except (TypeError, ValueError):
+        return -1
+
+
+def is_stale(form: Mapping[str, Any], version: int) -> bool:
+    """Whether the form was made at another version than the stream's ``version``."""
+    return posted_version(form) != version
+
+
+def refuse(message: str, status: int, page: Page, **data: Any) -> tuple[str | Response, int]:
+    """Refuse a post: JSON ``{error, code, ...}`` when asked, else the page with the message."""
+    if wants_json():
+        code = "stale-version" if status == 409 else "refused"
+        return jsonify(error=message, code=code, **data), status
+    flash(message, "error")
+    return page(), status
+
+
+def stale(message: str, version: int, page: Page) -> tuple[str | Response, int]:
+    """409: someone moved first; the page (or JSON) shows the stream at ``version`` now."""
+    return refuse(message, 409, page, version=version)
+
+
+def version_json(version: int, **extra: Any) -> Response:
+    """What open pages poll: the stream's current version (and anything else they watch)."""
+    return jsonify(version=version, **extra)
+
+
+def live_key(
+    kind: str, stream_id: str, version: int, cap: Capability, *more: Hashable
+) -> tuple[Hashable, ...]:
+    """The render-cache key of a live fragment: everything it varies with per viewer.
+
+    The viewer's link token is not in it: ``live_fragment`` cuts it out of the kept HTML.
+    """
+    return (kind, stream_id, version, str(get_locale()), cap.role, cap.seat, cap.can_write, *more)
+
+
+def live_fragment(key: tuple[Hashable, ...], template: str, context: dict[str, Any]) -> Markup:
+    """The live fragment, rendered once per ``key``; the viewer's token is put back in."""
+    return cached(key, lambda: render_template(template, **context), token=context["token"])

@@ -1,0 +1,130 @@
+"""The kit chronicles and card tables share: one error page for a link that opens nothing, 409 for
+a stale version (a page, or JSON when asked), the version poll, and the cached live fragment."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from play_helpers import create
+from table_helpers import buttons, load, new_table, page
+
+JSON = {"Accept": "application/json"}
+UNKNOWN = "n0-such-link-n0-such-link-n0-such"
+
+
+@pytest.mark.parametrize("path", [f"/c/{UNKNOWN}/", f"/t/{UNKNOWN}/", f"/t/{UNKNOWN}/version"])
+def test_a_link_that_opens_nothing_gets_one_page_in_the_readers_language(
+    client: FlaskClient, path: str
+) -> None:
+    english = client.get(path, headers={"Accept": "text/html"})
+    assert english.status_code == 404
+    assert "it may be mistyped, or it was revoked" in english.get_data(as_text=True)
+    japanese = client.get(f"{path}?lang=ja", headers={"Accept": "text/html"})
+    assert japanese.status_code == 404
+    assert "打ち間違いか、すでに無効にされたリンクです" in japanese.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", [f"/c/{UNKNOWN}/", f"/t/{UNKNOWN}/", f"/t/{UNKNOWN}/version"])
+def test_a_link_that_opens_nothing_answers_json_when_asked(client: FlaskClient, path: str) -> None:
+    response = client.get(path, headers=JSON)
+    assert response.status_code == 404
+    body = response.get_json()
+    assert body["code"] == "not-found"
+    assert "it was revoked" in body["error"]
+
+
+def test_a_read_only_link_that_tries_to_move_gets_the_same_page(
+    client: FlaskClient, app: Flask
+) -> None:
+    host = new_table(client, "traitors-flame", mode="devices", **two_people())
+    spectator = sheet_tokens(client, host)[-1]
+    refused = client.post(f"/t/{spectator}/act", data={"version": "1", "action": "{}"})
+    assert refused.status_code == 404
+    assert "it was revoked" in refused.get_data(as_text=True)
+
+
+def test_a_stale_move_at_a_table_is_409_in_json_when_asked(client: FlaskClient, app: Flask) -> None:
+    token = new_table(client, "traitors-flame")
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    match = load(app, token)
+    action = json.dumps(buttons(page(client, f"/t/{token}/"))[0])
+    stale = {"version": str(match.version - 1), "action": action}
+    answer = client.post(f"/t/{token}/act", data=stale, headers=JSON)
+    assert answer.status_code == 409
+    assert answer.get_json() == {
+        "error": "Someone moved first; the table now shows the new state.",
+        "code": "stale-version",
+        "version": match.version,
+    }
+    shown = client.post(f"/t/{token}/act", data=stale)
+    assert shown.status_code == 409
+    assert "Someone moved first" in shown.get_data(as_text=True)
+    assert load(app, token).version == match.version
+
+
+def test_a_stale_chronicle_form_is_409_in_json_when_asked(client: FlaskClient) -> None:
+    token = create(client)
+    version = client.get(f"/c/{token}/version").get_json()["version"]
+    answer = client.post(
+        f"/c/{token}/turn", data={"version": str(version - 1), "action": "draw"}, headers=JSON
+    )
+    assert answer.status_code == 409
+    body = answer.get_json()
+    assert body["code"] == "stale-version" and body["version"] == version and body["error"]
+
+
+def test_the_table_fragment_is_rendered_once_per_version_and_viewer(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.web import streams
+
+    rendered: list[str] = []
+    real = streams.render_template
+
+    def counting(name: str, **context: Any) -> str:
+        rendered.append(name)
+        return real(name, **context)
+
+    monkeypatch.setattr(streams, "render_template", counting)
+    host = new_table(client, "traitors-flame", mode="devices", **two_people())
+    ann, bo, spectator = sheet_tokens(client, host)
+    for token in (host, host, ann, ann, spectator):
+        page(client, f"/t/{token}/?fragment=1")
+    assert rendered == ["tables/_live.html"] * 3  # host, Ann, spectator: once each
+    first = load(app, host).acting_seats()[0]
+    acting, waiting = (ann, bo) if first == 0 else (bo, ann)
+    assert buttons(page(client, f"/t/{acting}/?fragment=1"))
+    assert not buttons(page(client, f"/t/{waiting}/?fragment=1"))
+
+
+def test_the_table_fragment_follows_the_readers_language(client: FlaskClient) -> None:
+    host = new_table(client, "traitors-flame")
+    english = page(client, f"/t/{host}/?fragment=1&lang=en")
+    japanese = page(client, f"/t/{host}/?fragment=1&lang=ja")
+    assert "Game log" in english and "Game log" not in japanese
+
+
+def test_the_version_poll_answers_the_current_version(client: FlaskClient, app: Flask) -> None:
+    token = new_table(client, "traitors-flame")
+    assert client.get(f"/t/{token}/version").get_json() == {"version": load(app, token).version}
+
+
+def two_people() -> dict[str, str]:
+    return {
+        "seat-0-kind": "person",
+        "seat-0-name": "Ann",
+        "seat-1-kind": "person",
+        "seat-1-name": "Bo",
+    }
+
+
+def sheet_tokens(client: FlaskClient, host: str) -> list[str]:
+    """Make everyone's links on the table's sheet: the seats' tokens, then the spectators'."""
+    import re
+
+    text = client.post(f"/t/{host}/links", data={"issue": "everyone"}).get_data(as_text=True)
+    return re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", text)
