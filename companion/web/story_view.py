@@ -17,6 +17,7 @@ from ..legacy.commands import ReviseText, WriteEpilogue
 from ..legacy.texts import find_text
 from ..store import StaleVersionError
 from ..story import life_timeline, story_chapters, timeline_rounds
+from . import streams
 from .access import require_write
 from .chronicle import acting_seat, open_chronicle
 from .render_cache import cached
@@ -24,6 +25,7 @@ from .terms import stage_name
 from .text_errors import rule_message
 
 bp = Blueprint("story", __name__, url_prefix="/c/<token>")
+streams.use_stream_errors(bp)
 TEXT_LIMIT = 20_000
 
 

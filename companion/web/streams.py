@@ -51,7 +51,7 @@ def wants_json() -> bool:
 def not_found(_err: Exception | None = None) -> tuple[Response, int]:
     """The one answer for a link that opens nothing here: unknown, revoked, or not allowed."""
     message = _(
-        "This link does not open anything here: it may be mistyped, or it was revoked. Ask whoever shared it for a new link."
+        "This link does not open this page: it may be mistyped, revoked, or allowed to read only. Ask whoever shared it for a new link."
     )
     if wants_json():
         return jsonify(error=message, code="not-found"), 404
