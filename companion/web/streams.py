@@ -29,21 +29,25 @@ Page = Callable[[], str]
 
 
 def open_stream(
-    token: str, load: Loader[Stream], kind: str | None = None
+    token: str,
+    load: Loader[Stream],
+    kind: str | None = None,
+    missing: tuple[type[Exception], ...] = (UnknownStreamError,),
 ) -> tuple[Capability, Stream]:
     """The capability ``token`` grants and the stream it opens (loaded by ``load``); else 404.
 
-    ``kind`` restricts the link to streams of that kind (a chronicle's link never opens a table).
+    ``kind`` restricts the link to streams of that kind (a chronicle's link never opens a table);
+    ``load`` raising one of ``missing`` means the stream is not there.
     """
     cap = capability_for(token, kind)
     try:
         return cap, load(get_db(), cap.stream_id)
-    except (UnknownStreamError, KeyError):
+    except missing:
         abort(404)
 
 
 def wants_json() -> bool:
-    """Whether the client asked for JSON rather than a page (scripts, the live poller)."""
+    """Whether the client prefers JSON to a page (a script sending ``Accept: application/json``)."""
     accept = request.accept_mimetypes
     return accept["application/json"] > accept["text/html"]
 

@@ -24,7 +24,7 @@ from .. import json_input, matches, ratelimit
 from ..capabilities import Capability
 from ..cardgames import CardGameRuleError, game_keys, game_package, get_game
 from ..db import get_db
-from ..store import StaleVersionError
+from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
 from . import links_sheet, streams, table_setup
 from .access import remember, require_write
@@ -108,7 +108,8 @@ def rules_text(key: str, language: str) -> str:
 
 def open_table(token: str) -> tuple[Capability, matches.Match]:
     """The capability a link grants and the match it opens; the stream error page otherwise."""
-    cap, match = streams.open_stream(token, matches.load)
+    # A stream of another kind (a chronicle) has no match in it: loading it raises KeyError.
+    cap, match = streams.open_stream(token, matches.load, missing=(UnknownStreamError, KeyError))
     if match.key not in game_keys():
         abort(404)
     g.content_language = match.language
