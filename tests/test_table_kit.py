@@ -69,6 +69,19 @@ def test_a_stale_move_at_a_table_is_409_in_json_when_asked(client: FlaskClient, 
     assert load(app, token).version == match.version
 
 
+def test_a_refused_move_at_a_table_is_400_in_json_when_asked(
+    client: FlaskClient, app: Flask
+) -> None:
+    token = new_table(client, "traitors-flame")
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    version = load(app, token).version
+    unreadable = {"version": str(version), "action": "not an action"}
+    answer = client.post(f"/t/{token}/act", data=unreadable, headers=JSON)
+    assert answer.status_code == 400
+    assert answer.get_json() == {"error": "That action could not be read.", "code": "refused"}
+    assert load(app, token).version == version
+
+
 def test_a_stale_chronicle_form_is_409_in_json_when_asked(client: FlaskClient) -> None:
     token = create(client)
     version = client.get(f"/c/{token}/version").get_json()["version"]

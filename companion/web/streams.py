@@ -80,10 +80,11 @@ def is_stale(form: Mapping[str, Any], version: int) -> bool:
     return posted_version(form) != version
 
 
-def refuse(message: str, status: int, page: Page, **data: Any) -> tuple[str | Response, int]:
+def refuse(
+    message: str, status: int, page: Page, code: str = "refused", **data: Any
+) -> tuple[str | Response, int]:
     """Refuse a post: JSON ``{error, code, ...}`` when asked, else the page with the message."""
     if wants_json():
-        code = "stale-version" if status == 409 else "refused"
         return jsonify(error=message, code=code, **data), status
     flash(message, "error")
     return page(), status
@@ -91,7 +92,7 @@ def refuse(message: str, status: int, page: Page, **data: Any) -> tuple[str | Re
 
 def stale(message: str, version: int, page: Page) -> tuple[str | Response, int]:
     """409: someone moved first; the page (or JSON) shows the stream at ``version`` now."""
-    return refuse(message, 409, page, version=version)
+    return refuse(message, 409, page, code="stale-version", version=version)
 
 
 def version_json(version: int, **extra: Any) -> Response:
