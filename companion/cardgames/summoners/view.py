@@ -96,7 +96,9 @@ def _prospects(s: State, seat: int, actions: list[dict[str, Any]]) -> dict[str, 
         }
     summons = [a["card"] for a in actions if a["type"] == "summon"]
     if summons:
-        out["costs"] = {kind_of_card()[c]: cost_symbols(s, seat, kind_of_card()[c]) for c in summons}
+        out["costs"] = {
+            kind_of_card()[c]: cost_symbols(s, seat, kind_of_card()[c]) for c in summons
+        }
     if "act" in types:
         out["gains"] = action_prospects(s, seat)
     return out
