@@ -114,10 +114,10 @@ def test_log_lines_standings_and_options_follow_the_language_asked_for() -> None
     assert GAME.option_words("catch-up", "en") == "Catch-up chips"
 
 
-def test_the_end_thresholds_come_from_the_engine(app: Flask) -> None:
+def test_the_thresholds_come_from_the_engine(app: Flask) -> None:
     s = new_game(2, 3, {"start": 0})
     view = GAME.view(s, 0)
-    assert (view["end_spirits"], view["end_vp"]) == (10, 30)
+    assert (view["end_spirits"], view["end_vp"], view["faith_cap"]) == (10, 30, 10)
     with app.test_request_context("/?lang=en"):
         line = board.board(view, NAMES, [None, None])["end"]["line"]
     assert "10 or more spirits or 30 or more VP" in line

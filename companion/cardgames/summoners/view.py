@@ -14,7 +14,7 @@ from .flow import pairing_card
 from .legal import legal_actions
 from .payment import cost_symbols
 from .scoring import final_result
-from .state import END_SPIRITS, END_VP, State, may_declare
+from .state import END_SPIRITS, END_VP, FAITH_CAP, State, may_declare
 
 PUBLIC_WAIT_KEYS = ("seat", "phase", "to", "hand", "mana", "kind")
 
@@ -51,6 +51,7 @@ def view(s: State, seat: int | None, *, events: bool = True) -> dict[str, Any]:
         "declarer": s["declarer"],
         "end_spirits": END_SPIRITS,
         "end_vp": END_VP,
+        "faith_cap": FAITH_CAP,
         "final_turns_left": s["final_left"],
         "pending": None,
         "result": final_result(s) if s["over"] is not None else None,
