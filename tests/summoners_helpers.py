@@ -3,7 +3,13 @@ catch-up chips), seat 0 to start, and small lookups by kind."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
 from typing import Any
+
+from flask import Flask
+from flask_babel import Babel, force_locale
 
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.cards import kind_of_card
@@ -27,3 +33,18 @@ def card_of(s: State, seat: int, kind: str, zone: str = "hand") -> str:
 
 def kinds(cards: list[str]) -> list[str]:
     return [kind_of_card()[c] for c in cards]
+
+
+@cache
+def _words_app() -> Flask:
+    """A bare app that knows the project's catalogues (companion/translations)."""
+    app = Flask("companion")
+    Babel(app)
+    return app
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Words in ``lang``, as a table page in that language shows them."""
+    with _words_app().app_context(), force_locale(lang):
+        yield

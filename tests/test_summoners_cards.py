@@ -6,10 +6,11 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 import pytest
+from summoners_helpers import speaking
 
 from companion.cardgames.summoners import cards
 from companion.cardgames.summoners.cards import ACTIONS, COLOURS, card_ids, kinds
-from companion.cardgames.summoners.svg import back_svg, card_svg
+from companion.web.boards.summoners.svg import back_svg, card_svg
 
 NAMED = {
     "gargoyle": "ガーゴイル",
@@ -110,20 +111,23 @@ def test_a_malformed_set_is_rejected() -> None:
 @pytest.mark.parametrize("state", ["hand", "spirit", "mana"])
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_card_faces_are_well_formed_svg(state: str, lang: str) -> None:
-    for kind in kinds():
-        root = ET.fromstring(card_svg(kind, state, lang))
-        assert root.tag.endswith("svg")
-    hand = card_svg("sphinx", "hand", "en")
+    with speaking(lang):
+        for kind in kinds():
+            root = ET.fromstring(card_svg(kind, state))
+            assert root.tag.endswith("svg")
+    hand = card_svg("sphinx", "hand")
     assert "Sphinx" in hand and "Points" in hand
-    assert 'viewBox="0 0 280 200"' in card_svg("sphinx-1", "mana", "en")
-    assert "珪砂" in card_svg("sphinx", "mana", "ja")
+    assert 'viewBox="0 0 280 200"' in card_svg("sphinx-1", "mana")
+    with speaking("ja"):
+        assert "珪砂" in card_svg("sphinx", "mana") and "得点" in card_svg("sphinx", "hand")
 
 
 def test_stone_shows_the_back() -> None:
     stone = back_svg(sideways=True)
     assert "Philosopher" in stone and 'viewBox="0 0 280 200"' in stone
     assert not any(spec["name_en"] in stone for spec in kinds().values())
-    ET.fromstring(back_svg(False, "ja"))
+    with speaking("ja"):
+        assert "カードの裏" in back_svg(False)
 
 
 def test_rules_text_states_the_numbers_in_the_data() -> None:

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from summoners_helpers import speaking
 
 from companion.cardgames import CardGameRuleError, get_game
 from companion.cardgames.summoners import GAME, replay
@@ -167,7 +168,8 @@ def test_every_event_has_a_sentence_in_both_languages(states: list[State]) -> No
             for event in view(s, seat)["events"]:
                 types.add(event["type"])
                 for lang in ("en", "ja"):
-                    text = describe(event, lang)
+                    with speaking(lang):
+                        text = describe(event, lang)
                     assert text and "{" not in text and text != event["type"]
     assert {"setup", "turn", "command", "assisted", "game-end"} <= types
 

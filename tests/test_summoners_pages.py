@@ -13,14 +13,19 @@ from typing import Any
 import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
+from summoners_helpers import speaking
 from table_helpers import act, buttons, load, page, play_through_pages
 from table_helpers import new_table as new_game_table
 
 from companion import matches
-from companion.cardgames.summoners import GAME, board
+from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.cards import kind_of_card, kinds, number_of_action
 from companion.cardgames.summoners.engine import new_game
+from companion.cardgames.summoners.events import describe
 from companion.cardgames.summoners.scenario import arrange, stack_deck
+from companion.web.boards import summoners as board
+from companion.web.boards.summoners import spirit_list
+from companion.web.boards.summoners.words import ACTIONS_AND_SUMMON
 
 KEY = "age-of-summoners"
 THREE = {
@@ -61,7 +66,7 @@ def name_of(kind: str) -> str:
 
 
 def tag(kind: str) -> str:
-    return board.card_tag(kind, "en")
+    return board.card_tag(kind)
 
 
 # The board ----------------------------------------------------------------------------------
@@ -134,7 +139,7 @@ def test_the_command_number_and_the_choice_of_the_assist(client: FlaskClient, ap
     assert f">{command['base']}</strong>" in text
     assert f"Played: {name_of(kind_of_card()[play['card']])}" in text
     action = number_of_action(command["base"])
-    assert board.action_name(action, "en") in text
+    assert board.action_name(action) in text
     # act until the active seat must keep one of two drawn cards
     for _ in range(20):
         match = load(app, host)
@@ -254,7 +259,8 @@ def _card(s: State, seat: int, kind: str, zone: str = "hand") -> str:
 
 def _labels(s: State, seat: int, lang: str = "en") -> dict[str, dict[str, Any]]:
     view = GAME.view(s, seat)
-    return {board.label(a, view, lang, NAMES): a for a in GAME.legal_actions(s, seat)}
+    with speaking(lang):
+        return {board.label(a, view, NAMES): a for a in GAME.legal_actions(s, seat)}
 
 
 def test_labels_name_the_cards_the_numbers_and_the_choices() -> None:
@@ -266,7 +272,7 @@ def test_labels_name_the_cards_the_numbers_and_the_choices() -> None:
     pair = kinds()["ankou"]["number"]
     labels = _labels(s, 0)
     n = pair + kinds()["gargoyle"]["number"]
-    action = board.action_name(number_of_action(n), "en")
+    action = board.action_name(number_of_action(n))
     assert (
         f"Play Gargoyle ({kinds()['gargoyle']['number']}) beside Ankou ({pair}): {n}, {action}"
         in labels
@@ -290,18 +296,16 @@ def test_labels_name_the_cards_the_numbers_and_the_choices() -> None:
     summons = [t for t, a in labels.items() if a["type"] == "summon"]
     for text in summons:
         kind = kind_of_card()[labels[text]["card"]]
-        assert (
-            text == f"Summon {name_of(kind)} (pay {board.cost_words(kinds()[kind]['cost'], 'en')})"
-        )
+        assert text == f"Summon {name_of(kind)} (pay {board.cost_words(kinds()[kind]['cost'])})"
     s = GAME.apply(s, 0, labels[conquest])
     assert s["await"]["phase"] == "keep"
     labels = _labels(s, 0)
     assert f"Keep Chimera, give Nightmare ({tag('nightmare')}) to Cy" in labels
     assert f"Keep Nightmare, give Chimera ({tag('chimera')}) to Cy" in labels
     ja = _labels(s, 0, "ja")
-    assert (
-        f"キメラを手札に残し、ナイトメア（{board.card_tag('nightmare', 'ja')}）をCyにアシスト" in ja
-    )
+    with speaking("ja"):
+        nightmare = board.card_tag("nightmare")
+    assert f"キメラを手札に残し、ナイトメア（{nightmare}）をCyにアシスト" in ja
 
 
 def test_labels_for_inquisition_giving_and_declaring() -> None:
@@ -332,25 +336,25 @@ def test_labels_for_inquisition_giving_and_declaring() -> None:
 
 def test_labels_for_payments_discards_and_the_festival() -> None:
     view = {"seat": 0, "players": 3, "seats": [{"mana": [], "spirits": []}] * 3}
-    assert board.label({"type": "pay", "pay": {"yellow": 1, "stone": 2}}, view, "en") == (
+    assert board.label({"type": "pay", "pay": {"yellow": 1, "stone": 2}}, view) == (
         "Pay with 1 yellow + 2 stones"
     )
-    assert board.label({"type": "pay", "pay": {"black": 1, "stone": 1}}, view, "ja") == (
-        "支払う：黒1・賢者の石1"
-    )
-    assert board.label({"type": "discard", "zone": "stones"}, view, "en") == (
+    with speaking("ja"):
+        paid = board.label({"type": "pay", "pay": {"black": 1, "stone": 1}}, view)
+    assert paid == "支払う：黒1・賢者の石1"
+    assert board.label({"type": "discard", "zone": "stones"}, view) == (
         "Discard a philosopher's stone"
     )
     hand = {"type": "discard", "zone": "hand", "card": "belial-2"}
-    assert board.label(hand, view, "en") == "Discard Belial from your hand"
+    assert board.label(hand, view) == "Discard Belial from your hand"
     reveal = {
         "reveal": [{"id": "chimera-1", "kind": "chimera"}, {"id": "kelpie-3", "kind": "kelpie"}]
     }
-    choose = board.label({"type": "choose", "card": "chimera-1"}, {**view, **reveal}, "en")
+    choose = board.label({"type": "choose", "card": "chimera-1"}, {**view, **reveal})
     assert choose == f"Place Chimera ({tag('chimera')}) as mana, discard Kelpie"
     optional = {**view, "waiting": {"seat": 0, "phase": "optional", "kind": "nightmare"}}
-    assert board.label({"type": "optional", "use": False}, optional, "en") == "Do not use Nightmare"
-    assert board.label({"type": "optional", "use": True}, optional, "en").startswith(
+    assert board.label({"type": "optional", "use": False}, optional) == "Do not use Nightmare"
+    assert board.label({"type": "optional", "use": True}, optional).startswith(
         "Use Nightmare: everyone discards down to 6 hand cards and 7 mana"
     )
 
@@ -361,7 +365,7 @@ def test_labels_on_the_page_are_words_not_json(client: FlaskClient, app: Flask) 
     seen: set[str] = set()
     starts = (
         "Play", "Summon", "First place", "Use", "Pay with", "Discard", "Stop", "Give", "Place",
-        "Keep", "Do not", "Declare", *(board.action_name(a, "en") for a in board.ACTION_WORDS),
+        "Keep", "Do not", "Declare", *(board.action_name(a) for a in ACTIONS_AND_SUMMON),
     )  # fmt: skip
     for _ in range(150):
         match = load(app, token)
@@ -387,12 +391,13 @@ def test_labels_on_the_page_are_words_not_json(client: FlaskClient, app: Flask) 
 def test_describe_names_the_players() -> None:
     s = new_game(3, 9, {"start": 1})
     view = GAME.view(s, 0)
-    lines = [board.describe(e, "en", NAMES) for e in view["events"]]
+    lines = [describe(e, "en", NAMES) for e in view["events"]]
     assert lines[0] == "A match for 3 players begins; Brianna starts."
     assert "Ann is dealt 6 cards (" in lines[1] and lines[2] == "Brianna is dealt 6 cards."
-    ja = [board.describe(e, "ja", NAMES) for e in view["events"]]
+    with speaking("ja"):
+        ja = [describe(e, "ja", NAMES) for e in view["events"]]
     assert ja[0] == "3人のゲームを開始。スタートプレイヤーはBrianna。"
-    assert board.describe(view["events"][0], "en") == "A match for 3 players begins; P2 starts."
+    assert describe(view["events"][0], "en") == "A match for 3 players begins; P2 starts."
 
 
 # Rules --------------------------------------------------------------------------------------
@@ -409,7 +414,8 @@ def test_rules_pages_list_every_spirit_as_the_data_has_it(client: FlaskClient, l
         opening = r" \(" if lang == "en" else "（"
         line = re.search(rf"<strong>{re.escape(name)}</strong>{opening}[^<]*", text)
         assert line, name
-        cost = board.cost_words(spec["cost"], lang)
+        with speaking(lang):
+            cost = board.cost_words(spec["cost"])
         copies = f"{spec['copies']} copies" if lang == "en" else f"{spec['copies']}枚"
         points = f"{spec['points']} point" if lang == "en" else f"得点{spec['points']}"
         for part in (cost, copies, points):
@@ -590,7 +596,7 @@ def test_the_result_explains_a_tie() -> None:
         "declarer": 2,
         "reason": "declared",
     }
-    info = board.result_info(result, {"active": 2}, "en", NAMES)
+    info = board.result_info(result, {"active": 2}, NAMES)
     assert info["winner"] == "Ann" and info["order"] == ["Ann", "Brianna", "Cy"]
     assert [r["name"] for r in info["rows"]] == ["Ann", "Brianna", "Cy"]
     assert info["tied"] == ["Ann", "Brianna", "Cy"] and info["anchor"] == "Cy"
@@ -604,17 +610,19 @@ def test_card_pictures_in_three_states_and_only_what_the_view_shows() -> None:
     s = new_game(2, 3, {"start": 0})
     arrange(s, 0, hand=["sphinx"], mana=["kelpie"], spirits=["giant"], stones=["dryad"])
     arrange(s, 1, hand=["redcap"], mana=["basilisk"], spirits=[])
-    defs = str(board.defs(GAME.view(s, 0), "en"))
+    defs = str(board.defs(GAME.view(s, 0)))
     for symbol in ("aos-hand-sphinx-en", "aos-mana-kelpie-en", "aos-spirit-giant-en"):
         assert f'id="{symbol}"' in defs
     assert 'id="aos-stone-en"' in defs and 'id="aos-back-en"' in defs
     assert "redcap" not in defs and "Redcap" not in defs and "dryad" not in defs.lower()
-    spectator = str(board.defs(GAME.view(s, None), "en"))
+    spectator = str(board.defs(GAME.view(s, None)))
     assert "aos-hand-" not in spectator and "Sphinx" not in spectator
-    assert '<use href="#aos-mana-kelpie-en"/>' in str(board.card("kelpie-1", "mana", "en"))
-    assert 'aria-label="Philosopher&#x27;s stone"' in str(board.stone("en"))
-    assert "スフィンクス" in str(board.full_card("sphinx", "hand", "ja"))
-    assert "賢者の石" in str(board.full_back(True, "ja"))
+    assert '<use href="#aos-mana-kelpie-en"/>' in str(board.card("kelpie-1", "mana"))
+    assert 'aria-label="Philosopher&#x27;s stone"' in str(board.stone())
+    with speaking("ja"):
+        assert "スフィンクス" in str(board.full_card("sphinx", "hand"))
+        assert "賢者の石" in str(board.full_back(True))
+        assert 'id="aos-stone-ja"' in str(board.defs(GAME.view(s, 0)))
 
 
 def test_seat_names_are_escaped_on_the_board_and_the_result(
@@ -631,26 +639,29 @@ def test_seat_names_are_escaped_on_the_board_and_the_result(
 
 
 def test_the_rules_spirit_lists_can_be_refreshed_from_the_data(tmp_path: Path) -> None:
-    folder = Path(board.__file__).with_name("rules")
+    folder = spirit_list.RULES
     for lang in ("en", "ja"):
         text = (folder / f"{lang}.md").read_text(encoding="utf-8")
-        assert text.endswith(board.spirit_list_markdown(lang))  # in step with the data
+        with speaking(lang):
+            assert text.endswith(spirit_list.spirit_list_markdown(lang))  # in step with the data
         stale = text.replace(kinds()["belial"][f"text_{lang}"], "stale text")
         (tmp_path / f"{lang}.md").write_text(stale, encoding="utf-8")
-    assert len(board.refresh_rules(tmp_path)) == 2
+    with speaking("en"):
+        assert len(spirit_list.refresh_rules(tmp_path)) == 2
     for lang in ("en", "ja"):
         assert (tmp_path / f"{lang}.md").read_text(encoding="utf-8") == (
             folder / f"{lang}.md"
         ).read_text(encoding="utf-8")
-    assert board.refresh_rules(tmp_path) == []
+    with speaking("en"):
+        assert spirit_list.refresh_rules(tmp_path) == []
 
 
 def test_the_docs_spirit_table_is_in_step_with_the_data(tmp_path: Path) -> None:
     docs = Path(__file__).resolve().parents[1] / "docs" / "cardgames.md"
     text = docs.read_text(encoding="utf-8")
-    assert board.docs_table_markdown() in text
+    assert spirit_list.docs_table_markdown() in text
     stale = tmp_path / "cardgames.md"
     stale.write_text(text.replace(kinds()["belial"]["text_en"], "stale text"), encoding="utf-8")
-    assert board.refresh_docs(stale) == [stale]
+    assert spirit_list.refresh_docs(stale) == [stale]
     assert stale.read_text(encoding="utf-8") == text
-    assert board.refresh_docs(stale) == []
+    assert spirit_list.refresh_docs(stale) == []

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from summoners_helpers import State, card_of, do, kinds, printed_start
+from summoners_helpers import State, card_of, do, kinds, printed_start, speaking
 
 from companion.cardgames import CardGameRuleError
 from companion.cardgames.summoners import GAME
@@ -63,7 +63,8 @@ def test_later_players_start_with_catch_up_chips(players: int) -> None:
     assert told == [((1 + place) % players, place + 1) for place in range(1, players)]
     first = next(e for e in s["events"] if e["type"] == "catch-up")
     assert describe(first, "en").endswith("starts with 2 VP.")
-    assert "勝利点2点" in describe(first, "ja")
+    with speaking("ja"):
+        assert "勝利点2点" in describe(first, "ja")
 
 
 def test_catch_up_chips_can_be_left_out_as_in_the_printed_rules() -> None:

@@ -260,13 +260,16 @@ def test_traitors_flame_standings_are_the_banked_totals() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_card_texts_draw_mana_placeholders_as_symbols(lang: str) -> None:
+    from summoners_helpers import speaking
+
     from companion.cardgames.summoners.cards import kinds
-    from companion.cardgames.summoners.svg import card_svg
+    from companion.web.boards.summoners.svg import card_svg
 
     with_placeholders = [kind for kind, spec in kinds().items() if "[" in spec[f"text_{lang}"]]
     assert len(with_placeholders) >= 3
     names = {"en": ("green", "black", "any"), "ja": ("緑", "黒", "任意")}[lang]
-    drawn = "".join(card_svg(kind, "hand", lang) for kind in with_placeholders)
+    with speaking(lang):
+        drawn = "".join(card_svg(kind, "hand") for kind in with_placeholders)
     assert not re.search(r"\[[^\]]*\]", drawn)
     for name in names:
         assert re.search(

@@ -189,13 +189,17 @@ def game_stylesheet(key: str) -> str | None:
 
 
 def board_module(key: str) -> Any | None:
-    """The game's page helpers (``<package>.board``: ``label`` and what its board template uses)."""
+    """The game's page helpers (``companion.web.boards.<game>``, else ``<package>.board``:
+    ``label`` and what its board template uses)."""
     import importlib
 
-    try:
-        return importlib.import_module(game_package(key) + ".board")
-    except ModuleNotFoundError:
-        return None
+    name = game_package(key).rsplit(".", 1)[-1]
+    for module in (f"companion.web.boards.{name}", game_package(key) + ".board"):
+        try:
+            return importlib.import_module(module)
+        except ModuleNotFoundError:
+            continue
+    return None
 
 
 def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, Any]) -> str:
@@ -203,6 +207,8 @@ def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, A
     from flask_babel import get_locale
 
     board = board_module(match.key)
+    if board is not None and board.__name__.startswith("companion.web.boards."):
+        return str(board.label(action, view, match.names()))
     if board is not None and hasattr(board, "label"):
         return str(board.label(action, view, str(get_locale()), match.names()))
     rest = ", ".join(f"{k}: {v}" for k, v in action.items() if k != "type")

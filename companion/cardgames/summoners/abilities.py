@@ -118,6 +118,13 @@ def reachable_actions(s: State, seat: int) -> dict[str, tuple[int, str]]:
     return dict(_reachable(*_command_key(s, seat)))
 
 
+def play_reach(s: State, seat: int, pairing: int, played: int) -> dict[str, tuple[int, str]]:
+    """``reachable_actions`` for a card of number ``played`` about to be played from hand."""
+    amounts = lineup(s, seat).amounts
+    zero = pairing if amounts.get("zero-played") else None
+    return dict(_reachable(pairing + played, zero, amounts.get("shift-command", 0)))
+
+
 def _command_key(s: State, seat: int) -> tuple[int, int | None, int]:
     """(base number, the pairing number when Asmodai may zero the played card, shift)."""
     t = s["turn"]

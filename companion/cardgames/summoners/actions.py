@@ -88,9 +88,31 @@ def _act(s: State, seat: int, a: Action, ctx: Action) -> None:
     _ACTS[name](s, seat, a)
 
 
-def _conquest(s: State, seat: int, a: Action) -> None:
+def conquest_gain(s: State, seat: int) -> int:
+    """VP a conquest gives before the steal: one per axe and sword icon (4.3)."""
     icons = lineup(s, seat).icons
-    gain = icons.get("axe", 0) + icons.get("sword", 0)
+    return int(icons.get("axe", 0) + icons.get("sword", 0))
+
+
+def inquisition_draw(s: State) -> int:
+    """Cards an inquisition draws: 2 at a table of four, else 3."""
+    return 2 if s["players"] == 4 else 3
+
+
+def action_prospects(s: State, seat: int) -> dict[str, Any]:
+    """What the seat's actions would give now, as the buttons describe them."""
+    p = s["seats"][seat]
+    return {
+        "conquest": conquest_gain(s, seat),
+        "research": len(p["stones"]),
+        "pilgrimage": p["faith"],
+        "inquisition": inquisition_draw(s),
+        "givers": inquisition_givers(s, seat),
+    }
+
+
+def _conquest(s: State, seat: int, a: Action) -> None:
+    gain = conquest_gain(s, seat)
     s["seats"][seat]["vp"] += gain
     victim = a.get("victim")
     s["turn"]["victim"] = victim
@@ -155,7 +177,7 @@ def inquisition_givers(s: State, seat: int) -> list[int]:
 
 
 def _inquisition(s: State, seat: int, a: Action) -> None:
-    n = 2 if s["players"] == 4 else 3
+    n = inquisition_draw(s)
     gives = [{"step": "give", "seat": g, "to": seat} for g in inquisition_givers(s, seat)]
     push(s, {"step": "deal", "seat": seat, "n": n, "to": "hand"}, *gives)
 

@@ -1,86 +1,125 @@
-"""Story events in words: ``describe(event, lang, names)`` gives one sentence in ``ja`` or ``en``."""
+"""Story events in words: ``describe(event, lang, names)`` gives one sentence in ``lang``.
+
+Every word comes from the message catalogue under the "age-of-summoners" context; spirit and
+colour names come from the card data (``names.py``) in the same locale.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from .cards import colour_info, kinds
+import flask_babel
+from flask_babel import force_locale, lazy_pgettext
 
-ACTION_NAMES = {
-    "conquest": ("Conquest", "征服"),
-    "research": ("Research", "研究"),
-    "alchemy": ("Alchemy", "錬金術"),
-    "prayer": ("Prayer", "祈祷"),
-    "festival": ("Festival", "祝祭"),
-    "inquisition": ("Inquisition", "異端審問"),
-    "pilgrimage": ("Pilgrimage", "巡礼"),
+from .names import colour_name, kind_name
+
+# The catalogue lookup, typed: flask_babel ships no type information.
+pgettext: Callable[..., str] = flask_babel.pgettext
+
+_TEMPLATES = {
+    "setup": lazy_pgettext(
+        "age-of-summoners", "A match for %(players)s players begins; %(start)s starts."
+    ),
+    "dealt": lazy_pgettext("age-of-summoners", "%(who)s is dealt %(count)s cards%(kinds_paren)s."),
+    "initial-mana": lazy_pgettext("age-of-summoners", "%(who)s reveals initial mana: %(kinds)s."),
+    "catch-up": lazy_pgettext(
+        "age-of-summoners", "%(who)s plays later in the lap and starts with %(vp)s VP."
+    ),
+    "turn": lazy_pgettext("age-of-summoners", "%(who)s's turn."),
+    "empty-hand": lazy_pgettext(
+        "age-of-summoners", "%(who)s has no hand and plays the top card of the deck."
+    ),
+    "command": lazy_pgettext(
+        "age-of-summoners",
+        "%(who)s plays %(played)s beside %(pairing)s: command number %(number)s.",
+    ),
+    "summoned": lazy_pgettext("age-of-summoners", "%(who)s summons %(kind)s (paid %(paid)s)."),
+    "placed": lazy_pgettext("age-of-summoners", "%(who)s places %(kind)s as mana (Baltanders)."),
+    "paid": lazy_pgettext("age-of-summoners", "%(who)s pays %(paid)s for %(kind)s's ability."),
+    "action": lazy_pgettext(
+        "age-of-summoners", "%(who)s takes %(action)s%(choice_paren)s with %(number)s%(via_paren)s."
+    ),
+    "conquest": lazy_pgettext(
+        "age-of-summoners",
+        "%(who)s gains %(gain)s VP from axes and swords and takes 1 VP from %(victim)s.",
+    ),
+    "research": lazy_pgettext(
+        "age-of-summoners", "%(who)s gains %(gain)s VP for stones%(flip_text)s."
+    ),
+    "pilgrimage": lazy_pgettext("age-of-summoners", "%(who)s gains %(gain)s VP for faith."),
+    "ability": lazy_pgettext("age-of-summoners", "%(who)s's %(kind)s%(times)s: %(effects)s."),
+    "drew": lazy_pgettext("age-of-summoners", "%(who)s draws %(count)s%(kinds_paren)s."),
+    "stones": lazy_pgettext("age-of-summoners", "%(who)s gains %(count)s philosopher's stone(s)."),
+    "mana": lazy_pgettext("age-of-summoners", "%(who)s places %(kinds)s from the deck as mana."),
+    "refill-drawn": lazy_pgettext(
+        "age-of-summoners", "%(who)s draws 2 for the refill%(kinds_paren)s."
+    ),
+    "revealed": lazy_pgettext("age-of-summoners", "%(who)s reveals %(kinds)s."),
+    "gave": lazy_pgettext("age-of-summoners", "%(who)s gives a card to %(to)s%(kinds_paren)s."),
+    "festival": lazy_pgettext(
+        "age-of-summoners", "%(who)s places %(placed)s as mana%(discard_text)s."
+    ),
+    "discarded": lazy_pgettext("age-of-summoners", "%(who)s discards %(what)s."),
+    "prayer-done": lazy_pgettext("age-of-summoners", "%(who)s stops discarding and refills to 5."),
+    "kept": lazy_pgettext(
+        "age-of-summoners", "%(who)s keeps the only card drawn%(kinds_paren)s; no assist."
+    ),
+    "assisted": lazy_pgettext(
+        "age-of-summoners",
+        "%(who)s keeps a card%(kinds_paren)s and assists %(kind)s (%(number)s) to %(to)s.",
+    ),
+    "declined": lazy_pgettext("age-of-summoners", "%(who)s does not use %(kind)s's ability."),
+    "declared": lazy_pgettext(
+        "age-of-summoners",
+        "%(who)s declares the end (%(spirits)s spirits, %(vp)s VP). One more lap.",
+    ),
+    "reshuffled": lazy_pgettext(
+        "age-of-summoners", "The discard pile (%(count)s) is shuffled into a new deck."
+    ),
+    "rule-9-9": lazy_pgettext(
+        "age-of-summoners",
+        "Deck and discard are empty: everyone discards down to 9 hand and 9 mana.",
+    ),
+    "game-end": lazy_pgettext(
+        "age-of-summoners", "The match ends. Scores %(totals)s; %(winner)s wins."
+    ),
 }
 
-_TEMPLATES: dict[str, tuple[str, str]] = {
-    "setup": ("A match for {players} players begins; {start} starts.",
-              "{players}人のゲームを開始。スタートプレイヤーは{start}。"),
-    "dealt": ("{who} is dealt {count} cards{kinds_paren}.", "{who}に手札{count}枚{kinds_paren}。"),
-    "initial-mana": ("{who} reveals initial mana: {kinds}.", "{who}の初期魔力：{kinds}。"),
-    "catch-up": ("{who} plays later in the lap and starts with {vp} VP.",
-                 "{who}は手番が後なので勝利点{vp}点から始める。"),
-    "turn": ("{who}'s turn.", "{who}の手番。"),
-    "empty-hand": ("{who} has no hand and plays the top card of the deck.",
-                   "{who}は手札がないので山札の一番上のカードを出す。"),
-    "command": ("{who} plays {played} beside {pairing}: command number {number}.",
-                "{who}は{pairing}の隣に{played}を置く。コマンドナンバー{number}。"),
-    "summoned": ("{who} summons {kind} (paid {paid}).", "{who}は{kind}を呼び出す（支払い：{paid}）。"),
-    "placed": ("{who} places {kind} as mana (Baltanders).",
-               "{who}は{kind}を魔力として置く（バルトアンデルス）。"),
-    "paid": ("{who} pays {paid} for {kind}'s ability.", "{who}は{kind}の能力に{paid}を支払う。"),
-    "action": ("{who} takes {action}{choice_paren} with {number}{via_paren}.",
-               "{who}は{number}で{action}を行なう{choice_paren}{via_paren}。"),
-    "conquest": ("{who} gains {gain} VP from axes and swords and takes 1 VP from {victim}.",
-                 "{who}は斧と剣で勝利点{gain}を得て、{victim}から勝利点1を奪う。"),
-    "research": ("{who} gains {gain} VP for stones{flip_text}.",
-                 "{who}は賢者の石で勝利点{gain}を得る{flip_text}。"),
-    "pilgrimage": ("{who} gains {gain} VP for faith.", "{who}は信仰により勝利点{gain}を得る。"),
-    "ability": ("{who}'s {kind}{times}: {effects}.", "{who}の{kind}{times}：{effects}。"),
-    "drew": ("{who} draws {count}{kinds_paren}.", "{who}はカードを{count}枚引く{kinds_paren}。"),
-    "stones": ("{who} gains {count} philosopher's stone(s).", "{who}は賢者の石を{count}枚得る。"),
-    "mana": ("{who} places {kinds} from the deck as mana.", "{who}は山札から{kinds}を魔力として置く。"),
-    "refill-drawn": ("{who} draws 2 for the refill{kinds_paren}.",
-                     "{who}は補充のため2枚引く{kinds_paren}。"),
-    "revealed": ("{who} reveals {kinds}.", "{who}は{kinds}を公開する。"),
-    "gave": ("{who} gives a card to {to}{kinds_paren}.", "{who}は{to}にカードを1枚渡す{kinds_paren}。"),
-    "festival": ("{who} places {placed} as mana{discard_text}.",
-                 "{who}は{placed}を魔力として置く{discard_text}。"),
-    "discarded": ("{who} discards {what}.", "{who}は{what}を捨てる。"),
-    "prayer-done": ("{who} stops discarding and refills to 5.", "{who}は捨てるのをやめ、5枚まで引く。"),
-    "kept": ("{who} keeps the only card drawn{kinds_paren}; no assist.",
-             "{who}は引けた1枚を手札に加える{kinds_paren}。アシストなし。"),
-    "assisted": ("{who} keeps a card{kinds_paren} and assists {kind} ({number}) to {to}.",
-                 "{who}は1枚を手札に加え{kinds_paren}、{kind}（{number}）を{to}にアシストする。"),
-    "declined": ("{who} does not use {kind}'s ability.", "{who}は{kind}の能力を使わない。"),
-    "declared": ("{who} declares the end ({spirits} spirits, {vp} VP). One more lap.",
-                 "{who}が終了宣言（精霊{spirits}体、勝利点{vp}）。もう一周で終了。"),
-    "reshuffled": ("The discard pile ({count}) is shuffled into a new deck.",
-                   "捨て札{count}枚をシャッフルして新しい山札にする。"),
-    "rule-9-9": ("Deck and discard are empty: everyone discards down to 9 hand and 9 mana.",
-                 "山札も捨て札も尽きた。全員、手札と魔力を9枚まで捨てる。"),
-    "game-end": ("The match ends. Scores {totals}; {winner} wins.",
-                 "ゲーム終了。得点{totals}、{winner}の勝利。"),
-}  # fmt: skip
+
+def _choice(action: str, choice: str) -> str:
+    """An action's chosen option in a log line: "draw 2"."""
+    options: dict[tuple[str, str], Callable[[], str]] = {
+        ("alchemy", "draw"): lambda: pgettext("age-of-summoners", "a card and a stone"),
+        ("prayer", "draw"): lambda: pgettext("age-of-summoners", "draw 2"),
+        ("alchemy", "faith"): lambda: pgettext("age-of-summoners", "1 faith and a stone"),
+        ("pilgrimage", "faith"): lambda: pgettext("age-of-summoners", "a card and 1 faith"),
+        ("prayer", "refill"): lambda: pgettext("age-of-summoners", "discard, then refill to 5"),
+        ("pilgrimage", "vp"): lambda: pgettext("age-of-summoners", "VP equal to faith"),
+    }
+    word = options.get((action, choice))
+    return "" if word is None else pgettext("age-of-summoners", " (%(x)s)", x=word())
 
 
-_CHOICES = {
-    "draw": {
-        "alchemy": ("a card and a stone", "カード1枚と賢者の石"),
-        "prayer": ("draw 2", "2枚引く"),
-    },
-    "faith": {
-        "alchemy": ("1 faith and a stone", "信仰1と賢者の石"),
-        "pilgrimage": ("a card and 1 faith", "カード1枚と信仰1"),
-    },
-    "refill": {"prayer": ("discard, then refill to 5", "捨てて5枚まで引く")},
-    "vp": {"pilgrimage": ("VP equal to faith", "信仰と同じ勝利点")},
-}
-_VIA = {"zero-played": ("Asmodai", "アスモダイ"), "shift": ("Sandman", "サンドマン")}
+def _action(action: str) -> str:
+    names: dict[str, Callable[[], str]] = {
+        "conquest": lambda: pgettext("age-of-summoners", "Conquest"),
+        "research": lambda: pgettext("age-of-summoners", "Research"),
+        "alchemy": lambda: pgettext("age-of-summoners", "Alchemy"),
+        "prayer": lambda: pgettext("age-of-summoners", "Prayer"),
+        "festival": lambda: pgettext("age-of-summoners", "Festival"),
+        "inquisition": lambda: pgettext("age-of-summoners", "Inquisition"),
+        "pilgrimage": lambda: pgettext("age-of-summoners", "Pilgrimage"),
+    }
+    return names[action]() if action in names else ""
+
+
+def _via(via: Any) -> str:
+    if via == "zero-played":
+        return pgettext("age-of-summoners", " (by Asmodai)")
+    if via == "shift":
+        return pgettext("age-of-summoners", " (by Sandman)")
+    return ""
 
 
 def _who(seat: Any, names: Sequence[str] | None) -> str:
@@ -92,101 +131,104 @@ def _who(seat: Any, names: Sequence[str] | None) -> str:
     return f"P{seat + 1}"
 
 
-def _kind(kind: Any, ja: bool) -> str:
-    if kind is None:
-        return "—"
-    return str(kinds()[kind]["name_ja" if ja else "name_en"])
+def _kind(kind: Any) -> str:
+    return "—" if kind is None else kind_name(kind)
 
 
-def _kinds(values: list[str] | None, ja: bool) -> str:
-    return ("、" if ja else ", ").join(_kind(k, ja) for k in values or []) or "—"
+def _kinds(values: list[str] | None) -> str:
+    return pgettext("age-of-summoners", ", ").join(_kind(k) for k in values or []) or "—"
 
 
-def _paid(paid: dict[str, int] | None, ja: bool) -> str:
+def _paid(paid: dict[str, int] | None) -> str:
     if not paid:
-        return "なし" if ja else "nothing"
+        return pgettext("age-of-summoners", "nothing")
     parts = []
     for name, count in paid.items():
-        label = ("賢者の石" if ja else "stone") if name == "stone" else (
-            colour_info()[name]["name_ja" if ja else "name_en"])  # fmt: skip
+        label = pgettext("age-of-summoners", "stone") if name == "stone" else colour_name(name)
         parts.append(f"{label}×{count}")
     return " ".join(parts)
 
 
-def _effects(event: dict[str, Any], ja: bool) -> str:
-    parts = []
-    if "vp" in event:
-        parts.append(f"勝利点+{event['vp']}" if ja else f"+{event['vp']} VP")
-    if "faith" in event:
-        parts.append(f"信仰+{event['faith']}" if ja else f"+{event['faith']} faith")
-    if "steal" in event:
-        amount = event["steal"]["amount"]
-        parts.append(f"勝利点{amount}を奪う" if ja else f"takes {amount} VP")
-    if "steal_each" in event:
-        total = sum(event["steal_each"].values())
-        parts.append(f"計{total}点を奪う" if ja else f"takes {total} VP in all")
-    for key, en, jp in (("draw", "draws {}", "{}枚引く"), ("stone", "{} stone(s)", "賢者の石{}枚"),
-                        ("mana", "{} mana from the deck", "山札から魔力{}枚"),
-                        ("cards", "{} cards", "カード{}枚")):  # fmt: skip
-        if key in event:
-            parts.append((jp if ja else en).format(event[key]))
+def _effects(event: dict[str, Any]) -> str:
+    phrases: dict[str, Callable[[Any], str]] = {
+        "vp": lambda v: pgettext("age-of-summoners", "+%(n)s VP", n=v),
+        "faith": lambda v: pgettext("age-of-summoners", "+%(n)s faith", n=v),
+        "steal": lambda v: pgettext("age-of-summoners", "takes %(n)s VP", n=v["amount"]),
+        "steal_each": lambda v: pgettext(
+            "age-of-summoners", "takes %(n)s VP in all", n=sum(v.values())
+        ),
+        "draw": lambda v: pgettext("age-of-summoners", "draws %(n)s", n=v),
+        "stone": lambda v: pgettext("age-of-summoners", "%(n)s stone(s)", n=v),
+        "mana": lambda v: pgettext("age-of-summoners", "%(n)s mana from the deck", n=v),
+        "cards": lambda v: pgettext("age-of-summoners", "%(n)s cards", n=v),
+    }
+    parts = [say(event[key]) for key, say in phrases.items() if key in event]
     if event.get("trim"):
-        parts.append(
-            "全員が手札6枚・魔力7枚まで捨てる" if ja else "everyone trims to 6 hand, 7 mana"
-        )
-    return ("、" if ja else ", ").join(parts) or ("効果" if ja else "resolved")
+        parts.append(pgettext("age-of-summoners", "everyone trims to 6 hand, 7 mana"))
+    return pgettext("age-of-summoners", ", ").join(parts) or pgettext(
+        "age-of-summoners", "resolved"
+    )
 
 
 def describe(event: dict[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
-    """One sentence for a (viewed) event, in ``lang`` ("ja" or "en"), naming seats by ``names``."""
-    ja = lang == "ja"
+    """One sentence for a (viewed) event in ``lang`` (a locale such as "ja" or "en"), naming
+    seats by ``names``; outside an application context the sentence is English."""
+    with force_locale(lang):
+        return _sentence(event, names)
+
+
+def _sentence(event: dict[str, Any], names: Sequence[str] | None) -> str:
     template = _TEMPLATES.get(event["type"])
     if template is None:
         return str(event["type"])
     ctx = dict(event)
+    for key in ("start", "to", "winner"):
+        ctx[key] = _who(event.get(key), names)
     ctx["who"] = _who(event.get("seat"), names)
-    ctx["start"] = _who(event.get("start"), names)
-    ctx["to"] = _who(event.get("to"), names)
-    ctx["winner"] = _who(event.get("winner"), names)
-    ctx["victim"] = _who(event.get("victim"), names) if event.get("victim") is not None else (
-        "中央" if ja else "the supply")  # fmt: skip
-    ctx["kind"] = _kind(event.get("kind"), ja)
-    ctx["played"] = _kind(event.get("played"), ja)
-    ctx["pairing"] = _kind(event.get("pairing"), ja) + f"({event.get('pairing_number', 0)})"
-    ctx["kinds"] = _kinds(event.get("kinds"), ja)
-    ctx["kinds_paren"] = f"（{ctx['kinds']}）" if ja and event.get("kinds") else (
-        f" ({ctx['kinds']})" if event.get("kinds") else "")  # fmt: skip
-    ctx["placed"] = _kinds(event.get("placed"), ja)
+    ctx["victim"] = (
+        _who(event["victim"], names)
+        if event.get("victim") is not None
+        else pgettext("age-of-summoners", "the supply")
+    )
+    ctx["kind"] = _kind(event.get("kind"))
+    ctx["played"] = _kind(event.get("played"))
+    ctx["pairing"] = _kind(event.get("pairing")) + f"({event.get('pairing_number', 0)})"
+    ctx["kinds"] = _kinds(event.get("kinds"))
+    ctx["kinds_paren"] = (
+        pgettext("age-of-summoners", " (%(x)s)", x=ctx["kinds"]) if event.get("kinds") else ""
+    )
+    ctx["placed"] = _kinds(event.get("placed"))
     discarded = event.get("discarded")
     ctx["discard_text"] = (
-        ""
-        if not discarded
-        else (
-            f"、{_kind(discarded, ja)}を捨てる" if ja else f" and discards {_kind(discarded, ja)}"
-        )
+        pgettext("age-of-summoners", " and discards %(kind)s", kind=_kind(discarded))
+        if discarded
+        else ""
     )
-    ctx["paid"] = _paid(event.get("paid"), ja)
-    ctx["action"] = ACTION_NAMES.get(event.get("action", ""), ("", ""))[1 if ja else 0]
-    choice = _CHOICES.get(event.get("choice") or "", {}).get(event.get("action", ""))
-    ctx["choice_paren"] = "" if not choice else (f"（{choice[1]}）" if ja else f" ({choice[0]})")
-    via = _VIA.get(event.get("via") or "")
-    ctx["via_paren"] = "" if not via else (f"（{via[1]}）" if ja else f" (by {via[0]})")
+    ctx["paid"] = _paid(event.get("paid"))
+    ctx["action"] = _action(event.get("action", ""))
+    ctx["choice_paren"] = _choice(event.get("action", ""), event.get("choice") or "")
+    ctx["via_paren"] = _via(event.get("via"))
     flipped = event.get("flipped")
-    ctx["flip_text"] = "" if not flipped else (
-        f"。その後、{colour_info()[flipped]['name_ja']}の魔力を賢者の石にする" if ja
-        else f", then turns a {flipped} mana into a stone")  # fmt: skip
+    ctx["flip_text"] = (
+        pgettext(
+            "age-of-summoners",
+            ", then turns a %(colour)s mana into a stone",
+            colour=colour_name(flipped),
+        )
+        if flipped
+        else ""
+    )
     ctx["times"] = f"×{event['times']}" if event.get("times", 1) > 1 else ""
-    ctx["effects"] = _effects(event, ja)
-    zone = event.get("zone")
-    ctx["what"] = _discard_what(zone, event.get("kind"), ja)
-    return template[1 if ja else 0].format(**ctx)
+    ctx["effects"] = _effects(event)
+    ctx["what"] = _discard_what(event.get("zone"), event.get("kind"))
+    return str(template) % ctx
 
 
-def _discard_what(zone: Any, kind: Any, ja: bool) -> str:
+def _discard_what(zone: Any, kind: Any) -> str:
     if zone == "stones":
-        return "賢者の石1枚" if ja else "a philosopher's stone"
+        return pgettext("age-of-summoners", "a philosopher's stone")
     if zone == "mana":
-        return f"魔力の{_kind(kind, ja)}" if ja else f"{_kind(kind, ja)} from mana"
+        return pgettext("age-of-summoners", "%(kind)s from mana", kind=_kind(kind))
     if kind is None:
-        return "手札1枚" if ja else "a hand card"
-    return f"手札の{_kind(kind, ja)}" if ja else f"{_kind(kind, ja)} from hand"
+        return pgettext("age-of-summoners", "a hand card")
+    return pgettext("age-of-summoners", "%(kind)s from hand", kind=_kind(kind))

@@ -17,7 +17,17 @@ from .abilities import (
 )
 from .cards import kind_of_card, kinds, number_of_card
 from .scoring import final_result
-from .state import TURN_CAP, State, Step, deck_ready, emit, push, reshuffle, seats_from
+from .state import (
+    TURN_CAP,
+    State,
+    Step,
+    deck_ready,
+    emit,
+    may_declare,
+    push,
+    reshuffle,
+    seats_from,
+)
 
 _KIND = kind_of_card()
 _NUMBER = number_of_card()
@@ -100,12 +110,19 @@ def _place(s: State, step: Step, got: list[str]) -> None:
         set_command(s, seat, got[0] if got else None)
 
 
+def pairing_card(s: State, seat: int) -> str | None:
+    """The mana card the seat pairs with in Phase I: the pending pairing card, else its rightmost
+    face-up mana (D5); None when it has no face-up mana (the pairing number is then 0)."""
+    p = s["seats"][seat]
+    if p["pairing"] in p["mana"]:
+        return str(p["pairing"])
+    return str(p["mana"][-1]) if p["mana"] else None
+
+
 def set_command(s: State, seat: int, card: str | None) -> None:
     """Phase I: pair the played card with the pending pairing card (4.1, D5-D6) and wait."""
     p = s["seats"][seat]
-    pairing = p["pairing"] if p["pairing"] in p["mana"] else None
-    if pairing is None and p["mana"]:
-        pairing = p["mana"][-1]
+    pairing = pairing_card(s, seat)
     number = _NUMBER[pairing] if pairing else 0
     played = _NUMBER[card] if card else 0
     if card is not None:
@@ -215,8 +232,7 @@ def _end_of_turn(s: State, step: Step) -> None:
 
 
 def _end_check(s: State, step: Step) -> None:
-    p = s["seats"][step["seat"]]
-    if s["declarer"] is None and (len(p["spirits"]) >= 10 or p["vp"] >= 30):
+    if may_declare(s, step["seat"]):
         wait(s, step["seat"], "declare")
 
 

@@ -1,8 +1,10 @@
-"""The choices a table can make before the deal, with their words in ja and en."""
+"""The choices a table can make before the deal, with their words from the catalogue."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from flask_babel import force_locale, lazy_pgettext
 
 # key: the option in ``new(players, seed, options)``; label/help: ids in ``WORDS``.
 OPTIONS: list[dict[str, Any]] = [
@@ -15,20 +17,17 @@ OPTIONS: list[dict[str, Any]] = [
     },
 ]
 
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "catch-up": "Catch-up chips",
-        "catch-up-help": "Everyone after the start player begins with VP chips equal to their place"
-        " in turn order (2, 3, 4), which makes up for playing later.",
-    },
-    "ja": {
-        "catch-up": "後手の勝利点チップ",
-        "catch-up-help": "スタートプレイヤー以外は、手番の順位と同じ数（2・3・4）の勝利点チップを"
-        "持って始める。後から動く不利を埋めるため。",
-    },
+WORDS = {
+    "catch-up": lazy_pgettext("age-of-summoners", "Catch-up chips"),
+    "catch-up-help": lazy_pgettext(
+        "age-of-summoners",
+        "Everyone after the start player begins with VP chips equal to their place in turn order"
+        " (2, 3, 4), which makes up for playing later.",
+    ),
 }
 
 
 def option_words(message: str, lang: str) -> str:
     """The label or help sentence ``message`` of an option in ``lang``."""
-    return WORDS["ja" if lang == "ja" else "en"][message]
+    with force_locale(lang):
+        return str(WORDS[message])

@@ -51,6 +51,14 @@ def summon_cost(s: State, seat: int, kind: str) -> tuple[tuple[int, ...], int, i
     return lineup_cost(lineup(s, seat), kind)
 
 
+def cost_symbols(s: State, seat: int, kind: str) -> dict[str, Any]:
+    """A kind's summon cost for the seat as symbols ("black", "any") after its own discount,
+    with the coloured symbols the seat's spirits waive (``free``)."""
+    req, generic, free = summon_cost(s, seat, kind)
+    cost = [colour for colour, n in zip(COLOURS, req, strict=True) for _ in range(n)]
+    return {"cost": cost + ["any"] * generic, "free": free}
+
+
 def lineup_cost(spirits: Lineup, kind: str) -> tuple[tuple[int, ...], int, int]:
     """``summon_cost`` for a seat with these spirits in play."""
     if kind in _SELF_COST and kind not in spirits.counts:

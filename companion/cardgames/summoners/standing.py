@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from .cards import kinds
+import flask_babel
+from flask_babel import force_locale
 
-WORDS = {
-    "en": {"parts": "{chips} VP chips + {points} spirit points", "ability": " + {points} {name}"},
-    "ja": {"parts": "勝利点チップ{chips}＋精霊の得点{points}", "ability": "＋{name}{points}"},
-}
+from .names import kind_name
+
+# The catalogue lookup, typed: flask_babel ships no type information.
+pgettext: Callable[..., str] = flask_babel.pgettext
 
 
 def standing_line(row: dict[str, Any], lang: str) -> str:
-    """How one seat's running total is made up, e.g. "3 VP chips + 5 spirit points + 2 Golem"."""
-    lang = "ja" if lang == "ja" else "en"
-    words = WORDS[lang]
-    text = words["parts"].format(chips=row["chips"], points=row["points"])
-    for kind, points in row["abilities"].items():
-        text += words["ability"].format(points=points, name=kinds()[kind][f"name_{lang}"])
-    return text
+    """How one seat's running total is made up in ``lang``, e.g. "3 VP chips + 5 spirit points
+    + 2 Golem"."""
+    with force_locale(lang):
+        text = pgettext(
+            "age-of-summoners",
+            "%(chips)s VP chips + %(points)s spirit points",
+            chips=row["chips"],
+            points=row["points"],
+        )
+        for kind, points in row["abilities"].items():
+            text += pgettext(
+                "age-of-summoners", " + %(points)s %(name)s", points=points, name=kind_name(kind)
+            )
+        return text

@@ -12,6 +12,8 @@ Step = dict[str, Any]
 HAND_SIZE = 6
 TURN_CAP = 80
 FAITH_CAP = 10
+END_SPIRITS = 10
+END_VP = 30
 
 
 def new_state(players: int, seed: int, options: dict[str, Any]) -> State:
@@ -173,3 +175,9 @@ def all_cards(s: State) -> list[str]:
     for p in s["seats"]:
         cards += p["hand"] + p["mana"] + p["stones"] + p["spirits"]
     return cards
+
+
+def may_declare(s: State, seat: int) -> bool:
+    """True when nobody has declared yet and the seat has enough spirits or VP to end (4.8)."""
+    p = s["seats"][seat]
+    return s["declarer"] is None and (len(p["spirits"]) >= END_SPIRITS or p["vp"] >= END_VP)

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .abilities import icon_counts, reachable_actions
+from .abilities import icon_counts, play_reach, reachable_actions
+from .actions import action_prospects
 from .cards import colour_of_card, kind_of_card, number_of_card
+from .flow import pairing_card
 from .legal import legal_actions
+from .payment import cost_symbols
 from .scoring import final_result
-from .state import State
+from .state import END_SPIRITS, END_VP, FAITH_CAP, State, may_declare
 
 PUBLIC_WAIT_KEYS = ("seat", "phase", "to", "hand", "mana", "kind")
 
@@ -44,7 +47,11 @@ def view(s: State, seat: int | None, *, events: bool = True) -> dict[str, Any]:
         "deck": len(s["deck"]),
         "discard": len(s["discard"]),
         "seats": [_seat(s, i, seat) for i in range(s["players"])],
+        "next_pairing": _next_pairing(s),
         "declarer": s["declarer"],
+        "end_spirits": END_SPIRITS,
+        "end_vp": END_VP,
+        "faith_cap": FAITH_CAP,
         "final_turns_left": s["final_left"],
         "pending": None,
         "result": final_result(s) if s["over"] is not None else None,
@@ -54,9 +61,47 @@ def view(s: State, seat: int | None, *, events: bool = True) -> dict[str, Any]:
         pending: dict[str, Any] = {"seat": seat, "phase": ctx["phase"]}
         if events:
             pending["actions"] = legal_actions(s, seat)
+            pending.update(_prospects(s, seat, pending["actions"]))
         if ctx["phase"] == "keep":
             pending["drawn"] = [card_view(c) for c in s["turn"]["drawn"]]
         out["pending"] = pending
+    return out
+
+
+def _next_pairing(s: State) -> dict[str, Any] | None:
+    """In Phase I, the face-up mana card the active player will pair with (public)."""
+    if s["await"] is None or s["await"]["phase"] != "play":
+        return None
+    card = pairing_card(s, s["await"]["seat"])
+    return card_view(card) if card is not None else None
+
+
+def _prospects(s: State, seat: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the seat's own choices would do: each play's command number and reach, each
+    summon's cost after discounts, and what each action gives now."""
+    types = {a["type"] for a in actions}
+    out: dict[str, Any] = {}
+    if "play" in types:
+        pair = pairing_card(s, seat)
+        pair_no = number_of_card()[pair] if pair else 0
+        out["plays"] = {
+            a["card"]: {
+                "number": pair_no + number_of_card()[a["card"]],
+                "reach": {
+                    k: list(v)
+                    for k, v in play_reach(s, seat, pair_no, number_of_card()[a["card"]]).items()
+                },
+            }
+            for a in actions
+            if a["type"] == "play"
+        }
+    summons = [a["card"] for a in actions if a["type"] == "summon"]
+    if summons:
+        out["costs"] = {
+            kind_of_card()[c]: cost_symbols(s, seat, kind_of_card()[c]) for c in summons
+        }
+    if "act" in types:
+        out["gains"] = action_prospects(s, seat)
     return out
 
 
@@ -104,6 +149,7 @@ def _seat(s: State, i: int, viewer: int | None) -> dict[str, Any]:
         "icons": dict(icon_counts(s, i)),
         "turns": p["turns"],
         "declared": s["declarer"] == i,
+        "can_declare": may_declare(s, i),
     }
 
 

@@ -2,14 +2,18 @@
 
 ``marked`` swaps each placeholder for one private-use character, so wrapping counts a symbol
 as one letter; ``svg_line`` escapes a wrapped line and draws each symbol as a coloured disc
-followed by the colour's name, so the colour reads without telling colours apart."""
+followed by the colour's name in the current locale, so the colour reads without telling colours apart."""
 
 from __future__ import annotations
 
 import re
 from html import escape
 
-from .cards import colour_info
+from flask_babel import pgettext
+
+from companion.cardgames.summoners.cards import colour_info
+
+from .words import colour_name
 
 COLOURS = ("black", "green", "red", "yellow", "blue")
 ANY = "any"
@@ -23,13 +27,12 @@ _FILL = {
 }
 _FIRST_MARK = 0xE000
 _SYMBOLS = (*COLOURS, ANY)
-_ANY_NAMES = {"en": "any", "ja": "任意"}
 
 
 def _placeholders() -> dict[str, str]:
     names = {f"[{c}]": c for c in COLOURS}
     names.update({f"[{info['name_ja']}]": c for c, info in colour_info().items()})
-    names.update({"[any]": ANY, "[任意]": ANY})
+    names.update({"[any]": ANY, "[任意]": ANY})  # the placeholders the card data is written with
     return names
 
 
@@ -47,13 +50,11 @@ def marked(text: str) -> str:
     return _PLACEHOLDER.sub(mark, text)
 
 
-def _name(symbol: str, lang: str) -> str:
-    if symbol == ANY:
-        return _ANY_NAMES["ja" if lang == "ja" else "en"]
-    return str(colour_info()[symbol]["name_ja" if lang == "ja" else "name_en"])
+def _name(symbol: str) -> str:
+    return pgettext("age-of-summoners", "any") if symbol == ANY else colour_name(symbol)
 
 
-def svg_line(line: str, lang: str) -> str:
+def svg_line(line: str) -> str:
     """One wrapped line of marked text as escaped SVG text content with coloured symbols."""
     out = []
     for char in line:
@@ -63,7 +64,7 @@ def svg_line(line: str, lang: str) -> str:
             fill = ANY_COLOUR if symbol == ANY else _FILL[symbol]
             disc = "◇" if symbol == ANY else "●"
             out.append(
-                f'<tspan fill="{fill}" font-weight="bold">{disc}{escape(_name(symbol, lang))}</tspan>'
+                f'<tspan fill="{fill}" font-weight="bold">{disc}{escape(_name(symbol))}</tspan>'
             )
         else:
             out.append(escape(char))

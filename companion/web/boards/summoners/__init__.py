@@ -1,0 +1,32 @@
+"""The Age of Summoners board: view model, button labels, card pictures and words.
+
+The table templates reach this package as ``board``; everything reads a seat's ``view`` and
+speaks in the current Babel locale (the "age-of-summoners" message context).
+"""
+
+from __future__ import annotations
+
+from .labels import label
+from .model import board
+from .pictures import back, card, defs, full_back, full_card, icon_pip, mana_pip, stone
+from .seats import result_info
+from .words import action_name, card_count, card_tag, cost_words, kind_name
+
+__all__ = [
+    "action_name",
+    "back",
+    "board",
+    "card",
+    "card_count",
+    "card_tag",
+    "cost_words",
+    "defs",
+    "full_back",
+    "full_card",
+    "icon_pip",
+    "kind_name",
+    "label",
+    "mana_pip",
+    "result_info",
+    "stone",
+]

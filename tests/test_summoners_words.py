@@ -1,0 +1,125 @@
+"""Age of Summoners words: one catalogue path for the board, and no words in the rules package."""
+
+from __future__ import annotations
+
+import ast
+import html
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from flask import Flask, render_template
+from summoners_helpers import speaking
+
+import companion.cardgames.summoners as engine_package
+from companion.cardgames.summoners import GAME
+from companion.cardgames.summoners.engine import new_game
+from companion.cardgames.summoners.scenario import arrange
+from companion.web.boards import summoners as board
+
+NAMES = ["Ann", "Brianna"]
+ENGINE = Path(engine_package.__file__).parent
+
+
+def _is_ja(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value == "ja"
+
+
+def _language_branches(tree: ast.AST) -> list[int]:
+    """Lines that compare something with "ja" (``lang == "ja"``, ``"ja" if … else``)."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and any(_is_ja(n) for n in (node.left, *node.comparators)):
+            lines.append(node.lineno)
+        if isinstance(node, ast.IfExp) and (_is_ja(node.body) or _is_ja(node.orelse)):
+            lines.append(node.lineno)
+    return lines
+
+
+def _imports(tree: ast.AST) -> set[str]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
+def test_the_rules_package_holds_no_markup_and_no_language_branch(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    assert "markupsafe" not in _imports(tree), path.name
+    assert _language_branches(tree) == [], path.name
+
+
+def test_the_scan_sees_a_language_branch_and_a_markup_import() -> None:
+    tree = ast.parse('from markupsafe import Markup\nx = "a" if lang == "ja" else "b"\n')
+    assert "markupsafe" in _imports(tree) and _language_branches(tree) == [2]
+    assert _language_branches(ast.parse('\n\ny = "ja" if ja else "en"')) == [3]
+
+
+def _board_page(app: Flask, lang: str) -> tuple[str, list[str]]:
+    """The board and the button labels of seat 0 holding Belial (its text has [black][any])."""
+    s = new_game(2, 3, {"start": 0})
+    arrange(s, 0, hand=["belial", "kelpie"], mana=["sphinx"])
+    arrange(s, 1, hand=["redcap"], mana=["basilisk"])
+    view = GAME.view(s, 0)
+    match = SimpleNamespace(
+        names=lambda: NAMES, seats=[SimpleNamespace(name=n, bot=None) for n in NAMES]
+    )
+    with app.test_request_context(f"/?lang={lang}"):
+        text = render_template(
+            "tables/age-of-summoners/_board.html", view=view, board=board, match=match, seat=0
+        )
+        labels = [board.label(a, view, NAMES) for a in GAME.legal_actions(s, 0)]
+    return html.unescape(text), labels
+
+
+def test_the_board_in_japanese_speaks_from_the_catalogue(app: Flask) -> None:
+    text, labels = _board_page(app, "ja")
+    assert "フェイズI：手札から1枚を出し、ペアのカードの隣に置いてください。" in text
+    assert "あなたの手札" in text and "山札" in text and "アシスト先：Brianna" in text
+    assert "ベリアル" in text and "Belial" not in text
+    assert re.search(r'<tspan fill="#34343c" font-weight="bold">●黒</tspan>', text)
+    assert re.search(r'<tspan fill="#6d6a75" font-weight="bold">◇任意</tspan>', text)
+    assert any(
+        re.fullmatch(r"ベリアル（\d）をスフィンクス（\d）の隣に出す：\d+・.+", t) for t in labels
+    )
+    assert "Phase" not in text and not any("Play" in t for t in labels)
+
+
+def test_the_board_in_english_speaks_from_the_catalogue(app: Flask) -> None:
+    text, labels = _board_page(app, "en")
+    assert "Phase I: play a card from your hand beside your pairing card." in text
+    assert "Your hand" in text and "Belial" in text and "ベリアル" not in text
+    assert re.search(r'<tspan fill="#34343c" font-weight="bold">●black</tspan>', text)
+    assert any(
+        re.fullmatch(r"Play Belial \(\d\) beside Sphinx \(\d\): \d+, \w+.*", t) for t in labels
+    )
+
+
+def test_log_lines_standings_and_options_follow_the_language_asked_for() -> None:
+    s = new_game(2, 5, {"start": 1})
+    first = s["events"][0]
+    with speaking("ja"):
+        assert (
+            GAME.describe(first, NAMES, "ja") == "2人のゲームを開始。スタートプレイヤーはBrianna。"
+        )
+        assert GAME.describe(first, NAMES, "en") == "A match for 2 players begins; Brianna starts."
+        row = {"chips": 3, "points": 5, "abilities": {"chimera": 2}}
+        assert GAME.standing_line(row, "ja").startswith("勝利点チップ3＋精霊の得点5＋")
+        assert GAME.option_words("catch-up", "ja") == "後手の勝利点チップ"
+    assert GAME.option_words("catch-up", "en") == "Catch-up chips"
+
+
+def test_the_thresholds_come_from_the_engine(app: Flask) -> None:
+    s = new_game(2, 3, {"start": 0})
+    view = GAME.view(s, 0)
+    assert (view["end_spirits"], view["end_vp"], view["faith_cap"]) == (10, 30, 10)
+    with app.test_request_context("/?lang=en"):
+        line = board.board(view, NAMES, [None, None])["end"]["line"]
+    assert "10 or more spirits or 30 or more VP" in line
+    arrange(s, 1, vp=30)
+    assert GAME.view(s, 0)["seats"][1]["can_declare"] is True
