@@ -45,11 +45,14 @@ def serve(
     from . import server, serverlock
     from .db import init_db
     from .export.supervisor import Settings
+    from .pg import is_url
 
     init_db(current_app.config["DATABASE"])
     # Held, and inherited by gunicorn's workers, until the server stops: a restore waits for it.
-    held = serverlock.hold_shared(current_app.config["DATABASE"])
-    if held is None:
+    # A shared PostgreSQL store is restored with PostgreSQL's own tools, so no lock file is kept.
+    shared = is_url(current_app.config["DATABASE"])
+    held = None if shared else serverlock.hold_shared(current_app.config["DATABASE"])
+    if held is None and not shared:
         raise click.ClickException(
             "A restore is replacing this instance's data: try again after it."
         )

@@ -152,6 +152,13 @@ class Supervisor:
             self.hand_out()
         except sqlite3.OperationalError as err:  # locked for long: try again next tick
             log.warning("export supervisor: %s", err)
+        except Exception as err:
+            from .. import pg
+
+            if not pg.is_error(err):
+                raise
+            log.warning("export supervisor: %s", err)  # the shared store is out of reach
+            self._reconnect()
         self.beat()
         if os.getppid() != self.parent:
             log.info("export supervisor: the server stopped, so do the workers")
@@ -159,10 +166,18 @@ class Supervisor:
         elif self._idle_too_long():
             self.stopping = True
 
+    def _reconnect(self) -> None:
+        from ..db import connect
+
+        with contextlib.suppress(Exception):
+            self.db.conn.close()
+        with contextlib.suppress(Exception):
+            self.db = connect(self.settings.database)
+
     def recover(self) -> None:
         """Queue again the jobs left running by workers that are gone (a server restart)."""
         for job in jobs.running_jobs(self.db):
-            if job.pid is None or not jobs.alive(job.pid):
+            if jobs.here(job) and (job.pid is None or not jobs.alive(job.pid)):
                 log.warning("export %s was left unfinished; queued again", job.id)
                 jobs.requeue(self.db, job.id)
 

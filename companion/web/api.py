@@ -9,7 +9,6 @@ See ``docs/api.md``; the OpenAPI document is ``openapi.py``.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -137,7 +136,7 @@ def _options() -> Response | Reply | None:
 
 @bp.errorhandler(Exception)
 def _server_error(err: Exception) -> Reply | Response:
-    if isinstance(err, sqlite3.OperationalError) and unavailable(err):
+    if unavailable(err):
         return database_unavailable(err)
     log.exception("API request %s %s failed", request.method, request.path)
     return _error(500, "server-error", _("Something went wrong on the server; nothing was lost."))

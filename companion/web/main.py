@@ -50,9 +50,20 @@ def healthz() -> tuple[Response, int]:
 
 def _database_writable() -> bool:
     """Whether a write transaction can start now (the file, its folder and its lock allow it)."""
-    from ..db import BUSY_TIMEOUT_MS, get_db
+    from ..db import BUSY_TIMEOUT_MS, get_db, unavailable
 
-    conn = get_db().conn
+    db = get_db()
+    if getattr(db, "dialect", "sqlite") == "postgresql":
+        try:  # a primary, reachable, that answers within the wait
+            db.execute(f"SET statement_timeout = {HEALTH_WAIT_MS}")
+            row = db.execute("SELECT pg_is_in_recovery()").fetchone()
+            db.execute("SET statement_timeout = 0")
+        except Exception as err:
+            if not unavailable(err):
+                raise
+            return False
+        return not row[0]
+    conn = db.conn
     try:
         conn.execute(f"PRAGMA busy_timeout = {HEALTH_WAIT_MS}")
         conn.execute("BEGIN IMMEDIATE")
