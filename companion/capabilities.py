@@ -79,7 +79,7 @@ def revoke(db: Database, stream_id: str, token_hash: str) -> bool:
         " AND revoked IS NULL",
         [now(), stream_id, token_hash],
     )
-    return cursor.rowcount > 0
+    return bool(cursor.rowcount > 0)
 
 
 def active(db: Database, stream_id: str) -> list[Capability]:
