@@ -14,7 +14,7 @@ from flask import Flask
 from pg_server import available, on_postgresql
 
 from companion import create_app, pg
-from companion.db import connect
+from companion.db import POSTGRESQL_MIGRATIONS, connect
 from companion.demo import create_demo
 from companion.export import jobs
 from companion.sql import write_transaction
@@ -116,3 +116,18 @@ def test_a_book_made_on_another_machine_is_not_failed_for_want_of_its_pid(app: F
     assert jobs.running(db, jobs.HOST) == 0  # this machine's pool is free for another book
     db.execute("UPDATE exports SET host = ? WHERE id = ?", [jobs.HOST, job.id])
     assert jobs.fail_lost(db) == 1
+
+
+@needs_server
+def test_info_names_the_shared_store_and_backup_points_to_postgresql_tools(
+    app: Flask, tmp_path: Path
+) -> None:
+    runner = app.test_cli_runner()
+    shown = runner.invoke(args=["info"])
+    assert shown.exit_code == 0, shown.output
+    known = len(POSTGRESQL_MIGRATIONS)
+    assert f"schema:       {known} of {known} migrations applied" in shown.output
+    assert "postgresql:   15" in shown.output
+    refused = runner.invoke(args=["backup", str(tmp_path / "backup.zip")])
+    assert refused.exit_code != 0 and "pg_dump" in refused.output
+    assert not (tmp_path / "backup.zip").exists()
