@@ -131,3 +131,19 @@ def test_info_names_the_shared_store_and_backup_points_to_postgresql_tools(
     refused = runner.invoke(args=["backup", str(tmp_path / "backup.zip")])
     assert refused.exit_code != 0 and "pg_dump" in refused.output
     assert not (tmp_path / "backup.zip").exists()
+
+
+@needs_server
+def test_rate_limit_counts_kept_in_postgresql_are_shared_by_two_servers(tmp_path: Path) -> None:
+    from conftest import make_app
+    from pg_server import database_url
+
+    store = database_url()
+    servers = [
+        make_app(tmp_path / name, RATELIMIT_STORAGE_URI=store, RATELIMIT_GUESS=3)
+        for name in ("a", "b")
+    ]
+    answers = [
+        servers[n % 2].test_client().get("/c/" + "z" * 32 + "/").status_code for n in range(5)
+    ]
+    assert answers == [404, 404, 404, 429, 429]
