@@ -238,6 +238,7 @@ def init_app(app: Flask) -> None:
     """Register the command groups that live in their own modules."""
     from .admin import COMMANDS
     from .export.cli import export_command, import_command
+    from .migrate_store import migrate_store_command
     from .packs.cli import packs
 
     commands = (
@@ -247,6 +248,7 @@ def init_app(app: Flask) -> None:
         packs,
         export_command,
         import_command,
+        migrate_store_command,
         cardgame,
         *COMMANDS,
     )

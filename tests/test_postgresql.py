@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from pg_server import available, on_postgresql
 
-from companion import create_app, pg
+from companion import capabilities, create_app, pg
 from companion.db import POSTGRESQL_MIGRATIONS, connect
 from companion.demo import create_demo
 from companion.export import jobs
@@ -147,3 +147,40 @@ def test_rate_limit_counts_kept_in_postgresql_are_shared_by_two_servers(tmp_path
         servers[n % 2].test_client().get("/c/" + "z" * 32 + "/").status_code for n in range(5)
     ]
     assert answers == [404, 404, 404, 429, 429]
+
+
+@needs_server
+def test_migrate_store_copies_a_sqlite_instance_checked_stream_by_stream(tmp_path: Path) -> None:
+    from pg_server import database_url
+
+    from companion import drafts, matches
+    from companion.db import init_db
+    from companion.export.backup import export_backup
+
+    source_path = str(tmp_path / "instance.sqlite3")
+    init_db(source_path)
+    source = connect(source_path)
+    chronicle = create_demo(source, "ja")
+    drafts.save(source, chronicle.id, 3, "narration", "途中の下書き")
+    match, _token = matches.create(
+        source,
+        "traitors-flame",
+        [matches.Seat("A"), matches.Seat("B", "heuristic")] * 2,
+        "devices",
+        "en",
+        5,
+    )
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": source_path})
+    target_url = database_url()
+    copied = app.test_cli_runner().invoke(args=["migrate-store", "--to", target_url])
+    assert copied.exit_code == 0, copied.output
+    assert f"legacy {chronicle.id}: " in copied.output and "Copied 2 streams" in copied.output
+    target = connect(target_url)
+    assert export_backup(target, chronicle.id) == export_backup(source, chronicle.id)
+    assert drafts.for_turn(target, chronicle.id, 3) == {"narration": "途中の下書き"}
+    assert matches.load(target, match).version == matches.load(source, match).version
+    # The host link opens the copied chronicle; run again, nothing is copied twice.
+    assert capabilities.resolve(target, chronicle.host_token) is not None
+    again = app.test_cli_runner().invoke(args=["migrate-store", "--to", target_url])
+    assert again.exit_code == 0 and "Copied 0 streams" in again.output
+    assert target.execute("SELECT count(*) FROM streams").fetchone()[0] == 2
