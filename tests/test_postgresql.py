@@ -58,6 +58,19 @@ def test_a_store_out_of_reach_answers_503_and_says_nothing_was_kept(
     api = app.test_client().get("/api/v1/chronicles/" + "x" * 32 + "/state")
     assert api.status_code == 503
     assert api.get_json()["code"] == "database-unavailable"
+    assert app.test_client().get("/healthz").status_code == 503
+
+
+@needs_server
+def test_healthz_finds_the_shared_store_writable(app: Flask) -> None:
+    response = app.test_client().get("/healthz")
+    assert response.status_code == 200
+    assert response.get_json()["database_writable"] is True
+    # The health check's own time limit is not left on the pooled connection for the next request.
+    from companion.db import get_db
+
+    with app.app_context():
+        assert get_db().execute("SHOW statement_timeout").fetchone()[0] == "0"
 
 
 @needs_server

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from urllib.parse import quote, urlsplit
 
@@ -54,14 +55,16 @@ def _database_writable() -> bool:
 
     db = get_db()
     if getattr(db, "dialect", "sqlite") == "postgresql":
-        try:  # a primary, reachable, that answers within the wait
+        try:  # a primary, reachable, that answers within the wait (57014: it did not)
             db.execute(f"SET statement_timeout = {HEALTH_WAIT_MS}")
             row = db.execute("SELECT pg_is_in_recovery()").fetchone()
-            db.execute("SET statement_timeout = 0")
         except Exception as err:
-            if not unavailable(err):
+            if not unavailable(err) and getattr(err, "sqlstate", None) != "57014":
                 raise
             return False
+        finally:
+            with contextlib.suppress(Exception):
+                db.execute("SET statement_timeout = 0")
         return not row[0]
     conn = db.conn
     try:
