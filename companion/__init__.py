@@ -182,10 +182,20 @@ def _register_errors(app: Flask) -> None:
         return render_template("errors/500.html"), 500
 
     @app.errorhandler(sqlite3.OperationalError)
-    def database_error(e: sqlite3.OperationalError) -> Any:
+    def database_error(e: Exception) -> Any:
         from .db import unavailable
         from .web.unavailable import database_unavailable
 
         if unavailable(e):
             return database_unavailable(e)
         return server_error(e)
+
+    from . import pg
+
+    if pg.is_url(app.config["DATABASE"]):
+        import psycopg
+
+        # The shared store out of reach (refused, dropped, shutting down) answers as SQLite's
+        # locked or full file does: 503, nothing kept, try again.
+        app.register_error_handler(psycopg.OperationalError, database_error)
+        app.register_error_handler(psycopg.InterfaceError, database_error)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+import re
 import sqlite3
 from importlib import metadata
 from pathlib import Path
@@ -11,7 +12,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from . import archive, serverlock
+from . import archive, pg, serverlock
 from .paths import is_checkout
 
 
@@ -35,6 +36,9 @@ def instance_files() -> archive.Instance:
 def info_command() -> None:
     """Show the instance folder, database, exports and packs folders, and the versions."""
     config = current_app.config
+    if pg.is_url(config["DATABASE"]):
+        _shared_info(config["DATABASE"])
+        return
     database = Path(config["DATABASE"])
     rows = [
         ("instance", current_app.instance_path),
@@ -54,6 +58,42 @@ def info_command() -> None:
         click.echo(f"{name + ':':<14}{value}")
 
 
+def _shared_info(url: str) -> None:
+    """``info`` for a PostgreSQL store: its address (without a password) and its schema."""
+    from .db import connect
+
+    config = current_app.config
+    shown = re.sub(r"//([^:/@]*):[^@]*@", r"//\1:***@", url)
+    db = connect(url)
+    try:
+        applied = len(pg.applied(db))  # type: ignore[arg-type]
+        server = db.execute("SHOW server_version").fetchone()[0]
+    finally:
+        db.conn.close()
+    rows = [
+        ("instance", current_app.instance_path),
+        ("database", shown),
+        ("exports", config["EXPORTS_DIR"]),
+        ("packs", config["PACKS_DIR"]),
+        ("installed as", "a checkout" if is_checkout() else "a package"),
+        ("schema", f"{applied} of {len(archive.known_migrations())} migrations applied"),
+        ("companion", version()),
+        ("python", platform.python_version()),
+        ("postgresql", server),
+        ("flask", metadata.version("flask")),
+    ]
+    for name, value in rows:
+        click.echo(f"{name + ':':<14}{value}")
+
+
+def _refuse_shared(action: str) -> None:
+    if pg.is_url(current_app.config["DATABASE"]):
+        raise click.ClickException(
+            f"The data lives in PostgreSQL: {action} it with PostgreSQL's own tools (pg_dump,"
+            " pg_restore) and copy the shared packs and exports folders; see docs/deploy.md."
+        )
+
+
 def _schema(database: Path) -> str:
     known = archive.known_migrations()
     if not database.is_file():
@@ -71,6 +111,7 @@ def _schema(database: Path) -> str:
 @with_appcontext
 def backup_command(file: Path) -> None:
     """Write the database (a consistent copy, taken while the server runs) and the packs to FILE."""
+    _refuse_shared("back up")
     try:
         manifest = archive.write_backup(instance_files(), file, version())
     except archive.ArchiveError as err:
@@ -84,6 +125,7 @@ def backup_command(file: Path) -> None:
 @with_appcontext
 def restore_command(file: Path) -> None:
     """Restore FILE over this instance, keeping the previous database aside; stop the server first."""
+    _refuse_shared("restore")
     try:
         restored = archive.restore_backup(file, instance_files())
     except archive.ArchiveError as err:

@@ -10,8 +10,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
+from .sql import Database, insert
 from .store import now
 
 ROLES = ("host", "seat", "reader")
@@ -46,7 +45,9 @@ def issue(db: Database, stream_id: str, role: str, seat: int | None = None) -> s
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
     token = secrets.token_urlsafe(24)
-    db.table("capabilities").insert(
+    insert(
+        db,
+        "capabilities",
         {
             "token_hash": hash_token(token),
             "stream_id": stream_id,
@@ -54,7 +55,7 @@ def issue(db: Database, stream_id: str, role: str, seat: int | None = None) -> s
             "seat": seat,
             "created": now(),
             "revoked": None,
-        }
+        },
     )
     return token
 
@@ -78,7 +79,7 @@ def revoke(db: Database, stream_id: str, token_hash: str) -> bool:
         " AND revoked IS NULL",
         [now(), stream_id, token_hash],
     )
-    return cursor.rowcount > 0
+    return bool(cursor.rowcount > 0)
 
 
 def active(db: Database, stream_id: str) -> list[Capability]:

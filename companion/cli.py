@@ -45,11 +45,14 @@ def serve(
     from . import server, serverlock
     from .db import init_db
     from .export.supervisor import Settings
+    from .pg import is_url
 
     init_db(current_app.config["DATABASE"])
     # Held, and inherited by gunicorn's workers, until the server stops: a restore waits for it.
-    held = serverlock.hold_shared(current_app.config["DATABASE"])
-    if held is None:
+    # A shared PostgreSQL store is restored with PostgreSQL's own tools, so no lock file is kept.
+    shared = is_url(current_app.config["DATABASE"])
+    held = None if shared else serverlock.hold_shared(current_app.config["DATABASE"])
+    if held is None and not shared:
         raise click.ClickException(
             "A restore is replacing this instance's data: try again after it."
         )
@@ -235,6 +238,7 @@ def init_app(app: Flask) -> None:
     """Register the command groups that live in their own modules."""
     from .admin import COMMANDS
     from .export.cli import export_command, import_command
+    from .migrate_store import migrate_store_command
     from .packs.cli import packs
 
     commands = (
@@ -244,6 +248,7 @@ def init_app(app: Flask) -> None:
         packs,
         export_command,
         import_command,
+        migrate_store_command,
         cardgame,
         *COMMANDS,
     )

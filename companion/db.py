@@ -1,4 +1,10 @@
-"""The one place that opens the SQLite database: connection, pragmas and migrations."""
+"""The one place that opens the database: connection, pragmas, pool and migrations.
+
+SQLite under instance/ is the default. A ``postgresql://`` address as ``DATABASE`` puts every
+table in PostgreSQL instead (``companion/pg.py``), so several servers can share one store. The
+migrations are one list: each name has its SQLite step (sqlite-utils, recorded in
+``_sqlite_migrations`` as before) and its PostgreSQL DDL (recorded in ``_companion_migrations``).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +19,8 @@ from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
+
+from . import pg
 
 BUSY_TIMEOUT_MS = 5000
 # SQLite's primary result codes for a database that cannot be used right now, as opposed to a
@@ -38,6 +46,12 @@ _UNAVAILABLE_MESSAGES = (
 )
 
 migrations = Migrations("companion")
+# The same migrations for PostgreSQL, by name and in order: (name, DDL).
+POSTGRESQL_MIGRATIONS: list[tuple[str, str]] = []
+
+
+def _postgresql(name: str, ddl: str) -> None:
+    POSTGRESQL_MIGRATIONS.append((name, ddl))
 
 
 @migrations(name="0001_streams_events")
@@ -71,6 +85,22 @@ def _create_streams_and_events(db: Database) -> None:
     )
 
 
+_postgresql(
+    "0001_streams_events",
+    """
+    CREATE TABLE streams (
+        id text PRIMARY KEY, kind text NOT NULL, title text, version bigint NOT NULL,
+        created text NOT NULL, updated text NOT NULL, meta text
+    );
+    CREATE TABLE events (
+        stream_id text NOT NULL REFERENCES streams (id), seq bigint NOT NULL,
+        type text NOT NULL, data text NOT NULL, created text NOT NULL,
+        PRIMARY KEY (stream_id, seq)
+    );
+    """,
+)
+
+
 @migrations(name="0002_capabilities")
 def _create_capabilities(db: Database) -> None:
     db["capabilities"].create(
@@ -90,6 +120,18 @@ def _create_capabilities(db: Database) -> None:
     db["capabilities"].create_index(["stream_id"])
 
 
+_postgresql(
+    "0002_capabilities",
+    """
+    CREATE TABLE capabilities (
+        token_hash text PRIMARY KEY, stream_id text NOT NULL REFERENCES streams (id),
+        role text NOT NULL, seat bigint, created text NOT NULL, revoked text
+    );
+    CREATE INDEX idx_capabilities_stream_id ON capabilities (stream_id);
+    """,
+)
+
+
 @migrations(name="0003_drafts")
 def _create_drafts(db: Database) -> None:
     db["drafts"].create(
@@ -101,8 +143,24 @@ def _create_drafts(db: Database) -> None:
     )
 
 
+_postgresql(
+    "0003_drafts",
+    """
+    CREATE TABLE drafts (
+        stream_id text NOT NULL REFERENCES streams (id), key text NOT NULL, text text NOT NULL,
+        base_version bigint, updated text NOT NULL, PRIMARY KEY (stream_id, key)
+    );
+    """,
+)
+
+
 def connect(path: str | Path) -> Database:
-    """Open the database with WAL, foreign keys and a busy timeout; autocommit outside atomic()."""
+    """Open the database with WAL, foreign keys and a busy timeout; autocommit outside atomic().
+
+    A ``postgresql://`` address opens PostgreSQL instead, also in autocommit mode.
+    """
+    if pg.is_url(path):
+        return pg.connect(str(path))  # type: ignore[return-value]
     conn = sqlite3.connect(
         str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
     )
@@ -119,6 +177,8 @@ def connect(path: str | Path) -> Database:
 
 def unavailable(err: BaseException) -> bool:
     """Whether ``err`` means the database is locked, read-only, full or failing, not a bug."""
+    if pg.is_error(err):
+        return pg.unavailable(err)
     if not isinstance(err, sqlite3.OperationalError):
         return False
     code = getattr(err, "sqlite_errorcode", None)
@@ -130,13 +190,18 @@ def unavailable(err: BaseException) -> bool:
 
 def writable(path: str) -> bool:
     """Whether this process may write the database file and its WAL files (those that exist)."""
+    if pg.is_url(path):
+        return True  # the server says so itself, on each statement
     files = (path, f"{path}-wal", f"{path}-shm")
     return all(os.access(name, os.W_OK) for name in files if os.path.exists(name))
 
 
 def migrate(db: Database) -> None:
     """Apply every pending migration."""
-    migrations.apply(db)
+    if isinstance(db, pg.Database):
+        pg.migrate(db, POSTGRESQL_MIGRATIONS)
+    else:
+        migrations.apply(db)
 
 
 @dataclass(eq=False)
@@ -170,6 +235,8 @@ class _Pool:
         self._tainted: dict[str, int] = {}
 
     def get(self, path: str) -> Database:
+        if pg.is_url(path):
+            return self._get_server(path)
         key = (threading.get_ident(), path)
         ok = writable(path)
         with self._lock:
@@ -198,12 +265,32 @@ class _Pool:
                 return self.get(path)
         return pooled.db
 
+    def _get_server(self, url: str) -> Database:
+        """This thread's PostgreSQL connection: reopened when the server dropped it."""
+        key = (threading.get_ident(), url)
+        with self._lock:
+            pooled = self._pooled.get(key)
+            if pooled is not None and not pooled.db.conn.usable:
+                self._drop(key)
+                pooled = None
+            if pooled is not None:
+                pooled.in_use = True
+        if pooled is None:
+            pooled = self._open(key, False)
+        if pooled.db.conn.in_transaction:
+            try:
+                pooled.db.conn.rollback()
+            except Exception:
+                self.discard(url)
+                return self._get_server(url)
+        return pooled.db
+
     def _open(self, key: tuple[int, str], tainted: bool) -> _Pooled:
         try:
             pooled = _Pooled(connect(key[1]), tainted, in_use=True)
         except BaseException:
             with self._lock:
-                self._tainted[key[1]] -= tainted
+                self._tainted[key[1]] = self._tainted.get(key[1], 0) - tainted
             raise
         with self._lock:
             self._pooled[key] = pooled
@@ -238,7 +325,7 @@ class _Pool:
         self._tainted[key[1]] = self._tainted.get(key[1], 0) - pooled.tainted
         try:
             pooled.db.conn.close()
-        except sqlite3.Error:
+        except Exception:  # sqlite3's or psycopg's: the connection is gone either way
             pass
 
 
@@ -266,7 +353,9 @@ def close_db(_exc: BaseException | None = None) -> None:
     if db.conn.in_transaction:
         try:
             db.conn.rollback()
-        except sqlite3.Error:
+        except Exception as err:  # sqlite3's or psycopg's
+            if not (isinstance(err, sqlite3.Error) or pg.is_error(err)):
+                raise
             discard_db()
             return
     g.pop("db", None)
@@ -275,7 +364,8 @@ def close_db(_exc: BaseException | None = None) -> None:
 
 def init_db(path: str | Path) -> None:
     """Create the database file and bring its schema up to date."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    if not pg.is_url(path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = connect(path)
     try:
         migrate(db)
@@ -326,6 +416,23 @@ def _create_exports(db: Database) -> None:
     db["exports"].create_index(["status"])
 
 
+# ``rowid`` keeps queue order among jobs queued within one millisecond, as SQLite's rowid does.
+_postgresql(
+    "0004_exports",
+    """
+    CREATE TABLE exports (
+        id text PRIMARY KEY, stream_id text NOT NULL REFERENCES streams (id),
+        version bigint NOT NULL, edition text NOT NULL, paper text NOT NULL,
+        status text NOT NULL, progress bigint NOT NULL, step text, page bigint, error text,
+        pid bigint, created text NOT NULL, updated text, rowid bigserial NOT NULL
+    );
+    CREATE UNIQUE INDEX idx_exports_stream_id_version_edition_paper
+        ON exports (stream_id, version, edition, paper);
+    CREATE INDEX idx_exports_status ON exports (status);
+    """,
+)
+
+
 @migrations(name="0005_export_layouts")
 def _add_export_layouts(db: Database) -> None:
     # A book is also a layout: the home-printer PDF, the print shop's body or cover, the vertical
@@ -333,3 +440,23 @@ def _add_export_layouts(db: Database) -> None:
     db["exports"].add_column("layout", str, not_null_default="book")
     db.execute("DROP INDEX IF EXISTS idx_exports_stream_id_version_edition_paper")
     db["exports"].create_index(["stream_id", "version", "edition", "paper", "layout"], unique=True)
+
+
+_postgresql(
+    "0005_export_layouts",
+    """
+    ALTER TABLE exports ADD COLUMN layout text NOT NULL DEFAULT 'book';
+    DROP INDEX IF EXISTS idx_exports_stream_id_version_edition_paper;
+    CREATE UNIQUE INDEX idx_exports_stream_id_version_edition_paper_layout
+        ON exports (stream_id, version, edition, paper, layout);
+    """,
+)
+
+
+@migrations(name="0006_export_hosts")
+def _add_export_hosts(db: Database) -> None:
+    # The machine whose worker makes a running book: only there can its process be looked at.
+    db["exports"].add_column("host", str)
+
+
+_postgresql("0006_export_hosts", "ALTER TABLE exports ADD COLUMN host text;")

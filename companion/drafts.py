@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlite_utils import Database
-
+from .sql import Database
 from .store import now
 
 

@@ -2,8 +2,9 @@
 
 Flask-Limiter keeps the counts in the storage named by ``RATELIMIT_STORAGE_URI``: the default
 ``memory://`` counts in each server process (gunicorn runs two, so a client may get up to twice
-the figure), and ``redis://host:6379`` or ``memcached://host:11211`` shares them between
-processes and servers. Settings (each also ``COMPANION_<NAME>`` in the environment):
+the figure), and ``redis://host:6379``, ``memcached://host:11211`` or a ``postgresql://``
+address (see ``ratelimit_store.py``) shares them between processes and servers. Settings (each
+also ``COMPANION_<NAME>`` in the environment):
 
 - ``RATELIMIT_ENABLED``: on by default.
 - ``RATELIMIT_CREATE``: chronicles, tables, demos, imports and pack uploads per client; a number
@@ -101,5 +102,9 @@ def init_app(app: Flask) -> None:
     """Set up Flask-Limiter's storage from the settings, and the Retry-After header on 429."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_STRATEGY", "moving-window")
+    from .pg import is_url
+
+    if is_url(app.config["RATELIMIT_STORAGE_URI"]):
+        from . import ratelimit_store  # noqa: F401 - registers the postgresql:// storage
     app.extensions["companion.limiter"] = Limiter(get_remote_address, app=app)
     app.after_request(_retry_after)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlite_utils import Database
+from .sql import Database, for_update, insert, insert_many, is_unique_violation, write_transaction
 
 
 class StoreError(ValueError):
@@ -68,21 +68,6 @@ def new_id() -> str:
     return secrets.token_hex(8)
 
 
-def _immediate(db: Database) -> Any:
-    # A deferred transaction that reads and then writes fails with SQLITE_BUSY when another
-    # writer committed in between (its snapshot is stale); BEGIN IMMEDIATE takes the write lock
-    # first and waits politely, so the version check below sees the latest version.
-    class _Txn:
-        def __enter__(self) -> Database:
-            db.conn.execute("BEGIN IMMEDIATE")
-            return db
-
-        def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-            db.conn.execute("ROLLBACK" if exc_type else "COMMIT")
-
-    return _Txn()
-
-
 def create_stream(
     db: Database,
     kind: str,
@@ -99,8 +84,10 @@ def create_stream(
     """
     sid = stream_id or new_id()
     stamp = now()
-    with _immediate(db):
-        db.table("streams").insert(
+    with write_transaction(db):
+        insert(
+            db,
+            "streams",
             {
                 "id": sid,
                 "kind": kind,
@@ -109,7 +96,7 @@ def create_stream(
                 "created": stamp,
                 "updated": stamp,
                 "meta": json.dumps(dict(meta or {}), ensure_ascii=False),
-            }
+            },
         )
         _insert_events(db, sid, 0, events, stamp)
         if within is not None:
@@ -120,14 +107,26 @@ def create_stream(
 def append(
     db: Database, stream_id: str, expected_version: int, events: Iterable[Mapping[str, Any]]
 ) -> int:
-    """Append events atomically if the stream is at ``expected_version``; return the new version."""
+    """Append events atomically if the stream is at ``expected_version``; return the new version.
+
+    The stream's row is locked while its version is checked (SQLite: the write lock of BEGIN
+    IMMEDIATE; PostgreSQL: SELECT ... FOR UPDATE), so a racing append waits, then sees the new
+    version and is refused. The primary key on ``(stream_id, seq)`` refuses a duplicate anyway.
+    """
     batch = list(events)
     stamp = now()
-    with _immediate(db):
-        current = _version(db, stream_id)
-        if current != expected_version:
-            raise StaleVersionError(stream_id, expected_version, current)
-        return _insert_events(db, stream_id, current, batch, stamp)
+    try:
+        with write_transaction(db):
+            current = _version(db, stream_id, lock=True)
+            if current != expected_version:
+                raise StaleVersionError(stream_id, expected_version, current)
+            return _insert_events(db, stream_id, current, batch, stamp)
+    except StoreError:
+        raise
+    except Exception as err:
+        if not is_unique_violation(err):
+            raise
+        raise StaleVersionError(stream_id, expected_version, stream_version(db, stream_id)) from err
 
 
 def _insert_events(
@@ -143,8 +142,7 @@ def _insert_events(
         }
         for i, event in enumerate(events, start=1)
     ]
-    if rows:
-        db.table("events").insert_all(rows)
+    insert_many(db, "events", rows)
     new_version = version + len(rows)
     db.execute(
         "UPDATE streams SET version = ?, updated = ? WHERE id = ?", [new_version, stamp, stream_id]
@@ -152,8 +150,14 @@ def _insert_events(
     return new_version
 
 
-def _version(db: Database, stream_id: str) -> int:
-    row = db.execute("SELECT version FROM streams WHERE id = ?", [stream_id]).fetchone()
+def stream_version(db: Database, stream_id: str) -> int:
+    """The stream's version; raises UnknownStreamError."""
+    return _version(db, stream_id)
+
+
+def _version(db: Database, stream_id: str, lock: bool = False) -> int:
+    suffix = for_update(db) if lock else ""
+    row = db.execute(f"SELECT version FROM streams WHERE id = ?{suffix}", [stream_id]).fetchone()
     if row is None:
         raise UnknownStreamError(f"no stream {stream_id!r}")
     return int(row[0])
@@ -191,7 +195,8 @@ def load_events(
 
 def update_meta(db: Database, stream_id: str, **changes: Any) -> None:
     """Merge ``changes`` into the stream's meta object (titles, settings; never game state)."""
-    with _immediate(db):
+    with write_transaction(db):
+        _version(db, stream_id, lock=True)
         stream = get_stream(db, stream_id)
         meta = {**stream.meta, **changes}
         db.execute(

@@ -10,21 +10,19 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from pg_server import fresh_database, on_postgresql
 from werkzeug.serving import make_server
 
 from companion import create_app
-from companion.db import init_db
 from companion.export.vertical import LAUNCH_ARGS
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:
     """An app whose database and instance files live under ``tmp_path``."""
-    db_path = tmp_path / "test.sqlite3"
-    init_db(db_path)
     settings = {
         "TESTING": True,
         "SECRET_KEY": "test-secret",
-        "DATABASE": str(db_path),
+        "DATABASE": fresh_database(tmp_path / "test.sqlite3"),
         "PACKS_DIR": str(tmp_path / "packs"),
         "EXPORTS_DIR": str(tmp_path / "exports"),
         "WTF_CSRF_ENABLED": False,
@@ -78,3 +76,13 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
         "executable_path": "/usr/bin/chromium",
         "args": [*LAUNCH_ARGS, "--disable-quic"],
     }
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, skip the tests about the SQLite file itself (marked ``sqlite_only``)."""
+    if not on_postgresql():
+        return
+    skip = pytest.mark.skip(reason="about the SQLite file, not the shared store")
+    for item in items:
+        if item.get_closest_marker("sqlite_only"):
+            item.add_marker(skip)

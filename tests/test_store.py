@@ -6,16 +6,16 @@ import threading
 from pathlib import Path
 
 import pytest
+from pg_server import fresh_database, on_postgresql
 
 from companion import store
-from companion.db import connect, init_db
+from companion.db import POSTGRESQL_MIGRATIONS, connect, init_db, migrations
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    path = tmp_path / "store.sqlite3"
-    init_db(path)
-    return path
+def db_path(tmp_path: Path) -> str:
+    """The database of one test: a SQLite file, or a PostgreSQL schema (see pg_server)."""
+    return fresh_database(tmp_path / "store.sqlite3")
 
 
 def test_created_stream_holds_its_first_events(db_path: Path) -> None:
@@ -105,6 +105,7 @@ def test_racing_for_the_same_version_applies_exactly_one(db_path: Path) -> None:
     assert store.get_stream(connect(db_path), sid).version == 2
 
 
+@pytest.mark.sqlite_only
 def test_migrations_are_idempotent_and_enable_wal(db_path: Path) -> None:
     init_db(db_path)
     db = connect(db_path)
@@ -128,3 +129,32 @@ def test_events_can_be_read_up_to_a_version(db_path: Path) -> None:
     db = connect(db_path)
     sid = store.create_stream(db, "legacy", [{"type": "a"}, {"type": "b"}, {"type": "c"}])
     assert [e.seq for e in store.load_events(db, sid, after=1, upto=2)] == [2]
+
+
+def test_both_backends_have_the_same_migrations_in_the_same_order() -> None:
+    sqlite_names = [migration.name for migration in migrations._migrations]
+    assert [name for name, _ddl in POSTGRESQL_MIGRATIONS] == sqlite_names
+
+
+def test_migrations_run_again_change_nothing_and_are_recorded(db_path: str) -> None:
+    init_db(db_path)
+    init_db(db_path)
+    db = connect(db_path)
+    if on_postgresql():
+        rows = db.execute("SELECT name FROM _companion_migrations ORDER BY name").fetchall()
+    else:
+        rows = db.execute("SELECT name FROM _sqlite_migrations ORDER BY name").fetchall()
+    assert [row[0] for row in rows] == sorted(name for name, _ddl in POSTGRESQL_MIGRATIONS)
+    for table in ("streams", "events", "capabilities", "drafts", "exports"):
+        assert db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0
+
+
+def test_a_duplicate_sequence_number_is_refused_by_the_key(db_path: str) -> None:
+    db = connect(db_path)
+    sid = store.create_stream(db, "legacy", [{"type": "start"}])
+    with pytest.raises(Exception) as refused:
+        db.execute(
+            "INSERT INTO events (stream_id, seq, type, data, created) VALUES (?, 1, 'x', '{}', '')",
+            [sid],
+        )
+    assert "unique" in str(refused.value).lower() or "duplicate" in str(refused.value).lower()

@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from sqlite_utils import Database
-
+from ..sql import Database, skip_locked, write_transaction
 from ..store import now
 
 log = logging.getLogger("companion.export")
@@ -28,8 +28,11 @@ TIME_LIMIT: Final = "time-limit"
 WORKER_LOST: Final = "worker-lost"
 COLUMNS = (
     "id, stream_id, version, edition, paper, status, progress, step, page, error, pid, updated,"
-    " layout"
+    " layout, host"
 )
+# The machine this process runs on: a worker's pid means something only there. Servers that
+# share one PostgreSQL store each make books with their own pool and leave the others' alone.
+HOST: Final = socket.gethostname()
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class Job:
     pid: int | None
     updated: str | None
     layout: str = "book"
+    host: str | None = None
 
     @property
     def filename(self) -> str:
@@ -78,19 +82,6 @@ def layout_suffix(layout: str) -> str:
     if layout == "book":
         return ".pdf"
     return f"-{layout}.epub" if layout.startswith("epub") else f"-{layout}.pdf"
-
-
-def _immediate(db: Database) -> Any:
-    # As in the event store: take the write lock first, so a check-then-write sees the latest rows.
-    class _Txn:
-        def __enter__(self) -> Database:
-            db.conn.execute("BEGIN IMMEDIATE")
-            return db
-
-        def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-            db.conn.execute("ROLLBACK" if exc_type else "COMMIT")
-
-    return _Txn()
 
 
 def _one(db: Database, where: str, params: list[Any]) -> Job | None:
@@ -130,7 +121,8 @@ def request_book(
     layout: str = "book",
 ) -> tuple[Job, bool]:
     """The job for this book and whether a worker is needed: done, in progress or newly queued."""
-    with _immediate(db):
+    # As in the event store: the write lock first, so a check-then-write sees the latest rows.
+    with write_transaction(db, lock=f"export:{stream_id}"):
         job = find_book(db, stream_id, version, edition, paper, layout)
         if job is not None and job.status == "done" and (exports_dir / job.filename).is_file():
             return job, False
@@ -146,7 +138,15 @@ def request_book(
         else:
             job_id = job.id
             _set(
-                db, job_id, status="queued", progress=0, step=None, page=None, error=None, pid=None
+                db,
+                job_id,
+                status="queued",
+                progress=0,
+                step=None,
+                page=None,
+                error=None,
+                pid=None,
+                host=None,
             )
         queued = find(db, job_id)
     assert queued is not None
@@ -160,16 +160,21 @@ def _set(db: Database, job_id: str, **changes: Any) -> None:
 
 
 def claim_next(db: Database, pid: int, limit: int) -> Job | None:
-    """Take the oldest queued job for worker ``pid``, if fewer than ``limit`` jobs are running."""
+    """Take the oldest queued job for worker ``pid``, if fewer than ``limit`` jobs run here.
+
+    On PostgreSQL the queued row is taken with FOR UPDATE SKIP LOCKED: the servers sharing the
+    store each claim a different job at once, and none waits for another's claim.
+    """
     fail_lost(db)
-    with _immediate(db):
-        if running(db) >= limit:
+    with write_transaction(db):
+        if running(db, HOST) >= limit:
             return None
         # rowid breaks ties between jobs queued within the same millisecond, in queue order.
-        job = _one(db, "status = 'queued' ORDER BY created, rowid LIMIT 1", [])
+        where = f"status = 'queued' ORDER BY created, rowid LIMIT 1{skip_locked(db)}"
+        job = _one(db, where, [])
         if job is None:
             return None
-        _set(db, job.id, status="running", progress=2, step="preparing", pid=pid)
+        _set(db, job.id, status="running", progress=2, step="preparing", pid=pid, host=HOST)
     return find(db, job.id)
 
 
@@ -180,7 +185,7 @@ def assign(db: Database, job_id: str, pid: int) -> None:
 
 def requeue(db: Database, job_id: str) -> None:
     """Put a running job back in the queue, to be made again from the start."""
-    _set(db, job_id, status="queued", progress=0, step=None, page=None, pid=None)
+    _set(db, job_id, status="queued", progress=0, step=None, page=None, pid=None, host=None)
 
 
 def has_queued(db: Database) -> bool:
@@ -232,7 +237,7 @@ def fail_lost(db: Database) -> int:
 def _lost(job: Job) -> bool:
     if job.status != "running":
         return False
-    if job.pid is None or not alive(job.pid):
+    if here(job) and (job.pid is None or not alive(job.pid)):
         return True
     return _age_seconds(job.updated) > STALE_SECONDS
 
@@ -256,6 +261,18 @@ def _age_seconds(stamp: str | None) -> float:
     return (datetime.now(UTC) - datetime.fromisoformat(stamp)).total_seconds()
 
 
-def running(db: Database) -> int:
-    """How many books are being made now."""
-    return int(db.execute("SELECT count(*) FROM exports WHERE status = 'running'").fetchone()[0])
+def running(db: Database, host: str | None = None) -> int:
+    """How many books are being made now (by the workers of ``host``, when given)."""
+    if host is None:
+        row = db.execute("SELECT count(*) FROM exports WHERE status = 'running'").fetchone()
+    else:
+        row = db.execute(
+            "SELECT count(*) FROM exports WHERE status = 'running' AND (host = ? OR host IS NULL)",
+            [host],
+        ).fetchone()
+    return int(row[0])
+
+
+def here(job: Job) -> bool:
+    """Whether the job's worker runs on this machine (or the job predates hosts)."""
+    return job.host is None or job.host == HOST

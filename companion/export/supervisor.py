@@ -32,6 +32,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -44,6 +45,7 @@ from typing import IO, Any
 
 from sqlite_utils import Database
 
+from .. import pg
 from . import jobs
 
 log = logging.getLogger("companion.export.supervisor")
@@ -122,6 +124,7 @@ class Supervisor:
 
     def __init__(self, settings: Settings, db: Database, parent: int) -> None:
         self.settings, self.db, self.parent = settings, db, parent
+        self.heartbeat = settings.exports_dir / heartbeat_name(settings.database, parent)
         self.slots: list[Slot | None] = [None] * settings.workers
         self.attempts: dict[str, int] = {}
         self.stopping = False
@@ -141,7 +144,7 @@ class Supervisor:
                 time.sleep(TICK)
         finally:
             self.stop_workers()
-            (self.settings.exports_dir / HEARTBEAT).unlink(missing_ok=True)
+            self.heartbeat.unlink(missing_ok=True)
 
     def tick(self) -> None:
         """One look at the workers, the clock and the queue."""
@@ -152,6 +155,11 @@ class Supervisor:
             self.hand_out()
         except sqlite3.OperationalError as err:  # locked for long: try again next tick
             log.warning("export supervisor: %s", err)
+        except Exception as err:
+            if not pg.is_error(err):
+                raise
+            log.warning("export supervisor: %s", err)  # the shared store is out of reach
+            self._reconnect()
         self.beat()
         if os.getppid() != self.parent:
             log.info("export supervisor: the server stopped, so do the workers")
@@ -159,10 +167,18 @@ class Supervisor:
         elif self._idle_too_long():
             self.stopping = True
 
+    def _reconnect(self) -> None:
+        from ..db import connect
+
+        with contextlib.suppress(Exception):
+            self.db.conn.close()
+        with contextlib.suppress(Exception):
+            self.db = connect(self.settings.database)
+
     def recover(self) -> None:
         """Queue again the jobs left running by workers that are gone (a server restart)."""
         for job in jobs.running_jobs(self.db):
-            if job.pid is None or not jobs.alive(job.pid):
+            if jobs.here(job) and (job.pid is None or not jobs.alive(job.pid)):
                 log.warning("export %s was left unfinished; queued again", job.id)
                 jobs.requeue(self.db, job.id)
 
@@ -243,7 +259,7 @@ class Supervisor:
         """Write the heartbeat file: the time, this process and how busy the pool is."""
         busy = sum(1 for slot in self.slots if slot is not None and slot.job_id is not None)
         beat = {"pid": os.getpid(), "beat": time.time(), "workers": len(self.slots), "busy": busy}
-        path = self.settings.exports_dir / HEARTBEAT
+        path = self.heartbeat
         partial = path.with_suffix(".part")
         with contextlib.suppress(OSError):
             partial.write_text(json.dumps(beat))
@@ -288,10 +304,21 @@ def _wait_or_kill(process: subprocess.Popen[bytes], seconds: float) -> None:
         process.wait(timeout=10)
 
 
-def heartbeat_age(exports_dir: Path) -> float | None:
+def heartbeat_name(database: str, parent: int) -> str:
+    """The heartbeat file of the server whose master is ``parent``.
+
+    Servers that share a PostgreSQL store share EXPORTS_DIR too (a shared folder, see
+    docs/deploy.md): each writes a heartbeat of its own there, named by machine and master.
+    """
+    if pg.is_url(database):
+        return f"supervisor-{socket.gethostname()}-{parent}.json"
+    return HEARTBEAT
+
+
+def heartbeat_age(exports_dir: Path, name: str = HEARTBEAT) -> float | None:
     """Seconds since the supervisor's last heartbeat; None if it has written none."""
     try:
-        return time.time() - (exports_dir / HEARTBEAT).stat().st_mtime
+        return time.time() - (exports_dir / name).stat().st_mtime
     except OSError:
         return None
 
@@ -354,7 +381,8 @@ def health(config: Mapping[str, Any]) -> tuple[str, bool]:
         return "off", True
     if config.get("EXPORT_SUPERVISOR") != "server":
         return "on-demand", True
-    age = heartbeat_age(Path(config["EXPORTS_DIR"]))
+    name = heartbeat_name(str(config["DATABASE"]), os.getppid())  # the master is the parent
+    age = heartbeat_age(Path(config["EXPORTS_DIR"]), name)
     if age is None or age > STALE_AFTER:
         return "stale", False
     return "alive", True

@@ -10,7 +10,6 @@ add the writes. See ``docs/api.md``; the OpenAPI document is ``openapi.py``.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
@@ -99,7 +98,7 @@ def _options() -> Response | Reply | None:
 
 @bp.errorhandler(Exception)
 def _server_error(err: Exception) -> Reply | Response:
-    if isinstance(err, sqlite3.OperationalError) and unavailable(err):
+    if unavailable(err):
         return database_unavailable(err)
     log.exception("API request %s %s failed", request.method, request.path)
     return error_reply(

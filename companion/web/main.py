@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from urllib.parse import quote, urlsplit
 
@@ -50,9 +51,22 @@ def healthz() -> tuple[Response, int]:
 
 def _database_writable() -> bool:
     """Whether a write transaction can start now (the file, its folder and its lock allow it)."""
-    from ..db import BUSY_TIMEOUT_MS, get_db
+    from ..db import BUSY_TIMEOUT_MS, get_db, unavailable
 
-    conn = get_db().conn
+    db = get_db()
+    if getattr(db, "dialect", "sqlite") == "postgresql":
+        try:  # a primary, reachable, that answers within the wait (57014: it did not)
+            db.execute(f"SET statement_timeout = {HEALTH_WAIT_MS}")
+            row = db.execute("SELECT pg_is_in_recovery()").fetchone()
+        except Exception as err:
+            if not unavailable(err) and getattr(err, "sqlstate", None) != "57014":
+                raise
+            return False
+        finally:
+            with contextlib.suppress(Exception):
+                db.execute("SET statement_timeout = 0")
+        return not row[0]
+    conn = db.conn
     try:
         conn.execute(f"PRAGMA busy_timeout = {HEALTH_WAIT_MS}")
         conn.execute("BEGIN IMMEDIATE")

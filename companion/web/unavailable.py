@@ -7,7 +7,6 @@ The faulty connection is dropped so the next request opens a fresh one.
 from __future__ import annotations
 
 import logging
-import sqlite3
 
 from flask import jsonify, make_response, render_template, request
 from flask_babel import gettext as _
@@ -25,11 +24,12 @@ def wants_html() -> bool:
     return request.blueprint != "api" and accept["text/html"] > accept["application/json"]
 
 
-def database_unavailable(err: sqlite3.OperationalError) -> Response:
+def database_unavailable(err: Exception) -> Response:
     """503 with Retry-After: a page for a browser, ``{"error", "code"}`` for scripts and the API."""
     discard_db()
     code = getattr(err, "sqlite_errorcode", None)
     kind = UNAVAILABLE_CODES.get(code & 0xFF, "") if isinstance(code, int) else ""
+    kind = kind or str(getattr(err, "sqlstate", None) or "")
     log.warning("database unavailable (%s: %s) on %s %s", kind, err, request.method, request.path)
     if wants_html():
         response = make_response(render_template("errors/503.html"))

@@ -1,0 +1,199 @@
+"""The shared store: PostgreSQL out of reach answers 503, export jobs are shared between servers.
+
+The tests that need a running PostgreSQL skip unless ``COMPANION_TEST_BACKEND=postgresql``
+(``scripts/test`` runs this file that way); the others run on either backend.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from pg_server import available, on_postgresql
+
+from companion import capabilities, create_app, pg
+from companion.db import POSTGRESQL_MIGRATIONS, connect
+from companion.demo import create_demo
+from companion.export import jobs
+from companion.sql import write_transaction
+from companion.store import StaleVersionError, append, create_stream
+
+needs_server = pytest.mark.skipif(not on_postgresql(), reason="runs on the PostgreSQL backend")
+needs_psycopg = pytest.mark.skipif(not available(), reason="psycopg or PostgreSQL missing")
+
+
+def test_placeholders_become_psycopg_ones_and_percent_signs_stay_literal() -> None:
+    assert pg.translate("SELECT ? WHERE a LIKE '5%' AND b = ?") == (
+        "SELECT %s WHERE a LIKE '5%%' AND b = %s"
+    )
+    assert pg.is_url("postgresql://u@db/companion") and pg.is_url("postgres://db/x")
+    assert not pg.is_url("/srv/instance/companion.sqlite3")
+
+
+@needs_psycopg
+@pytest.mark.parametrize(
+    ("accept", "mimetype"), [("application/json", "application/json"), ("text/html", "text/html")]
+)
+def test_a_store_out_of_reach_answers_503_and_says_nothing_was_kept(
+    tmp_path: Path, accept: str, mimetype: str
+) -> None:
+    # A socket folder with no server in it: the connection is refused at once.
+    url = f"postgresql://postgres@/companion?host={tmp_path}"
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE": url,
+            "EXPORTS_DIR": str(tmp_path / "exports"),
+            "PACKS_DIR": str(tmp_path / "packs"),
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    response = app.test_client().get("/c/" + "x" * 32 + "/", headers={"Accept": accept})
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "10"
+    assert response.mimetype == mimetype
+    api = app.test_client().get("/api/v1/chronicles/" + "x" * 32 + "/state")
+    assert api.status_code == 503
+    assert api.get_json()["code"] == "database-unavailable"
+    assert app.test_client().get("/healthz").status_code == 503
+
+
+@needs_server
+def test_healthz_finds_the_shared_store_writable(app: Flask) -> None:
+    response = app.test_client().get("/healthz")
+    assert response.status_code == 200
+    assert response.get_json()["database_writable"] is True
+    # The health check's own time limit is not left on the pooled connection for the next request.
+    from companion.db import get_db
+
+    with app.app_context():
+        assert get_db().execute("SHOW statement_timeout").fetchone()[0] == "0"
+
+
+@needs_server
+def test_a_racing_append_waits_for_the_row_lock_then_is_stale(app: Flask) -> None:
+    first, second = connect(app.config["DATABASE"]), connect(app.config["DATABASE"])
+    sid = create_stream(first, "legacy", [{"type": "start"}])
+    outcome: list[str] = []
+    with write_transaction(first):
+        first.execute("SELECT version FROM streams WHERE id = ? FOR UPDATE", [sid])
+
+        def racer() -> None:
+            try:
+                append(second, sid, 1, [{"type": "late"}])
+                outcome.append("stored")
+            except StaleVersionError as err:
+                outcome.append(f"stale at {err.current}")
+
+        thread = threading.Thread(target=racer)
+        thread.start()
+        thread.join(timeout=0.5)
+        assert thread.is_alive(), "the second append must wait for the first transaction"
+        first.execute(
+            "INSERT INTO events (stream_id, seq, type, data, created) VALUES (?, 2, 'x', '{}', '')",
+            [sid],
+        )
+        first.execute("UPDATE streams SET version = 2 WHERE id = ?", [sid])
+    thread.join(timeout=5)
+    assert outcome == ["stale at 2"]
+    assert (
+        first.execute("SELECT count(*) FROM events WHERE stream_id = ?", [sid]).fetchone()[0] == 2
+    )
+
+
+@needs_server
+def test_two_servers_claim_different_books_without_waiting(app: Flask, tmp_path: Path) -> None:
+    a, b = connect(app.config["DATABASE"]), connect(app.config["DATABASE"])
+    stream = create_demo(a, "en").id
+    one, _ = jobs.request_book(a, tmp_path, stream, 181, "story", "a5")
+    two, _ = jobs.request_book(a, tmp_path, stream, 181, "annotated", "a5")
+    with write_transaction(a):  # server A is in the middle of claiming the oldest job
+        a.execute("SELECT id FROM exports WHERE id = ? FOR UPDATE", [one.id])
+        claimed = jobs.claim_next(b, pid=2, limit=1)  # server B skips it and takes the next
+    assert claimed is not None and claimed.id == two.id and claimed.host == jobs.HOST
+    again = jobs.claim_next(a, pid=1, limit=2)
+    assert again is not None and again.id == one.id
+
+
+def test_a_book_made_on_another_machine_is_not_failed_for_want_of_its_pid(app: Flask) -> None:
+    db = connect(app.config["DATABASE"])
+    stream = create_demo(db, "en").id
+    job, _ = jobs.request_book(db, Path(app.config["EXPORTS_DIR"]), stream, 181, "story", "a5")
+    claimed = jobs.claim_next(db, pid=2**22 + 7, limit=1)  # no such process here
+    assert claimed is not None
+    db.execute("UPDATE exports SET host = 'another-machine' WHERE id = ?", [job.id])
+    assert jobs.fail_lost(db) == 0
+    assert jobs.running(db, jobs.HOST) == 0  # this machine's pool is free for another book
+    db.execute("UPDATE exports SET host = ? WHERE id = ?", [jobs.HOST, job.id])
+    assert jobs.fail_lost(db) == 1
+
+
+@needs_server
+def test_info_names_the_shared_store_and_backup_points_to_postgresql_tools(
+    app: Flask, tmp_path: Path
+) -> None:
+    runner = app.test_cli_runner()
+    shown = runner.invoke(args=["info"])
+    assert shown.exit_code == 0, shown.output
+    known = len(POSTGRESQL_MIGRATIONS)
+    assert f"schema:       {known} of {known} migrations applied" in shown.output
+    assert "postgresql:   15" in shown.output
+    refused = runner.invoke(args=["backup", str(tmp_path / "backup.zip")])
+    assert refused.exit_code != 0 and "pg_dump" in refused.output
+    assert not (tmp_path / "backup.zip").exists()
+
+
+@needs_server
+def test_rate_limit_counts_kept_in_postgresql_are_shared_by_two_servers(tmp_path: Path) -> None:
+    from conftest import make_app
+    from pg_server import database_url
+
+    store = database_url()
+    servers = [
+        make_app(tmp_path / name, RATELIMIT_STORAGE_URI=store, RATELIMIT_GUESS=3)
+        for name in ("a", "b")
+    ]
+    answers = [
+        servers[n % 2].test_client().get("/c/" + "z" * 32 + "/").status_code for n in range(5)
+    ]
+    assert answers == [404, 404, 404, 429, 429]
+
+
+@needs_server
+def test_migrate_store_copies_a_sqlite_instance_checked_stream_by_stream(tmp_path: Path) -> None:
+    from pg_server import database_url
+
+    from companion import drafts, matches
+    from companion.db import init_db
+    from companion.export.backup import export_backup
+
+    source_path = str(tmp_path / "instance.sqlite3")
+    init_db(source_path)
+    source = connect(source_path)
+    chronicle = create_demo(source, "ja")
+    drafts.save(source, chronicle.id, 3, "narration", "途中の下書き")
+    match, _token = matches.create(
+        source,
+        "traitors-flame",
+        [matches.Seat("A"), matches.Seat("B", "heuristic")] * 2,
+        "devices",
+        "en",
+        5,
+    )
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": source_path})
+    target_url = database_url()
+    copied = app.test_cli_runner().invoke(args=["migrate-store", "--to", target_url])
+    assert copied.exit_code == 0, copied.output
+    assert f"legacy {chronicle.id}: " in copied.output and "Copied 2 streams" in copied.output
+    target = connect(target_url)
+    assert export_backup(target, chronicle.id) == export_backup(source, chronicle.id)
+    assert drafts.for_turn(target, chronicle.id, 3) == {"narration": "途中の下書き"}
+    assert matches.load(target, match).version == matches.load(source, match).version
+    # The host link opens the copied chronicle; run again, nothing is copied twice.
+    assert capabilities.resolve(target, chronicle.host_token) is not None
+    again = app.test_cli_runner().invoke(args=["migrate-store", "--to", target_url])
+    assert again.exit_code == 0 and "Copied 0 streams" in again.output
+    assert target.execute("SELECT count(*) FROM streams").fetchone()[0] == 2
