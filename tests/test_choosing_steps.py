@@ -16,7 +16,9 @@ from flask_babel import force_locale
 from companion.cardgames.summoners import GAME as SUMMONERS
 from companion.cardgames.summoners import board as summoners_board
 from companion.cardgames.summoners.engine import new_game
+from companion.cardgames.traitors_flame import GAME as TRAITORS_FLAME
 from companion.cardgames.traitors_flame import board as flame_board
+from companion.cardgames.traitors_flame import engine as flame_engine
 from companion.cardgames.traitors_flame.engine import DECK
 from companion.web.boards.summoners.steps import steps as summoners_steps
 from companion.web.boards.traitors_flame.steps import steps as flame_steps
@@ -125,8 +127,9 @@ def test_a_level_with_one_group_opens_straight_onto_it() -> None:
     assert [s.label for s in tree(choices)] == ["Pay 0", "Pay 1", "Pay 2"]
 
 
-def crowded_summoners_state() -> tuple[dict[str, Any], int]:
-    """A 4-player match played at random until one seat has 20 or more choices."""
+@pytest.fixture(scope="module")
+def crowded_summoners() -> tuple[dict[str, Any], int]:
+    """A 4-player match played at random until one seat has 20 or more choices in phase II."""
     for seed in range(60):
         state, rng = new_game(4, seed, {"start": 0, "catch_up": False}), random.Random(seed)
         for _ in range(300):
@@ -142,9 +145,9 @@ def crowded_summoners_state() -> tuple[dict[str, Any], int]:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_a_crowded_turn_shows_fewer_buttons_first_and_every_choice_once(
-    in_lang: Any, lang: str
+    in_lang: Any, lang: str, crowded_summoners: tuple[dict[str, Any], int]
 ) -> None:
-    state, seat = crowded_summoners_state()
+    state, seat = crowded_summoners
     view = SUMMONERS.view(state, seat)
     labelled = [
         (a, summoners_board.label(a, view, lang, NAMES))
@@ -157,3 +160,38 @@ def test_a_crowded_turn_shows_fewer_buttons_first_and_every_choice_once(
     assert len(chosen.steps) < len(flat)
     assert sorted(s.label for s in leaves(chosen.steps)) == sorted(label for _, label in flat)
     assert list(chosen) == flat
+
+
+def test_a_flame_turn_groups_plays_by_card_then_target(in_lang: Any) -> None:
+    state, seat = crowded_flame()
+    view = TRAITORS_FLAME.view(state, seat)
+    flat = [
+        (a, flame_board.label(a, view, "en", NAMES))
+        for a in TRAITORS_FLAME.legal_actions(state, seat)
+    ]
+    flat = list({label: (a, label) for a, label in flat}.values())
+    with in_lang("en"):
+        chosen = with_steps("traitors-flame", flat, view, NAMES)
+    assert len(chosen.steps) < len(flat)
+    assert sorted(s.label for s in leaves(chosen.steps)) == sorted(label for _, label in flat)
+    cards = [s for s in chosen.steps if s.children]
+    assert cards and all(s.label.startswith("Play ") for s in cards)
+    assert any(c.label.startswith("On ") for s in cards for c in s.children)
+
+
+def crowded_flame() -> tuple[dict[str, Any], int]:
+    """A 3-player Traitor's Flame match where the seat holding Night may play a card on others
+    in several ways."""
+    for seed in range(200):
+        state = flame_engine.new(3, seed, {})
+        rng = random.Random(seed)
+        for _ in range(40):
+            if state["result"] is not None:
+                break
+            seat = state["night"]
+            legal = TRAITORS_FLAME.legal_actions(state, seat)
+            targeted = {a["card"] for a in legal if "target" in a}
+            if len(legal) >= 8 and targeted:
+                return state, seat
+            state = TRAITORS_FLAME.apply(state, seat, rng.choice(legal))
+    raise AssertionError("no crowded turn found")
