@@ -129,12 +129,17 @@ def test_a_crowded_turn_on_a_phone_is_chosen_step_by_step(browser: Browser, serv
         # The way back: open a step, close it again from its summary, by keyboard.
         summon = page.locator(".action-bar summary:has-text('Summon a spirit')")
         summon.focus()
+        expect(summon).to_be_focused()
         page.keyboard.press("Enter")
         expect(page.locator(".action-bar details[open]")).to_have_count(1)
         page.screenshot(path=str(SHOTS / "phone-steps-open.png"))
         assert bar_height(page) <= PHONE["height"] / 3
         assert blocking(page) == []
-        page.wait_for_timeout(1200)  # polls find the same version: the opened step stays open
+        # A live refresh (forced here by a version that never matches) keeps the opened step.
+        page.evaluate("document.querySelector('.table-layout').dataset.old = 'yes'")
+        page.route("**/version", lambda route: route.fulfill(json={"version": -1}))
+        expect(page.locator(".table-layout[data-old]")).to_have_count(0, timeout=5000)
+        page.unroute("**/version")
         expect(page.locator(".action-bar details[open]")).to_have_count(1)
         expect(summon).to_be_focused()
         page.keyboard.press("Enter")
