@@ -28,6 +28,7 @@ from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
 from . import links_sheet, streams, table_setup
 from .access import remember, require_write
+from .choosing import with_steps
 from .text_errors import rule_message
 
 bp = Blueprint("tables", __name__)
@@ -157,7 +158,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
         "seat": seat,
         "view": view,
         "legal": legal,
-        "choices": distinct_choices(match, legal, view),
+        "choices": with_steps(match.key, distinct_choices(match, legal, view), view, match.names()),
         "board": board_module(match.key),
         "stylesheet": game_stylesheet(match.key),
         "lang": match.language,

@@ -105,10 +105,25 @@
   }
 
   // Live updates: poll the version; when it changes, swap the fragment and keep typed text.
+  // A half-made choice at a card table (the steps opened so far) survives a refresh when the
+  // same steps are still offered.
+  function openSteps() {
+    return Array.from(live.querySelectorAll("details.step[open]"), function (d) { return d.dataset.step; });
+  }
+  function reopenSteps(root, keys, focusedStep) {
+    root.querySelectorAll("details.step").forEach(function (d) {
+      if (keys.indexOf(d.dataset.step) >= 0) d.open = true;
+      if (focusedStep && d.dataset.step === focusedStep) d.querySelector("summary").focus();
+    });
+  }
   function swap(html) {
     const focused = document.activeElement && document.activeElement.name;
+    const summary = document.activeElement && document.activeElement.closest("details.step > summary");
+    const focusedStep = summary ? summary.parentElement.dataset.step : null;
+    const opened = openSteps();
     const template = document.createElement("template");
     template.innerHTML = html;
+    reopenSteps(template.content, opened, null);
     template.content.querySelectorAll("textarea, input[type=text]").forEach(function (field) {
       if (dirty.has(field.name)) field.value = dirty.get(field.name);
     });
@@ -122,7 +137,8 @@
     const news = document.getElementById("announce");
     if (news && fresh && fresh.dataset.news) news.textContent = fresh.dataset.news;
     live.querySelectorAll("form input[name=version]").forEach(function (input) { input.value = version; });
-    if (focused) {
+    if (focusedStep) reopenSteps(live, [], focusedStep);
+    else if (focused) {
       const again = live.querySelector("[name='" + focused + "']");
       if (again) again.focus();
     }

@@ -1,1 +1,1 @@
-"""Presentation of the card games: board view models, pictures and words, one package per game."""
+"""How each card game's table looks: view models, pictures and words, kept out of the engines."""

@@ -1,0 +1,1 @@
+"""Traitor's Flame."""

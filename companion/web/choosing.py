@@ -1,0 +1,108 @@
+"""A card table's choices as steps (card, then target, then payment or option), so a phone shows
+a handful of buttons at each level; each game's ``boards/<game>/steps.py`` names the steps."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from ..cardgames import game_package
+
+Action = dict[str, Any]
+SEPARATOR = " › "
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action, its button text and the steps that lead to it."""
+
+    action: Action
+    label: str
+    steps: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Step:
+    """A button (``action`` set: it submits) or a level that opens further steps."""
+
+    label: str
+    key: str  # the path so far: a half-made choice is found again after a live refresh
+    action: Action | None = None
+    children: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True)
+class Choosing:
+    """Every choice of the viewing seat, flat and as a tree of steps."""
+
+    choices: tuple[Choice, ...]
+    steps: tuple[Step, ...]
+
+    def __len__(self) -> int:
+        return len(self.choices)
+
+    def __iter__(self) -> Iterator[tuple[Action, str]]:
+        return iter((c.action, c.label) for c in self.choices)
+
+
+def with_steps(
+    key: str,
+    choices: Sequence[tuple[Action, str]],
+    view: dict[str, Any],
+    names: Sequence[str] | None = None,
+) -> Choosing:
+    """Attach the game's steps to each (action, label) and group them level by level."""
+    module = steps_module(key)
+    made = tuple(
+        Choice(action, label, _path(module, action, label, view, names))
+        for action, label in choices
+    )
+    return Choosing(made, tree(made))
+
+
+def steps_module(key: str) -> ModuleType | None:
+    """The game's ``boards/<game>/steps.py``, if it has one."""
+    name = game_package(key).rsplit(".", 1)[-1]
+    try:
+        return importlib.import_module(f"{__package__}.boards.{name}.steps")
+    except ModuleNotFoundError:
+        return None
+
+
+def _path(
+    module: ModuleType | None,
+    action: Action,
+    label: str,
+    view: dict[str, Any],
+    names: Sequence[str] | None,
+) -> tuple[str, ...]:
+    if module is None:
+        return (label,)
+    found = tuple(str(s) for s in module.steps(action, label, view, names))
+    return found or (label,)
+
+
+def tree(choices: Sequence[Choice], depth: int = 0, prefix: str = "") -> tuple[Step, ...]:
+    """Choices grouped by their step at ``depth``; a group of one is its own button, and a level
+    holding a single group opens straight onto that group's steps."""
+    groups: dict[tuple[str, int], list[Choice]] = {}
+    for i, choice in enumerate(choices):
+        last = depth >= len(choice.steps) - 1  # its own button: never grouped with another
+        groups.setdefault((choice.label, i) if last else (choice.steps[depth], -1), []).append(
+            choice
+        )
+    level = tuple(_step(name, group, depth, prefix) for (name, _i), group in groups.items())
+    if len(level) == 1 and level[0].children:
+        return level[0].children
+    return level
+
+
+def _step(name: str, group: list[Choice], depth: int, prefix: str) -> Step:
+    if len(group) == 1:
+        only = group[0]
+        return Step(only.label, prefix + only.label, only.action)
+    key = prefix + name + SEPARATOR
+    return Step(name, key, None, tree(group, depth + 1, key))
