@@ -159,6 +159,7 @@ def accept_with_a_loss(page: Page, base: str, token: str) -> None:
     accept, what = control(page, "button", "Accept the failure")
     tab_to(page, accept, what)
     moved_elsewhere(page, base, token, "Corrected from the story page, while Ali decides.")
+    expect(accept, "a live refresh took the focus off the button").to_be_focused()
     with page.expect_navigation(timeout=WAIT):
         page.keyboard.press("Enter")
     after = state(base, token)
@@ -190,6 +191,7 @@ def compose_through_a_refresh(page: Page, base: str, token: str) -> None:
     page.keyboard.press("Space")
     type_into(page, "textbox", re.compile("^The answer"), "The keeper rowed out")
     moved_elsewhere(page, base, token, "Corrected from the story page.")
+    expect(page.locator("#answer"), "a live refresh took the focus off the answer").to_be_focused()
     page.keyboard.insert_text(" at dusk.")
     expect(page.locator("#answer")).to_have_value("The keeper rowed out at dusk.")
     type_into(page, "textbox", "On success, the Pioneer…", "reaches the wreck.")
