@@ -123,12 +123,19 @@
     });
   }
 
-  // Live updates: poll the version; when it changes, swap the fragment and keep typed text.
   // Where the focus was before a live refresh, so the same control gets it back afterwards.
+  // A field without an id is known by its name and its form's action (dice faces are in
+  // several forms of the failure step).
+  function formAction(el) {
+    const form = el.closest("form");
+    const action = form && form.querySelector("button[name=action]");
+    return action ? action.value : "";
+  }
   function focusKey() {
     const el = document.activeElement;
     if (!el || el === document.body || !live.contains(el)) return null;
-    const key = { id: el.id, name: el.name, value: el.value, tag: el.tagName, selection: null };
+    const key = { id: el.id, name: el.name, value: el.value, tag: el.tagName,
+      form: formAction(el), selection: null };
     if (el.matches("textarea, input[type=text]")) key.selection = [el.selectionStart, el.selectionEnd];
     return key;
   }
@@ -136,7 +143,7 @@
     let again = key.id ? document.getElementById(key.id) : null;
     if (!again && key.name) {
       again = Array.from(live.querySelectorAll("[name]")).find(function (el) {
-        return el.name === key.name && el.tagName === key.tag &&
+        return el.name === key.name && el.tagName === key.tag && formAction(el) === key.form &&
           (el.matches("textarea, input[type=text], input[type=number], select") || el.value === key.value);
       });
     }
@@ -145,11 +152,9 @@
     if (key.selection && again.setSelectionRange) again.setSelectionRange(key.selection[0], key.selection[1]);
   }
   // A disclosure the viewer opened stays open through a refresh: known by its form's action.
-  function detailsKey(details) {
-    const form = details.closest("form");
-    const action = form && form.querySelector("button[name=action]");
-    return details.className + "|" + (action ? action.value : "");
-  }
+  function detailsKey(details) { return details.className + "|" + formAction(details); }
+
+  // Live updates: poll the version; when it changes, swap the fragment and keep typed text.
   function swap(html) {
     const focused = focusKey();
     const template = document.createElement("template");
