@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from .legacy import State
 from .legacy.cards import ROUNDS_PER_STAGE, STAGES, Stage
-from .legacy.model import KeystoneState, Mark, TurningPoint
+from .legacy.model import KeystoneState, Mark, Roll, TurningPoint
 from .svg import TimelineRound, timeline
 
 
@@ -42,6 +42,11 @@ def story_chapters(state: State) -> list[Chapter]:
             )
         )
     return chapters
+
+
+def withdrawn_rolls(state: State) -> list[tuple[TurningPoint, Roll]]:
+    """Every roll taken back (a mistyped face, a forgiving undo), with its turning point."""
+    return [(tp, roll) for tp in state.turning_points for roll in tp.withdrawn]
 
 
 def round_played(state: State, stage: int, round_: int) -> bool:

@@ -11,6 +11,8 @@ from play_helpers import chronicle, create, faces, play_to_the_end, play_turn, p
 from playwright.sync_api import Page
 from table_helpers import new_table
 
+from companion.legacy import legal_commands
+
 AXE = (Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js").read_text("utf-8")
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
@@ -36,6 +38,7 @@ def pages(client: FlaskClient, app: Flask) -> dict[str, str]:
     post_turn(client, app, lost, action="draw", card="2H")
     post_turn(client, app, lost, action="roll", **roll_fields(False, 4))
     steps["play-failure"] = f"/c/{lost}/"
+    steps["play-failure-choices"] = failure_with_every_choice(client, app)
     mark = create(client)
     for _ in range(2):
         play_turn(client, app, mark, hit=True)
@@ -79,3 +82,20 @@ def axe(page: Page) -> list[dict[str, Any]]:
         }"""
     )
     return result
+
+
+def failure_with_every_choice(client: FlaskClient, app: Flask) -> str:
+    """A failed roll that may be bought back with a keystone or a token, or accepted."""
+    token = create(client)
+    post_turn(client, app, token, action="draw", card="2H")
+    post_turn(client, app, token, action="roll", **roll_fields(True, 4))
+    creed = next(k.id for k in chronicle(app, token).state.keystones if k.kind == "creed")
+    post_turn(client, app, token, action="narrate", loss_keystone=creed, loss_narration="Gone.")
+    state = chronicle(app, token).state
+    post_turn(client, app, token, action="draw", card=state.pile_cards(state.pile)[0])
+    post_turn(client, app, token, action="roll", **roll_fields(False, 4))
+    state = chronicle(app, token).state
+    offered = {legal.kind for legal in legal_commands(state)}
+    assert state.step == "failure" and state.usable_tokens() == 1, (state.step, state.tokens)
+    assert {"sacrifice-keystone", "spend-token", "accept-failure"} <= offered, offered
+    return f"/c/{token}/"

@@ -643,3 +643,22 @@ def test_every_api_route_is_in_the_openapi_document(app: Flask) -> None:
         path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
         methods = set(rule.methods or ()) - {"HEAD", "OPTIONS"}
         assert {m.upper() for m in paths[path]} == methods, path
+
+
+def test_a_roll_taken_back_stays_in_the_turning_point_as_withdrawn(client: FlaskClient) -> None:
+    token = create(client)["host_token"]
+    state = post(client, token, 1, {"type": "draw-card", "card": "3H"}).get_json()
+    mistyped = {"type": "roll-dice", "faces": [2, 3, 1, 1]}
+    state = post(client, token, state["version"], *compose(state, False)[:3], mistyped).get_json()
+    state = post(client, token, state["version"], {"type": "undo"}).get_json()
+    assert state["check"]["rolls"] == [] and state["step"] == "roll"
+    fixed = {"type": "roll-dice", "faces": [6, 3, 1, 1]}
+    state = post(client, token, state["version"], fixed).get_json()
+    assert conforms(state, "State")
+    (withdrawn,) = state["check"]["withdrawn"]
+    assert withdrawn["faces"] == [2, 3, 1, 1] and withdrawn["success"] is False
+    assert [r["faces"] for r in state["check"]["rolls"]] == [[6, 3, 1, 1]]
+    story = client.get(f"/api/v1/chronicles/{token}/story").get_json()
+    assert conforms(story, "Story")
+    (point,) = story["chapters"][0]["turning_points"]
+    assert point["withdrawn"] == [withdrawn]

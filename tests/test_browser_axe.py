@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from axe_pages import AXE, SIZES, axe, pages
+from axe_pages import AXE, SIZES, axe, failure_with_every_choice, pages
 from play_helpers import create, faces, post_turn
 from playwright.sync_api import Browser, expect
 from served_app import Served, serve
@@ -59,6 +59,21 @@ def test_every_page_passes_axe(browser: Browser, served: Served) -> None:
     print(f"axe: {checked} page views, violations by impact: {dict(impacts)}")
     assert checked == len(paths) * 4
     assert problems == []
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_failure_choices_keep_the_heading_order(
+    browser: Browser, served: Served, lang: str
+) -> None:
+    path = failure_with_every_choice(served.client, served.app)
+    page = browser.new_page()
+    try:
+        page.goto(f"{served.base}{path}?lang={lang}")
+        expect(page.locator("form.choice-card")).to_have_count(3)
+        found = {v["id"]: v for v in axe(page)}
+    finally:
+        page.close()
+    assert "heading-order" not in found, found["heading-order"]
 
 
 def test_axe_does_report_a_broken_page(browser: Browser) -> None:

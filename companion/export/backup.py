@@ -1,8 +1,10 @@
 """The JSON backup of a chronicle: the whole event log with its metadata, and its import.
 
 A backup is ``{"format": "ijinsho-chronicle", "format_version": 2, "chronicle": {...},
-"events": [{"seq": 1, "event": {...}}, ...]}``: the stored event dicts in order, nothing volatile
-(no timestamps, no ids, no links), keys sorted, so export -> import -> export is byte-identical.
+"events": [{"seq": 1, "event": {...}}, ...], "withdrawn": [...]}``: the stored event dicts in
+order, nothing volatile (no timestamps, no ids, no links), keys sorted, so export -> import ->
+export is byte-identical. ``withdrawn`` lists, for a reader of the file, the rolls taken back by
+an undo (the events say so too): an import checks it against the events when present.
 An import is parsed, upgraded and checked by the rules core before anything is written, and is
 then written in one transaction.
 """
@@ -11,13 +13,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlite_utils import Database
 
 from .. import chronicles, json_input, store
 from ..legacy import SCHEMA_VERSION, Event, EventFormatError, State, event_from_dict, event_to_dict
+from ..story import withdrawn_rolls
 from .errors import N_, BackupError, shown
 from .verify import verified_state
 
@@ -27,7 +30,7 @@ MAX_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 5_000
 MAX_TITLE = 200
 MAX_DEPTH = 32  # a backup nests about ten levels deep
-TOP_FIELDS = {"format", "format_version", "chronicle", "events"}
+TOP_FIELDS = {"format", "format_version", "chronicle", "events", "withdrawn"}
 CHRONICLE_FIELDS = {"kind": str, "title": str, "language": str, "version": int, "event_schema": int}
 
 
@@ -48,13 +51,16 @@ def may_back_up(role: str, state: State) -> bool:
 
 def export_backup(db: Database, stream_id: str) -> str:
     """The chronicle's backup as JSON text (UTF-8, sorted keys, one field per line)."""
-    header = store.get_stream(db, stream_id)
-    stored = store.load_events(db, stream_id, upto=header.version)
-    return dump(backup_document(header, stored))
+    chronicle = chronicles.load(db, stream_id)  # the replayed state, cached by the server
+    header = replace(store.get_stream(db, stream_id), version=chronicle.version)
+    stored = store.load_events(db, stream_id, upto=chronicle.version)
+    return dump(backup_document(header, stored, chronicle.state))
 
 
-def backup_document(header: store.Stream, stored: list[store.StoredEvent]) -> dict[str, Any]:
-    """The backup as plain data, in the current format version."""
+def backup_document(
+    header: store.Stream, stored: list[store.StoredEvent], state: State
+) -> dict[str, Any]:
+    """The backup as plain data, in the current format version (``state`` is its replay)."""
     first = stored[0].data if stored else {}
     return {
         "format": FORMAT,
@@ -67,7 +73,23 @@ def backup_document(header: store.Stream, stored: list[store.StoredEvent]) -> di
             "event_schema": SCHEMA_VERSION,
         },
         "events": [{"seq": e.seq, "event": e.data} for e in stored],
+        "withdrawn": withdrawn_list(state),
     }
+
+
+def withdrawn_list(state: State) -> list[dict[str, Any]]:
+    """The rolls taken back, each with the card drawn for its turning point, in order."""
+    return [
+        {
+            "turning_point": tp.seq,
+            "card": tp.card,
+            "seq": roll.seq,
+            "faces": list(roll.faces),
+            "success": roll.success,
+            "reroll": roll.reroll,
+        }
+        for tp, roll in withdrawn_rolls(state)
+    ]
 
 
 def dump(document: Mapping[str, Any]) -> str:
@@ -94,6 +116,7 @@ def read_backup(data: bytes) -> Backup:
             held=len(events),
         )
     state = verified_state(events)
+    _check_withdrawn(document, state)
     if meta["language"] != state.setup.language:
         raise BackupError(
             "bad-meta",
@@ -244,6 +267,21 @@ def _chronicle_meta(document: dict[str, Any]) -> dict[str, Any]:
             limit=MAX_TITLE,
         )
     return meta
+
+
+def _check_withdrawn(document: dict[str, Any], state: State) -> None:
+    """The optional list of withdrawn rolls must say what the events say."""
+    if "withdrawn" not in document:
+        return
+    listed = _typed(document["withdrawn"], list, "withdrawn")
+    if json.dumps(listed, sort_keys=True) != json.dumps(withdrawn_list(state), sort_keys=True):
+        raise BackupError(
+            "bad-withdrawn",
+            N_(
+                "The backup's list of withdrawn rolls does not match its events:"
+                " the file was changed by hand or is damaged."
+            ),
+        )
 
 
 def _events(document: dict[str, Any]) -> list[Event]:

@@ -135,6 +135,8 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
     yield _text(tp.answer)
     if book.annotated:
         yield from _mechanics(book, tp)
+    elif tp.withdrawn:
+        yield f"*{taken_back(len(tp.withdrawn))}*"
     for loss in tp.losses:
         if book.annotated:
             yield f"**{escape(_loss_title(book.keystones[loss.keystone]))}**"
@@ -152,6 +154,8 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
 def _mechanics(book: Contents, tp: TurningPoint) -> Iterator[str]:
     yield _labelled(_("On success"), tp.stakes_success)
     yield _labelled(_("On failure"), tp.stakes_failure)
+    for taken_back in tp.withdrawn:
+        yield f"~~{_roll(taken_back)}~~ *({_('Taken back: this roll was withdrawn and rolled again.')})*"
     for index, roll in enumerate(tp.rolls):
         yield _roll(roll)
         if index < len(tp.payments):
@@ -162,6 +166,15 @@ def _roll(roll: Roll) -> str:
     label = _("Reroll") if roll.reroll else _("Roll")
     result = _("success") if roll.success else _("failure")
     return f"*{label}:* {' · '.join(str(face) for face in roll.faces)} — {result}"
+
+
+def taken_back(count: int) -> str:
+    """The story edition's note that rolls were withdrawn here (their dice are not shown)."""
+    return ngettext(
+        "A roll was taken back here and rolled again.",
+        "%(num)d rolls were taken back here and rolled again.",
+        count,
+    )
 
 
 def _payment(book: Contents, pay: Payment) -> Iterator[str]:

@@ -18,7 +18,7 @@ from ..export import jobs
 from ..export.editions import parse_layout
 from ..legacy import PILES, STAGES, Legal, State, legal_commands
 from ..legacy.codec import encode
-from ..legacy.model import KeystoneState, Mark, Payment, Text, TurningPoint
+from ..legacy.model import KeystoneState, Mark, Payment, Roll, Text, TurningPoint
 from ..legacy.setup import Setup
 from ..story import story_chapters
 from . import export_view
@@ -144,7 +144,8 @@ def mark_json(mark: Mark, setup: Setup) -> JSON:
 
 
 def turning_point_json(point: TurningPoint, setup: Setup) -> JSON:
-    """One check: card, chosen prompt, every text, rolls, payments, losses and outcome."""
+    """One check: card, chosen prompt, every text, rolls (and those taken back), payments,
+    losses and outcome."""
     return {
         "stage": point.stage,
         "round": point.round,
@@ -163,10 +164,8 @@ def turning_point_json(point: TurningPoint, setup: Setup) -> JSON:
             "success": text_json(point.stakes_success),
             "failure": text_json(point.stakes_failure),
         },
-        "rolls": [
-            {"faces": list(r.faces), "success": r.success, "reroll": r.reroll, "seq": r.seq}
-            for r in point.rolls
-        ],
+        "rolls": [roll_json(r) for r in point.rolls],
+        "withdrawn": [roll_json(r) for r in point.withdrawn],
         "payments": [payment_json(p) for p in point.payments],
         "losses": [
             {"keystone": loss.keystone, "narration": text_json(loss.narration), "seq": loss.seq}
@@ -175,6 +174,16 @@ def turning_point_json(point: TurningPoint, setup: Setup) -> JSON:
         "outcome": point.outcome,
         "narration": text_json(point.narration),
         "mark": point.mark,
+    }
+
+
+def roll_json(roll: Roll) -> JSON:
+    """One roll: its faces, whether it succeeded, whether it was a paid reroll, its event."""
+    return {
+        "faces": list(roll.faces),
+        "success": roll.success,
+        "reroll": roll.reroll,
+        "seq": roll.seq,
     }
 
 

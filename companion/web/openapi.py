@@ -152,6 +152,11 @@ def _turning_point(with_prompts: bool) -> JSON:
         "answer": TEXT,
         "stakes": _obj({"success": TEXT, "failure": TEXT}),
         "rolls": {"type": "array", "items": _ref("Roll")},
+        "withdrawn": {
+            "type": "array",
+            "items": _ref("Roll"),
+            "description": "Rolls taken back by an undo, kept as corrections; never counted.",
+        },
         "payments": {"type": "array", "items": _ref("Payment")},
         "losses": {"type": "array", "items": _ref("Loss")},
         "outcome": _nullable({"enum": ["success", "failure", "mark"]}),

@@ -65,11 +65,30 @@
   // The prompt chosen is a draft too: a reload, another device or a refused form keeps it.
   live.addEventListener("change", function (event) {
     const field = event.target;
+    if (field.name && field.matches("select")) { dirty.set(field.name, field.value); return; }
     if (!field.name || !field.matches("input[type=radio][data-draft]") || !field.checked) return;
     dirty.set(field.name, field.value);
     saveDraft(field);
   });
-  live.addEventListener("submit", function () { dirty.clear(); });
+  // This page's own move reloads it: the focus then goes to the turn's title, so that the next
+  // Tab reaches the new step's controls rather than the site's navigation.
+  const movedKey = "moved:" + location.pathname;
+  live.addEventListener("submit", function () {
+    dirty.clear();
+    try { sessionStorage.setItem(movedKey, "1"); } catch (e) { /* private mode */ }
+  });
+  function focusTurn() {
+    const title = document.getElementById("turn-title");
+    if (!title) return;
+    title.setAttribute("tabindex", "-1");
+    title.focus();
+  }
+  function focusAfterOwnMove() {
+    let moved = null;
+    try { moved = sessionStorage.getItem(movedKey); sessionStorage.removeItem(movedKey); }
+    catch (e) { /* private mode */ }
+    if (moved) focusTurn();
+  }
 
   // Markdown preview, rendered and cleaned by the server exactly as the story shows it.
   const previewTimers = new Map();
@@ -104,6 +123,37 @@
     });
   }
 
+  // Where the focus was before a live refresh, so the same control gets it back afterwards.
+  // A field without an id is known by its name and its form's action (dice faces are in
+  // several forms of the failure step).
+  function formAction(el) {
+    const form = el.closest("form");
+    const action = form && form.querySelector("button[name=action]");
+    return action ? action.value : "";
+  }
+  function focusKey() {
+    const el = document.activeElement;
+    if (!el || el === document.body || !live.contains(el)) return null;
+    const key = { id: el.id, name: el.name, value: el.value, tag: el.tagName,
+      form: formAction(el), selection: null };
+    if (el.matches("textarea, input[type=text]")) key.selection = [el.selectionStart, el.selectionEnd];
+    return key;
+  }
+  function refocus(key) {
+    let again = key.id ? document.getElementById(key.id) : null;
+    if (!again && key.name) {
+      again = Array.from(live.querySelectorAll("[name]")).find(function (el) {
+        return el.name === key.name && el.tagName === key.tag && formAction(el) === key.form &&
+          (el.matches("textarea, input[type=text], input[type=number], select") || el.value === key.value);
+      });
+    }
+    if (!again || again.disabled) { focusTurn(); return; } // its step is over: the new one's title
+    again.focus();
+    if (key.selection && again.setSelectionRange) again.setSelectionRange(key.selection[0], key.selection[1]);
+  }
+  // A disclosure the viewer opened stays open through a refresh: known by its form's action.
+  function detailsKey(details) { return details.className + "|" + formAction(details); }
+
   // Live updates: poll the version; when it changes, swap the fragment and keep typed text.
   // A half-made choice at a card table (the steps opened so far) survives a refresh when the
   // same steps are still offered.
@@ -117,18 +167,25 @@
     });
   }
   function swap(html) {
-    const focused = document.activeElement && document.activeElement.name;
+    const focused = focusKey();
     const summary = document.activeElement && document.activeElement.closest("details.step > summary");
     const focusedStep = summary ? summary.parentElement.dataset.step : null;
-    const opened = openSteps();
+    const openedSteps = openSteps();
     const template = document.createElement("template");
     template.innerHTML = html;
-    reopenSteps(template.content, opened, null);
+    reopenSteps(template.content, openedSteps, null);
     template.content.querySelectorAll("textarea, input[type=text]").forEach(function (field) {
       if (dirty.has(field.name)) field.value = dirty.get(field.name);
     });
     template.content.querySelectorAll("input[type=radio][data-draft]").forEach(function (radio) {
       if (dirty.has(radio.name)) radio.checked = dirty.get(radio.name) === radio.value;
+    });
+    template.content.querySelectorAll("select").forEach(function (select) {
+      if (dirty.has(select.name)) select.value = dirty.get(select.name);
+    });
+    const opened = new Set(Array.from(live.querySelectorAll("details[open]:not(.step)")).map(detailsKey));
+    template.content.querySelectorAll("details:not(.step)").forEach(function (details) {
+      if (opened.has(detailsKey(details))) details.open = true;
     });
     live.replaceChildren(template.content);
     const fresh = live.querySelector(".table-layout");
@@ -138,10 +195,7 @@
     if (news && fresh && fresh.dataset.news) news.textContent = fresh.dataset.news;
     live.querySelectorAll("form input[name=version]").forEach(function (input) { input.value = version; });
     if (focusedStep) reopenSteps(live, [], focusedStep);
-    else if (focused) {
-      const again = live.querySelector("[name='" + focused + "']");
-      if (again) again.focus();
-    }
+    else if (focused) refocus(focused);
     animateDice(live);
   }
   // A link that was revoked (404) never opens again: stop asking and say so. A 429 waits.
@@ -190,6 +244,7 @@
   }
 
   restoreLocal(live);
+  focusAfterOwnMove();
   animateDice(live);
   const pollTimer = setInterval(poll, POLL_MS);
   document.addEventListener("visibilitychange", poll);
