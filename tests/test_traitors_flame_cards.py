@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from companion.cardgames.traitors_flame import cards, svg
+from companion.cardgames.traitors_flame import cards
+from companion.web.boards.traitors_flame import svg
 
 CHARS = cards.characters()
 

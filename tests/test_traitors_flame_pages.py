@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
+from flask_babel import force_locale
 from table_helpers import act, buttons, load, new_table, page, play_through_pages
 
-from companion.cardgames.traitors_flame import GAME, board, cards
+from companion.cardgames.traitors_flame import GAME, cards
 from companion.cardgames.traitors_flame.scenario import make_state
+from companion.web.boards import traitors_flame as board
 
 KEY = "traitors-flame"
 FOUR = {
@@ -172,7 +174,7 @@ def test_the_board_shows_markers_warnings_skips_and_what_you_saw(app: Flask) -> 
 # Labels -------------------------------------------------------------------------------------
 
 
-def test_labels_name_the_card_the_target_and_the_choice() -> None:
+def test_labels_name_the_card_the_target_and_the_choice(app: Flask) -> None:
     st = make_state(
         3,
         hands=[["swordsman", "cupbearer", "queen", "hound"], ["flame", "flame", "spy"], []],
@@ -182,7 +184,7 @@ def test_labels_name_the_card_the_target_and_the_choice() -> None:
     view = GAME.view(st, 0)
     names = ["Ann", "Brianna", "Cy"]
     labels = {
-        json.dumps(a, sort_keys=True): board.label(a, view, "en", names)
+        json.dumps(a, sort_keys=True): board.label(a, view, names)
         for a in GAME.legal_actions(st, 0)
     }
     words = set(labels.values())
@@ -194,7 +196,8 @@ def test_labels_name_the_card_the_target_and_the_choice() -> None:
     assert "Play Cupbearer of the Poisoned Cup on Cy: give The Imprisoned Queen" in words
     assert "Play Hound of the Mad King on Brianna: take a Flame, give The Imprisoned Queen" in words
     assert "Play Hound of the Mad King on Cy: no effect" in words
-    ja = {board.label(a, view, "ja", names) for a in GAME.legal_actions(st, 0)}
+    with app.test_request_context(), force_locale("ja"):
+        ja = {board.label(a, view, names) for a in GAME.legal_actions(st, 0)}
     assert "「真義の剣士」をBriannaに使う（「逆臣の炎」を奪う）" in ja
     assert "「狂王の猟犬」をBriannaに使う（「逆臣の炎」を奪い、「幽閉の王妃」を渡す）" in ja
     assert "山札から1枚引く" in ja
@@ -358,24 +361,25 @@ def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
 def test_the_result_explains_a_tie() -> None:
     result = {"winner": 1, "totals": [22, 22, 19], "rounds": 4, "order": [1, 2, 0]}
     rounds = [{"ender": 0}]
-    info = board.result_info(result, rounds, "en", ["Ann", "Bo", "Cy"])
+    info = board.result_info(result, rounds, ["Ann", "Bo", "Cy"])
     assert info["winner"] == "Bo" and info["tied"] == ["Bo", "Ann"]
     assert info["ender"] == "Ann" and info["first"] == "Bo"
     assert [r["name"] for r in info["rows"]] == ["Bo", "Ann", "Cy"]
 
 
-def test_card_pictures_flame_night_and_dawn_backs_stand_out() -> None:
+def test_card_pictures_flame_night_and_dawn_backs_stand_out(app: Flask) -> None:
     backs = {which: str(board.full_back(kind)) for which, kind in board_backs().items()}
     assert len(set(backs.values())) == 4  # the common back, Flame, Night and Before-Dawn differ
     assert str(board.full_back("saint-1")) == str(board.full_back("right-hand-2"))
-    assert "真義の剣士" in str(board.full_face("swordsman-1", "ja"))
-    assert "Swordsman of True Meaning" in str(board.full_face("swordsman", "en"))
+    with app.test_request_context(), force_locale("ja"):
+        assert "真義の剣士" in str(board.full_face("swordsman-1"))
+    assert "Swordsman of True Meaning" in str(board.full_face("swordsman"))
     view = GAME.view(make_state(2, hands=[["spy"], ["pilgrim"]], deck=["jester"]), 0)
-    defs = str(board.defs(view, "en"))
+    defs = str(board.defs(view))
     assert 'id="tf-face-spy-en"' in defs and "pilgrim" not in defs
     assert all(f'id="tf-back-{b}"' in defs for b in board.BACKS)
-    assert '<use href="#tf-back-flame"/>' in str(board.back("flame", "en"))
-    assert 'aria-label="Spy of the Hall of Mirrors"' in str(board.face("spy-1", "en"))
+    assert '<use href="#tf-back-flame"/>' in str(board.back("flame"))
+    assert 'aria-label="Spy of the Hall of Mirrors"' in str(board.face("spy-1"))
 
 
 def board_backs() -> dict[str, str]:
