@@ -171,6 +171,80 @@ def test_the_board_shows_markers_warnings_skips_and_what_you_saw(app: Flask) -> 
     assert "Saint of the Rebel Flame" not in text  # Cy's card: never seen by Ann
 
 
+BOARD_WORDS = {
+    "en": (
+        "Round 2",
+        "Your turn: you hold Night",
+        "Next: Dee",
+        "Counterclockwise",
+        "Flames left in it: 11",
+        "Your hand",
+        "2 cards · no Flames",
+        "Spy of the Hall of Mirrors",
+        "3+ Flames: the round ends if Night reaches them",
+        "First to 20 or more after a round",
+        "Round 1: the deck ran out; Cy ended it",
+        "Brianna wins with 21 points",
+    ),
+    "ja": (
+        "第2回",
+        "あなたの手番です（「夜」を持っています）",
+        "次はDee",
+        "反時計回り",
+        "うち「逆臣の炎」11枚",
+        "あなたの手札",
+        "2枚・炎なし",
+        "鏡の間の密偵",
+        "炎3枚以上：「夜」が回れば回が終わります",
+        "回の終わりに20点以上で勝利",
+        "第1回：山札切れ。終わらせたのはCy",
+        "Briannaの勝利（21点）",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_board_speaks_the_catalogue_of_the_locale(app: Flask, lang: str) -> None:
+    st = make_state(
+        4,
+        hands=[["swordsman", "spy"], ["flame", "flame", "flame", "queen"], ["saint"], []],
+        deck=["flame", "jester"],
+        night=0,
+        dawn=None,
+    )
+    st["round"], st["direction"] = 2, -1
+    scores = [0, 21, 0, 0]
+    st["rounds"] = [
+        {
+            "round": 1,
+            "ended_by": "deck",
+            "ender": 2,
+            "raw": scores,
+            "scores": scores,
+            "totals": scores,
+            "hands": [
+                {"seat": s, "flames": 0, "kinds": [], "night": False, "dawn": False}
+                for s in range(4)
+            ],
+        }
+    ]
+    st["totals"] = scores
+    match = SimpleNamespace(
+        names=lambda: ["Ann", "Brianna", "Cy", "Dee"],
+        seats=[SimpleNamespace(name=n, bot=None) for n in "ABCD"],
+    )
+    result = {"winner": 1, "totals": scores, "rounds": 1, "order": [3, 0, 1, 2]}
+    with app.test_request_context(f"/?lang={lang}"):
+        context = {"view": GAME.view(st, 0), "board": board, "match": match, "seat": 0}
+        text = render_template("tables/traitors-flame/_board.html", lang=lang, **context)
+        text += render_template("tables/traitors-flame/_result.html", result=result, **context)
+    text = html.unescape(text)
+    for phrase in BOARD_WORDS[lang]:
+        assert phrase in text, phrase
+    other = BOARD_WORDS["ja" if lang == "en" else "en"]
+    assert not [phrase for phrase in other if phrase in text and "Brianna" not in phrase]
+
+
 # Labels -------------------------------------------------------------------------------------
 
 
