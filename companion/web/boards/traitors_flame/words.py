@@ -9,17 +9,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import get_locale, npgettext, pgettext
+from flask_babel import npgettext, pgettext
 
-from companion import languages
 from companion.cardgames.traitors_flame import cards
+from companion.web.wording import join_list, reader_language
 
 CONTEXT = "traitors-flame"
 
 
 def language() -> str:
     """The code of the language the page is written in (the default outside a request)."""
-    return languages.known(str(get_locale() or languages.DEFAULT))
+    return reader_language()
 
 
 def say(message: str, **params: Any) -> str:
@@ -61,7 +61,7 @@ def seat_name(seat: int | None, names: Sequence[str] | None = None) -> str:
 
 def list_of(items: Sequence[str]) -> str:
     """Words in a row, joined the way the reader's language joins them."""
-    return languages.about(language()).list_separator.join(items)
+    return join_list(items)
 
 
 def card_count(n: int) -> str:
