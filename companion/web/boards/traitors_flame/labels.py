@@ -21,13 +21,11 @@ def label(action: dict[str, Any], view: dict[str, Any], names: Sequence[str] | N
     card = card_name(str(action["card"]))
     steps = _steps(action, view)
     target = action.get("target")
-    who = _who(target, view, names) if target is not None else ""
+    if target is None and steps:
+        return say("Play %(card)s: %(steps)s", card=card, steps=steps)
     if target is None:
-        return (
-            say("Play %(card)s: %(steps)s", card=card, steps=steps)
-            if steps
-            else (say("Play %(card)s", card=card))
-        )
+        return say("Play %(card)s", card=card)
+    who = _who(target, view, names)
     if steps:
         return say("Play %(card)s on %(target)s: %(steps)s", card=card, target=who, steps=steps)
     return say("Play %(card)s on %(target)s", card=card, target=who)
