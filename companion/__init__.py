@@ -12,8 +12,9 @@ from flask import Flask, g, render_template, request, session
 from flask_babel import Babel, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+from .languages import DEFAULT, LANGUAGES, language_name, writes_vertically
+
 ROOT = Path(__file__).resolve().parent.parent
-LANGUAGES = ("ja", "en")
 
 csrf = CSRFProtect()
 babel = Babel()
@@ -101,7 +102,7 @@ def select_locale() -> str:
     chosen = request.args.get("lang") or session.get("lang") or g.get("content_language")
     if chosen in LANGUAGES:
         return str(chosen)
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT
 
 
 def _init_extensions(app: Flask) -> None:
@@ -112,7 +113,10 @@ def _init_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.policies["ext.i18n.trimmed"] = True
-    app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
+    app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or DEFAULT)
+    app.jinja_env.globals["languages"] = LANGUAGES
+    app.jinja_env.globals["language_name"] = language_name
+    app.jinja_env.globals["writes_vertically"] = writes_vertically
     from . import cli, hosts, ratelimit, sealed_session, security
     from .export import supervisor
     from .web import render_cache, terms

@@ -194,7 +194,8 @@ def _opened(source: Path) -> Iterator[zipfile.ZipFile]:
 
 def _members(archive: zipfile.ZipFile) -> list[str]:
     """The backup's pack members, after refusing any name that could land outside the instance."""
-    from .packs.format import LANGUAGES, valid_name
+    from .languages import LANGUAGES
+    from .packs.format import valid_name
 
     names = archive.namelist()
     if DATABASE_MEMBER not in names:

@@ -11,6 +11,8 @@ import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 
+from .languages import DEFAULT, LANGUAGES
+
 
 def _create_app() -> Flask:
     from . import create_app
@@ -134,7 +136,7 @@ def _progress_bar(total: int) -> Any:
 
 @click.command("demo", short_help="Load the sample life as a new chronicle.")
 @click.option(
-    "--lang", "language", type=click.Choice(["ja", "en"]), default="en", show_default=True
+    "--lang", "language", type=click.Choice(LANGUAGES), default=DEFAULT, show_default=True
 )
 @with_appcontext
 def demo_command(language: str) -> None:

@@ -18,6 +18,7 @@ from sqlite_utils import Database
 from . import capabilities, store
 from .bytecache import ByteLRU
 from .cardgames import CardGameRuleError, game_keys, get_game
+from .languages import LANGUAGES
 from .legacy.errors import N_
 
 BOT_LEVELS = ("random", "heuristic", "search")
@@ -84,7 +85,7 @@ def check_seats(key: str, seats: list[Seat], mode: str, language: str) -> None:
             max=game.max_players,
             count=len(seats),
         )
-    if mode not in MODES or language not in ("ja", "en"):
+    if mode not in MODES or language not in LANGUAGES:
         raise MatchSetupError(N_("Choose how you play and the table's language."))
     for seat in seats:
         if seat.bot is not None and seat.bot not in BOT_LEVELS:

@@ -16,11 +16,12 @@ from flask_babel import force_locale
 from companion.cardgames.summoners import GAME as SUMMONERS
 from companion.cardgames.summoners.engine import new_game
 from companion.cardgames.traitors_flame import GAME as TRAITORS_FLAME
-from companion.cardgames.traitors_flame import board as flame_board
 from companion.cardgames.traitors_flame import engine as flame_engine
 from companion.cardgames.traitors_flame.engine import DECK
 from companion.web.boards import summoners as summoners_board
+from companion.web.boards import traitors_flame as flame_board
 from companion.web.boards.summoners.steps import steps as summoners_steps
+from companion.web.boards.traitors_flame import words as flame_words
 from companion.web.boards.traitors_flame.steps import steps as flame_steps
 from companion.web.choosing import Choice, Step, tree, with_steps
 
@@ -81,12 +82,12 @@ def test_flame_steps_go_card_then_target_then_the_full_choice(in_lang: Any) -> N
     action = {"type": "play", "card": sword, "target": 1, "take": "flame"}
     view = {"seat": 0}
     with in_lang("en"):
-        name = flame_board.card_name(sword, "en")
+        name = flame_words.card_name(sword)
         assert flame_steps(action, "L", view, NAMES) == (f"Play {name}", "On Bo", "L")
         assert flame_steps({**action, "target": 0}, "L", view, NAMES)[1] == "On yourself"
         assert flame_steps({"type": "draw"}, "Draw", view, NAMES) == ("Draw",)
     with in_lang("ja"):
-        name = flame_board.card_name(sword, "ja")
+        name = flame_words.card_name(sword)
         assert name.startswith("「")
         assert flame_steps(action, "L", view, NAMES) == (f"{name}を使う", "対象：Bo", "L")
         assert flame_steps({**action, "target": 0}, "L", view, NAMES)[1] == "対象：自分"
@@ -95,7 +96,7 @@ def test_flame_steps_go_card_then_target_then_the_full_choice(in_lang: Any) -> N
 def test_flame_card_without_a_target_has_no_target_step(in_lang: Any) -> None:
     with in_lang("en"):
         path = flame_steps({"type": "play", "card": card("saint")}, "L", {"seat": 0}, NAMES)
-    assert path == (f"Play {flame_board.card_name('saint', 'en')}", "L")
+        assert path == (f"Play {flame_words.card_name(card('saint'))}", "L")
 
 
 def leaves(steps: tuple[Step, ...]) -> list[Step]:
@@ -164,12 +165,12 @@ def test_a_crowded_turn_shows_fewer_buttons_first_and_every_choice_once(
 def test_a_flame_turn_groups_plays_by_card_then_target(in_lang: Any) -> None:
     state, seat = crowded_flame()
     view = TRAITORS_FLAME.view(state, seat)
-    flat = [
-        (a, flame_board.label(a, view, "en", NAMES))
-        for a in TRAITORS_FLAME.legal_actions(state, seat)
-    ]
-    flat = list({label: (a, label) for a, label in flat}.values())
     with in_lang("en"):
+        flat = [
+            (a, flame_board.label(a, view, NAMES))
+            for a in TRAITORS_FLAME.legal_actions(state, seat)
+        ]
+        flat = list({label: (a, label) for a, label in flat}.values())
         chosen = with_steps("traitors-flame", flat, view, NAMES)
     assert len(chosen.steps) < len(flat)
     assert sorted(s.label for s in leaves(chosen.steps)) == sorted(label for _, label in flat)

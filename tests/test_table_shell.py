@@ -246,16 +246,20 @@ def test_summoners_standings_are_what_the_result_counts_and_ignore_hands() -> No
     assert [row["total"] for row in game.standings(state)] == result["totals"]
 
 
-def test_traitors_flame_standings_are_the_banked_totals() -> None:
+def test_traitors_flame_standings_are_the_banked_totals(app: Flask) -> None:
+    from flask_babel import force_locale
+
     from companion.cardgames import get_game
+    from companion.web.boards.traitors_flame import standing_line
 
     game = get_game("traitors-flame")
     state = game.new(3, 2, {})
     state = {**state, "totals": [4, 20, 0]}
     rows = game.standings(state)
     assert [row["to_go"] for row in rows] == [16, 0, 20]
-    assert game.standing_line(rows[0], "en") == "4 of 20 points; 16 to go"
-    assert game.standing_line(rows[0], "ja") == "20点中4点（あと16点）"
+    assert standing_line(rows[0]) == "4 of 20 points; 16 to go"
+    with app.test_request_context(), force_locale("ja"):
+        assert standing_line(rows[0]) == "20点中4点（あと16点）"
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from companion.cardgames.traitors_flame import cards, svg
+from companion.cardgames.traitors_flame import cards
+from companion.web.boards.traitors_flame import svg
 
 CHARS = cards.characters()
 
@@ -96,3 +97,19 @@ def test_special_backs_are_distinct_and_character_backs_identical():
         ET.fromstring(back)
     # a back never names the character on its front
     assert not any(k["name_en"] in next(iter(character_backs)) for k in CHARS)
+
+
+def test_the_engine_package_holds_no_presentation() -> None:
+    import ast
+    from pathlib import Path
+
+    package = Path(cards.__file__).parent
+    imported = set()
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module.split(".")[0])
+            elif isinstance(node, ast.Import):
+                imported.update(alias.name.split(".")[0] for alias in node.names)
+    assert not imported & {"flask", "flask_babel", "markupsafe", "jinja2"}
+    assert not (package / "board.py").exists() and not (package / "svg.py").exists()

@@ -102,9 +102,16 @@ def test_view_shows_what_the_table_needs():
         "night": False,
         "dawn": False,
         "total": 0,
+        "at_risk": False,
         "known": [],
     }
     assert [c["id"] for c in view["hands"][0]["cards"]] == ["jester-1", "flame-01"]
+    worth = sum(KIND[c]["value"] for c in ("jester-1", "flame-01", "night"))
+    assert view["hands"][0]["worth"] == worth
+    assert "worth" not in view["hands"][1]
+    assert view["next"] == {"seat": 1, "skipped": None} and view["order"] == [0, 1, 2]
+    skipping = GAME.view({**st, "skip": True, "direction": -1}, None)
+    assert skipping["next"] == {"seat": 1, "skipped": 2} and skipping["order"] == [0, 2, 1]
     assert view["pending"]["actions"] == GAME.legal_actions(st, 0)
     assert GAME.view(st, 1)["pending"] is None and GAME.view(st, None)["pending"] is None
     assert view["deck"]["flames"] == 12 and view["direction_name"] == "clockwise"

@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
+from flask_babel import force_locale
 from table_helpers import act, buttons, load, new_table, page, play_through_pages
 
-from companion.cardgames.traitors_flame import GAME, board, cards
+from companion.cardgames.traitors_flame import GAME, cards
 from companion.cardgames.traitors_flame.scenario import make_state
+from companion.web.boards import traitors_flame as board
 
 KEY = "traitors-flame"
 FOUR = {
@@ -169,10 +171,84 @@ def test_the_board_shows_markers_warnings_skips_and_what_you_saw(app: Flask) -> 
     assert "Saint of the Rebel Flame" not in text  # Cy's card: never seen by Ann
 
 
+BOARD_WORDS = {
+    "en": (
+        "Round 2",
+        "Your turn: you hold Night",
+        "Next: Dee",
+        "Counterclockwise",
+        "Flames left in it: 11",
+        "Your hand",
+        "2 cards · no Flames",
+        "Spy of the Hall of Mirrors",
+        "3+ Flames: the round ends if Night reaches them",
+        "First to 20 or more after a round",
+        "Round 1: the deck ran out; Cy ended it",
+        "Brianna wins with 21 points",
+    ),
+    "ja": (
+        "第2回",
+        "あなたの手番です（「夜」を持っています）",
+        "次はDee",
+        "反時計回り",
+        "うち「逆臣の炎」11枚",
+        "あなたの手札",
+        "2枚・炎なし",
+        "鏡の間の密偵",
+        "炎3枚以上：「夜」が回れば回が終わります",
+        "回の終わりに20点以上で勝利",
+        "第1回：山札切れ。終わらせたのはCy",
+        "Briannaの勝利（21点）",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_board_speaks_the_catalogue_of_the_locale(app: Flask, lang: str) -> None:
+    st = make_state(
+        4,
+        hands=[["swordsman", "spy"], ["flame", "flame", "flame", "queen"], ["saint"], []],
+        deck=["flame", "jester"],
+        night=0,
+        dawn=None,
+    )
+    st["round"], st["direction"] = 2, -1
+    scores = [0, 21, 0, 0]
+    st["rounds"] = [
+        {
+            "round": 1,
+            "ended_by": "deck",
+            "ender": 2,
+            "raw": scores,
+            "scores": scores,
+            "totals": scores,
+            "hands": [
+                {"seat": s, "flames": 0, "kinds": [], "night": False, "dawn": False}
+                for s in range(4)
+            ],
+        }
+    ]
+    st["totals"] = scores
+    match = SimpleNamespace(
+        names=lambda: ["Ann", "Brianna", "Cy", "Dee"],
+        seats=[SimpleNamespace(name=n, bot=None) for n in "ABCD"],
+    )
+    result = {"winner": 1, "totals": scores, "rounds": 1, "order": [3, 0, 1, 2]}
+    with app.test_request_context(f"/?lang={lang}"):
+        context = {"view": GAME.view(st, 0), "board": board, "match": match, "seat": 0}
+        text = render_template("tables/traitors-flame/_board.html", lang=lang, **context)
+        text += render_template("tables/traitors-flame/_result.html", result=result, **context)
+    text = html.unescape(text)
+    for phrase in BOARD_WORDS[lang]:
+        assert phrase in text, phrase
+    other = BOARD_WORDS["ja" if lang == "en" else "en"]
+    assert not [phrase for phrase in other if phrase in text and "Brianna" not in phrase]
+
+
 # Labels -------------------------------------------------------------------------------------
 
 
-def test_labels_name_the_card_the_target_and_the_choice() -> None:
+def test_labels_name_the_card_the_target_and_the_choice(app: Flask) -> None:
     st = make_state(
         3,
         hands=[["swordsman", "cupbearer", "queen", "hound"], ["flame", "flame", "spy"], []],
@@ -182,7 +258,7 @@ def test_labels_name_the_card_the_target_and_the_choice() -> None:
     view = GAME.view(st, 0)
     names = ["Ann", "Brianna", "Cy"]
     labels = {
-        json.dumps(a, sort_keys=True): board.label(a, view, "en", names)
+        json.dumps(a, sort_keys=True): board.label(a, view, names)
         for a in GAME.legal_actions(st, 0)
     }
     words = set(labels.values())
@@ -194,7 +270,8 @@ def test_labels_name_the_card_the_target_and_the_choice() -> None:
     assert "Play Cupbearer of the Poisoned Cup on Cy: give The Imprisoned Queen" in words
     assert "Play Hound of the Mad King on Brianna: take a Flame, give The Imprisoned Queen" in words
     assert "Play Hound of the Mad King on Cy: no effect" in words
-    ja = {board.label(a, view, "ja", names) for a in GAME.legal_actions(st, 0)}
+    with app.test_request_context(), force_locale("ja"):
+        ja = {board.label(a, view, names) for a in GAME.legal_actions(st, 0)}
     assert "「真義の剣士」をBriannaに使う（「逆臣の炎」を奪う）" in ja
     assert "「狂王の猟犬」をBriannaに使う（「逆臣の炎」を奪い、「幽閉の王妃」を渡す）" in ja
     assert "山札から1枚引く" in ja
@@ -358,24 +435,25 @@ def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
 def test_the_result_explains_a_tie() -> None:
     result = {"winner": 1, "totals": [22, 22, 19], "rounds": 4, "order": [1, 2, 0]}
     rounds = [{"ender": 0}]
-    info = board.result_info(result, rounds, "en", ["Ann", "Bo", "Cy"])
+    info = board.result_info(result, rounds, ["Ann", "Bo", "Cy"])
     assert info["winner"] == "Bo" and info["tied"] == ["Bo", "Ann"]
     assert info["ender"] == "Ann" and info["first"] == "Bo"
     assert [r["name"] for r in info["rows"]] == ["Bo", "Ann", "Cy"]
 
 
-def test_card_pictures_flame_night_and_dawn_backs_stand_out() -> None:
+def test_card_pictures_flame_night_and_dawn_backs_stand_out(app: Flask) -> None:
     backs = {which: str(board.full_back(kind)) for which, kind in board_backs().items()}
     assert len(set(backs.values())) == 4  # the common back, Flame, Night and Before-Dawn differ
     assert str(board.full_back("saint-1")) == str(board.full_back("right-hand-2"))
-    assert "真義の剣士" in str(board.full_face("swordsman-1", "ja"))
-    assert "Swordsman of True Meaning" in str(board.full_face("swordsman", "en"))
+    with app.test_request_context(), force_locale("ja"):
+        assert "真義の剣士" in str(board.full_face("swordsman-1"))
+    assert "Swordsman of True Meaning" in str(board.full_face("swordsman"))
     view = GAME.view(make_state(2, hands=[["spy"], ["pilgrim"]], deck=["jester"]), 0)
-    defs = str(board.defs(view, "en"))
+    defs = str(board.defs(view))
     assert 'id="tf-face-spy-en"' in defs and "pilgrim" not in defs
     assert all(f'id="tf-back-{b}"' in defs for b in board.BACKS)
-    assert '<use href="#tf-back-flame"/>' in str(board.back("flame", "en"))
-    assert 'aria-label="Spy of the Hall of Mirrors"' in str(board.face("spy-1", "en"))
+    assert '<use href="#tf-back-flame"/>' in str(board.back("flame"))
+    assert 'aria-label="Spy of the Hall of Mirrors"' in str(board.face("spy-1"))
 
 
 def board_backs() -> dict[str, str]:

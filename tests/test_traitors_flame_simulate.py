@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from flask_babel import force_locale
 
 from companion.cardgames import get_game
-from companion.cardgames.traitors_flame import describe
 from companion.cardgames.traitors_flame.scenario import make_state
 from companion.cardgames.traitors_flame.simulate import (
     bot_names,
@@ -15,6 +15,7 @@ from companion.cardgames.traitors_flame.simulate import (
     never_plays,
     simulate,
 )
+from companion.web.boards.traitors_flame import describe
 
 GAME = get_game("traitors-flame")
 
@@ -74,24 +75,26 @@ def test_simulate_with_the_search_bot_uses_views():
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_every_event_reads_as_a_sentence(lang):
+def test_every_event_reads_as_a_sentence(app, lang):
     st = make_state(3, hands=[["cupbearer", "right-hand"], ["flame"] * 3, []], deck=["spy"])
     st = GAME.apply(
         st, 0, {"type": "play", "card": "cupbearer-1", "target": 2, "give": "right-hand-1"}
     )
     for seat in (0, 1, 2, None):
         for event in GAME.view(st, seat)["events"] + [e for e in st["events"]]:
-            sentence = describe(event, lang)
+            with app.test_request_context(), force_locale(lang):
+                sentence = describe(event)
             assert sentence and "{" not in sentence and event["type"] != sentence
 
 
-def test_sentences_show_private_cards_only_when_the_view_has_them():
+def test_sentences_show_private_cards_only_when_the_view_has_them(app):
     st = make_state(3, hands=[["cupbearer", "right-hand"], [], []], deck=["spy"])
     st = GAME.apply(
         st, 0, {"type": "play", "card": "cupbearer-1", "target": 2, "give": "right-hand-1"}
     )
-    log = {seat: [describe(e, "en") for e in GAME.view(st, seat)["events"]] for seat in (1, 2)}
+    log = {seat: [describe(e) for e in GAME.view(st, seat)["events"]] for seat in (1, 2)}
     assert "Seat 1 gave The King's Right Hand to Seat 3." in log[2]
     assert "Seat 1 gave a non-Flame card to Seat 3." in log[1]
-    ja = [describe(e, "ja", names=["アン", "ベン", "カイ"]) for e in GAME.view(st, 2)["events"]]
+    with app.test_request_context(), force_locale("ja"):
+        ja = [describe(e, names=["アン", "ベン", "カイ"]) for e in GAME.view(st, 2)["events"]]
     assert "アンがカイに「王の右手」を渡した。" in ja

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..languages import writes_vertically
 from ..legacy import State
 from . import LAYOUTS
 from .contents import EditionError
@@ -71,7 +72,7 @@ def layouts_for(fmt: str, print_shop: bool, vertical: bool, thickness_mm: float)
 
 def check(state: State, layout: str) -> None:
     """Refuse a layout this chronicle cannot have (vertical books are Japanese only)."""
-    if parse_layout(layout).kind in JAPANESE_ONLY and state.setup.language != "ja":
+    if parse_layout(layout).kind in JAPANESE_ONLY and not writes_vertically(state.setup.language):
         raise EditionError("the vertical edition is for Japanese chronicles only")
 
 

@@ -15,6 +15,7 @@ from flask import render_template
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from ..languages import writes_vertically
 from ..legacy import State
 from ..story import life_timeline
 from ..web.terms import stage_name
@@ -31,7 +32,7 @@ def make_epub(
     from ebooklib import epub
 
     book = contents(state, edition)
-    if vertical and book.language != "ja":
+    if vertical and not writes_vertically(book.language):
         raise EditionError("the vertical edition is for Japanese chronicles only")
     with force_locale(book.language):
         document = _document(book, static, vertical, date, key)

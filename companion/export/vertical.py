@@ -23,6 +23,7 @@ from typing import Any
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from ..languages import writes_vertically
 from ..legacy import State
 from ..web.wording import join_list
 from .contents import EditionError
@@ -82,7 +83,7 @@ def vertical_html(
 
 def check_japanese(state: State) -> None:
     """Refuse a chronicle not told in Japanese: the vertical edition is for Japanese alone."""
-    if state.setup.language != "ja":
+    if not writes_vertically(state.setup.language):
         raise EditionError("the vertical edition is for Japanese chronicles only")
 
 

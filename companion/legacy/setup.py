@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..languages import LANGUAGES
 from .cards import CARDS
 from .errors import N_, RuleError
 
 KINDS = ("resource", "attachment", "creed")  # also the sacrifice order (4.4)
-LANGUAGES = ("ja", "en")
 MODES = ("digital", "table")
 MAX_PLAYERS = 8
 MAX_PER_KIND = 6

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from companion.languages import DEFAULT, LANGUAGES
 from companion.packs.format import CARDS, Pack, PackError, parse_pack_bytes
 from companion.packs.registry import UnknownPackError, get_pack, list_packs, save_pack
 
@@ -76,7 +77,7 @@ def list_command() -> None:
 @packs.command()
 @click.argument("name")
 @click.option(
-    "--lang", "language", type=click.Choice(["ja", "en"]), default="en", show_default=True
+    "--lang", "language", type=click.Choice(LANGUAGES), default=DEFAULT, show_default=True
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def show(name: str, language: str, as_json: bool) -> None:

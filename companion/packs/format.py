@@ -24,10 +24,11 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from ..languages import LANGUAGES
+
 SUITS = ("H", "D", "C", "S")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS)
-LANGUAGES = ("ja", "en")
 HEADER_KEYS = ("name", "language", "title", "author", "licence", "description")
 KEY_ALIASES = {"license": "licence", "lang": "language"}
 MAX_BYTES = 200 * 1024
@@ -245,7 +246,8 @@ def _check_header(reader: _Reader, body_start: int, reserved: frozenset[str]) ->
     if reader.header.get("language", (0, ""))[1]:
         line, language = reader.header["language"]
         if language not in LANGUAGES:
-            message = f"unsupported language {language!r}; a pack is in 'ja' or 'en'"
+            offered = " or ".join(repr(code) for code in LANGUAGES)
+            message = f"unsupported language {language!r}; a pack is in {offered}"
             reader.fail("unsupported-language", message, line)
     for key, (line, value) in reader.header.items():
         if len(value) > MAX_HEADER_CHARS:

@@ -21,8 +21,8 @@ import tempfile
 from collections.abc import Collection
 from pathlib import Path
 
+from companion.languages import LANGUAGES
 from companion.packs.format import (
-    LANGUAGES,
     Pack,
     PackError,
     pack_to_text,

@@ -11,12 +11,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from companion.languages import DEFAULT, LANGUAGES
 from companion.legacy import Keystone, Setup, command_from_dict
 from companion.legacy.commands import Command
 from companion.packs.registry import get_pack
 
 SAMPLES_DIR = Path(__file__).parent
-LANGUAGES = ("ja", "en")
 
 
 class UnknownSampleError(ValueError):
@@ -24,10 +24,12 @@ class UnknownSampleError(ValueError):
 
 
 def load_sample(language: str) -> dict[str, Any]:
-    """The sample life in ``language`` ("ja" or "en") as plain data: ``setup`` and ``commands``."""
+    """The sample life in ``language`` (one of ``LANGUAGES``) as plain data: ``setup`` and ``commands``."""
     if language not in LANGUAGES:
         raise UnknownSampleError(f"no sample life in language {language!r}")
     path = SAMPLES_DIR / f"life.{language}.json"
+    if not path.is_file():  # a language added without its own sample reads the default one
+        path = SAMPLES_DIR / f"life.{DEFAULT}.json"
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
 

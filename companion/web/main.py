@@ -18,8 +18,8 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from .. import LANGUAGES
 from ..export.supervisor import health
+from ..languages import DEFAULT, LANGUAGES
 from .access import opened_chronicles
 
 bp = Blueprint("main", __name__)
@@ -112,9 +112,9 @@ def demo() -> Response:
     from .access import remember
 
     ratelimit.check_creation()
-    language = request.form.get("lang", "en")
+    language = request.form.get("lang", DEFAULT)
     if language not in LANGUAGES:
-        language = "en"
+        language = DEFAULT
     created = create_demo(get_db(), language)
     url = url_for("chronicle.play", token=created.host_token)
     remember(url)

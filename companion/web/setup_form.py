@@ -8,6 +8,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from ..languages import LANGUAGES
 from ..legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, Keystone, Setup
 from ..packs.format import Pack
 
@@ -83,8 +84,8 @@ def _int(text: str | None, default: int) -> int:
 def check_form(sheet: SetupForm, packs: Sequence[Pack]) -> Setup | None:
     """Fill ``sheet.errors``; return the Setup when the form is complete and valid."""
     v = sheet.values
-    if v["language"] not in ("ja", "en"):
-        sheet.errors["language"] = _("Choose Japanese or English.")
+    if v["language"] not in LANGUAGES:
+        sheet.errors["language"] = _("Choose one of the languages offered.")
     if v["mode"] not in ("digital", "table"):
         sheet.errors["mode"] = _("Choose how you draw and roll.")
     players = _check_players(sheet)

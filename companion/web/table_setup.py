@@ -7,7 +7,7 @@ from typing import Any
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from .. import matches
+from .. import languages, matches
 from ..cardgames import game_keys, get_game
 
 SEAT_ROWS = 6
@@ -16,7 +16,7 @@ SEAT_ROWS = 6
 def seats_from(form: Any, language: str) -> list[matches.Seat]:
     """The filled seats in order; a seat left without a name is called "Player 3" / "プレイヤー3"."""
     seats = []
-    with force_locale(language if language in ("ja", "en") else "en"):
+    with force_locale(languages.known(language)):
         for i in range(SEAT_ROWS):
             kind = form.get(f"seat-{i}-kind", "none")
             name = form.get(f"seat-{i}-name", "").strip()
@@ -50,16 +50,27 @@ def option_rows(lang: str) -> list[dict[str, Any]]:
         rows.append(
             {
                 "game": key,
-                "name": game.names["ja" if lang == "ja" else "en"],
+                "name": game.names.get(lang) or game.names[languages.DEFAULT],
                 "options": [
                     {
                         **option,
                         "field": f"option-{key}-{option['key']}",
-                        "label_text": game.option_words(option["label"], lang),
-                        "help_text": game.option_words(option["help"], lang),
+                        "label_text": option_words(key, option["label"], lang),
+                        "help_text": option_words(key, option["help"], lang),
                     }
                     for option in game.options
                 ],
             }
         )
     return [row for row in rows if row["options"]]
+
+
+def option_words(key: str, message: str, lang: str) -> str:
+    """An option's label or help: from the game's board package when it speaks the current
+    locale itself, else from the game."""
+    from .tables import board_module, speaks_locale
+
+    board = board_module(key)
+    if speaks_locale(board) and board is not None:
+        return str(board.option_words(message))
+    return str(get_game(key).option_words(message, lang))

@@ -190,17 +190,22 @@ def game_stylesheet(key: str) -> str | None:
 
 
 def board_module(key: str) -> Any | None:
-    """The game's page helpers (``companion.web.boards.<game>``, else ``<package>.board``:
-    ``label`` and what its board template uses)."""
+    """The game's page helpers: ``companion.web.boards.<game>`` (``label``, ``describe`` and what
+    its board template uses), else the older ``<package>.board``."""
     import importlib
 
-    name = game_package(key).rsplit(".", 1)[-1]
-    for module in (f"companion.web.boards.{name}", game_package(key) + ".board"):
+    game = game_package(key).rsplit(".", 1)[-1]
+    for name in (f"companion.web.boards.{game}", game_package(key) + ".board"):
         try:
-            return importlib.import_module(module)
+            return importlib.import_module(name)
         except ModuleNotFoundError:
             continue
     return None
+
+
+def speaks_locale(board: Any | None) -> bool:
+    """Whether a board package speaks the current locale itself (no language argument)."""
+    return board is not None and str(board.__name__).startswith("companion.web.boards.")
 
 
 def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, Any]) -> str:
@@ -208,7 +213,7 @@ def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, A
     from flask_babel import get_locale
 
     board = board_module(match.key)
-    if board is not None and board.__name__.startswith("companion.web.boards."):
+    if speaks_locale(board):
         return str(board.label(action, view, match.names()))
     if board is not None and hasattr(board, "label"):
         return str(board.label(action, view, str(get_locale()), match.names()))
@@ -220,6 +225,9 @@ def describe(game: Any, event: dict[str, Any], match: matches.Match) -> str:
     """An event of the view as a sentence in the reader's language, naming the seats."""
     from flask_babel import get_locale
 
+    board = board_module(match.key)
+    if speaks_locale(board):
+        return str(board.describe(event, match.names()))
     return str(game.describe(event, match.names(), str(get_locale())))
 
 

@@ -7,25 +7,28 @@ from typing import Any
 
 from flask_babel import get_locale
 
+from .. import languages
 
-def _japanese() -> bool:
+
+def reader_language() -> str:
+    """The code of the page's language (the default one outside a request)."""
     locale = get_locale()
-    return locale is not None and locale.language == "ja"
+    return languages.known(locale.language if locale is not None else None)
 
 
 def join_list(items: Iterable[object]) -> str:
     """Names in a row: 「A、B、C」 in Japanese, "A, B, C" in English."""
-    return ("、" if _japanese() else ", ").join(str(item) for item in items)
+    return languages.about(reader_language()).list_separator.join(str(item) for item in items)
 
 
 def join_sentences(sentences: Iterable[str]) -> str:
     """Whole sentences one after another, each said once, in their first order."""
     unique = list(dict.fromkeys(s for s in sentences if s))
-    return ("" if _japanese() else " ").join(unique)
+    return languages.about(reader_language()).sentence_gap.join(unique)
 
 
 def in_language(versions: Iterable[Any]) -> Any:
     """Of one pack's versions (each with a ``language``), the one in the reader's language."""
     listed = list(versions)
-    language = "ja" if _japanese() else "en"
+    language = reader_language()
     return next((v for v in listed if v.language == language), listed[0])

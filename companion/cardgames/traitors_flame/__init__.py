@@ -1,17 +1,17 @@
-"""逆臣の炎 (Traitor's Flame): the rules engine, its bots and card faces, behind ``GAME``."""
+"""逆臣の炎 (Traitor's Flame): the rules engine and its bots, behind ``GAME``.
+
+Its words and pictures live on the web side, in ``companion.web.boards.traitors_flame``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from . import engine, view
 from .bots import make_bots
-from .options import OPTIONS, option_words
-from .standing import standing_line, standings
-from .text import describe
+from .options import OPTIONS
+from .standing import standings
 
-__all__ = ["GAME", "TraitorsFlame", "describe"]
+__all__ = ["GAME", "TraitorsFlame"]
 
 
 class TraitorsFlame:
@@ -50,23 +50,11 @@ class TraitorsFlame:
         """Every seat's score as it stands now, from public facts only."""
         return standings(state)
 
-    def standing_line(self, row: dict[str, Any], lang: str) -> str:
-        """How one seat's running score is made up, in ``ja`` or ``en``."""
-        return standing_line(row, lang)
-
-    def option_words(self, message: str, lang: str) -> str:
-        """An option's label or help in ``lang``."""
-        return option_words(message, lang)
-
     def replay(
         self, seed: int, players: int, options: dict[str, Any] | None, actions: list[list[Any]]
     ) -> dict[str, Any]:
         """Rebuild a match from its seed and ``[seat, action]`` log."""
         return engine.replay(seed, players, options, actions)
-
-    def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str:
-        """One event of a view as a sentence in ``ja`` or ``en``, naming seats by ``names``."""
-        return describe(event, lang, names)
 
 
 GAME = TraitorsFlame()

@@ -78,15 +78,16 @@ def card_info(card: str) -> dict[str, Any]:
     return {
         "id": card,
         "kind": k["id"],
-        "name": {"ja": k["name_ja"], "en": k["name_en"]},
+        "name": {lang: k[f"name_{lang}"] for lang in TEXT_LANGUAGES},
         "colour": k["colour"],
         "value": k["value"],
         "usable": k["usable"],
-        "text": {"ja": k["text_ja"], "en": k["text_en"]},
+        "text": {lang: k[f"text_{lang}"] for lang in TEXT_LANGUAGES},
     }
 
 
-_EN = {
+_PHRASES: dict[str, dict[tuple[Any, ...], str]] = {}
+_PHRASES["en"] = {
     ("DRAW", 1): "draw a card",
     ("DRAW", 2): "draw 2 cards",
     ("PEEK",): "look at the top {n} cards of the deck",
@@ -104,7 +105,7 @@ _EN = {
     ("REVERSE",): "reverse the direction of play",
     ("SKIP",): "at the next hand-off, Night passes over the next player",
 }
-_JA = {
+_PHRASES["ja"] = {
     ("DRAW", 1): "山札からカードを1枚引く",
     ("DRAW", 2): "山札からカードを2枚引く",
     ("PEEK",): "山札の上から{n}枚を見る",
@@ -138,8 +139,40 @@ _COND = {
 }
 
 
+# How each language strings a card's clauses together: the joiner between clauses of one
+# condition (after ``conjugate`` turns a clause into its joining form, if it can), the stop after
+# the last, the gap between sentences, whether a sentence starts with a capital, the unplayable text.
+_GRAMMAR: dict[str, dict[str, Any]] = {
+    "en": {
+        "then": ", then ",
+        "conjugate": (),
+        "stop": ".",
+        "gap": " ",
+        "capitalise": True,
+        "unusable": "Cannot be played.",
+    },
+    "ja": {
+        "then": "、",
+        "conjugate": (
+            ("引く", "引き、"),
+            ("見る", "見て、"),
+            ("奪う", "奪い、"),
+            ("渡す", "渡し、"),
+            ("置く", "置き、"),
+            ("する", "し、"),
+            ("飛ばす", "飛ばし、"),
+        ),
+        "stop": "。",
+        "gap": "",
+        "capitalise": False,
+        "unusable": "使用できない。",
+    },
+}
+TEXT_LANGUAGES = tuple(_GRAMMAR)
+
+
 def _phrase(block: dict[str, Any], lang: str) -> str:
-    table = _EN if lang == "en" else _JA
+    table = _PHRASES[lang]
     name = block["block"]
     param = block.get("n") if name == "DRAW" else block.get("selector") or block.get("source")
     key: tuple[Any, ...] = (name, param)
@@ -150,8 +183,9 @@ def _phrase(block: dict[str, Any], lang: str) -> str:
 
 def effect_text(kind: dict[str, Any], lang: str) -> str:
     """The rules text of a kind, generated from its blocks (consecutive blocks share a condition)."""
+    grammar = _GRAMMAR[lang]
     if not kind["usable"]:
-        return "Cannot be played." if lang == "en" else "使用できない。"
+        return str(grammar["unusable"])
     parts = [_TARGET[lang][kind["target_rule"]]] if kind["target_rule"] != "none" else []
     groups: list[tuple[Any, list[str]]] = []
     for block in kind["effect"]:
@@ -165,29 +199,19 @@ def effect_text(kind: dict[str, Any], lang: str) -> str:
         if cond:
             ((name, n),) = cond.items()
             head = _COND[lang][name].format(n=n)
-        if lang == "en":
-            body = ", then ".join(phrases)
-            text = head + body if head else body[0].upper() + body[1:]
-            parts.append(text + ".")
-        else:
-            parts.append(head + "".join(_renyou(p) for p in phrases[:-1]) + phrases[-1] + "。")
-    return " ".join(parts) if lang == "en" else "".join(parts)
+        body = "".join(_joined(p, grammar) for p in phrases[:-1]) + phrases[-1]
+        if not head and grammar["capitalise"]:
+            body = body[0].upper() + body[1:]
+        parts.append(head + body + grammar["stop"])
+    return str(grammar["gap"]).join(parts)
 
 
-def _renyou(phrase: str) -> str:
-    """Turn a Japanese clause ending in the plain form into its joining form (引く → 引き、)."""
-    for plain, joined in (
-        ("引く", "引き、"),
-        ("見る", "見て、"),
-        ("奪う", "奪い、"),
-        ("渡す", "渡し、"),
-        ("置く", "置き、"),
-        ("する", "し、"),
-        ("飛ばす", "飛ばし、"),
-    ):
+def _joined(phrase: str, grammar: dict[str, Any]) -> str:
+    """A clause in the form that joins it to the next one (Japanese: 引く → 引き、)."""
+    for plain, joined in grammar["conjugate"]:
         if phrase.endswith(plain):
-            return phrase[: -len(plain)] + joined
-    return phrase + "、"
+            return phrase[: -len(plain)] + str(joined)
+    return phrase + str(grammar["then"])
 
 
 def check_set() -> list[str]:
@@ -246,7 +270,7 @@ def _check_effect(k: dict[str, Any]) -> list[str]:
         )
         if not ok:
             problems.append(f"{name}: bad block {b!r}")
-    for lang in ("ja", "en"):
+    for lang in TEXT_LANGUAGES:
         if k[f"text_{lang}"] != effect_text(k, lang):
             problems.append(f"{name}: text_{lang} differs from the text built from its blocks")
     return problems

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from . import moves
-from .cards import kinds
+from .cards import TARGETED, kinds
 from .moves import FLAMES, State
 
 Action = dict[str, Any]
@@ -77,6 +77,41 @@ def choices(
         if opts:
             asks.append((key, opts))
     return asks
+
+
+def outcome(flames: list[int], counts: list[int], seat: int, action: Action) -> list[Block]:
+    """What a legal play will do, block by block, judged on public facts as it is played.
+
+    Each acting block comes as ``{"block": name, ...}`` with what it takes (``take``: ``flame``,
+    ``non_flame`` or None when there is nothing to take), gives or buries (``card``); blocks whose
+    condition fails, and targeted blocks aimed at the player (D10), are left out."""
+    card = str(action["card"])
+    kind = moves.KIND[card] if card in moves.KIND else kinds()[card]
+    target = action.get("target")
+    out: list[Block] = []
+    for block in kind["effect"]:
+        name = block["block"]
+        if not condition_holds(flames, seat, target, block):
+            continue
+        if name in TARGETED and (target is None or target == seat):
+            continue
+        out.append({"block": name, **_outcome_of(block, action, flames, counts, target)})
+    return out
+
+
+def _outcome_of(
+    block: Block, action: Action, flames: list[int], counts: list[int], target: int | None
+) -> dict[str, Any]:
+    name = block["block"]
+    if name == "TAKE" and target is not None:
+        what = action.get("take") if block["selector"] == "choose" else block["selector"]
+        there = flames[target] if what == "flame" else counts[target] - flames[target]
+        return {"take": what if what in ("flame", "non_flame") and there > 0 else None}
+    if name == "GIVE":
+        return {"card": action.get("give")}
+    if name == "BOTTOM":
+        return {"source": block["source"], "card": action.get("bottom")}
+    return {}
 
 
 def resolve(st: State, seat: int, kind: dict[str, Any], action: Action) -> bool:

@@ -275,12 +275,10 @@ def step(st: State, seat: int, action: Action) -> None:
 
 def hand_off(st: State, seat: int) -> None:
     """Night to the next player (skips applied), Before-Dawn to ``seat``, then the Night check."""
-    n, d = st["players"], st["direction"]
-    nxt = (seat + d) % n
-    if st["skip"]:
-        moves.event(st, {"type": "skipped", "seat": nxt})
+    nxt, skipped = moves.next_holder(st["players"], st["direction"], seat, st["skip"])
+    if skipped is not None:
+        moves.event(st, {"type": "skipped", "seat": skipped})
         st["skip"] = False
-        nxt = (nxt + d) % n
     st["night"], st["dawn"] = nxt, seat
     if not st["quiet"]:
         moves.event(st, {"type": "passed", "seat": seat, "target": nxt})

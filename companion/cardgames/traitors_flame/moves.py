@@ -88,14 +88,27 @@ def move(st: State, card: str, src: int, dst: int) -> None:
 
 def score_hands(st: State) -> list[int]:
     """Each seat's raw round sum: its hand plus Night (+2) and Before-Dawn (+4) if it holds them."""
-    night, dawn = cards.kinds()["night"]["value"], cards.kinds()["dawn"]["value"]
-    raw = []
-    for seat, hand in enumerate(st["hands"]):
-        total = sum(VALUE[c] for c in hand)
-        total += night if st["night"] == seat else 0
-        total += dawn if st["dawn"] == seat else 0
-        raw.append(total)
-    return raw
+    return [
+        hand_score(hand, st["night"] == seat, st["dawn"] == seat)
+        for seat, hand in enumerate(st["hands"])
+    ]
+
+
+def hand_score(hand: list[str], night: bool, dawn: bool) -> int:
+    """One hand's raw sum as a round's end would count it, before the floor of 0."""
+    specials = cards.kinds()
+    total = sum(VALUE[c] for c in hand)
+    total += specials["night"]["value"] if night else 0
+    total += specials["dawn"]["value"] if dawn else 0
+    return int(total)
+
+
+def next_holder(players: int, direction: int, seat: int, skip: bool) -> tuple[int, int | None]:
+    """Who receives Night from ``seat``, and the seat a pending skip passes over (or None)."""
+    nxt = (seat + direction) % players
+    if not skip:
+        return nxt, None
+    return (nxt + direction) % players, nxt
 
 
 def reveal(st: State) -> list[dict[str, Any]]:

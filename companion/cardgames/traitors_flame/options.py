@@ -1,13 +1,9 @@
-"""The choices a table can make before the deal: none for now (the rules have no variants)."""
+"""The choices a table can make before the deal: none for now (the rules have no variants).
+
+Each option would carry ``label`` and ``help`` message ids; the board's ``option_words`` says them."""
 
 from __future__ import annotations
 
 from typing import Any
 
 OPTIONS: list[dict[str, Any]] = []
-WORDS: dict[str, dict[str, str]] = {"en": {}, "ja": {}}
-
-
-def option_words(message: str, lang: str) -> str:
-    """The label or help sentence ``message`` of an option in ``lang``."""
-    return WORDS["ja" if lang == "ja" else "en"][message]

@@ -8,11 +8,6 @@ from typing import Any
 
 WIN_SCORE = 20
 
-WORDS = {
-    "en": "{total} of {goal} points; {to_go} to go",
-    "ja": "{goal}点中{total}点（あと{to_go}点）",
-}
-
 
 def standings(st: dict[str, Any]) -> list[dict[str, Any]]:
     """Every seat's banked total from the rounds scored so far, and what it still needs."""
@@ -27,6 +22,8 @@ def reached(st: dict[str, Any]) -> bool:
     return any(row["to_go"] == 0 for row in standings(st))
 
 
-def standing_line(row: dict[str, Any], lang: str) -> str:
-    """One seat's running total in words."""
-    return WORDS["ja" if lang == "ja" else "en"].format(**row)
+def ranking(result: dict[str, Any]) -> list[int]:
+    """Seats from first to last: higher total first, a tie to whoever would play sooner (D6)."""
+    totals = result["totals"]
+    order = result.get("order") or list(range(len(totals)))
+    return sorted(order, key=lambda s: (-totals[s], order.index(s)))

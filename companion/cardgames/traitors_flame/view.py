@@ -7,7 +7,7 @@ from typing import Any
 from companion.cardgames import CardGameRuleError
 
 from . import cards, engine
-from .moves import FLAMES, State
+from .moves import FLAMES, State, hand_score, next_holder
 from .standing import WIN_SCORE
 
 DIRECTIONS = {1: "clockwise", -1: "counterclockwise"}
@@ -36,6 +36,8 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "direction": st["direction"],
         "direction_name": DIRECTIONS[st["direction"]],
         "skip_pending": st["skip"],
+        "next": _next(st, current),
+        "order": _order(st, current),
         "deck": {
             "count": len(deck),
             "top_is_flame": bool(deck) and deck[-1] in FLAMES,
@@ -67,12 +69,29 @@ def _hand(st: State, s: int, seat: int | None, known: set[str]) -> dict[str, Any
         "night": st["night"] == s,
         "dawn": st["dawn"] == s,
         "total": st["totals"][s],
+        "at_risk": st["flames"][s] >= engine.FLAME_END,
     }
     if s == seat:
         out["cards"] = [cards.card_info(c) for c in hand]
+        out["worth"] = hand_score(hand, out["night"], out["dawn"])
     else:
         out["known"] = [cards.card_info(c) for c in hand if c in known and c not in FLAMES]
     return out
+
+
+def _next(st: State, current: int | None) -> dict[str, Any] | None:
+    """Who gets Night after this turn, and whom a pending skip passes over (None once over)."""
+    if current is None:
+        return None
+    seat, skipped = next_holder(st["players"], st["direction"], current, st["skip"])
+    return {"seat": seat, "skipped": skipped}
+
+
+def _order(st: State, current: int | None) -> list[int]:
+    """Every seat in the direction of play, from whoever holds Night."""
+    n, d = st["players"], st["direction"]
+    start = st["night"] if current is None else current
+    return [(start + d * k) % n for k in range(n)]
 
 
 def _pending(st: State, seat: int | None, current: int | None) -> dict[str, Any] | None:

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import get_locale, pgettext
+from flask_babel import pgettext
 
-from companion.cardgames.traitors_flame import board as _board  # the board's own card names
-from companion.cardgames.traitors_flame.text import seat_name
+from .words import card_name, seat_name
 
 Action = dict[str, Any]
 
@@ -20,16 +19,15 @@ def steps(
     """The step labels that lead to ``action``; the last is its full ``label``."""
     if action.get("type") != "play" or "card" not in action:
         return (label,)
-    lang = str(get_locale() or "en")
-    name = _board.card_name(str(action["card"]), lang)
+    name = card_name(str(action["card"]))
     path = [str(pgettext("traitors-flame", "Play %(card)s", card=name))]
     target = action.get("target")
     if isinstance(target, int):
-        path.append(_target(target, view, lang, names))
+        path.append(_target(target, view, names))
     return (*path, label)
 
 
-def _target(seat: int, view: dict[str, Any], lang: str, names: Sequence[str] | None) -> str:
+def _target(seat: int, view: dict[str, Any], names: Sequence[str] | None) -> str:
     if seat == view.get("seat"):
         return str(pgettext("traitors-flame", "On yourself"))
-    return str(pgettext("traitors-flame", "On %(name)s", name=seat_name(seat, lang, names)))
+    return str(pgettext("traitors-flame", "On %(name)s", name=seat_name(seat, names)))

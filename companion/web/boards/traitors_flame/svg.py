@@ -1,7 +1,7 @@
 """Card faces and backs as SVG strings, in a sombre stained-glass style.
 
 Fronts carry a colour band, the value (top left, as printed), the name, a glass panel and the
-rules text in Japanese or English. Backs: characters share one rose-window back; Flame, Night and
+rules text in the reader's language (both from the card data). Backs: characters share one rose-window back; Flame, Night and
 Before-Dawn each have their own back, recognisable across the table as in the physical game.
 """
 
@@ -11,7 +11,7 @@ import math
 import random
 from html import escape
 
-from . import cards
+from companion.cardgames.traitors_flame import cards
 
 W, H = 250, 350
 LEAD = "#15110f"
@@ -26,6 +26,9 @@ PALETTES = {
     "back": ("#2a2622", "#3a332c", "#4a3f33", "#1d1a17", "#5a4a38"),
 }
 BAND = {"red": "#7a2e2e", "blue": "#2e4a6b", "white": "#bdb7a2"}
+# How a language's rules text breaks into lines: between characters (closing marks never start a
+# line) or between words, and how long a line and a name may be before they are squeezed.
+WRAP = {"ja": ("characters", 17, 9), "en": ("words", 36, 20)}
 
 
 def _svg(body: str, title: str) -> str:
@@ -108,22 +111,21 @@ def _rose(
 
 
 def _wrap(text: str, lang: str) -> list[str]:
-    if lang == "ja":
-        lines: list[str] = []
+    how, width, _name = WRAP.get(lang, WRAP["en"])
+    lines: list[str] = []
+    if how == "characters":
         for ch in text:
-            # kinsoku: closing marks never start a line
-            if lines and (len(lines[-1]) < 17 or ch in "。、」）"):
+            if lines and (len(lines[-1]) < width or ch in "。、」）"):
                 lines[-1] += ch
             else:
                 lines.append(ch)
         return lines
-    words: list[str] = []
     for word in text.split():
-        if words and len(words[-1]) + 1 + len(word) <= 36:
-            words[-1] += " " + word
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
         else:
-            words.append(word)
-    return words
+            lines.append(word)
+    return lines
 
 
 def _emblem(special: str, centre_y: float) -> str:
@@ -150,7 +152,7 @@ def _motif(special: str) -> str:
     )
 
 
-def back(card: str) -> str:
+def back(card: str, title: str = "") -> str:
     """The back of a card (id or kind). Flame, Night and Before-Dawn backs differ from the rest."""
     kid = card if card in cards.kinds() else cards.all_cards()[card]
     special = cards.kinds()[kid].get("special")
@@ -162,15 +164,12 @@ def back(card: str) -> str:
             f'<circle cx="{W / 2}" cy="{H / 2}" r="62" fill="{palette[3]}" stroke="{LEAD}" '
             f'stroke-width="3"/>'
         ) + _emblem(special, H / 2)
-        title = f"back of {cards.kinds()[kid]['name_en']}"
-    else:
-        title = "card back"
     return _svg(body, title)
 
 
 def front(card: str, lang: str = "en") -> str:
-    """The face of a card (id or kind) with its name and rules text in ``lang`` (ja or en)."""
-    lang = "ja" if lang == "ja" else "en"
+    """The face of a card (id or kind) with its name and rules text from the data in ``lang``."""
+    lang = lang if f"name_{lang}" in cards.kinds()["night"] else "en"
     kid = card if card in cards.kinds() else cards.all_cards()[card]
     kind = cards.kinds()[kid]
     special = kind.get("special")
@@ -193,7 +192,7 @@ def front(card: str, lang: str = "en") -> str:
         f'stroke-width="2"/><text x="32" y="37" text-anchor="middle" font-size="19" '
         f'font-family="{FONT}" fill="#e9dcb8">{value:+d}</text>'
     )
-    long = len(name) > (9 if lang == "ja" else 20)
+    long = len(name) > WRAP.get(lang, WRAP["en"])[2]
     fit = ' textLength="172" lengthAdjust="spacingAndGlyphs"' if long else ""
     ink = "#1a1714" if kind["colour"] == "white" else "#efe6cf"
     parts.append(

@@ -1,0 +1,73 @@
+"""Button labels: a legal action in words, with what the play will do as the engine foresees it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from companion.cardgames.traitors_flame.effects import outcome
+
+from .words import card_name, say, seat_name
+
+
+def label(action: dict[str, Any], view: dict[str, Any], names: Sequence[str] | None = None) -> str:
+    """The button text of a legal action: the card, its target and what it will do."""
+    if action.get("type") == "draw":
+        if view.get("deck", {}).get("top_is_flame"):
+            return say("Draw the top card (a Flame)")
+        return say("Draw the top card")
+    if action.get("type") != "play" or "card" not in action:
+        return str(action.get("type", "?"))
+    card = card_name(str(action["card"]))
+    steps = _steps(action, view)
+    target = action.get("target")
+    if target is None and steps:
+        return say("Play %(card)s: %(steps)s", card=card, steps=steps)
+    if target is None:
+        return say("Play %(card)s", card=card)
+    who = _who(target, view, names)
+    if steps:
+        return say("Play %(card)s on %(target)s: %(steps)s", card=card, target=who, steps=steps)
+    return say("Play %(card)s on %(target)s", card=card, target=who)
+
+
+def _who(seat: int, view: dict[str, Any], names: Sequence[str] | None) -> str:
+    return say("yourself") if seat == view.get("seat") else seat_name(seat, names)
+
+
+def _steps(action: dict[str, Any], view: dict[str, Any]) -> str:
+    """The worded parts of what the play does, each but the last in its joining form."""
+    hands = view.get("hands") or []
+    flames = [h.get("flames", 0) for h in hands]
+    counts = [h.get("count", 0) for h in hands]
+    seat = view.get("seat")
+    planned = outcome(flames, counts, seat if seat is not None else -1, action)
+    if not planned:
+        return say("no effect")
+    worded = [w for w in (_step(step) for step in planned) if w is not None]
+    if not worded:
+        return ""
+    return "".join(joined for _plain, joined in worded[:-1]) + worded[-1][0]
+
+
+def _step(step: dict[str, Any]) -> tuple[str, str] | None:
+    """(plain phrase, phrase joined to the next one) for a step a player chose or should know."""
+    name = step["block"]
+    if name == "TAKE":
+        if step["take"] == "flame":
+            return say("take a Flame"), say("take a Flame, ")
+        if step["take"] == "non_flame":
+            return say("take a random non-Flame card"), say("take a random non-Flame card, ")
+        return say("nothing to take"), say("nothing to take, ")
+    if name == "GIVE":
+        if step["card"] is None:
+            return say("nothing to give"), say("nothing to give, ")
+        card = card_name(str(step["card"]))
+        return say("give %(card)s", card=card), say("give %(card)s, ", card=card)
+    if name == "BOTTOM" and step["source"] == "own_hand" and step["card"] is not None:
+        card = card_name(str(step["card"]))
+        return (
+            say("put %(card)s at the bottom of the deck", card=card),
+            say("put %(card)s at the bottom of the deck, ", card=card),
+        )
+    return None

@@ -1,0 +1,194 @@
+"""The board as the template draws it, worked out from a view (what one seat may know).
+
+Rules come from the engine: the view says who is next, whose Flames put the round at risk and
+what the viewer's hand is worth; ``standing.ranking`` orders the final table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from companion.cardgames.traitors_flame.standing import WIN_SCORE, ranking
+
+from .words import card_name, count_words, direction, language, say, seat_name
+
+
+def board(view: dict[str, Any], names: Sequence[str], bots: Sequence[Any]) -> dict[str, Any]:
+    """Everything the board template shows, worked out from the view."""
+    return {
+        "lang": language(),
+        "status": status(view, names),
+        "order": play_order(view, names),
+        "direction": direction(view["direction"]),
+        "seats": [seat_info(view, h, names, bots) for h in view["hands"]],
+        "played": played_groups(view),
+        "hand": hand_groups(view),
+        "scores": score_rows(view, names),
+        "rounds": [round_info(r, names) for r in view.get("rounds", [])],
+    }
+
+
+def status(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """Whose turn, who is next (and who a pending skip passes over)."""
+    current, coming = view.get("current"), view.get("next")
+    if current is None or coming is None:
+        return {"turn": say("The match is over"), "next": "", "skip": "", "mine": False}
+    skipped = coming.get("skipped")
+    mine = current == view.get("seat")
+    if mine:
+        turn = say("Your turn: you hold Night")
+    else:
+        turn = say("%(name)s's turn: holds Night", name=seat_name(current, names))
+    return {
+        "turn": turn,
+        "next": say("Next: %(name)s", name=seat_name(coming["seat"], names)),
+        "skip": say("Night will pass over %(name)s", name=seat_name(skipped, names))
+        if skipped is not None
+        else "",
+        "mine": mine,
+    }
+
+
+def play_order(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Every seat in the direction of play, starting from whoever holds Night."""
+    return [
+        {"seat": s, "name": seat_name(s, names), "current": s == view.get("current")}
+        for s in view["order"]
+    ]
+
+
+def seat_info(
+    view: dict[str, Any], hand: dict[str, Any], names: Sequence[str], bots: Sequence[Any]
+) -> dict[str, Any]:
+    """One seat's public hand: how many backs of each kind, markers, total, what you saw."""
+    s = hand["seat"]
+    return {
+        "seat": s,
+        "name": seat_name(s, names),
+        "bot": s < len(bots) and bool(bots[s]),
+        "me": s == view.get("seat"),
+        "current": s == view.get("current"),
+        "count": hand["count"],
+        "flames": hand["flames"],
+        "others": hand["count"] - hand["flames"],
+        "night": hand["night"],
+        "dawn": hand["dawn"],
+        "total": hand["total"],
+        "summary": count_words(hand["count"], hand["flames"]),
+        "danger": hand["at_risk"],
+        "known": hand.get("known", []),
+    }
+
+
+def hand_groups(view: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The viewer's own hand grouped by kind (usable cards first), or None for a spectator."""
+    me = view.get("seat")
+    if me is None:
+        return None
+    groups: dict[str, dict[str, Any]] = {}
+    for card in view["hands"][me].get("cards", []):
+        groups.setdefault(card["kind"], {"card": card, "count": 0})["count"] += 1
+    return sorted(
+        groups.values(),
+        key=lambda g: (not g["card"]["usable"], g["card"]["kind"] != "flame", -g["card"]["value"]),
+    )
+
+
+def played_groups(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The played row grouped by kind, in the order the kinds first came out; the last card's
+    group is marked ``latest``."""
+    groups: dict[str, dict[str, Any]] = {}
+    played = view.get("played", [])
+    for card in played:
+        group = groups.setdefault(card["kind"], {"card": card, "count": 0, "latest": False})
+        group["count"] += 1
+    if played:
+        groups[played[-1]["kind"]]["latest"] = True
+    return list(groups.values())
+
+
+def hand_value(view: dict[str, Any]) -> int:
+    """What the viewer's hand would score now, as the engine counts it (0 for a spectator)."""
+    me = view.get("seat")
+    return int(view["hands"][me].get("worth", 0)) if me is not None else 0
+
+
+def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Per seat: the score of every finished round, the total and the share of the goal."""
+    rounds = view.get("rounds", [])
+    win = view["win_score"]
+    best = max(view["totals"]) if view["totals"] else 0
+    return [
+        {
+            "seat": s,
+            "name": seat_name(s, names),
+            "scores": [r["scores"][s] for r in rounds],
+            "raw": [r["raw"][s] for r in rounds],
+            "total": total,
+            "bar": min(total, win),
+            "lead": best > 0 and total == best,
+        }
+        for s, total in enumerate(view["totals"])
+    ]
+
+
+def round_info(summary: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """A finished round: how it ended, who ended it, and the hands revealed at scoring."""
+    if summary["ended_by"] == "flame":
+        how = say("Night reached 3 Flames")
+    else:
+        how = say("the deck ran out")
+    line = say(
+        "Round %(n)s: %(how)s; %(name)s ended it",
+        n=summary["round"],
+        how=how,
+        name=seat_name(summary["ender"], names),
+    )
+    return {
+        "round": summary["round"],
+        "line": line,
+        "hands": [
+            {
+                "name": seat_name(h["seat"], names),
+                "flames": h["flames"],
+                "kinds": [card_name(k) for k in h["kinds"]],
+                "night": h["night"],
+                "dawn": h["dawn"],
+                "raw": summary["raw"][h["seat"]],
+                "score": summary["scores"][h["seat"]],
+            }
+            for h in summary["hands"]
+        ],
+    }
+
+
+def result_info(
+    result: dict[str, Any], rounds: list[dict[str, Any]], names: Sequence[str]
+) -> dict[str, Any]:
+    """The final standings in tie order, the winner and why ties went the way they did."""
+    totals = result["totals"]
+    order = result.get("order") or list(range(len(totals)))
+    best = totals[result["winner"]]
+    tied = [s for s in order if totals[s] == best]
+    ender = rounds[-1]["ender"] if rounds else None
+    return {
+        "winner": seat_name(result["winner"], names),
+        "score": best,
+        "rows": [
+            {
+                "rank": i + 1,
+                "name": seat_name(s, names),
+                "total": totals[s],
+                "winner": s == result["winner"],
+            }
+            for i, s in enumerate(ranking(result))
+        ],
+        "order": [seat_name(s, names) for s in order],
+        "first": seat_name(order[0], names),
+        "ender": seat_name(ender, names) if ender is not None else "",
+        "tied": [seat_name(s, names) for s in tied] if len(tied) > 1 else [],
+        "rounds": result.get("rounds", len(rounds)),
+        "capped": bool(result.get("capped")),
+        "goal": WIN_SCORE,
+    }

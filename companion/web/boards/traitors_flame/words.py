@@ -1,0 +1,90 @@
+"""The Traitor's Flame table's shared words: seats, cards and hand sizes in the reader's language.
+
+Every phrase comes from the catalogues with the message context ``traitors-flame``; card names
+and rules texts are card data, picked for the current locale by ``language``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask_babel import npgettext, pgettext
+
+from companion.cardgames.traitors_flame import cards
+from companion.web.wording import join_list, reader_language
+
+CONTEXT = "traitors-flame"
+
+
+def language() -> str:
+    """The code of the language the page is written in (the default outside a request)."""
+    return reader_language()
+
+
+def say(message: str, **params: Any) -> str:
+    """One of the game's phrases from the catalogue, filled with ``params``."""
+    return str(pgettext(CONTEXT, message, **params))
+
+
+def kind_of(card: str) -> dict[str, Any]:
+    """The kind record of a card id or kind id."""
+    kinds = cards.kinds()
+    return kinds[card] if card in kinds else cards.kind_of(card)
+
+
+def data_name(card: dict[str, Any] | str) -> str:
+    """A card's (or kind's) name from the card data, in the reader's language."""
+    kind = kind_of(card["kind"] if isinstance(card, dict) else card)
+    return str(kind.get(f"name_{language()}") or kind["name_en"])
+
+
+def data_text(card: dict[str, Any] | str) -> str:
+    """A card's rules text from the card data, in the reader's language."""
+    kind = kind_of(card["kind"] if isinstance(card, dict) else card)
+    return str(kind.get(f"text_{language()}") or kind["text_en"])
+
+
+def card_name(card: str) -> str:
+    """A card's name as a sentence writes it (Japanese sets names in 「」)."""
+    return say("%(card)s", card=data_name(card))
+
+
+def seat_name(seat: int | None, names: Sequence[str] | None = None) -> str:
+    """A seat as the table names it: the player's name if given, else "Seat 1"."""
+    if seat is None:
+        return "—"
+    if names is not None and seat < len(names):
+        return names[seat]
+    return say("Seat %(n)s", n=seat + 1)
+
+
+def list_of(items: Sequence[str]) -> str:
+    """Words in a row, joined the way the reader's language joins them."""
+    return join_list(items)
+
+
+def card_count(n: int) -> str:
+    """A number of cards: "no cards", "1 card", "5 cards"."""
+    if n == 0:
+        return say("no cards")
+    return str(npgettext(CONTEXT, "%(num)d card", "%(num)d cards", n))
+
+
+def flame_count(n: int) -> str:
+    """A number of Flames: "no Flames", "1 Flame", "3 Flames"."""
+    if n == 0:
+        return say("no Flames")
+    return str(npgettext(CONTEXT, "%(num)d Flame", "%(num)d Flames", n))
+
+
+def count_words(n: int, flames: int | None = None) -> str:
+    """A hand summary: "5 cards · 2 Flames"."""
+    if flames is None:
+        return card_count(n)
+    return say("%(cards)s · %(flames)s", cards=card_count(n), flames=flame_count(flames))
+
+
+def direction(d: int) -> str:
+    """The direction of play in words."""
+    return say("Clockwise") if d == 1 else say("Counterclockwise")

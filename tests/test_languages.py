@@ -1,0 +1,99 @@
+"""One list of languages, and no Python that picks its words by comparing to a language code.
+
+A third language should be a catalogue plus data (``companion/languages.py``, card names and
+rules per language); code that asks ``lang == "ja"`` would need editing for every new language.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from companion import languages
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "companion"
+CODE = "ja"
+# Places still choosing words by language: a file or folder prefix, and how many places it
+# may hold at most. Age of Summoners is counted in both its engine and its board package, as its
+# words move from one to the other. This list only ever shrinks.
+ALLOWED = {
+    "companion/web/openapi.py": 2,  # the API schema's enum of languages
+    ("companion/cardgames/summoners/", "companion/web/boards/summoners/"): 48,
+}
+
+
+def language_tests(source: str) -> list[int]:
+    """Lines that compare something to the literal language code, or list codes by hand."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            if any(_is_code(o) or _lists_code(o) for o in operands):
+                lines.append(node.lineno)
+        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)) and _lists_code(node):
+            lines.append(node.lineno)
+    return sorted(set(lines))
+
+
+def _is_code(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value == CODE
+
+
+def _lists_code(node: ast.AST) -> bool:
+    return isinstance(node, (ast.List, ast.Tuple, ast.Set)) and any(map(_is_code, node.elts))
+
+
+def found() -> dict[str, list[int]]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        lines = language_tests(path.read_text(encoding="utf-8"))
+        if lines:
+            out[path.relative_to(ROOT).as_posix()] = lines
+    return out
+
+
+def test_no_module_chooses_words_by_comparing_to_a_language_code() -> None:
+    places = found()
+    for allowed, most in ALLOWED.items():
+        prefixes = (allowed,) if isinstance(allowed, str) else allowed
+        held = [f for f in places if f.startswith(prefixes)]
+        assert sum(len(places.pop(f)) for f in held) <= most, allowed
+    assert places == {}, "use companion.languages or the catalogues instead"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'word = "山札" if lang == "ja" else "Deck"',
+        'if "ja" != language:\n    pass',
+        'ok = language in ("ja", "en")',
+        'choices = click.Choice(["ja", "en"])',
+    ],
+)
+def test_the_scan_notices_a_language_branch(source: str) -> None:
+    assert language_tests(source) == [1]
+
+
+def test_data_keyed_by_language_is_not_a_branch() -> None:
+    assert language_tests('NAMES = {"ja": "逆臣の炎", "en": "Traitor\'s Flame"}') == []
+    assert language_tests("name = NAMES[lang]") == []
+
+
+def test_one_list_of_languages_everywhere() -> None:
+    from companion.legacy import setup
+    from companion.packs import format as pack_format
+    from companion.samples import LANGUAGES as samples
+
+    assert setup.LANGUAGES is pack_format.LANGUAGES is samples is languages.LANGUAGES
+    assert languages.language_name("ja") == "日本語" and languages.language_name("en") == "English"
+    assert languages.known("fr") == languages.DEFAULT and languages.known("ja") == "ja"
+    definitions = [
+        path.relative_to(ROOT).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if re.search(r"^LANGUAGES\b.*=", path.read_text(encoding="utf-8"), re.MULTILINE)
+    ]
+    assert definitions == ["companion/languages.py"]
