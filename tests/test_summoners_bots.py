@@ -13,7 +13,7 @@ from companion.cardgames.summoners.view import view
 
 def test_every_bot_returns_a_listed_action() -> None:
     rng = random.Random(1)
-    for name, bot in GAME.bots.items():
+    for name, bot in GAME.bots().items():
         s = GAME.new(3, 11, {})
         for _ in range(60 if name == "search" else 250):
             if GAME.result(s) is not None:
@@ -45,9 +45,9 @@ def test_search_bot_moves_within_a_second() -> None:
         late = max(p["vp"] for p in s["seats"]) >= 20
         if late and s["await"]["phase"] in ("play", "main") and len(legal) > 1:
             started = time.perf_counter()
-            assert GAME.bots["search"](v, legal, rng) in legal
+            assert GAME.bots()["search"](v, legal, rng) in legal
             timed.append(time.perf_counter() - started)
-        s = GAME.apply(s, seat, GAME.bots["heuristic"](v, legal, rng))
+        s = GAME.apply(s, seat, GAME.bots()["heuristic"](v, legal, rng))
     assert timed and max(timed) < 1.0
 
 

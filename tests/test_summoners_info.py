@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from companion.cardgames import CardGameRuleError, get_game
-from companion.cardgames.summoners import GAME, replay
+from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.bots import random_bot
+from companion.cardgames.summoners.engine import replay
 from companion.cardgames.summoners.events import describe
 from companion.cardgames.summoners.view import view
 
@@ -176,4 +177,4 @@ def test_game_object_shape() -> None:
     assert GAME.key == "age-of-summoners"
     assert GAME.names == {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
     assert (GAME.min_players, GAME.max_players) == (2, 4)
-    assert set(GAME.bots) == {"random", "heuristic", "search"}
+    assert set(GAME.bots()) == {"random", "heuristic", "search"}

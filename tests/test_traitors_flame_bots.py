@@ -33,7 +33,7 @@ def positions(count: int, players: int = 4, seed: int = 0):
 
 
 def test_registry_has_three_levels():
-    assert set(GAME.bots) == {"random", "heuristic", "search"}
+    assert set(GAME.bots()) == {"random", "heuristic", "search"}
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
@@ -52,19 +52,19 @@ def test_heuristic_only_proposes_legal_actions():
 
 def test_heuristic_takes_a_flame_from_the_player_night_would_reach():
     st = make_state(2, hands=[["swordsman", "spy"], ["flame"] * 3], totals=[0, 12])
-    action = GAME.bots["heuristic"](GAME.view(st, 0), GAME.legal_actions(st, 0), random.Random())
+    action = GAME.bots()["heuristic"](GAME.view(st, 0), GAME.legal_actions(st, 0), random.Random())
     assert action == {"type": "play", "card": "swordsman-1", "target": 1, "take": "flame"}
 
 
 def test_heuristic_draws_a_flame_on_top_rather_than_burying_it():
     st = make_state(3, hands=[["seer", "flame", "flame"], [], []], deck=["flame"])
-    action = GAME.bots["heuristic"](GAME.view(st, 0), GAME.legal_actions(st, 0), random.Random())
+    action = GAME.bots()["heuristic"](GAME.view(st, 0), GAME.legal_actions(st, 0), random.Random())
     assert action == {"type": "draw"}
 
 
 def test_heuristic_with_three_flames_in_two_player_rings_the_bell():
     st = make_state(2, hands=[["bellringer"] + ["flame"] * 3, []], totals=[5, 5])
-    action = GAME.bots["heuristic"](GAME.view(st, 0), GAME.legal_actions(st, 0), random.Random())
+    action = GAME.bots()["heuristic"](GAME.view(st, 0), GAME.legal_actions(st, 0), random.Random())
     assert action == {"type": "play", "card": "bellringer-1"}
 
 
@@ -92,7 +92,7 @@ def test_search_moves_are_legal_and_under_a_second():
         seat = st["night"]
         legal = GAME.legal_actions(st, seat)
         start = time.perf_counter()
-        action = GAME.bots["search"](GAME.view(st, seat), legal, rng)
+        action = GAME.bots()["search"](GAME.view(st, seat), legal, rng)
         assert time.perf_counter() - start < 1.0
         assert action in legal
 
@@ -103,7 +103,7 @@ def test_search_never_reads_the_hidden_state():
     other = make_state(3, hands=[["swordsman", "spy"], ["queen", "flame"], ["saint"]])
     assert GAME.view(st, 0)["hands"][1:] == GAME.view(other, 0)["hands"][1:]
     moves = [
-        search_bot(GAME.view(s, 0), GAME.legal_actions(s, 0), random.Random(7), budget=0.05)
+        search_bot(GAME.view(s, 0), GAME.legal_actions(s, 0), random.Random(7), rollouts=12)
         for s in (st, other)
     ]
     assert moves[0] == moves[1]

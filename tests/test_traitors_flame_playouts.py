@@ -19,10 +19,10 @@ ALL = set(cards.all_cards())
 
 def bot_for(name: str):
     if name == "search":
-        return lambda view, legal, rng: search_bot(view, legal, rng, budget=0.002)
+        return lambda view, legal, rng: search_bot(view, legal, rng, rollouts=12)
     if name.startswith("never-"):
         return never_bot(name.removeprefix("never-"))
-    return GAME.bots[name]
+    return GAME.bots()[name]
 
 
 def check_invariants(st: dict) -> None:

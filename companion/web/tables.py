@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 
 from .. import capabilities, json_input, matches, ratelimit
 from ..capabilities import Capability
-from ..cardgames import CardGameRuleError, game_keys, game_package, get_game
+from ..cardgames import AnyGame, CardGameRuleError, game_keys, game_package, get_game
 from ..db import get_db
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
@@ -31,10 +31,9 @@ from .access import capability_for, remember, require_write
 from .text_errors import rule_message
 
 bp = Blueprint("tables", __name__)
-RULES_DIR = "rules"
 
 
-def _games() -> list[Any]:
+def _games() -> list[AnyGame]:
     return [get_game(key) for key in game_keys()]
 
 
@@ -89,20 +88,8 @@ def rules(key: str) -> str:
     from flask_babel import get_locale
 
     game = get_game(key)
-    text = rules_text(key, str(get_locale()))
+    text = game.rules(str(get_locale()))
     return render_template("tables/rules.html", game=game, key=key, rules=render_markdown(text))
-
-
-def rules_text(key: str, language: str) -> str:
-    """The rules file of a game (Markdown), in ``language`` or else English."""
-    import importlib.resources
-
-    folder = importlib.resources.files(game_package(key))
-    for lang in (language, "en"):
-        path = folder / RULES_DIR / f"{lang}.md"
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    return ""
 
 
 def _open(token: str) -> tuple[Capability, matches.Match]:
@@ -115,6 +102,21 @@ def _open(token: str) -> tuple[Capability, matches.Match]:
         abort(404)
     g.content_language = match.language
     return cap, match
+
+
+def read_only_notice(match: matches.Match) -> str | None:
+    """Why a match only replays, in the reader's language; None while it can be played."""
+    if match.read_only == matches.ENGINE_CHANGED:
+        return _(
+            "This match was recorded under an earlier version of the rules. You can read it and"
+            " replay it step by step, but no one can play on."
+        )
+    if match.read_only is not None:
+        return _(
+            "This match no longer replays under the current rules: it is shown up to its last move"
+            " that still holds, and no one can play on."
+        )
+    return None
 
 
 def viewer_seat(cap: Capability, match: matches.Match) -> int | None:
@@ -167,6 +169,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
         "humans_to_act": humans_to_act,
         "result": game.result(match.state),
         "standing": list(zip(match.names(), game.standings(match.state), strict=True)),
+        "notice": read_only_notice(match),
     }
 
 
@@ -210,11 +213,11 @@ def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, A
     return f"{action.get('type', '?')}{(' — ' + rest) if rest else ''}"
 
 
-def describe(game: Any, event: dict[str, Any], match: matches.Match) -> str:
+def describe(game: AnyGame, event: dict[str, Any], match: matches.Match) -> str:
     """An event of the view as a sentence in the reader's language, naming the seats."""
     from flask_babel import get_locale
 
-    return str(game.describe(event, match.names(), str(get_locale())))
+    return game.describe(event, match.names(), str(get_locale()))
 
 
 @bp.get("/t/<token>/")
@@ -261,6 +264,8 @@ def act(token: str) -> Response | tuple[str, int]:
     require_write(cap)
     seat = viewer_seat(cap, match)
     try:
+        if match.read_only is not None:
+            raise matches.MatchReadOnlyError()
         version = int(request.form.get("version", ""))
         action = json_input.loads(request.form.get("action", ""))
         if seat is None or not isinstance(action, dict):
@@ -275,7 +280,7 @@ def act(token: str) -> Response | tuple[str, int]:
         if isinstance(err, StaleVersionError):
             message = _("Someone moved first; the table now shows the new state.")
         flash(message, "error")
-        status = 409 if isinstance(err, StaleVersionError) else 400
+        status = 409 if isinstance(err, (StaleVersionError, matches.MatchReadOnlyError)) else 400
         return render_template(
             "tables/table.html", **table_context(token, cap, matches.load(get_db(), match.id))
         ), status
@@ -301,7 +306,7 @@ def rematch(token: str) -> Response:
 def replay(token: str) -> str:
     """A finished match, step by step, as a spectator saw it."""
     _cap, match = _open(token)
-    moves = len(match.state.get("log", []))
+    moves = len(match.game.log(match.state))
     try:
         step = max(0, min(moves, int(request.args.get("step", moves))))
     except ValueError:
@@ -319,6 +324,7 @@ def replay(token: str) -> str:
         step=step,
         moves=moves,
         log=[describe(match.game, e, match) for e in view.get("events", [])][-40:],
+        notice=read_only_notice(match),
     )
 
 

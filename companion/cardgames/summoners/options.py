@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from companion.cardgames import GameOption
 
 # key: the option in ``new(players, seed, options)``; label/help: ids in ``WORDS``.
-OPTIONS: list[dict[str, Any]] = [
+OPTIONS: list[GameOption] = [
     {
         "key": "catch_up",
         "type": "bool",

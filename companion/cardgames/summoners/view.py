@@ -10,7 +10,6 @@ from typing import Any
 from .abilities import icon_counts, reachable_actions
 from .cards import colour_of_card, kind_of_card, number_of_card
 from .legal import legal_actions
-from .scoring import final_result
 from .state import State
 
 PUBLIC_WAIT_KEYS = ("seat", "phase", "to", "hand", "mana", "kind")
@@ -47,10 +46,10 @@ def view(s: State, seat: int | None, *, events: bool = True) -> dict[str, Any]:
         "declarer": s["declarer"],
         "final_turns_left": s["final_left"],
         "pending": None,
-        "result": final_result(s) if s["over"] is not None else None,
+        "result": s["result"],
         "events": _events(s, seat) if events else [],
     }
-    if mine and seat is not None:
+    if mine and seat is not None and ctx is not None:
         pending: dict[str, Any] = {"seat": seat, "phase": ctx["phase"]}
         if events:
             pending["actions"] = legal_actions(s, seat)

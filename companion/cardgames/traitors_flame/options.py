@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from companion.cardgames import GameOption
 
-OPTIONS: list[dict[str, Any]] = []
+OPTIONS: list[GameOption] = []
 WORDS: dict[str, dict[str, str]] = {"en": {}, "ja": {}}
 
 
