@@ -32,7 +32,7 @@ def random_playouts(games: int, players: int, seed: int) -> float:
         for g in range(games):
             rng = random.Random(seed + g)
             s = new(players, seed + g, {})
-            while s["over"] is None:
+            while s["result"] is None:
                 seat = s["await"]["seat"]
                 step(s, seat, random_bot({}, legal_actions(s, seat), rng))
     return games / (time.process_time() - started)
@@ -56,7 +56,7 @@ def search_times(games: int, players: int) -> list[float]:
     for g in range(games):
         rng = random.Random(g)
         s = new(players, 900 + g, {})
-        while s["over"] is None:
+        while s["result"] is None:
             seat = s["await"]["seat"]
             v = view(s, seat, events=False)
             legal = legal_actions(s, seat)
