@@ -318,7 +318,7 @@ def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
     return moved
 
 
-def state_at(match: Match, step: int) -> dict[str, Any]:
+def state_at(match: Match, step: int) -> Any:
     """The current match's state after its first ``step`` moves (for step-by-step replays)."""
     game = match.game
     try:

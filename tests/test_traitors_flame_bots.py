@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
 from companion.cardgames import get_game
-from companion.cardgames.traitors_flame import engine
+from companion.cardgames.traitors_flame import engine, search
 from companion.cardgames.traitors_flame.bots import decide
 from companion.cardgames.traitors_flame.moves import FLAMES
 from companion.cardgames.traitors_flame.scenario import make_state
@@ -86,15 +85,25 @@ def test_sampled_worlds_agree_with_the_view():
             assert world["deck"][-1 - pos] == card
 
 
-def test_search_moves_are_legal_and_under_a_second():
+def test_search_moves_are_legal_and_spend_at_most_their_rollouts(monkeypatch):
+    """The search's work is a count (its time is measured by bench/bench_traitors_flame.py)."""
+    calls = []
+    real = search.rollout
+
+    def counted(*args, **kwargs):
+        calls[-1] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(search, "rollout", counted)
     rng = random.Random(2)
     for st in positions(12, 6, seed=3)[::3] + positions(12, 2, seed=4)[::3]:
         seat = st["night"]
         legal = GAME.legal_actions(st, seat)
-        start = time.perf_counter()
+        calls.append(0)
         action = GAME.bots()["search"](GAME.view(st, seat), legal, rng)
-        assert time.perf_counter() - start < 1.0
         assert action in legal
+        assert calls[-1] <= max(search.ROLLOUTS, search.MIN_SAMPLES * search.TOP)
+    assert any(calls)
 
 
 def test_search_never_reads_the_hidden_state():

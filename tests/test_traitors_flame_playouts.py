@@ -85,7 +85,9 @@ def test_state_is_json_and_replays_from_seed_and_log(players):
     assert json.loads(json.dumps(st)) == st
     again = engine.replay(st["seed"], players, st["options"], st["log"])
     assert again == st
-    assert engine.replay(st["seed"], players, st["options"], json.loads(json.dumps(st["log"]))) == st
+    assert (
+        engine.replay(st["seed"], players, st["options"], json.loads(json.dumps(st["log"]))) == st
+    )
 
 
 def test_replay_matches_every_intermediate_state():
