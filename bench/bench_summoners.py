@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.bots import random_bot
-from companion.cardgames.summoners.engine import new_game, perform
+from companion.cardgames.summoners.engine import new, step
 from companion.cardgames.summoners.legal import legal_actions
 from companion.cardgames.summoners.scoring import final_result
 from companion.cardgames.summoners.search import search_bot
@@ -31,10 +31,10 @@ def random_playouts(games: int, players: int, seed: int) -> float:
     with no_cycle_collection():
         for g in range(games):
             rng = random.Random(seed + g)
-            s = new_game(players, seed + g, {})
-            while s["over"] is None:
+            s = new(players, seed + g, {})
+            while s["result"] is None:
                 seat = s["await"]["seat"]
-                perform(s, seat, random_bot({}, legal_actions(s, seat), rng))
+                step(s, seat, random_bot({}, legal_actions(s, seat), rng))
     return games / (time.process_time() - started)
 
 
@@ -55,15 +55,15 @@ def search_times(games: int, players: int) -> list[float]:
     times: list[float] = []
     for g in range(games):
         rng = random.Random(g)
-        s = new_game(players, 900 + g, {})
-        while s["over"] is None:
+        s = new(players, 900 + g, {})
+        while s["result"] is None:
             seat = s["await"]["seat"]
             v = view(s, seat, events=False)
             legal = legal_actions(s, seat)
             started = time.process_time()
             action = search_bot(v, legal, rng)
             times.append(time.process_time() - started)
-            perform(s, seat, action)
+            step(s, seat, action)
     return times
 
 

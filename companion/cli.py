@@ -174,7 +174,7 @@ def cardgame() -> None:
 )  # fmt: skip
 @click.option(
     "--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
-    help="A match option, e.g. catch_up=false (Age of Summoners); repeatable.",
+    help="A match option, e.g. catch_up=false (Age of Summoners) or max_rounds=5; repeatable.",
 )  # fmt: skip
 def cardgame_simulate(
     game: str,
@@ -187,10 +187,7 @@ def cardgame_simulate(
     option_pairs: tuple[str, ...],
 ) -> None:
     """Play GAMES matches of GAME (traitors-flame or age-of-summoners) between bots."""
-    import importlib
-    import inspect
-
-    from .cardgames import game_keys, game_package, get_game
+    from .cardgames import game_keys, get_game
 
     if game not in game_keys():
         raise click.BadParameter(
@@ -203,25 +200,18 @@ def cardgame_simulate(
             param_hint="--players",
         )
     levels = [b.strip() for b in bots.split(",") if b.strip()]
-    unknown = [b for b in levels if b not in engine.bots]
+    unknown = [b for b in levels if b not in engine.bots()]
     if unknown or not levels:
-        raise click.BadParameter(f"bots are {', '.join(engine.bots)}", param_hint="--bots")
-    module = importlib.import_module(game_package(game) + ".simulate")
-    extra: dict[str, Any] = {}
-    accepts = inspect.signature(module.simulate).parameters
-    if workers > 1:
-        if "workers" not in accepts:
-            raise click.BadParameter(f"not available for {game}", param_hint="--workers")
-        extra["workers"] = workers
-    if option_pairs:
-        if "options" not in accepts:
-            raise click.BadParameter(f"not available for {game}", param_hint="--option")
-        extra["options"] = dict(_option_pair(pair) for pair in option_pairs)
-    report = module.simulate(games, players, levels, seed=seed, **extra)
+        raise click.BadParameter(f"bots are {', '.join(engine.bots())}", param_hint="--bots")
+    options = dict(_option_pair(pair) for pair in option_pairs)
+    try:
+        report = engine.simulate(
+            games, players, levels, seed=seed, workers=workers, options=options
+        )
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from err
     click.echo(
-        json.dumps(report, ensure_ascii=False, sort_keys=True)
-        if as_json
-        else module.format_table(report)
+        json.dumps(report, ensure_ascii=False, sort_keys=True) if as_json else engine.report(report)
     )
 
 

@@ -1,8 +1,13 @@
 """Card-game matches: a game engine from the registry joined to the event store.
 
 A match is a stream whose kind is the game's key. Its events are ``match-started`` (seats,
-seed, options), then one ``action`` per move, and ``rematch`` when the same seats play again.
-The engine's state is a projection: replaying the actions from the seed rebuilds it.
+seed, options, the engine version), then one ``action`` per move, and ``rematch`` (seed,
+options, engine version) when the same seats play again. The engine's state is a projection:
+replaying the actions from the seed rebuilds it.
+
+A match recorded under another engine version than the running one, or whose moves no longer
+replay (the engine refuses one), opens read-only: it shows as far as it replays, and takes no
+moves. Matches recorded before versions were stored count as ``FIRST_ENGINE_VERSION``.
 """
 
 from __future__ import annotations
@@ -17,13 +22,17 @@ from sqlite_utils import Database
 
 from . import capabilities, store
 from .bytecache import ByteLRU
-from .cardgames import CardGameRuleError, game_keys, get_game
+from .cardgames import AnyGame, CardGameRuleError, game_keys, get_game
 from .languages import LANGUAGES
 from .legacy.errors import N_
 
 BOT_LEVELS = ("random", "heuristic", "search")
 MODES = ("hotseat", "devices")
 MAX_BOT_MOVES = 500
+# The engine version of a match stored before matches recorded one (every game's first release).
+FIRST_ENGINE_VERSION = 1
+ENGINE_CHANGED = "engine-changed"
+REPLAY_FAILED = "replay-failed"
 
 
 class MatchSetupError(ValueError):
@@ -33,6 +42,22 @@ class MatchSetupError(ValueError):
         super().__init__(message % params if params else message)
         self.message = message
         self.params = params
+
+
+class UnreadableMatchError(KeyError):
+    """A stored match the running engine cannot deal at all (it opens as not found)."""
+
+
+class MatchReadOnlyError(CardGameRuleError):
+    """A move or a rematch asked of a match that only replays (see ``Match.read_only``)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            N_(
+                "This match was recorded under other rules: it can be read and replayed, not played."
+            ),
+            "match-read-only",
+        )
 
 
 @dataclass(frozen=True)
@@ -58,17 +83,20 @@ class Match:
     history: list[dict[str, Any]] = field(default_factory=list)  # earlier matches' final states
     seed: int = 0  # the current match's seed, for step-by-step replays
     options: dict[str, Any] = field(default_factory=dict)  # the table's choices (game schema)
+    engine_version: int = FIRST_ENGINE_VERSION  # the engine the current match was recorded under
+    # None while the match can be played; else why it only replays (ENGINE_CHANGED, REPLAY_FAILED)
+    read_only: str | None = None
 
     @property
-    def game(self) -> Any:
+    def game(self) -> AnyGame:
         return get_game(self.key)
 
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
 
     def acting_seats(self) -> list[int]:
-        """Seats that have a legal action now."""
-        if self.game.result(self.state) is not None:
+        """Seats that have a legal action now (none while the match only replays)."""
+        if self.read_only is not None or self.game.result(self.state) is not None:
             return []
         return [s for s in range(len(self.seats)) if self.game.legal_actions(self.state, s)]
 
@@ -88,7 +116,7 @@ def check_seats(key: str, seats: list[Seat], mode: str, language: str) -> None:
     if mode not in MODES or language not in LANGUAGES:
         raise MatchSetupError(N_("Choose how you play and the table's language."))
     for seat in seats:
-        if seat.bot is not None and seat.bot not in BOT_LEVELS:
+        if seat.bot is not None and seat.bot not in game.bots():
             raise MatchSetupError(N_("Choose a bot level for every bot seat."))
         if not seat.name.strip() or len(seat.name) > 100:
             raise MatchSetupError(N_("Every seat needs a name of at most 100 characters."))
@@ -124,6 +152,7 @@ def create(
         "language": language,
         "seed": seed if seed is not None else secrets.randbits(48),
         "options": dict(options or {}),
+        "engine": get_game(key).engine_version,
     }
     sid = store.create_stream(db, key, [started], title=get_game(key).names[language])
     token = capabilities.issue(db, sid, "host")
@@ -152,26 +181,53 @@ def load(db: Database, sid: str) -> Match:
 
 
 def _replay(sid: str, events: list[store.StoredEvent]) -> Match:
+    """Rebuild the table; a match the engine no longer replays stops at its last good move."""
     first = events[0].data
     seats = [Seat(s["name"], s.get("bot")) for s in first["seats"]]
     game = get_game(first["key"])
-    state = game.new(len(seats), first["seed"], first.get("options") or {})
     history: list[dict[str, Any]] = []
-    number, seed = 1, first["seed"]
+    number, seed, deal = 1, first["seed"], first
+    state, broken = _deal(game, len(seats), deal)
     for event in events[1:]:
         data = event.data
-        if data["type"] == "action":
-            state = game.apply(state, data["seat"], data["action"])
+        if data["type"] == "action" and not broken:
+            try:
+                state = game.apply(state, data["seat"], data["action"])
+            except CardGameRuleError:
+                broken = True
         elif data["type"] == "rematch":
             history.append(state)
-            state = game.new(len(seats), data["seed"], data.get("options") or {})
-            number, seed = number + 1, data["seed"]
+            number, seed, deal = number + 1, data["seed"], data
+            state, broken = _deal(game, len(seats), deal)
     match = Match(
         sid, first["key"], seats, first["mode"], first["language"], state, events[-1].seq, number
     )
     match.history, match.seed = history, seed
     match.options = dict(first.get("options") or {})
+    match.engine_version = _engine_version(deal)
+    if broken:
+        match.read_only = REPLAY_FAILED
+    elif match.engine_version != game.engine_version:
+        match.read_only = ENGINE_CHANGED
     return match
+
+
+def _engine_version(deal: dict[str, Any]) -> int:
+    version = deal.get("engine", FIRST_ENGINE_VERSION)
+    return version if type(version) is int else -1
+
+
+def _deal(game: AnyGame, players: int, deal: dict[str, Any]) -> tuple[Any, bool]:
+    """The state a ``match-started`` or ``rematch`` event deals, and whether the deal failed
+    (then the match shows as the engine would deal it with no options, read-only)."""
+    try:
+        return game.new(players, deal["seed"], deal.get("options") or {}), False
+    except CardGameRuleError:
+        pass
+    try:
+        return game.new(players, deal["seed"], {}), True
+    except CardGameRuleError as err:  # the seats themselves no longer make a table
+        raise UnreadableMatchError(str(err)) from err
 
 
 def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: int) -> Match:
@@ -179,6 +235,8 @@ def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: 
 
     Raises CardGameRuleError (nothing stored) or StaleVersionError when someone moved first.
     """
+    if match.read_only is not None:
+        raise MatchReadOnlyError()
     if version != match.version:
         raise store.StaleVersionError(match.id, version, match.version)
     if match.seats[seat].bot is not None:
@@ -205,7 +263,8 @@ def run_bots(db: Database, match: Match) -> Match:
         game = match.game
         legal = game.legal_actions(match.state, seat)
         rng = random.Random(f"{match.id}:{match.version}")
-        action = game.bots[match.seats[seat].bot](game.view(match.state, seat), legal, rng)
+        bot = game.bots()[str(match.seats[seat].bot)]
+        action = bot(game.view(match.state, seat), legal, rng)
         state = game.apply(match.state, seat, action)
         try:
             version = store.append(db, match.id, match.version, [_action_event(seat, action)])
@@ -217,13 +276,22 @@ def run_bots(db: Database, match: Match) -> Match:
 
 def rematch(db: Database, match: Match, version: int) -> Match:
     """Deal a new match for the same seats (after the current one is over)."""
+    if match.read_only is not None:
+        raise MatchReadOnlyError()
     if match.game.result(match.state) is None:
         raise CardGameRuleError("The match is still being played.", "match-running")
     store.append(
         db,
         match.id,
         version,
-        [{"type": "rematch", "seed": secrets.randbits(48), "options": match.options}],
+        [
+            {
+                "type": "rematch",
+                "seed": secrets.randbits(48),
+                "options": match.options,
+                "engine": match.game.engine_version,
+            }
+        ],
     )
     return run_bots(db, load(db, match.id))
 
@@ -241,6 +309,8 @@ def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
         match.history,
         match.seed,
         match.options,
+        match.engine_version,
+        match.read_only,
     )
     before = CACHE.get(match.id)
     if before is not None and before[0].version == match.version:
@@ -249,10 +319,13 @@ def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
     return moved
 
 
-def state_at(match: Match, step: int) -> dict[str, Any]:
+def state_at(match: Match, step: int) -> Any:
     """The current match's state after its first ``step`` moves (for step-by-step replays)."""
     game = match.game
-    state = game.new(len(match.seats), match.seed, match.options)
-    for seat, action in match.state.get("log", [])[:step]:
-        state = game.apply(state, int(seat), action)
+    try:
+        state = game.new(len(match.seats), match.seed, match.options)
+    except CardGameRuleError:  # a read-only match whose options no longer deal (see _deal)
+        state = game.new(len(match.seats), match.seed, {})
+    for seat, action in game.log(match.state)[:step]:
+        state = game.apply(state, seat, action)
     return state

@@ -13,14 +13,14 @@ from flask_babel import Babel, force_locale
 
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.cards import kind_of_card
-from companion.cardgames.summoners.engine import new_game
+from companion.cardgames.summoners.engine import new
 
 State = dict[str, Any]
 
 
 def printed_start(players: int = 3, seed: int = 1) -> State:
     """A fresh match as the rulebook sets it up, seat 0 first."""
-    return new_game(players, seed, {"start": 0, "catch_up": False})
+    return new(players, seed, {"start": 0, "catch_up": False})
 
 
 def do(s: State, seat: int, **action: Any) -> State:

@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 from axe_pages import axe
+from flask_babel import force_locale
 from playwright.sync_api import Browser, Locator, Page, expect
 from served_app import Served, serve
 from table_helpers import load, new_table
 
 from companion import matches
-from companion.cardgames.summoners import board
 from companion.db import connect
+from companion.web.boards import summoners as board
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -59,7 +60,8 @@ def crowd(served: Served, token: str, rng: random.Random) -> int:
         legal = match.game.legal_actions(match.state, 0)
         summons = [a for a in legal if a["type"] == "summon"]
         view = match.game.view(match.state, 0)
-        flat = {board.label(a, view, "en", match.names()) for a in legal}
+        with served.app.test_request_context(), force_locale("en"):
+            flat = {board.label(a, view, match.names()) for a in legal}
         if match.state["await"]["phase"] == "main" and len(summons) >= 2 and len(flat) >= 12:
             return len(flat)
         hoard = [a for a in legal if a["type"] not in ("summon", "place")]  # keep mana for later

@@ -14,7 +14,7 @@ from flask import Flask
 from flask_babel import force_locale
 
 from companion.cardgames.summoners import GAME as SUMMONERS
-from companion.cardgames.summoners.engine import new_game
+from companion.cardgames.summoners.engine import new
 from companion.cardgames.traitors_flame import GAME as TRAITORS_FLAME
 from companion.cardgames.traitors_flame import engine as flame_engine
 from companion.cardgames.traitors_flame.engine import DECK
@@ -132,9 +132,9 @@ def test_a_level_with_one_group_opens_straight_onto_it() -> None:
 def crowded_summoners() -> tuple[dict[str, Any], int]:
     """A 4-player match played at random until one seat has 20 or more choices in phase II."""
     for seed in range(60):
-        state, rng = new_game(4, seed, {"start": 0, "catch_up": False}), random.Random(seed)
+        state, rng = new(4, seed, {"start": 0, "catch_up": False}), random.Random(seed)
         for _ in range(300):
-            if state["over"] is not None:
+            if state["result"] is not None:
                 break
             seat = state["await"]["seat"]
             legal = SUMMONERS.legal_actions(state, seat)

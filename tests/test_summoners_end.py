@@ -8,7 +8,7 @@ from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.abilities import end_game_points, icon_counts
 from companion.cardgames.summoners.cards import ICONS, card_ids, kind_of_card
 from companion.cardgames.summoners.cards import kinds as kinds_table
-from companion.cardgames.summoners.engine import new_game
+from companion.cardgames.summoners.engine import new
 from companion.cardgames.summoners.scenario import arrange, begin_turn, stack_deck
 from companion.cardgames.summoners.scoring import final_result
 from companion.cardgames.summoners.state import all_cards
@@ -84,18 +84,18 @@ def test_declaration_needs_30_vp_or_10_spirits_and_is_optional() -> None:
 
 
 def test_example_10_final_lap_and_tie_rule() -> None:
-    s = new_game(4, 8, {"start": 0})
+    s = new(4, 8, {"start": 0})
     s = pilgrimage_turn(s, 0)
     s["seats"][1]["vp"] = 31
     s = pilgrimage_turn(s, 1, declare=True)
     assert s["declarer"] == 1
     order = []
-    while s["over"] is None:
+    while s["result"] is None:
         seat = s["await"]["seat"]
         order.append(seat)
         s["seats"][seat]["vp"] = 0 if seat != 1 else s["seats"][seat]["vp"]
         s = pilgrimage_turn(s, seat)
-        if s["over"] is None:
+        if s["result"] is None:
             assert not any(
                 a["type"] == "declare" for a in GAME.legal_actions(s, s["await"]["seat"])
             )
@@ -111,11 +111,11 @@ def test_example_10_final_lap_and_tie_rule() -> None:
 
 def test_the_declarer_wins_when_alone_on_top() -> None:
     s = start()
-    s["declarer"], s["over"] = 1, {"reason": "declared"}
+    s["declarer"] = 1
     for seat, vp in enumerate([10, 12, 11]):
         arrange(s, seat, spirits=[])
         s["seats"][seat]["vp"] = vp
-    assert GAME.result(s)["winner"] == 1
+    assert final_result(s, "declared")["winner"] == 1
 
 
 def test_score_is_chips_plus_points_plus_game_end_abilities() -> None:
@@ -144,10 +144,10 @@ def test_example_7_chimera_scores_seven_per_complete_icon_set() -> None:
 
 
 def test_the_safety_cap_ends_a_match() -> None:
-    s = new_game(2, 4, {"start": 0, "turn_cap": 1})
+    s = new(2, 4, {"start": 0, "turn_cap": 1})
     s = pilgrimage_turn(s, 0)
     s = pilgrimage_turn(s, 1)
-    assert s["over"] == {"reason": "cap"} and GAME.result(s)["reason"] == "cap"
+    assert GAME.result(s) is s["result"] and s["result"]["reason"] == "cap"
 
 
 # --- deck and discard exhaustion (4.7) ----------------------------------------------------------

@@ -10,10 +10,11 @@ import pytest
 from summoners_helpers import speaking
 
 from companion.cardgames import CardGameRuleError, get_game
-from companion.cardgames.summoners import GAME, replay
+from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.bots import random_bot
-from companion.cardgames.summoners.events import describe
+from companion.cardgames.summoners.engine import replay
 from companion.cardgames.summoners.view import view
+from companion.web.boards.summoners.log import describe
 
 State = dict[str, Any]
 
@@ -169,7 +170,7 @@ def test_every_event_has_a_sentence_in_both_languages(states: list[State]) -> No
                 types.add(event["type"])
                 for lang in ("en", "ja"):
                     with speaking(lang):
-                        text = describe(event, lang)
+                        text = describe(event)
                     assert text and "{" not in text and text != event["type"]
     assert {"setup", "turn", "command", "assisted", "game-end"} <= types
 
@@ -178,4 +179,4 @@ def test_game_object_shape() -> None:
     assert GAME.key == "age-of-summoners"
     assert GAME.names == {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
     assert (GAME.min_players, GAME.max_players) == (2, 4)
-    assert set(GAME.bots) == {"random", "heuristic", "search"}
+    assert set(GAME.bots()) == {"random", "heuristic", "search"}

@@ -20,11 +20,11 @@ from table_helpers import new_table as new_game_table
 from companion import matches
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.cards import kind_of_card, kinds, number_of_action
-from companion.cardgames.summoners.engine import new_game
-from companion.cardgames.summoners.events import describe
+from companion.cardgames.summoners.engine import new
 from companion.cardgames.summoners.scenario import arrange, stack_deck
 from companion.web.boards import summoners as board
 from companion.web.boards.summoners import spirit_list
+from companion.web.boards.summoners.log import describe
 from companion.web.boards.summoners.words import ACTIONS_AND_SUMMON
 
 KEY = "age-of-summoners"
@@ -210,7 +210,7 @@ def test_board_words_in_japanese(client: FlaskClient, app: Flask) -> None:
 
 
 def test_the_board_shows_stones_the_declaration_and_the_final_lap(app: Flask) -> None:
-    s = new_game(3, 4, {"start": 0})
+    s = new(3, 4, {"start": 0})
     arrange(s, 0, hand=["sphinx"], mana=["kelpie"])
     arrange(s, 2, hand=["redcap"], mana=["basilisk"])
     arrange(
@@ -264,7 +264,7 @@ def _labels(s: State, seat: int, lang: str = "en") -> dict[str, dict[str, Any]]:
 
 
 def test_labels_name_the_cards_the_numbers_and_the_choices() -> None:
-    s = new_game(3, 2, {"start": 0})
+    s = new(3, 2, {"start": 0})
     arrange(s, 0, hand=["leprechaun", "gargoyle"], mana=["selkie", "ankou"], spirits=["nuckelavee"])
     arrange(s, 1, vp=2, faith=0)
     arrange(s, 2, vp=0, faith=3)
@@ -309,7 +309,7 @@ def test_labels_name_the_cards_the_numbers_and_the_choices() -> None:
 
 
 def test_labels_for_inquisition_giving_and_declaring() -> None:
-    s = new_game(3, 2, {"start": 0})
+    s = new(3, 2, {"start": 0})
     arrange(s, 0, hand=["redcap", "kasha"], mana=["amabie"], faith=3, vp=31)
     arrange(s, 1, hand=["gargoyle", "belial"], faith=1)
     arrange(s, 2, faith=3)
@@ -389,15 +389,15 @@ def test_labels_on_the_page_are_words_not_json(client: FlaskClient, app: Flask) 
 
 
 def test_describe_names_the_players() -> None:
-    s = new_game(3, 9, {"start": 1})
+    s = new(3, 9, {"start": 1})
     view = GAME.view(s, 0)
-    lines = [describe(e, "en", NAMES) for e in view["events"]]
+    lines = [describe(e, NAMES) for e in view["events"]]
     assert lines[0] == "A match for 3 players begins; Brianna starts."
     assert "Ann is dealt 6 cards (" in lines[1] and lines[2] == "Brianna is dealt 6 cards."
     with speaking("ja"):
-        ja = [describe(e, "ja", NAMES) for e in view["events"]]
+        ja = [describe(e, NAMES) for e in view["events"]]
     assert ja[0] == "3人のゲームを開始。スタートプレイヤーはBrianna。"
-    assert describe(view["events"][0], "en") == "A match for 3 players begins; P2 starts."
+    assert describe(view["events"][0]) == "A match for 3 players begins; P2 starts."
 
 
 # Rules --------------------------------------------------------------------------------------
@@ -607,7 +607,7 @@ def test_the_result_explains_a_tie() -> None:
 
 
 def test_card_pictures_in_three_states_and_only_what_the_view_shows() -> None:
-    s = new_game(2, 3, {"start": 0})
+    s = new(2, 3, {"start": 0})
     arrange(s, 0, hand=["sphinx"], mana=["kelpie"], spirits=["giant"], stones=["dryad"])
     arrange(s, 1, hand=["redcap"], mana=["basilisk"], spirits=[])
     defs = str(board.defs(GAME.view(s, 0)))

@@ -13,11 +13,11 @@ from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.bots import heuristic_bot
 from companion.cardgames.summoners.cards import kind_of_card, number_of_action
 from companion.cardgames.summoners.cards import kinds as kinds_table
-from companion.cardgames.summoners.engine import new_game
-from companion.cardgames.summoners.events import describe
+from companion.cardgames.summoners.engine import new
 from companion.cardgames.summoners.payment import summon_payments
 from companion.cardgames.summoners.scenario import arrange, stack_deck
 from companion.cardgames.summoners.view import view
+from companion.web.boards.summoners.log import describe
 
 
 def start(players: int = 3, seed: int = 1) -> State:
@@ -46,7 +46,7 @@ def drive_to(s: State, seat: int, phase: str = "play", limit: int = 200) -> Stat
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_setup_deals_six_cards_two_mana_and_one_faith(players: int) -> None:
-    s = new_game(players, 5, {})
+    s = new(players, 5, {})
     assert len(s["deck"]) == 110 - 8 * players
     for p in s["seats"]:
         assert len(p["hand"]) == 6 and len(p["mana"]) == 2 and p["faith"] == 1
@@ -56,33 +56,33 @@ def test_setup_deals_six_cards_two_mana_and_one_faith(players: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_later_players_start_with_catch_up_chips(players: int) -> None:
-    s = new_game(players, 5, {"start": 1})
+    s = new(players, 5, {"start": 1})
     by_place = [s["seats"][(1 + place) % players]["vp"] for place in range(players)]
     assert by_place == [0, 2, 3, 4][:players]
     told = [(e["seat"], e["vp"]) for e in s["events"] if e["type"] == "catch-up"]
     assert told == [((1 + place) % players, place + 1) for place in range(1, players)]
     first = next(e for e in s["events"] if e["type"] == "catch-up")
-    assert describe(first, "en").endswith("starts with 2 VP.")
+    assert describe(first).endswith("starts with 2 VP.")
     with speaking("ja"):
-        assert "勝利点2点" in describe(first, "ja")
+        assert "勝利点2点" in describe(first)
 
 
 def test_catch_up_chips_can_be_left_out_as_in_the_printed_rules() -> None:
-    s = new_game(4, 5, {"catch_up": False})
+    s = new(4, 5, {"catch_up": False})
     assert [p["vp"] for p in s["seats"]] == [0, 0, 0, 0]
     assert not [e for e in s["events"] if e["type"] == "catch-up"]
 
 
 def test_start_player_comes_from_the_seed_or_the_options() -> None:
-    starts = {new_game(4, seed, {})["start"] for seed in range(40)}
+    starts = {new(4, seed, {})["start"] for seed in range(40)}
     assert starts == {0, 1, 2, 3}
-    assert new_game(3, 9, {"start": 2})["start"] == 2
+    assert new(3, 9, {"start": 2})["start"] == 2
 
 
 @pytest.mark.parametrize("players", [1, 5, "3"])
 def test_player_count_is_two_to_four(players: Any) -> None:
     with pytest.raises(CardGameRuleError) as err:
-        new_game(players, 1, {})
+        new(players, 1, {})
     assert err.value.code == "bad-players"
 
 
@@ -265,7 +265,7 @@ def test_one_summon_then_the_refill() -> None:
 
 def test_there_is_always_an_action_no_pass() -> None:
     for seed in range(30):
-        s = new_game(2 + seed % 3, seed, {})
+        s = new(2 + seed % 3, seed, {})
         s = drive_to(s, s["start"], "main")
         legal = GAME.legal_actions(s, s["start"])
         assert any(a["type"] == "act" for a in legal)

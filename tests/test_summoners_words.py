@@ -14,7 +14,7 @@ from summoners_helpers import speaking
 
 import companion.cardgames.summoners as engine_package
 from companion.cardgames.summoners import GAME
-from companion.cardgames.summoners.engine import new_game
+from companion.cardgames.summoners.engine import new
 from companion.cardgames.summoners.scenario import arrange
 from companion.web.boards import summoners as board
 
@@ -62,7 +62,7 @@ def test_the_scan_sees_a_language_branch_and_a_markup_import() -> None:
 
 def _board_page(app: Flask, lang: str) -> tuple[str, list[str]]:
     """The board and the button labels of seat 0 holding Belial (its text has [black][any])."""
-    s = new_game(2, 3, {"start": 0})
+    s = new(2, 3, {"start": 0})
     arrange(s, 0, hand=["belial", "kelpie"], mana=["sphinx"])
     arrange(s, 1, hand=["redcap"], mana=["basilisk"])
     view = GAME.view(s, 0)
@@ -101,21 +101,20 @@ def test_the_board_in_english_speaks_from_the_catalogue(app: Flask) -> None:
 
 
 def test_log_lines_standings_and_options_follow_the_language_asked_for() -> None:
-    s = new_game(2, 5, {"start": 1})
+    s = new(2, 5, {"start": 1})
     first = s["events"][0]
+    row = {"chips": 3, "points": 5, "abilities": {"chimera": 2}}
     with speaking("ja"):
-        assert (
-            GAME.describe(first, NAMES, "ja") == "2人のゲームを開始。スタートプレイヤーはBrianna。"
-        )
-        assert GAME.describe(first, NAMES, "en") == "A match for 2 players begins; Brianna starts."
-        row = {"chips": 3, "points": 5, "abilities": {"chimera": 2}}
-        assert GAME.standing_line(row, "ja").startswith("勝利点チップ3＋精霊の得点5＋")
-        assert GAME.option_words("catch-up", "ja") == "後手の勝利点チップ"
-    assert GAME.option_words("catch-up", "en") == "Catch-up chips"
+        assert board.describe(first, NAMES) == "2人のゲームを開始。スタートプレイヤーはBrianna。"
+        assert board.standing_line(row).startswith("勝利点チップ3＋精霊の得点5＋")
+        assert board.option_words("catch-up") == "後手の勝利点チップ"
+    with speaking("en"):
+        assert board.describe(first, NAMES) == "A match for 2 players begins; Brianna starts."
+        assert board.option_words("catch-up") == "Catch-up chips"
 
 
 def test_the_thresholds_come_from_the_engine(app: Flask) -> None:
-    s = new_game(2, 3, {"start": 0})
+    s = new(2, 3, {"start": 0})
     view = GAME.view(s, 0)
     assert (view["end_spirits"], view["end_vp"], view["faith_cap"]) == (10, 30, 10)
     with app.test_request_context("/?lang=en"):

@@ -70,7 +70,7 @@ def test_never_plays_reports_every_usable_kind():
 
 
 def test_simulate_with_the_search_bot_uses_views():
-    report = simulate(1, 2, "search,heuristic", seed=4, search_budget=0.005)
+    report = simulate(1, 2, "search,heuristic", seed=4, search_rollouts=12)
     assert report["games"] == 1
 
 

@@ -1,19 +1,31 @@
 """The card games that live beside the legacy game: a registry of pure rules engines.
 
-Every game is a module exposing ``GAME``, an object with the shape documented in
-``docs/cardgames.md``: ``new``, ``legal_actions``, ``apply``, ``view``, ``result`` and ``bots``.
+Every game package exposes ``GAME``, one object implementing ``CardGame`` (see
+``docs/cardgames.md``). The web shell and the CLI reach a game only through this contract,
+looked up by key in the registry (``get_game``, ``game_keys``).
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Sequence
-from typing import Any, Protocol
+import importlib.resources
+import random
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from typing import Any, Literal, Protocol, TypedDict, TypeVar
 
-_MODULES = {
+# The order of the lobby, and each game's package (which still holds its board presentation).
+_PACKAGES = {
     "traitors-flame": "companion.cardgames.traitors_flame",
     "age-of-summoners": "companion.cardgames.summoners",
 }
+_KEYS = tuple(_PACKAGES)
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+View = dict[str, Any]
+Result = dict[str, Any]
+# A bot sees a seat's view and that seat's legal actions, and draws chance from ``rng`` only.
+Bot = Callable[[View, list[ActionT], random.Random], ActionT]
 
 
 class CardGameRuleError(ValueError):
@@ -32,46 +44,114 @@ def shown(value: object, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class CardGame(Protocol):
-    """What every card game module's ``GAME`` offers."""
+class GameOption(TypedDict):
+    """One choice the lobby offers before the deal (``new``'s ``options[key]``)."""
 
     key: str
-    names: dict[str, str]
+    type: Literal["bool"]
+    default: bool
+    label: str  # message ids for ``option_words``
+    help: str
+
+
+class CardGame(Protocol[StateT, ActionT]):
+    """What every card game package's ``GAME`` offers the shell, the CLI and the store.
+
+    ``engine_version`` names the rules a recorded match replays under: change it whenever a
+    rule change would make a stored match replay differently (another deal, another legal
+    action, another score). A match recorded under another version opens read-only.
+    """
+
+    key: str
+    names: Mapping[str, str]  # the game's name in "ja" and "en"
     min_players: int
     max_players: int
-    bots: dict[str, Any]
-    options: list[dict[str, Any]]  # key, type ("bool"), default, label and help message ids
+    engine_version: int
+    options: Sequence[GameOption]
 
-    def new(self, players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]: ...
+    def new(self, players: int, seed: int, options: Mapping[str, Any]) -> StateT:
+        """A fresh match; raises CardGameRuleError for a table the rules cannot deal."""
+        ...
 
-    def legal_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]: ...
+    def legal_actions(self, state: StateT, seat: int) -> list[ActionT]:
+        """Every legal action of ``seat`` now (empty when it has nothing to decide)."""
+        ...
 
-    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]: ...
+    def apply(self, state: StateT, seat: int, action: ActionT) -> StateT:
+        """The next state; raises CardGameRuleError and leaves ``state`` untouched."""
+        ...
 
-    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]: ...
+    def view(self, state: StateT, seat: int | None) -> View:
+        """What ``seat`` may know (None: a spectator)."""
+        ...
 
-    def result(self, state: dict[str, Any]) -> dict[str, Any] | None: ...
+    def result(self, state: StateT) -> Result | None:
+        """None while the match runs, then the winner and the totals."""
+        ...
 
-    def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str: ...
+    def log(self, state: StateT) -> list[tuple[int, ActionT]]:
+        """The ``(seat, action)`` pairs played so far, in order (replaying them from the seed
+        rebuilds ``state``)."""
+        ...
 
-    def option_words(self, message: str, lang: str) -> str: ...
+    def standings(self, state: StateT) -> list[dict[str, Any]]:
+        """Every seat's running score, from public facts only."""
+        ...
 
-    def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]: ...
+    def bots(self) -> Mapping[str, Bot[ActionT]]:
+        """The bot levels a seat may be given, by name."""
+        ...
 
-    def standing_line(self, row: dict[str, Any], lang: str) -> str: ...
+    def rules(self, lang: str) -> str:
+        """The rules as Markdown, in ``lang`` or else English."""
+        ...
+
+    def simulate(
+        self,
+        games: int,
+        players: int,
+        bots: Sequence[str],
+        *,
+        seed: int = 1,
+        workers: int = 1,
+        options: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Play ``games`` bot matches on seeds ``seed..``; raises ValueError for a setting the
+        game's simulator does not offer (an unknown bot, more workers than it can use)."""
+        ...
+
+    def report(self, summary: dict[str, Any]) -> str:
+        """A ``simulate`` summary as plain-text tables."""
+        ...
+
+
+AnyGame = CardGame[Any, Any]
+
+
+def rules_markdown(package: str, lang: str) -> str:
+    """``<package>/rules/<lang>.md``, or the English file, or nothing."""
+    folder = importlib.resources.files(package) / "rules"
+    for name in (lang, "en"):
+        path = folder / f"{name}.md"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    return ""
+
+
+@cache
+def _registry() -> dict[str, AnyGame]:
+    from .summoners import GAME as summoners
+    from .traitors_flame import GAME as traitors_flame
+
+    games: dict[str, AnyGame] = {traitors_flame.key: traitors_flame, summoners.key: summoners}
+    return {key: games[key] for key in _KEYS}
 
 
 def game_keys() -> tuple[str, ...]:
-    """The keys of every registered card game."""
-    return tuple(_MODULES)
+    """The keys of every registered card game, in the lobby's order."""
+    return _KEYS
 
 
-def game_package(key: str) -> str:
-    """The dotted name of the package holding game ``key`` (its simulate, rules and data)."""
-    return _MODULES[key]
-
-
-def get_game(key: str) -> CardGame:
+def get_game(key: str) -> AnyGame:
     """The game registered under ``key``; raises KeyError for an unknown game."""
-    module = importlib.import_module(_MODULES[key])
-    return module.GAME  # type: ignore[no-any-return]
+    return _registry()[key]

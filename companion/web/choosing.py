@@ -3,13 +3,10 @@ a handful of buttons at each level; each game's ``boards/<game>/steps.py`` names
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
-
-from ..cardgames import game_package
 
 Action = dict[str, Any]
 SEPARATOR = " › "
@@ -64,12 +61,10 @@ def with_steps(
 
 
 def steps_module(key: str) -> ModuleType | None:
-    """The game's ``boards/<game>/steps.py``, if it has one."""
-    name = game_package(key).rsplit(".", 1)[-1]
-    try:
-        return importlib.import_module(f"{__package__}.boards.{name}.steps")
-    except ModuleNotFoundError:
-        return None
+    """The game's board package, whose ``steps`` gives a choice's step labels."""
+    from .boards import board_for
+
+    return board_for(key)
 
 
 def _path(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..languages import LANGUAGES
 from ..legacy import COMMAND_TYPES, KINDS, PILES
 from ..legacy.model import END_REASONS, PHASES
 from .openapi_bodies import export_schemas, request_schemas
@@ -181,7 +182,7 @@ def _state() -> JSON:
             "version": INT,
             "pioneer": _ref("Pioneer"),
             "players": {**array, "items": _ref("Player")},
-            "language": {"enum": ["en", "ja"]},
+            "language": {"enum": sorted(LANGUAGES)},
             "mode": {"enum": ["digital", "table"]},
             "pack": STR,
             "forgiving_undo": BOOL,

@@ -17,6 +17,7 @@ from ..export import (
     PAPERS,
     jobs,
 )
+from ..languages import LANGUAGES
 from ..legacy import COMMAND_TYPES, KINDS
 from .openapi_parts import (
     BOOL,
@@ -86,7 +87,10 @@ def request_schemas() -> JSON:
                 "maxItems": 18,
                 "description": "Default: three placeholder keystones of each kind (rule D1).",
             },
-            "language": {"enum": ["en", "ja"], "description": "Default: the request's locale."},
+            "language": {
+                "enum": sorted(LANGUAGES),
+                "description": "Default: the request's locale.",
+            },
             "mode": {"enum": ["digital", "table"], "default": "digital"},
             "pack": {"type": "string", "default": "standard"},
             "forgiving_undo": {"type": "boolean", "default": False},

@@ -66,11 +66,10 @@ def option_rows(lang: str) -> list[dict[str, Any]]:
 
 
 def option_words(key: str, message: str, lang: str) -> str:
-    """An option's label or help: from the game's board package when it speaks the current
-    locale itself, else from the game."""
-    from .tables import board_module, speaks_locale
+    """An option's label or help sentence in ``lang``, as the game's board says it."""
+    from flask_babel import force_locale
 
-    board = board_module(key)
-    if speaks_locale(board) and board is not None:
-        return str(board.option_words(message))
-    return str(get_game(key).option_words(message, lang))
+    from .boards import board_for
+
+    with force_locale(lang):
+        return str(board_for(key).option_words(message))

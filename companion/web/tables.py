@@ -22,21 +22,21 @@ from werkzeug.wrappers import Response
 
 from .. import json_input, matches, ratelimit
 from ..capabilities import Capability
-from ..cardgames import CardGameRuleError, game_keys, game_package, get_game
+from ..cardgames import AnyGame, CardGameRuleError, game_keys, get_game
 from ..db import get_db
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
 from . import links_sheet, streams, table_setup
 from .access import remember, require_write
+from .boards import board_for
 from .choosing import with_steps
 from .text_errors import rule_message
 
 bp = Blueprint("tables", __name__)
 streams.use_stream_errors(bp)
-RULES_DIR = "rules"
 
 
-def _games() -> list[Any]:
+def _games() -> list[AnyGame]:
     return [get_game(key) for key in game_keys()]
 
 
@@ -91,20 +91,8 @@ def rules(key: str) -> str:
     from flask_babel import get_locale
 
     game = get_game(key)
-    text = rules_text(key, str(get_locale()))
+    text = game.rules(str(get_locale()))
     return render_template("tables/rules.html", game=game, key=key, rules=render_markdown(text))
-
-
-def rules_text(key: str, language: str) -> str:
-    """The rules file of a game (Markdown), in ``language`` or else English."""
-    import importlib.resources
-
-    folder = importlib.resources.files(game_package(key))
-    for lang in (language, "en"):
-        path = folder / RULES_DIR / f"{lang}.md"
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    return ""
 
 
 def open_table(token: str) -> tuple[Capability, matches.Match]:
@@ -115,6 +103,21 @@ def open_table(token: str) -> tuple[Capability, matches.Match]:
         abort(404)
     g.content_language = match.language
     return cap, match
+
+
+def read_only_notice(match: matches.Match) -> str | None:
+    """Why a match only replays, in the reader's language; None while it can be played."""
+    if match.read_only == matches.ENGINE_CHANGED:
+        return _(
+            "This match was recorded under an earlier version of the rules. You can read it and"
+            " replay it step by step, but no one can play on."
+        )
+    if match.read_only is not None:
+        return _(
+            "This match no longer replays under the current rules: it is shown up to its last move"
+            " that still holds, and no one can play on."
+        )
+    return None
 
 
 def viewer_seat(cap: Capability, match: matches.Match) -> int | None:
@@ -159,7 +162,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
         "view": view,
         "legal": legal,
         "choices": with_steps(match.key, distinct_choices(match, legal, view), view, match.names()),
-        "board": board_module(match.key),
+        "board": board_for(match.key),
         "stylesheet": game_stylesheet(match.key),
         "lang": match.language,
         "log": [describe(game, e, match) for e in view.get("events", [])][-40:],
@@ -167,6 +170,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
         "humans_to_act": humans_to_act,
         "result": game.result(match.state),
         "standing": list(zip(match.names(), game.standings(match.state), strict=True)),
+        "notice": read_only_notice(match),
     }
 
 
@@ -189,46 +193,14 @@ def game_stylesheet(key: str) -> str | None:
     return name if (Path(static) / name).is_file() else None
 
 
-def board_module(key: str) -> Any | None:
-    """The game's page helpers: ``companion.web.boards.<game>`` (``label``, ``describe`` and what
-    its board template uses), else the older ``<package>.board``."""
-    import importlib
-
-    game = game_package(key).rsplit(".", 1)[-1]
-    for name in (f"companion.web.boards.{game}", game_package(key) + ".board"):
-        try:
-            return importlib.import_module(name)
-        except ModuleNotFoundError:
-            continue
-    return None
-
-
-def speaks_locale(board: Any | None) -> bool:
-    """Whether a board package speaks the current locale itself (no language argument)."""
-    return board is not None and str(board.__name__).startswith("companion.web.boards.")
-
-
 def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, Any]) -> str:
     """The button text of an action: the game's own words, else a plain description."""
-    from flask_babel import get_locale
-
-    board = board_module(match.key)
-    if speaks_locale(board):
-        return str(board.label(action, view, match.names()))
-    if board is not None and hasattr(board, "label"):
-        return str(board.label(action, view, str(get_locale()), match.names()))
-    rest = ", ".join(f"{k}: {v}" for k, v in action.items() if k != "type")
-    return f"{action.get('type', '?')}{(' — ' + rest) if rest else ''}"
+    return str(board_for(match.key).label(action, view, match.names()))
 
 
-def describe(game: Any, event: dict[str, Any], match: matches.Match) -> str:
+def describe(game: AnyGame, event: dict[str, Any], match: matches.Match) -> str:
     """An event of the view as a sentence in the reader's language, naming the seats."""
-    from flask_babel import get_locale
-
-    board = board_module(match.key)
-    if speaks_locale(board):
-        return str(board.describe(event, match.names()))
-    return str(game.describe(event, match.names(), str(get_locale())))
+    return str(board_for(match.key).describe(event, match.names()))
 
 
 @bp.get("/t/<token>/")
@@ -290,6 +262,8 @@ def act(token: str) -> Response | tuple[str | Response, int]:
     require_write(cap)
     seat = viewer_seat(cap, match)
     try:
+        if match.read_only is not None:
+            raise matches.MatchReadOnlyError()
         version = int(request.form.get("version", ""))
         action = json_input.loads(request.form.get("action", ""))
         if seat is None or not isinstance(action, dict):
@@ -305,8 +279,14 @@ def act(token: str) -> Response | tuple[str | Response, int]:
             if isinstance(err, CardGameRuleError)
             else _("That action could not be read.")
         )
+        read_only = isinstance(err, matches.MatchReadOnlyError)
         latest = matches.load(get_db(), match.id)
-        return streams.refuse(message, 400, lambda: _table_page(token, cap, latest))
+        return streams.refuse(
+            message,
+            409 if read_only else 400,
+            lambda: _table_page(token, cap, latest),
+            code="read-only" if read_only else "refused",
+        )
     return redirect(url_for("tables.table", token=token))
 
 
@@ -335,7 +315,7 @@ def rematch(token: str) -> Response:
 def replay(token: str) -> str:
     """A finished match, step by step, as a spectator saw it."""
     _cap, match = open_table(token)
-    moves = len(match.state.get("log", []))
+    moves = len(match.game.log(match.state))
     try:
         step = max(0, min(moves, int(request.args.get("step", moves))))
     except ValueError:
@@ -346,13 +326,14 @@ def replay(token: str) -> str:
         "tables/replay.html",
         token=token,
         match=match,
-        board=board_module(match.key),
+        board=board_for(match.key),
         lang=match.language,
         game=match.game,
         view=view,
         step=step,
         moves=moves,
         log=[describe(match.game, e, match) for e in view.get("events", [])][-40:],
+        notice=read_only_notice(match),
     )
 
 

@@ -1,15 +1,16 @@
 """Age of Summoners (エイジ・オブ・サモナーズ): a card game of summoning, with bots and a simulator.
 
-``GAME`` follows the common card-game shape (docs/cardgames.md); the rules are
-shared/rules/age-of-summoners.md.
+``GAME`` implements the card-game contract (companion/cardgames, docs/cardgames.md); the rules
+are shared/rules/age-of-summoners.md.
 """
 
 from __future__ import annotations
 
-from .bots import BOTS
-from .engine import SummonersGame, replay
-from .events import describe
+from companion.cardgames import CardGame
 
-GAME = SummonersGame(BOTS)
+from .engine import SummonersGame
+from .state import Action, State
 
-__all__ = ["GAME", "describe", "replay"]
+GAME: CardGame[State, Action] = SummonersGame()
+
+__all__ = ["GAME"]

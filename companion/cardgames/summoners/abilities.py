@@ -88,16 +88,6 @@ def lineup(s: State, seat: int) -> Lineup:
     return _lineup(tuple(spirits)) if spirits else _NO_SPIRITS
 
 
-def kind_counts(s: State, seat: int) -> Counter[str]:
-    """How many spirits of each kind the seat has in play."""
-    return Counter(lineup(s, seat).counts)
-
-
-def hook_amount(s: State, seat: int, hook: str) -> int:
-    """Sum of the ``amount`` parameter (1 when absent) over the seat's spirits with ``hook``."""
-    return lineup(s, seat).amounts.get(hook, 0)
-
-
 def icon_counts(s: State, seat: int) -> Counter[str]:
     """Icons over the seat's spirits."""
     return Counter(lineup(s, seat).icons)
@@ -106,11 +96,6 @@ def icon_counts(s: State, seat: int) -> Counter[str]:
 def warded(s: State, seat: int, against: str) -> bool:
     """True when the seat has a ward ability against ``against`` ("steal" or "inquisition")."""
     return against in lineup(s, seat).wards
-
-
-def command_options(s: State, seat: int) -> dict[int, str]:
-    """Command numbers the seat may use this turn -> how ("base", "zero-played", "shift")."""
-    return dict(_options(*_command_key(s, seat)))
 
 
 def reachable_actions(s: State, seat: int) -> dict[str, tuple[int, str]]:

@@ -9,24 +9,23 @@ from .abilities import assist_triggers, lineup, reachable_actions, resolve, take
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
-from .state import State, emit, gain_faith, push, right_of, seats_from
+from .state import Action, Await, State, emit, gain_faith, push, right_of, seats_from
 
-Action = dict[str, Any]
 _KIND = kind_of_card()
 _NUMBER = number_of_card()
 
 
-def _play(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _play(s: State, seat: int, a: Action, ctx: Await) -> None:
     s["seats"][seat]["hand"].remove(a["card"])
     set_command(s, seat, a["card"])
 
 
-def _play_top(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _play_top(s: State, seat: int, a: Action, ctx: Await) -> None:
     emit(s, "empty-hand", seat)
     push(s, {"step": "deal", "seat": seat, "n": 1, "to": "play"})
 
 
-def _summon(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _summon(s: State, seat: int, a: Action, ctx: Await) -> None:
     s["turn"]["paying"] = {"for": "summon", "card": a["card"]}
     _ask_payment(s, seat)
 
@@ -39,7 +38,7 @@ def _ask_payment(s: State, seat: int) -> None:
         wait(s, seat, "pay")
 
 
-def _pay(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _pay(s: State, seat: int, a: Action, ctx: Await) -> None:
     payment = payment_tuple(a["pay"])
     assert payment is not None
     _settle(s, seat, payment)
@@ -65,7 +64,7 @@ def _settle(s: State, seat: int, payment: Payment) -> None:
     resolve(s, seat, kind, kinds()[kind]["ability"]["effects"], 1)
 
 
-def _place(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _place(s: State, seat: int, a: Action, ctx: Await) -> None:
     p = s["seats"][seat]
     p["hand"].remove(a["card"])
     p["mana"].append(a["card"])
@@ -74,12 +73,12 @@ def _place(s: State, seat: int, a: Action, ctx: Action) -> None:
     wait(s, seat, "summon")
 
 
-def _paid(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _paid(s: State, seat: int, a: Action, ctx: Await) -> None:
     s["turn"]["paying"] = {"for": "paid", "kind": a["kind"]}
     _ask_payment(s, seat)
 
 
-def _act(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _act(s: State, seat: int, a: Action, ctx: Await) -> None:
     name = a["action"]
     number, via = reachable_actions(s, seat)[name]
     s["turn"]["action"] = name
@@ -192,7 +191,7 @@ def _pilgrimage(s: State, seat: int, a: Action) -> None:
         push(s, {"step": "deal", "seat": seat, "n": 1, "to": "hand"})
 
 
-def _discard(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _discard(s: State, seat: int, a: Action, ctx: Await) -> None:
     p = s["seats"][seat]
     zone = a["zone"]
     if zone == "stones":
@@ -211,11 +210,11 @@ def _discard(s: State, seat: int, a: Action, ctx: Action) -> None:
         push(s, {"step": "prayer", "seat": seat})
 
 
-def _done(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _done(s: State, seat: int, a: Action, ctx: Await) -> None:
     emit(s, "prayer-done", seat)
 
 
-def _give(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _give(s: State, seat: int, a: Action, ctx: Await) -> None:
     receiver = ctx["to"]
     s["seats"][seat]["hand"].remove(a["card"])
     s["seats"][receiver]["hand"].append(a["card"])
@@ -223,7 +222,7 @@ def _give(s: State, seat: int, a: Action, ctx: Action) -> None:
     emit(s, "gave", seat, to=receiver, from_deck=False, private=private)
 
 
-def _choose(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _choose(s: State, seat: int, a: Action, ctx: Await) -> None:
     reveal = s["turn"]["reveal"]
     card = a["card"]
     other = next(c for c in reveal if c != card)
@@ -234,7 +233,7 @@ def _choose(s: State, seat: int, a: Action, ctx: Action) -> None:
     emit(s, "festival", seat, placed=[kinds_of[card]], discarded=kinds_of[other])
 
 
-def _keep(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _keep(s: State, seat: int, a: Action, ctx: Await) -> None:
     drawn = s["turn"]["drawn"]
     card = a["card"]
     other = next(c for c in drawn if c != card)
@@ -250,7 +249,7 @@ def _keep(s: State, seat: int, a: Action, ctx: Action) -> None:
     assist_triggers(s, seat, other)
 
 
-def _optional(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _optional(s: State, seat: int, a: Action, ctx: Await) -> None:
     kind = ctx["kind"]
     if a["use"]:
         resolve(s, seat, kind, kinds()[kind]["ability"]["effects"], 1)
@@ -258,14 +257,14 @@ def _optional(s: State, seat: int, a: Action, ctx: Action) -> None:
         emit(s, "declined", seat, kind=kind)
 
 
-def _declare(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _declare(s: State, seat: int, a: Action, ctx: Await) -> None:
     p = s["seats"][seat]
     s["declarer"] = seat
     s["final_left"] = s["players"] + 1
     emit(s, "declared", seat, spirits=len(p["spirits"]), vp=p["vp"])
 
 
-def _pass(s: State, seat: int, a: Action, ctx: Action) -> None:
+def _pass(s: State, seat: int, a: Action, ctx: Await) -> None:
     return None
 
 
@@ -279,7 +278,7 @@ _ACTS: dict[str, Callable[[State, int, Action], None]] = {
     "pilgrimage": _pilgrimage,
 }
 
-HANDLERS: dict[str, Callable[[State, int, Action, Action], None]] = {
+HANDLERS: dict[str, Callable[[State, int, Action, Await], None]] = {
     "play": _play,
     "play-top": _play_top,
     "summon": _summon,

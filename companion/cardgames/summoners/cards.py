@@ -106,28 +106,6 @@ def number_of_card() -> dict[str, int]:
     return {card: table[kind]["number"] for card, kind in kind_of_card().items()}
 
 
-@cache
-def hook_of_kind() -> dict[str, str]:
-    """Kind id -> its ability hook."""
-    return {k: spec["ability"]["hook"] for k, spec in kinds().items()}
-
-
-@cache
-def kinds_with_hook(hook: str) -> tuple[str, ...]:
-    """The kinds whose ability uses ``hook``."""
-    return tuple(k for k, h in hook_of_kind().items() if h == hook)
-
-
-def card_kind(card: str) -> str:
-    """The kind id of a card id."""
-    return kind_of_card()[card]
-
-
-def spec_of(card: str) -> dict[str, Any]:
-    """The kind record of a card id."""
-    return kinds()[kind_of_card()[card]]
-
-
 def number_of_action(number: int) -> str:
     """The action a command number selects: <=3 conquest ... >=9 pilgrimage."""
     if number <= 3:
@@ -135,24 +113,3 @@ def number_of_action(number: int) -> str:
     if number >= 9:
         return "pilgrimage"
     return ACTIONS[number - 3]
-
-
-def spirit_table() -> list[dict[str, Any]]:
-    """One summary row per kind, for reports and the docs."""
-    rows = []
-    for spec in kinds().values():
-        rows.append(
-            {
-                "code": spec["code"],
-                "id": spec["id"],
-                "name_en": spec["name_en"],
-                "name_ja": spec["name_ja"],
-                "colour": spec["colour"],
-                "copies": spec["copies"],
-                "cost": spec["cost"],
-                "icons": spec["icons"],
-                "points": spec["points"],
-                "hook": spec["ability"]["hook"],
-            }
-        )
-    return rows

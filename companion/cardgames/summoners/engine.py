@@ -1,26 +1,26 @@
-"""Age of Summoners behind the common card-game shape: new, legal_actions, apply, view, result."""
+"""Age of Summoners rules entry points (new, legal_actions, apply, step) and its ``CardGame``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
-from companion.cardgames import CardGameRuleError
+from companion.cardgames import Bot, CardGameRuleError, GameOption, rules_markdown
 
 from .actions import HANDLERS
-from .events import describe
 from .flow import advance, start_turn
 from .legal import check, legal_actions
-from .options import OPTIONS, option_words
-from .scoring import final_result, standings
-from .standing import standing_line
-from .state import State, clone, new_state
+from .options import OPTIONS
+from .scoring import standings
+from .state import Action, State, copy_state, new_state
 from .view import view
 
-Action = dict[str, Any]
+KEY = "age-of-summoners"
+# Change whenever a rule change makes a recorded match replay differently (docs/cardgames.md).
+ENGINE_VERSION = 1
 
 
-def new_game(players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+def new(players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
     """A fresh match for 2-4 players; the start player comes from the seed unless given."""
     if not isinstance(players, int) or not 2 <= players <= 4:
         raise CardGameRuleError(
@@ -33,59 +33,58 @@ def new_game(players: int, seed: int, options: dict[str, Any] | None = None) -> 
     return s
 
 
-def perform(s: State, seat: int, action: Action) -> None:
+def step(s: State, seat: int, action: Action) -> None:
     """Carry out a legal action on ``s`` in place (the fast path bots and playouts use)."""
-    s["log"].append([seat, _copy(action)])
     ctx = s["await"]
+    if ctx is None:
+        raise CardGameRuleError("Nobody is to act now.", "not-your-turn")
+    s["log"].append([seat, _copy(action)])
     s["await"] = None
     HANDLERS[action["type"]](s, seat, action, ctx)
     advance(s)
 
 
 def _copy(action: Action) -> Action:
-    copy = dict(action)
-    for key, value in action.items():
-        if isinstance(value, dict):
-            copy[key] = dict(value)
+    copy = action.copy()
+    if "pay" in action:
+        copy["pay"] = dict(action["pay"])
     return copy
 
 
 def apply(state: State, seat: int, action: Action) -> State:
     """The state after ``seat`` takes ``action``; the given state is never changed."""
     check(state, seat, action)
-    s = clone(state)
-    perform(s, seat, action)
+    s = copy_state(state)
+    step(s, seat, action)
     return s
 
 
-def replay(seed: int, players: int, options: dict[str, Any], log: list[Any]) -> State:
+def replay(seed: int, players: int, options: Mapping[str, Any], log: list[Any]) -> State:
     """Rebuild a match from its seed, options and action log."""
-    s = new_game(players, seed, options)
+    s = new(players, seed, options)
     for seat, action in log:
         s = apply(s, seat, action)
     return s
 
 
 def result(state: State) -> dict[str, Any] | None:
-    """None while the match runs; then totals, breakdowns and the winner (5.3-5.4)."""
-    return final_result(state) if state["over"] is not None else None
+    """None while the match runs; then totals, breakdowns, the winner and why it ended (5.3-5.4)."""
+    return state["result"]
 
 
 class SummonersGame:
-    """The ``GAME`` object the card-game registry loads."""
+    """Age of Summoners as the ``CardGame`` the registry holds (``GAME``)."""
 
-    key = "age-of-summoners"
-    names = {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
+    key = KEY
+    names: Mapping[str, str] = {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
     min_players = 2
     max_players = 4
-    options = OPTIONS
+    engine_version = ENGINE_VERSION
+    options: Sequence[GameOption] = OPTIONS
 
-    def __init__(self, bots: dict[str, Any]) -> None:
-        self.bots = bots
-
-    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+    def new(self, players: int, seed: int, options: Mapping[str, Any]) -> State:
         """A fresh match."""
-        return new_game(players, seed, options)
+        return new(players, seed, options)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every legal action for ``seat`` now."""
@@ -103,22 +102,42 @@ class SummonersGame:
         """The final result, or None while running."""
         return result(state)
 
-    def describe(self, event: dict[str, Any], names: Sequence[str], lang: str) -> str:
-        """One event of a view as a sentence in ``ja`` or ``en``, naming seats by ``names``."""
-        return describe(event, lang, names)
+    def log(self, state: State) -> list[tuple[int, Action]]:
+        """The moves played so far."""
+        return [(seat, action) for seat, action in state["log"]]
 
-    def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+    def standings(self, state: State) -> list[dict[str, Any]]:
         """Every seat's score as it stands now, from public facts only."""
         return standings(state)
 
-    def standing_line(self, row: dict[str, Any], lang: str) -> str:
-        """How one seat's running score is made up, in ``ja`` or ``en``."""
-        return standing_line(row, lang)
+    def bots(self) -> Mapping[str, Bot[Action]]:
+        """Random, heuristic and search bots."""
+        from .bots import BOTS
 
-    def option_words(self, message: str, lang: str) -> str:
-        """An option's label or help in ``lang``."""
-        return option_words(message, lang)
+        # The bots read actions as plain dicts; each returns one of the legal actions it is given.
+        return cast(Mapping[str, Bot[Action]], BOTS)
 
-    def replay(self, seed: int, players: int, options: dict[str, Any], log: list[Any]) -> State:
-        """Rebuild a match from its log."""
-        return replay(seed, players, options, log)
+    def rules(self, lang: str) -> str:
+        """The rules page's Markdown."""
+        return rules_markdown(__package__ or "", lang)
+
+    def simulate(
+        self,
+        games: int,
+        players: int,
+        bots: Sequence[str],
+        *,
+        seed: int = 1,
+        workers: int = 1,
+        options: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Bot matches and the balance figures (simulate.py)."""
+        from .simulate import simulate
+
+        return simulate(games, players, bots, seed=seed, workers=workers, options=options)
+
+    def report(self, summary: dict[str, Any]) -> str:
+        """A simulation summary as text."""
+        from .simulate import format_table
+
+        return format_table(summary)

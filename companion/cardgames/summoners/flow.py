@@ -36,7 +36,7 @@ _NUMBER = number_of_card()
 def advance(s: State) -> None:
     """Run scheduled steps until the match waits on a player or ends."""
     todo = s["todo"]
-    while s["await"] is None and todo and s["over"] is None:
+    while s["await"] is None and todo and s["result"] is None:
         step = todo.pop()
         _STEPS[step["step"]](s, step)
 
@@ -262,10 +262,10 @@ def start_turn(s: State, seat: int) -> None:
 
 def finish(s: State, reason: str) -> None:
     """End the match and record the final scores."""
-    s["over"] = {"reason": reason}
     s["await"] = None
     s["todo"] = []
-    res = final_result(s)
+    res = final_result(s, reason)
+    s["result"] = res
     emit(s, "game-end", None, reason=reason, totals=res["totals"], winner=res["winner"])
 
 

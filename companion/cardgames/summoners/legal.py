@@ -22,9 +22,8 @@ from .payment import (
     pending_payments,
     symbols,
 )
-from .state import State
+from .state import Action, Await, State
 
-Action = dict[str, Any]
 Counts = tuple[int, ...]
 _KIND = kind_of_card()
 _COLOUR = colour_of_card()
@@ -36,7 +35,7 @@ _PAID_COST = {k: symbols(tuple(spec["ability"]["cost"])) for k, spec in kinds().
 def legal_actions(s: State, seat: int) -> list[Action]:
     """Every action ``seat`` may take now; empty when it is not that seat's choice."""
     ctx = s["await"]
-    if ctx is None or ctx["seat"] != seat or s["over"] is not None:
+    if ctx is None or ctx["seat"] != seat or s["result"] is not None:
         return []
     return _PHASES[ctx["phase"]](s, seat, ctx)
 
@@ -48,7 +47,7 @@ def _firsts(cards: list[str]) -> list[str]:
     return list(seen.values())
 
 
-def _play(s: State, seat: int, ctx: Action) -> list[Action]:
+def _play(s: State, seat: int, ctx: Await) -> list[Action]:
     hand = s["seats"][seat]["hand"]
     if not hand:
         return [{"type": "play-top"}]
@@ -62,7 +61,7 @@ def summons(s: State, seat: int) -> list[Action]:
 
 
 def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
-    found = []
+    found: list[Action] = []
     for card in _firsts(hand):
         req, generic, free = lineup_cost(spirits, _KIND[card])
         if affordable(req, generic, free, avail, stones):
@@ -84,7 +83,7 @@ def _places(
     for card in hand:
         copies[_KIND[card]] = copies.get(_KIND[card], 0) + 1
     helped: dict[str, set[str]] = {}  # colour placed -> the other kinds in hand it makes payable
-    found = []
+    found: list[Action] = []
     for card in _firsts(hand):
         kind = _KIND[card]
         others = [k for k in copies if k != kind or copies[k] > 1]
@@ -107,7 +106,7 @@ def _places(
 def _acts(s: State, seat: int, avail: Counts) -> list[Action]:
     found: list[Action] = []
     for name in reachable_actions(s, seat):
-        act = {"type": "act", "action": name}
+        act: Action = {"type": "act", "action": name}
         if name == "conquest":
             victims: list[int | None] = [
                 o
@@ -133,7 +132,7 @@ _CHOICES = {
 
 
 def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
-    found = []
+    found: list[Action] = []
     used = s["turn"]["paid"]
     for kind, count in spirits.counts.items():
         cost = _PAID_COST.get(kind)
@@ -143,7 +142,7 @@ def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action
     return found
 
 
-def _main(s: State, seat: int, ctx: Action) -> list[Action]:
+def _main(s: State, seat: int, ctx: Await) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
     summoned = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
@@ -156,7 +155,7 @@ def _main(s: State, seat: int, ctx: Action) -> list[Action]:
     )
 
 
-def _summon_only(s: State, seat: int, ctx: Action) -> list[Action]:
+def _summon_only(s: State, seat: int, ctx: Await) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
     summoned = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
@@ -164,13 +163,13 @@ def _summon_only(s: State, seat: int, ctx: Action) -> list[Action]:
     return summoned + _places(s, seat, spirits, avail, stones, payable)
 
 
-def _pay(s: State, seat: int, ctx: Action) -> list[Action]:
+def _pay(s: State, seat: int, ctx: Await) -> list[Action]:
     return [{"type": "pay", "pay": payment_dict(p)} for p in pending_payments(s, seat)]
 
 
-def _prayer_discard(s: State, seat: int, ctx: Action) -> list[Action]:
+def _prayer_discard(s: State, seat: int, ctx: Await) -> list[Action]:
     hand = s["seats"][seat]["hand"]
-    discards = [{"type": "discard", "zone": "hand", "card": c} for c in _firsts(hand)]
+    discards: list[Action] = [{"type": "discard", "zone": "hand", "card": c} for c in _firsts(hand)]
     return discards + [{"type": "done"}]
 
 
@@ -182,7 +181,7 @@ def _mana_firsts(s: State, seat: int) -> list[str]:
     return list(seen.values())
 
 
-def _trim(s: State, seat: int, ctx: Action) -> list[Action]:
+def _trim(s: State, seat: int, ctx: Await) -> list[Action]:
     p = s["seats"][seat]
     found: list[Action] = []
     if len(p["hand"]) > ctx["hand"]:
@@ -194,27 +193,27 @@ def _trim(s: State, seat: int, ctx: Action) -> list[Action]:
     return found
 
 
-def _give(s: State, seat: int, ctx: Action) -> list[Action]:
+def _give(s: State, seat: int, ctx: Await) -> list[Action]:
     return [{"type": "give", "card": c} for c in _firsts(s["seats"][seat]["hand"])]
 
 
-def _festival(s: State, seat: int, ctx: Action) -> list[Action]:
+def _festival(s: State, seat: int, ctx: Await) -> list[Action]:
     return [{"type": "choose", "card": c} for c in _firsts(s["turn"]["reveal"])]
 
 
-def _keep(s: State, seat: int, ctx: Action) -> list[Action]:
+def _keep(s: State, seat: int, ctx: Await) -> list[Action]:
     return [{"type": "keep", "card": c} for c in _firsts(s["turn"]["drawn"])]
 
 
-def _optional(s: State, seat: int, ctx: Action) -> list[Action]:
+def _optional(s: State, seat: int, ctx: Await) -> list[Action]:
     return [{"type": "optional", "use": True}, {"type": "optional", "use": False}]
 
 
-def _declare(s: State, seat: int, ctx: Action) -> list[Action]:
+def _declare(s: State, seat: int, ctx: Await) -> list[Action]:
     return [{"type": "declare"}, {"type": "pass"}]
 
 
-_PHASES: dict[str, Callable[[State, int, Action], list[Action]]] = {
+_PHASES: dict[str, Callable[[State, int, Await], list[Action]]] = {
     "play": _play,
     "main": _main,
     "summon": _summon_only,
@@ -234,10 +233,10 @@ _ZONES = {
 }  # fmt: skip
 
 
-def _zone(s: State, seat: int, action: Action) -> list[str] | None:
+def _zone(s: State, seat: int, action: Any) -> list[str] | None:
     kind = action.get("type")
     if kind == "discard":
-        return s["seats"][seat].get(action.get("zone", ""), None)  # type: ignore[no-any-return]
+        return s["seats"][seat].get(action.get("zone", ""), None)
     if kind in ("choose", "keep"):
         return s["turn"][_ZONES[kind]]  # type: ignore[no-any-return]
     if kind in _ZONES:
@@ -245,7 +244,7 @@ def _zone(s: State, seat: int, action: Action) -> list[str] | None:
     return None
 
 
-def signature(s: State, seat: int, action: Action) -> tuple[Any, ...]:
+def signature(s: State, seat: int, action: Any) -> tuple[Any, ...]:
     """What makes an action distinct: card copies collapse to their kind (mana: colour).
 
     Values keep their JSON type (``1``, ``1.0`` and ``true`` differ); a list, or an object
@@ -272,13 +271,13 @@ def _token(value: Any, nested: bool) -> tuple[Any, ...]:
     return ("other",)
 
 
-def check(s: State, seat: int, action: Action) -> None:
+def check(s: State, seat: int, action: Any) -> None:
     """Raise CardGameRuleError unless ``action`` is legal for ``seat`` now.
 
     Legality is decided first; a refusal then depends only on what ``seat`` may see (the phase,
     its own hand and its legal actions), never on where a hidden card lies.
     """
-    if s["over"] is not None:
+    if s["result"] is not None:
         raise CardGameRuleError("The match is over.", "match-over")
     ctx = s["await"]
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -294,7 +293,7 @@ def check(s: State, seat: int, action: Action) -> None:
     _refuse(s, seat, action, legal, ctx["phase"])
 
 
-def _in_place(s: State, seat: int, action: Action) -> bool:
+def _in_place(s: State, seat: int, action: Any) -> bool:
     """Whether the very copy a legal action names lies where the action takes it from."""
     if "card" not in action:
         return True
@@ -302,7 +301,7 @@ def _in_place(s: State, seat: int, action: Action) -> bool:
     return zone is not None and action["card"] in zone
 
 
-def _refuse(s: State, seat: int, action: Action, legal: list[Action], phase: str) -> None:
+def _refuse(s: State, seat: int, action: Any, legal: list[Action], phase: str) -> None:
     kind, card = action["type"], action.get("card")
     hand = s["seats"][seat]["hand"]
     in_hand = isinstance(card, str) and card in hand

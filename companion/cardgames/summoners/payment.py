@@ -96,16 +96,6 @@ def affordable(
     return a0 + a1 + a2 + a3 + a4 + stones >= need - min(free, need) + generic
 
 
-def can_summon(s: State, seat: int, kind: str, extra: str | None = None) -> bool:
-    """True when the seat can pay for ``kind`` (with one more mana of colour ``extra``)."""
-    req, generic, free = summon_cost(s, seat, kind)
-    avail, stones = mana_counts(s, seat)
-    if extra is not None:
-        i = _INDEX[extra]
-        avail = avail[:i] + (avail[i] + 1,) + avail[i + 1 :]
-    return affordable(req, generic, free, avail, stones)
-
-
 def pending_payments(s: State, seat: int) -> tuple[Payment, ...]:
     """Payments for what the seat is paying for now (a summon or a paid ability)."""
     target = s["turn"]["paying"]

@@ -24,12 +24,12 @@ def standings(s: State) -> list[dict[str, Any]]:
     return [score_seat(s, seat) for seat in range(s["players"])]
 
 
-def final_result(s: State) -> dict[str, Any]:
+def final_result(s: State, reason: str | None = None) -> dict[str, Any]:
     """Totals, breakdowns and the winner.
 
     Ties go to the tied player nearest clockwise from the declarer, so the declarer loses every
     tie (5.4). A match stopped by the safety cap has no declarer; the player who took the last
-    turn stands in for one.
+    turn stands in for one. ``reason`` says why the match ended (``declared``, ``cap``...).
     """
     breakdown = standings(s)
     totals = [b["total"] for b in breakdown]
@@ -44,6 +44,6 @@ def final_result(s: State) -> dict[str, Any]:
         "breakdown": breakdown,
         "tied": tied if len(tied) > 1 else [],
         "declarer": s["declarer"],
-        "reason": (s["over"] or {}).get("reason"),
+        "reason": reason,
         "turns": [p["turns"] for p in s["seats"]],
     }

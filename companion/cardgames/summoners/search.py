@@ -5,7 +5,8 @@ In the last turns of a match (the heuristic's estimate of turns left is at most
 hands, every stone, the deck and the discard pile) into full states, tries the heuristic's best
 few actions for Phase I, Phase II and the declaration in each, plays the match out with heuristic
 bots in every seat, and keeps the action with the best mean final margin (a win counts extra).
-The same sampled worlds and rollout seeds serve every candidate (common random numbers). Earlier
+The same sampled worlds and rollout seeds serve every candidate (common random numbers); the
+work is a count of rollouts, never a clock, so a seeded match plays the same anywhere. Earlier
 in the match, and for the small choices (keep, give, discards...), it plays as the heuristic:
 rollouts from early positions were measured to be too noisy, and a one-round horizon with a
 fitted evaluation was measured to play worse than the heuristic (36-40% heads-up).
@@ -14,33 +15,36 @@ fitted evaluation was measured to play worse than the heuristic (36-40% heads-up
 from __future__ import annotations
 
 import random
-import time
-from typing import Any
+from typing import Any, cast
 
 from .bots import _SCORERS, group_key, heuristic_bot
 from .cards import card_ids
-from .engine import perform
+from .engine import step
 from .legal import legal_actions
-from .scoring import final_result
-from .state import State, clone
+from .state import Action as Move
+from .state import State, copy_state
 from .valuation import Eye
 from .view import view as make_view
 
+# Bots read actions as the plain dicts a view lists; the engine's ``step`` takes them as moves.
 Action = dict[str, Any]
 View = dict[str, Any]
 SEARCHED = ("play", "main", "declare")
 ENDGAME_TURNS = 7.0
+# Rollouts per decision, shared by the candidates (about 0.5 s on the reference machine).
+ROLLOUTS = 24
+MIN_SAMPLES = 2
 
 
 def search_bot(
     view: View,
     legal: list[Action],
     rng: random.Random,
-    samples: int = 20,
     top: int = 5,
-    budget: float = 0.5,
+    rollouts: int = ROLLOUTS,
 ) -> Action:
-    """Pick among the heuristic's ``top`` candidates by sampled rollouts (at most ``budget`` s)."""
+    """Pick among the heuristic's ``top`` candidates by sampled rollouts (about ``rollouts`` in
+    all, every candidate on the same samples, at least ``MIN_SAMPLES`` of them)."""
     pending = view["pending"] or {}
     if pending.get("phase") not in SEARCHED or len(legal) == 1:
         return heuristic_bot(view, legal, rng)
@@ -50,21 +54,16 @@ def search_bot(
     if len(candidates) == 1:
         return candidates[0]
     seat = view["seat"]
-    deadline = time.perf_counter() + budget
     totals = [0.0] * len(candidates)
-    for _ in range(samples):
+    for _ in range(max(MIN_SAMPLES, rollouts // len(candidates))):
         world = determinize(view, rng)
         seed = rng.getrandbits(32)
         scores = []
         for action in candidates:
-            s = clone(world)
-            perform(s, seat, action)
+            s = copy_state(world)
+            step(s, seat, cast(Move, action))
             rollout(s, seat, random.Random(seed))
             scores.append(evaluate(s, seat))
-            if time.perf_counter() > deadline:
-                break
-        if len(scores) < len(candidates):
-            break
         totals = [t + x for t, x in zip(totals, scores, strict=True)]
     return candidates[max(range(len(candidates)), key=totals.__getitem__)]
 
@@ -124,7 +123,7 @@ def determinize(view: View, rng: random.Random) -> State:
         "todo": _todo(view),
         "declarer": view["declarer"],
         "final_left": view["final_turns_left"],
-        "over": None,
+        "result": None,
         "turn_number": view["turn_number"],
         "reshuffles": 0,
         "rule99": 0,
@@ -181,14 +180,14 @@ def rollout(s: State, seat: int, rng: random.Random, limit: int = 80) -> None:
         ):
             return
         actor = ctx["seat"]
-        legal = legal_actions(s, actor)
-        perform(s, actor, heuristic_bot(make_view(s, actor, events=False), legal, rng))
+        legal = cast(list[Action], legal_actions(s, actor))
+        step(s, actor, cast(Move, heuristic_bot(make_view(s, actor, events=False), legal, rng)))
 
 
 def evaluate(s: State, seat: int) -> float:
     """This seat's standing: its value minus the best other seat's (a win counts extra)."""
-    if s["over"] is not None:
-        res = final_result(s)
+    if s["result"] is not None:
+        res = s["result"]
         totals = res["totals"]
         best_other = max(t for i, t in enumerate(totals) if i != seat)
         return float(totals[seat] - best_other) + (6.0 if res["winner"] == seat else 0.0)

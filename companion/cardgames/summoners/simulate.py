@@ -6,20 +6,21 @@ import gc
 import random
 import statistics
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
 from .bots import BOTS
 from .cards import ACTIONS, kinds
-from .engine import new_game, perform
+from .engine import new, step
 from .legal import legal_actions
-from .scoring import final_result
 from .state import State
 from .view import view
 
 _HAND_EVENTS = ("dealt", "drew", "kept", "assisted", "gave")
+# What ``new`` reads from its options: the lobby's, and the start seat and turn cap for tests.
+ENGINE_OPTIONS = ("catch_up", "start", "turn_cap")
 
 
 @contextmanager
@@ -45,22 +46,24 @@ def play_match(
 
 def _play(players: int, seed: int, bots: Sequence[str], options: dict[str, Any] | None) -> State:
     rng = random.Random(f"bots/{seed}")
-    s = new_game(players, seed, options or {})
+    s = new(players, seed, options or {})
     funcs = [BOTS[b] for b in bots]
-    while s["over"] is None:
-        seat = s["await"]["seat"]
+    while (ctx := s["await"]) is not None:
+        seat = ctx["seat"]
         legal = legal_actions(s, seat)
         if bots[seat] == "random":
             action = funcs[seat]({}, legal, rng)
         else:
             action = funcs[seat](view(s, seat, events=False), legal, rng)
-        perform(s, seat, action)
+        step(s, seat, action)
     return s
 
 
 def summarise(s: State, bots: Sequence[str]) -> dict[str, Any]:
     """The figures one finished match contributes."""
-    res = final_result(s)
+    res = s["result"]
+    if res is None:
+        raise ValueError("the match is still running")
     n = s["players"]
     summoned: set[tuple[str, int]] = set()
     in_hand: set[str] = set()
@@ -111,12 +114,18 @@ def simulate(
     bots: Sequence[str],
     seed: int = 1,
     workers: int = 1,
-    options: dict[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` matches (seeds seed..seed+games-1); bots rotate through the seats.
 
     ``options`` go to every match (``{"catch_up": False}`` plays the printed set-up)."""
     bots = list(bots) or ["heuristic"]
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise ValueError(f"unknown bot {unknown[0]!r}: choose from {', '.join(BOTS)}")
+    strange = [k for k in options or {} if k not in ENGINE_OPTIONS]
+    if strange:
+        raise ValueError(f"option {strange[0]!r} is not available: {', '.join(ENGINE_OPTIONS)}")
     jobs = []
     for i in range(games):
         seats = [bots[(i + k) % len(bots)] for k in range(players)]

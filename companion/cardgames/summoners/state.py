@@ -3,12 +3,55 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Required, TypedDict
 
 from .cards import card_ids, kind_of_card
 
-State = dict[str, Any]
+
+class Action(TypedDict, total=False):
+    """One move: its ``type`` and the fields that type takes (legal.py lists every shape)."""
+
+    type: Required[str]
+    card: str  # play, summon, place, discard, give, choose, keep
+    action: str  # act: the action's name
+    victim: int | None  # act conquest
+    flip: str | None  # act research: the colour
+    choice: str  # act alchemy, prayer, pilgrimage
+    kind: str  # paid: the spirit kind
+    pay: dict[str, Any]  # pay: cards and stones
+    zone: str  # discard: hand, mana or stones
+    use: bool  # optional
+
+
+# The whole match (``await`` is a keyword, hence the functional form).
+State = TypedDict(
+    "State",
+    {
+        "game": str,
+        "seed": int,
+        "players": int,
+        "options": dict[str, Any],
+        "start": int,
+        "deck": list[str],
+        "discard": list[str],
+        "seats": list[dict[str, Any]],
+        "turn": dict[str, Any],
+        "await": dict[str, Any] | None,  # who must decide what now
+        "todo": list[dict[str, Any]],  # steps still due this turn
+        "declarer": int | None,
+        "final_left": int | None,
+        "result": dict[str, Any] | None,  # set once the match is over
+        "turn_number": int,
+        "reshuffles": int,
+        "rule99": int,
+        "log": list[list[Any]],  # [seat, action] per move
+        "events": list[dict[str, Any]],
+        "chance": list[dict[str, Any]],
+    },
+)
 Step = dict[str, Any]
+Await = dict[str, Any]  # the decision a seat owes: seat, phase and its particulars
 HAND_SIZE = 6
 TURN_CAP = 80
 FAITH_CAP = 10
@@ -16,7 +59,7 @@ END_SPIRITS = 10
 END_VP = 30
 
 
-def new_state(players: int, seed: int, options: dict[str, Any]) -> State:
+def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
     """A fresh match: shuffled deck, 6-card hands, 1 faith and 2 initial mana each (rule 2).
 
     Unless ``options["catch_up"]`` is false, every player after the start player begins with
@@ -42,7 +85,7 @@ def new_state(players: int, seed: int, options: dict[str, Any]) -> State:
         "todo": [],
         "declarer": None,
         "final_left": None,
-        "over": None,
+        "result": None,
         "turn_number": 0,
         "reshuffles": 0,
         "rule99": 0,
@@ -82,9 +125,9 @@ def _kinds_for(seat: int, cards: list[str]) -> dict[str, Any]:
     return {"seats": [seat], "kinds": [kind_of_card()[c] for c in cards]}
 
 
-def clone(s: State) -> State:
+def copy_state(s: State) -> State:
     """A copy sharing only immutable parts (events, log entries, steps), cheap enough per move."""
-    c = dict(s)
+    c = s.copy()
     c["deck"] = s["deck"][:]
     c["discard"] = s["discard"][:]
     c["seats"] = [

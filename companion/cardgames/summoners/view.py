@@ -13,7 +13,6 @@ from .cards import colour_of_card, kind_of_card, number_of_card
 from .flow import pairing_card
 from .legal import legal_actions
 from .payment import cost_symbols
-from .scoring import final_result
 from .state import END_SPIRITS, END_VP, FAITH_CAP, State, may_declare
 
 PUBLIC_WAIT_KEYS = ("seat", "phase", "to", "hand", "mana", "kind")
@@ -54,10 +53,10 @@ def view(s: State, seat: int | None, *, events: bool = True) -> dict[str, Any]:
         "faith_cap": FAITH_CAP,
         "final_turns_left": s["final_left"],
         "pending": None,
-        "result": final_result(s) if s["over"] is not None else None,
+        "result": s["result"],
         "events": _events(s, seat) if events else [],
     }
-    if mine and seat is not None:
+    if mine and seat is not None and ctx is not None:
         pending: dict[str, Any] = {"seat": seat, "phase": ctx["phase"]}
         if events:
             pending["actions"] = legal_actions(s, seat)

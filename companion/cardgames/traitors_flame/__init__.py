@@ -4,10 +4,14 @@ Its words and pictures live on the web side, in ``companion.web.boards.traitors_
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from companion.cardgames import Bot, CardGame, GameOption, rules_markdown
 
 from . import engine, view
-from .bots import make_bots
+from .bots import BOTS
+from .moves import Action, State
 from .options import OPTIONS
 from .standing import standings
 
@@ -15,46 +19,74 @@ __all__ = ["GAME", "TraitorsFlame"]
 
 
 class TraitorsFlame:
-    """The card game object registered as ``traitors-flame`` (see docs/cardgames.md)."""
+    """Traitor's Flame as the ``CardGame`` the registry holds (see docs/cardgames.md)."""
 
     key = engine.KEY
-    names = {"ja": "逆臣の炎", "en": "Traitor's Flame"}
+    names: Mapping[str, str] = {"ja": "逆臣の炎", "en": "Traitor's Flame"}
     min_players = 2
     max_players = 6
-    options = OPTIONS
+    engine_version = engine.ENGINE_VERSION
+    options: Sequence[GameOption] = OPTIONS
 
-    def __init__(self) -> None:
-        self.bots: dict[str, Any] = make_bots()
-
-    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    def new(self, players: int, seed: int, options: Mapping[str, Any]) -> State:
         """A fresh match (options: ``start`` seat, ``max_rounds`` safety cap)."""
         return engine.new(players, seed, options)
 
-    def legal_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every legal action of ``seat`` (empty when it is not that seat's turn)."""
         return engine.legal_actions(state, seat)
 
-    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    def apply(self, state: State, seat: int, action: Action) -> State:
         """The next state; raises CardGameRuleError and leaves ``state`` untouched."""
         return engine.apply(state, seat, action)
 
-    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (None: a spectator)."""
         return view.view(state, seat)
 
-    def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
+    def result(self, state: State) -> dict[str, Any] | None:
         """None while the match runs, then the winner and totals."""
         return engine.result(state)
 
-    def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+    def log(self, state: State) -> list[tuple[int, Action]]:
+        """The moves played so far."""
+        return [(seat, action) for seat, action in state["log"]]
+
+    def standings(self, state: State) -> list[dict[str, Any]]:
         """Every seat's score as it stands now, from public facts only."""
         return standings(state)
 
-    def replay(
-        self, seed: int, players: int, options: dict[str, Any] | None, actions: list[list[Any]]
+    def bots(self) -> Mapping[str, Bot[Action]]:
+        """Random, heuristic and search bots."""
+        # The bots read actions as plain dicts; each returns one of the legal actions it is given.
+        return cast(Mapping[str, Bot[Action]], BOTS)
+
+    def rules(self, lang: str) -> str:
+        """The rules page's Markdown."""
+        return rules_markdown(__package__ or "", lang)
+
+    def simulate(
+        self,
+        games: int,
+        players: int,
+        bots: Sequence[str],
+        *,
+        seed: int = 1,
+        workers: int = 1,
+        options: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """Rebuild a match from its seed and ``[seat, action]`` log."""
-        return engine.replay(seed, players, options, actions)
+        """Bot matches and the balance figures (simulate.py); one process only."""
+        from .simulate import simulate
+
+        if workers != 1:
+            raise ValueError("--workers is not available for Traitor's Flame (one process only)")
+        return simulate(games, players, list(bots), seed=seed, options=options)
+
+    def report(self, summary: dict[str, Any]) -> str:
+        """A simulation summary as text."""
+        from .simulate import format_table
+
+        return format_table(summary)
 
 
-GAME = TraitorsFlame()
+GAME: CardGame[State, Action] = TraitorsFlame()

@@ -281,8 +281,10 @@ _ACT: dict[str, Callable[[Model, dict[str, Any], dict[str, Any], Action], None]]
 }
 
 
-def make_bots() -> dict[str, Bot]:
-    """The registry exposed as ``GAME.bots``."""
+def _search_bot(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     from .search import search_bot
 
-    return {"random": random_bot, "heuristic": heuristic_bot, "search": search_bot}
+    return search_bot(view, legal, rng)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot, "search": _search_bot}

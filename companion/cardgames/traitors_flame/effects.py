@@ -12,9 +12,8 @@ from typing import Any
 
 from . import moves
 from .cards import TARGETED, kinds
-from .moves import FLAMES, State
+from .moves import FLAMES, Action, State
 
-Action = dict[str, Any]
 Block = dict[str, Any]
 
 

@@ -8,20 +8,21 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from companion.cardgames import CardGameRuleError, shown
 
 from . import cards, moves
 from .effects import asking_blocks, choices, resolve
-from .moves import FLAMES, KIND, State
+from .moves import FLAMES, KIND, Action, State
 from .standing import WIN_SCORE, reached
 
-Action = dict[str, Any]
 KEY = "traitors-flame"
+# Change whenever a rule change makes a recorded match replay differently (docs/cardgames.md).
+ENGINE_VERSION = 1
 FLAME_END = 3
 DECK = cards.deck_cards()
-_LISTS = ("deck", "flames", "played", "totals", "rounds", "log", "events")
 # usable cards: (kind, target rule, whether the card asks for choices), for fast playouts
 _PLAN = {
     c: (k, k["target_rule"], bool(asking_blocks(k["id"]))) for c, k in KIND.items() if k["usable"]
@@ -29,7 +30,7 @@ _PLAN = {
 
 
 def new(
-    players: int, seed: int, options: dict[str, Any] | None = None, *, quiet: bool = False
+    players: int, seed: int, options: Mapping[str, Any] | None = None, *, quiet: bool = False
 ) -> State:
     """A fresh match: seeded start player (or ``options["start"]``), round 1 dealt.
 
@@ -81,7 +82,7 @@ def new(
 
 
 def replay(
-    seed: int, players: int, options: dict[str, Any] | None, actions: list[list[Any]]
+    seed: int, players: int, options: Mapping[str, Any] | None, actions: list[list[Any]]
 ) -> State:
     """Rebuild a match from its seed and its log of ``[seat, action]`` pairs."""
     st = new(players, seed, options)
@@ -92,9 +93,14 @@ def replay(
 
 def copy_state(st: State) -> State:
     """A copy deep enough for ``step`` to mutate without touching ``st`` (events are immutable)."""
-    out = dict(st)
-    for key in _LISTS:
-        out[key] = list(st[key])
+    out = st.copy()
+    out["deck"], out["flames"], out["played"] = (
+        list(st["deck"]),
+        list(st["flames"]),
+        list(st["played"]),
+    )
+    out["totals"], out["rounds"] = list(st["totals"]), list(st["rounds"])
+    out["log"], out["events"] = list(st["log"]), list(st["events"])
     out["hands"] = [list(h) for h in st["hands"]]
     out["known"] = [list(k) for k in st["known"]]
     return out
@@ -105,16 +111,18 @@ def deal(st: State, start: int) -> None:
     n = st["players"]
     st["round"] += 1
     st.update(
-        turn=0,
-        start=start,
-        night=start,
-        dawn=None,
-        skip=False,
-        played=[],
-        hands=[[] for _ in range(n)],
-        flames=[0] * n,
-        known=[[] for _ in range(n)],
-        round_events=len(st["events"]),
+        {
+            "turn": 0,
+            "start": start,
+            "night": start,
+            "dawn": None,
+            "skip": False,
+            "played": [],
+            "hands": [[] for _ in range(n)],
+            "flames": [0] * n,
+            "known": [[] for _ in range(n)],
+            "round_events": len(st["events"]),
+        }
     )
     gen, shuffles = moves.rng(st), 0
     while True:
@@ -179,7 +187,7 @@ def plays(
             continue
         keys = [k for k, _ in asks]
         for combo in itertools.product(*(opts for _, opts in asks)):
-            out.append({**base, **dict(zip(keys, combo, strict=True))})
+            out.append(cast(Action, {**base, **dict(zip(keys, combo, strict=True))}))
     return out
 
 
@@ -234,7 +242,7 @@ def random_action(st: State, seat: int, rng: random.Random) -> Action:
                 action["target"] = target
             for key, opts in reversed(asks):
                 pick, i = divmod(pick, len(opts))
-                action[key] = opts[i]
+                cast(dict[str, Any], action)[key] = opts[i]
             return action
     raise AssertionError("unreachable")
 
@@ -245,7 +253,7 @@ def apply(st: State, seat: int, action: Action) -> State:
     if action not in legal:
         _refuse(st, seat, action)
     nxt = copy_state(st)
-    step(nxt, seat, dict(legal[legal.index(action)]))
+    step(nxt, seat, legal[legal.index(action)].copy())
     return nxt
 
 
@@ -338,7 +346,7 @@ def end_round(st: State, how: str, ender: int) -> None:
 
 def result(st: State) -> dict[str, Any] | None:
     """None while the match runs; then winner, totals, rounds, tie order and whether it was capped."""
-    return st["result"]  # type: ignore[no-any-return]
+    return st["result"]
 
 
 def _refuse(st: State, seat: int, action: Any) -> None:

@@ -7,11 +7,52 @@ A state with ``quiet`` set (bot rollouts on a sampled world) skips events and kn
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Literal, Required, TypedDict
 
 from . import cards
 
-State = dict[str, Any]
+
+class Action(TypedDict, total=False):
+    """Draw, or play a card with its target and the choices its effect asks for."""
+
+    type: Required[Literal["draw", "play"]]
+    card: str
+    target: int
+    take: Literal["flame", "non_flame"]
+    give: str
+    bottom: str
+
+
+class State(TypedDict):
+    """A whole match. The deck's top card is its LAST element."""
+
+    game: str
+    version: int
+    players: int
+    seed: int
+    options: dict[str, Any]
+    quiet: bool  # a bot's sampled world: no log, events or knowledge
+    rng: int  # draws taken from the seeded generator so far
+    round: int
+    turn: int
+    first: int  # the start player of round 1
+    start: int  # the start player of this round
+    direction: int  # 1 or -1
+    night: int  # who holds Night (is to act)
+    dawn: int | None  # who holds Before-Dawn
+    skip: bool
+    deck: list[str]
+    hands: list[list[str]]
+    flames: list[int]
+    played: list[str]
+    known: list[list[Any]]
+    totals: list[int]
+    rounds: list[dict[str, Any]]
+    log: list[list[Any]]  # [seat, action] per move
+    events: list[dict[str, Any]]
+    round_events: int
+    result: dict[str, Any] | None
+
 
 FLAMES = cards.flame_ids()
 VALUE = cards.values()

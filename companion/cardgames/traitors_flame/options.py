@@ -4,6 +4,6 @@ Each option would carry ``label`` and ``help`` message ids; the board's ``option
 
 from __future__ import annotations
 
-from typing import Any
+from companion.cardgames import GameOption
 
-OPTIONS: list[dict[str, Any]] = []
+OPTIONS: list[GameOption] = []

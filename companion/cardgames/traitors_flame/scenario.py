@@ -40,18 +40,20 @@ def make_state(
     else:
         played_ids += rest
     st.update(
-        hands=hand_ids,
-        flames=[sum(c in FLAMES for c in h) for h in hand_ids],
-        played=played_ids,
-        deck=top_first[::-1],
-        night=night,
-        dawn=dawn,
-        direction=direction,
-        totals=list(totals or [0] * players),
-        round=round_no,
-        first=night,
-        start=night,
-        known=[[] for _ in range(players)],
+        {
+            "hands": hand_ids,
+            "flames": [sum(c in FLAMES for c in h) for h in hand_ids],
+            "played": played_ids,
+            "deck": top_first[::-1],
+            "night": night,
+            "dawn": dawn,
+            "direction": direction,
+            "totals": list(totals or [0] * players),
+            "round": round_no,
+            "first": night,
+            "start": night,
+            "known": [[] for _ in range(players)],
+        }
     )
     st["events"] = [dict(ev, round=round_no) for ev in st["events"]]
     return st

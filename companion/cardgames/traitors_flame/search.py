@@ -3,24 +3,26 @@
 Each sample deals the cards the seat cannot see at random, consistently with everything the view
 shows (hand sizes, Flame counts, whether the deck top is a Flame, known cards and deck positions).
 The few most promising actions are each played on the same samples and rolled out with the
-heuristic to the end of the round; the best mean standing wins.
+heuristic to the end of the round; the best mean standing wins. The work is bounded by a count
+of rollouts, never by a clock, so a seeded match plays the same on any machine.
 """
 
 from __future__ import annotations
 
 import random
-import time
-from typing import Any
+from typing import Any, cast
 
 from . import engine
 from .bots import CHARACTER_IDS, DRAW, WIN, Model, decide
 from .moves import FLAMES, KIND, State
+from .moves import Action as Move
 from .view import observe, observe_view
 
 Action = dict[str, Any]
 Obs = dict[str, Any]
 
-BUDGET = 0.4
+# Rollouts per decision, shared by the candidates (about 0.4 s on the reference machine).
+ROLLOUTS = 48
 TOP = 6
 MAX_SAMPLES = 400
 MIN_SAMPLES = 2
@@ -28,25 +30,21 @@ MAX_TURNS = 400
 
 
 def search_bot(
-    view: dict[str, Any], legal: list[Action], rng: random.Random, budget: float = BUDGET
+    view: dict[str, Any], legal: list[Action], rng: random.Random, rollouts: int = ROLLOUTS
 ) -> Action:
-    """The action with the best mean rollout standing over sampled worlds, within ``budget`` s."""
-    deadline = time.perf_counter() + budget
+    """The action with the best mean rollout standing over sampled worlds.
+
+    About ``rollouts`` rollouts in all: every shortlisted action is tried on the same samples,
+    at least ``MIN_SAMPLES`` of them."""
     obs = observe_view(view)
     ranked = _shortlist(obs, legal, rng)
     if len(ranked) == 1:
         return ranked[0]
     sums = [0.0] * len(ranked)
-    for samples in range(MAX_SAMPLES):
+    for _ in range(min(MAX_SAMPLES, max(MIN_SAMPLES, rollouts // len(ranked)))):
         world = sample_world(obs, rng)
         seed = rng.randrange(2**31)
-        row = []
-        for action in ranked:
-            row.append(rollout(world, obs["me"], action, seed))
-            if samples >= MIN_SAMPLES and time.perf_counter() > deadline:
-                break
-        if len(row) < len(ranked):
-            break  # out of time mid-sample: keep only the complete ones
+        row = [rollout(world, obs["me"], action, seed) for action in ranked]
         sums = [a + b for a, b in zip(sums, row, strict=True)]
     best = max(range(len(ranked)), key=lambda i: sums[i])
     return ranked[best]
@@ -91,11 +89,11 @@ def rollout(world: State, me: int, action: Action, seed: int) -> float:
     st = engine.copy_state(world)
     gen = random.Random(seed)
     start_round = st["round"]
-    engine.step(st, me, action)
+    engine.step(st, me, cast(Move, action))
     turns = 0
     while st["result"] is None and st["round"] == start_round and turns < MAX_TURNS:
         seat = st["night"]
-        engine.step(st, seat, decide(observe(st, seat), gen))
+        engine.step(st, seat, cast(Move, decide(observe(st, seat), gen)))
         turns += 1
     totals = st["totals"]
     others = [t for s, t in enumerate(totals) if s != me]

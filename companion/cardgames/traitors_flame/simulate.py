@@ -5,15 +5,18 @@ from __future__ import annotations
 import random
 import statistics
 from collections import Counter, defaultdict
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from . import cards, engine
 from .bots import decide
-from .moves import KIND
-from .search import BUDGET, search_bot
+from .moves import KIND, Action, State
+from .search import ROLLOUTS, search_bot
 from .view import observe, view
 
 SAFETY_CAP = 100
+# What ``engine.new`` reads from its options.
+ENGINE_OPTIONS = ("start", "max_rounds")
 
 
 def bot_names(spec: str | list[str]) -> list[str]:
@@ -34,23 +37,24 @@ def play_match(
     seed: int,
     seats: list[str],
     stats: dict[str, Any] | None = None,
-    max_rounds: int = SAFETY_CAP,
-    search_budget: float = BUDGET,
-) -> dict[str, Any]:
-    """One match between the named bots; returns the final state. ``stats`` collects play rates.
+    options: Mapping[str, Any] | None = None,
+    search_rollouts: int = ROLLOUTS,
+) -> State:
+    """One match between the named bots; returns the final state. ``stats`` collects play rates;
+    ``options`` go to ``engine.new`` (``max_rounds`` defaults to ``SAFETY_CAP``).
 
     Without a search bot the match runs quiet through ``step`` and the bots read ``observe``
     (equal to the observation built from a view); the search bot gets a real view.
     """
     quiet = "search" not in seats
-    st = engine.new(players, seed, {"max_rounds": max_rounds}, quiet=quiet)
+    st = engine.new(players, seed, {"max_rounds": SAFETY_CAP, **(options or {})}, quiet=quiet)
     rng = random.Random(f"bots:{seed}")
     while st["result"] is None:
         seat = st["night"]
         name = seats[seat]
         if stats is not None:
             _count_chances(stats[name], st["hands"][seat])
-        action = _choose(name, st, seat, rng, search_budget)
+        action = _choose(name, st, seat, rng, search_rollouts)
         if stats is not None and action["type"] == "play":
             stats[name]["plays"][KIND[action["card"]]["id"]] += 1
         if quiet:
@@ -60,13 +64,14 @@ def play_match(
     return st
 
 
-def _choose(name: str, st: dict[str, Any], seat: int, rng: random.Random, budget: float) -> Any:
+def _choose(name: str, st: State, seat: int, rng: random.Random, rollouts: int) -> Action:
     if name == "random":
         return rng.choice(engine.legal_actions(st, seat))
     if name == "search":
-        return search_bot(view(st, seat), engine.legal_actions(st, seat), rng, budget=budget)
+        legal = cast(list[dict[str, Any]], engine.legal_actions(st, seat))
+        return cast(Action, search_bot(view(st, seat), legal, rng, rollouts=rollouts))
     never = frozenset({name.removeprefix("never-")}) if name.startswith("never-") else frozenset()
-    return decide(observe(st, seat), rng, never)
+    return cast(Action, decide(observe(st, seat), rng, never))
 
 
 def _count_chances(entry: dict[str, Counter[str]], hand: list[str]) -> None:
@@ -75,10 +80,20 @@ def _count_chances(entry: dict[str, Counter[str]], hand: list[str]) -> None:
 
 
 def simulate(
-    games: int, players: int, bots: str | list[str], seed: int = 1, search_budget: float = BUDGET
+    games: int,
+    players: int,
+    bots: str | list[str],
+    seed: int = 1,
+    search_rollouts: int = ROLLOUTS,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` matches on seeds ``seed..seed+games-1``; bots rotate seats game by game."""
+    """Play ``games`` matches on seeds ``seed..seed+games-1``; bots rotate seats game by game.
+
+    ``options`` go to every match (``max_rounds``, ``start``)."""
     names = bot_names(bots)
+    strange = [k for k in options or {} if k not in ENGINE_OPTIONS]
+    if strange:
+        raise ValueError(f"option {strange[0]!r} is not available: {', '.join(ENGINE_OPTIONS)}")
     stats: dict[str, Any] = defaultdict(lambda: {"chances": Counter(), "plays": Counter()})
     wins_by_seat, wins_by_offset = [0] * players, [0] * players
     bot_games: Counter[str] = Counter()
@@ -91,8 +106,12 @@ def simulate(
     total_rounds = 0
     for g in range(games):
         seats = [names[(s + g) % len(names)] for s in range(players)]
-        st = play_match(players, seed + g, seats, stats, search_budget=search_budget)
+        st = play_match(
+            players, seed + g, seats, stats, options=options, search_rollouts=search_rollouts
+        )
         res = st["result"]
+        if res is None:
+            raise ValueError("the match is still running")
         winner = res["winner"]
         wins_by_seat[winner] += 1
         wins_by_offset[(winner - st["first"]) % players] += 1

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .moves import State
+
 WIN_SCORE = 20
 
 
-def standings(st: dict[str, Any]) -> list[dict[str, Any]]:
+def standings(st: State) -> list[dict[str, Any]]:
     """Every seat's banked total from the rounds scored so far, and what it still needs."""
     return [
         {"total": total, "goal": WIN_SCORE, "to_go": max(0, WIN_SCORE - total)}
@@ -17,7 +19,7 @@ def standings(st: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def reached(st: dict[str, Any]) -> bool:
+def reached(st: State) -> bool:
     """True once some seat has banked the winning total."""
     return any(row["to_go"] == 0 for row in standings(st))
 

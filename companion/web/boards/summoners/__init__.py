@@ -7,9 +7,12 @@ speaks in the current Babel locale (the "age-of-summoners" message context).
 from __future__ import annotations
 
 from .labels import label
+from .log import describe
 from .model import board
 from .pictures import back, card, defs, full_back, full_card, icon_pip, mana_pip, stone
 from .seats import result_info
+from .standing import option_words, standing_line
+from .steps import steps
 from .words import action_name, card_count, card_tag, cost_words, kind_name
 
 __all__ = [
@@ -21,12 +24,16 @@ __all__ = [
     "card_tag",
     "cost_words",
     "defs",
+    "describe",
     "full_back",
     "full_card",
     "icon_pip",
     "kind_name",
     "label",
     "mana_pip",
+    "option_words",
     "result_info",
+    "standing_line",
+    "steps",
     "stone",
 ]

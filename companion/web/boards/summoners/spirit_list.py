@@ -8,11 +8,11 @@ from pathlib import Path
 from flask_babel import force_locale, pgettext
 
 from companion.cardgames.summoners.cards import COLOURS, kinds
+from companion.languages import LANGUAGES
 
 from .words import colour_name, cost_words, icon_name, kind_data, mana_name, points_words
 
 RULES = Path(__file__).resolve().parents[3] / "cardgames" / "summoners" / "rules"
-LANGUAGES = ("en", "ja")
 
 
 def spirits_heading() -> str:
@@ -22,7 +22,8 @@ def spirits_heading() -> str:
 
 def _other_name(kind: str, lang: str) -> str:
     """The spirit's name in the rules page's other language, shown beside its own."""
-    return str(kinds()[kind]["name_en" if lang == "ja" else "name_ja"])
+    other = next(code for code in LANGUAGES if code != lang)
+    return str(kinds()[kind][f"name_{other}"])
 
 
 def _entry(kind: str, lang: str) -> str:

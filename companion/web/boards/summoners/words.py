@@ -13,24 +13,13 @@ from typing import Any
 from flask_babel import pgettext
 
 from companion.cardgames.summoners.cards import ACTIONS, COLOURS, kinds
-from companion.cardgames.summoners.names import (
-    colour_name as colour_name,
-)
-from companion.cardgames.summoners.names import (
-    data_lang as data_lang,
-)
-from companion.cardgames.summoners.names import (
-    kind_data as kind_data,
-)
-from companion.cardgames.summoners.names import (
-    kind_id as kind_id,
-)
-from companion.cardgames.summoners.names import (
-    kind_name as kind_name,
-)
-from companion.cardgames.summoners.names import (
-    mana_name as mana_name,
-)
+
+from .names import colour_name as colour_name
+from .names import data_lang as data_lang
+from .names import kind_data as kind_data
+from .names import kind_id as kind_id
+from .names import kind_name as kind_name
+from .names import mana_name as mana_name
 
 
 def seat_name(seat: int | None, names: Sequence[str] | None = None) -> str:

@@ -13,6 +13,7 @@ from .labels import label
 from .log import describe
 from .model import board, hand_value, result_info
 from .pictures import BACKS, back, back_of, defs, face, full_back, full_face
+from .steps import steps
 from .words import count_words, data_name, data_text, flame_count, say
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "result_info",
     "say",
     "standing_line",
+    "steps",
 ]
 
 

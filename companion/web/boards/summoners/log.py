@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import flask_babel
-from flask_babel import force_locale, lazy_pgettext
+from flask_babel import lazy_pgettext
 
 from .names import colour_name, kind_name
 
@@ -170,11 +170,10 @@ def _effects(event: dict[str, Any]) -> str:
     )
 
 
-def describe(event: dict[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str:
-    """One sentence for a (viewed) event in ``lang`` (a locale such as "ja" or "en"), naming
-    seats by ``names``; outside an application context the sentence is English."""
-    with force_locale(lang):
-        return _sentence(event, names)
+def describe(event: dict[str, Any], names: Sequence[str] | None = None) -> str:
+    """One sentence for a (viewed) event in the current locale, naming seats by ``names``;
+    outside an application context the sentence is English."""
+    return _sentence(event, names)
 
 
 def _sentence(event: dict[str, Any], names: Sequence[str] | None) -> str:

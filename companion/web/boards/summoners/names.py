@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_babel import get_locale
 
-from .cards import colour_info, kind_of_card, kinds
+from companion.cardgames.summoners.cards import colour_info, kind_of_card, kinds
 
 
 def data_lang() -> str:

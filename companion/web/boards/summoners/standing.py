@@ -1,0 +1,44 @@
+"""A running score and the lobby's options in words, in the current Babel locale."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import flask_babel
+from flask_babel import lazy_pgettext
+
+from .names import kind_name
+
+# The catalogue lookup, typed: flask_babel ships no type information.
+pgettext: Callable[..., str] = flask_babel.pgettext
+
+# The label and help ids of the options in ``companion.cardgames.summoners.options.OPTIONS``.
+OPTION_WORDS = {
+    "catch-up": lazy_pgettext("age-of-summoners", "Catch-up chips"),
+    "catch-up-help": lazy_pgettext(
+        "age-of-summoners",
+        "Everyone after the start player begins with VP chips equal to their place in turn order"
+        " (2, 3, 4), which makes up for playing later.",
+    ),
+}
+
+
+def standing_line(row: dict[str, Any]) -> str:
+    """How one seat's running total is made up, e.g. "3 VP chips + 5 spirit points + 2 Golem"."""
+    text = pgettext(
+        "age-of-summoners",
+        "%(chips)s VP chips + %(points)s spirit points",
+        chips=row["chips"],
+        points=row["points"],
+    )
+    for kind, points in row["abilities"].items():
+        text += pgettext(
+            "age-of-summoners", " + %(points)s %(name)s", points=points, name=kind_name(kind)
+        )
+    return text
+
+
+def option_words(message: str) -> str:
+    """The label or help sentence ``message`` of an option."""
+    return str(OPTION_WORDS[message])
