@@ -35,12 +35,14 @@ def packs(ctx: click.Context, user_dir: Path | None) -> None:
 
 def _app_store(ctx: click.Context) -> Any:
     """The instance's database, migrated, with the old pack files imported; closed at the end."""
-    from flask import current_app
+    from flask.cli import ScriptInfo
 
-    try:
-        config = current_app.config
-    except RuntimeError:  # used outside the companion command: fall back to the usual place
+    info = ctx.find_object(ScriptInfo)
+    if info is None:  # used outside the companion command: fall back to the usual place
         return Path("instance/packs")
+    app = info.load_app()
+    ctx.with_resource(app.app_context())
+    config = app.config
     from companion.db import connect, init_db
     from companion.packs.registry import shipped_names
     from companion.packs.stored import import_folder
