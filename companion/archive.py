@@ -264,10 +264,11 @@ def _import_packs(files: list[tuple[str, bytes]], database: Path) -> None:
     from .db import connect
     from .packs.registry import shipped_names
     from .packs.stored import import_files
+    from .sql import write_transaction
 
     db = connect(database)
     try:
-        with db.atomic():
+        with write_transaction(db):
             import_files(db, files, shipped_names())
     finally:
         db.conn.close()

@@ -55,10 +55,6 @@ def pack_store() -> Any:
     return db
 
 
-def _user_dir() -> Any:
-    return pack_store()
-
-
 def _browser() -> str:
     """This browser's id, kept in its session: the owner recorded with its uploads."""
     if "browser" not in session:
@@ -75,7 +71,7 @@ def index() -> str:
 def _index_page(problems: list[str], filename: str = "") -> str:
     return render_template(
         "packs/index.html",
-        packs=list_packs(_user_dir()),
+        packs=list_packs(pack_store()),
         shipped=shipped_names(),
         mine=session.get("packs", []),
         problems=problems,
@@ -87,7 +83,7 @@ def _index_page(problems: list[str], filename: str = "") -> str:
 def preview(name: str, language: str) -> str:
     """All 52 cards of a pack, pile by pile."""
     try:
-        pack = get_pack(name, language, _user_dir())
+        pack = get_pack(name, language, pack_store())
     except UnknownPackError:
         abort(404)
     return render_template(
@@ -99,7 +95,7 @@ def preview(name: str, language: str) -> str:
 def download(name: str, language: str) -> Response:
     """The pack as its Markdown file."""
     try:
-        pack = get_pack(name, language, _user_dir())
+        pack = get_pack(name, language, pack_store())
     except UnknownPackError:
         abort(404)
     body = pack_to_text(pack).encode("utf-8")
@@ -121,7 +117,7 @@ def upload() -> Response | tuple[str, int]:
     try:
         pack = upload_pack(
             data,
-            _user_dir(),
+            pack_store(),
             owned,
             max_packs=int(current_app.config.get("PACKS_MAX", MAX_PACKS)),
             max_owned=int(current_app.config.get("PACKS_PER_CLIENT", MAX_OWNED)),
