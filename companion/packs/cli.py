@@ -30,7 +30,7 @@ _USER_DIR = "packs.user_dir"
 @click.pass_context
 def packs(ctx: click.Context, user_dir: Path | None) -> None:
     """Prompt packs: the questions each card offers."""
-    ctx.meta[_USER_DIR] = user_dir if user_dir is not None else _app_store(ctx)
+    ctx.meta[_USER_DIR] = user_dir
 
 
 def _app_store(ctx: click.Context) -> Any:
@@ -55,7 +55,11 @@ def _app_store(ctx: click.Context) -> Any:
 
 
 def _user_dir() -> Any:
-    return click.get_current_context().meta[_USER_DIR]
+    """The folder given, or the instance's store, opened on first use (``validate`` needs none)."""
+    ctx = click.get_current_context()
+    if ctx.meta[_USER_DIR] is None:
+        ctx.meta[_USER_DIR] = _app_store(ctx.find_root())
+    return ctx.meta[_USER_DIR]
 
 
 def _where() -> str:
