@@ -90,7 +90,8 @@ def _refuse_shared(action: str) -> None:
     if pg.is_url(current_app.config["DATABASE"]):
         raise click.ClickException(
             f"The data lives in PostgreSQL: {action} it with PostgreSQL's own tools (pg_dump,"
-            " pg_restore) and copy the shared packs and exports folders; see docs/deploy.md."
+            " pg_restore), which take the uploaded packs along; copy the shared exports folder"
+            " as well; see docs/deploy.md."
         )
 
 
@@ -112,12 +113,30 @@ def _schema(database: Path) -> str:
 def backup_command(file: Path) -> None:
     """Write the database (a consistent copy, taken while the server runs) and the packs to FILE."""
     _refuse_shared("back up")
+    _import_pack_files()
     try:
         manifest = archive.write_backup(instance_files(), file, version())
     except archive.ArchiveError as err:
         raise click.ClickException(str(err)) from None
     packs = len(manifest["packs"])
-    click.echo(f"Backup written: {file} (database and {packs} uploaded pack files)")
+    click.echo(f"Backup written: {file} (database with {packs} uploaded packs)")
+
+
+def _import_pack_files() -> None:
+    """Pack files an older version kept in PACKS_DIR go into the database before it is copied."""
+    from .db import connect, init_db
+    from .packs.registry import shipped_names
+    from .packs.stored import import_folder
+
+    config = current_app.config
+    if not Path(config["DATABASE"]).is_file():
+        return
+    init_db(config["DATABASE"])
+    db = connect(config["DATABASE"])
+    try:
+        import_folder(db, config["PACKS_DIR"], shipped_names())
+    finally:
+        db.conn.close()
 
 
 @click.command("restore", short_help="Replace the instance's data with a backup file.")

@@ -1,4 +1,4 @@
-"""Whole-instance backups: the database and the uploaded packs in one zip file, and their restore.
+"""Whole-instance backups: the database (uploaded packs included) in one zip file, and restore.
 
 A backup copies the database with SQLite's online backup API inside one read transaction, so
 the copy is the database as it stood at one moment, while the server goes on taking writes
@@ -6,6 +6,9 @@ the copy is the database as it stood at one moment, while the server goes on tak
 touches anything: its format, the integrity of the database, and that the code knows every
 migration the backup has; it refuses while a server holds the instance's lock, keeps the
 previous database and packs beside the new ones, and brings the schema up to date.
+
+Uploaded packs live in the database's ``packs`` table. Backups of older versions also hold them
+as files under ``packs/``: a restore imports those files into the table.
 """
 
 from __future__ import annotations
@@ -114,7 +117,7 @@ def write_backup(instance: Instance, target: Path, version: str) -> dict[str, An
         copy = Path(work) / DATABASE_MEMBER
         copy_database(instance.database, copy)
         applied = check_database(copy)
-        packs = _pack_files(instance.packs)
+        packs = _stored_packs(copy)
         manifest = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
@@ -127,18 +130,23 @@ def write_backup(instance: Instance, target: Path, version: str) -> dict[str, An
         with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(MANIFEST_MEMBER, json.dumps(manifest, indent=1, sort_keys=True))
             archive.write(copy, DATABASE_MEMBER)
-            for name, path in sorted(packs.items()):
-                archive.write(path, PACKS_PREFIX + name)
             if instance.secret.is_file():
                 archive.write(instance.secret, SECRET_MEMBER)
         os.replace(partial, target)
     return manifest
 
 
-def _pack_files(folder: Path) -> dict[str, Path]:
-    if not folder.is_dir():
-        return {}
-    return {p.name: p for p in folder.iterdir() if p.is_file() and p.suffix == ".md"}
+def _stored_packs(database: Path) -> list[str]:
+    """The file names (``<name>.<language>.md``) of the packs stored in the database."""
+    conn = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        exists = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'packs'"
+        ).fetchone()
+        rows = conn.execute("SELECT name, language FROM packs").fetchall() if exists else []
+    finally:
+        conn.close()
+    return [f"{name}.{language}.md" for name, language in rows]
 
 
 def read_manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
@@ -175,8 +183,10 @@ def restore_backup(source: Path, instance: Instance) -> Restored:
             _check_known(check_database(incoming), manifest)
             kept = _set_aside(instance)
             os.replace(incoming, instance.database)
-        _unpack_rest(archive, members, instance)
+        _unpack_secret(archive, instance)
+        files = [(name.removeprefix(PACKS_PREFIX), archive.read(name)) for name in members]
     init_db(instance.database)
+    _import_packs(files, instance.database)
     _requeue_interrupted(instance.database)
     return Restored(manifest, kept)
 
@@ -248,11 +258,24 @@ def _checkpoint(database: Path) -> None:
         conn.close()
 
 
-def _unpack_rest(archive: zipfile.ZipFile, packs: list[str], instance: Instance) -> None:
-    if packs:
-        instance.packs.mkdir(parents=True, exist_ok=True)
-    for name in packs:
-        (instance.packs / name.removeprefix(PACKS_PREFIX)).write_bytes(archive.read(name))
+def _import_packs(files: list[tuple[str, bytes]], database: Path) -> None:
+    """The pack files of an older backup, into the restored database's ``packs`` table."""
+    if not files:
+        return
+    from .db import connect
+    from .packs.registry import shipped_names
+    from .packs.stored import import_files
+    from .sql import write_transaction
+
+    db = connect(database)
+    try:
+        with write_transaction(db):
+            import_files(db, files, shipped_names())
+    finally:
+        db.conn.close()
+
+
+def _unpack_secret(archive: zipfile.ZipFile, instance: Instance) -> None:
     if SECRET_MEMBER in archive.namelist():
         instance.secret.write_bytes(archive.read(SECRET_MEMBER))
         instance.secret.chmod(0o600)

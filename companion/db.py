@@ -460,3 +460,37 @@ def _add_export_hosts(db: Database) -> None:
 
 
 _postgresql("0006_export_hosts", "ALTER TABLE exports ADD COLUMN host text;")
+
+
+@migrations(name="0007_packs")
+def _create_packs(db: Database) -> None:
+    # The prompt packs people upload, one row per name and language, so that every server of a
+    # shared store sees them. ``revision`` is new at each write: the parse cache's key.
+    db["packs"].create(
+        {
+            "name": str,
+            "language": str,
+            "owner": str,
+            "text": str,
+            "size": int,
+            "version": int,
+            "revision": str,
+            "created": str,
+            "updated": str,
+        },
+        pk=("name", "language"),
+        not_null={"text", "size", "version", "revision", "created", "updated"},
+        strict=True,
+    )
+
+
+_postgresql(
+    "0007_packs",
+    """
+    CREATE TABLE packs (
+        name text NOT NULL, language text NOT NULL, owner text, text text NOT NULL,
+        size bigint NOT NULL, version bigint NOT NULL, revision text NOT NULL,
+        created text NOT NULL, updated text NOT NULL, PRIMARY KEY (name, language)
+    );
+    """,
+)

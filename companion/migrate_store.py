@@ -89,6 +89,34 @@ def migrate(source: Any, target: Any, say: Callable[[str], None]) -> int:
     return copied
 
 
+def copy_packs(source: Any, target: Any, folder: str) -> int:
+    """Copy the uploaded packs, rows and old pack files, that the target has not; how many."""
+    from .packs.registry import shipped_names
+    from .packs.stored import import_folder
+
+    has_table = source.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'packs'"
+    ).fetchone()
+    rows = _rows(source, "SELECT * FROM packs", []) if has_table else []
+    added = 0
+    with write_transaction(target):
+        for row in rows:
+            cursor = target.execute(
+                "INSERT INTO packs (name, language, owner, text, size, version, revision,"
+                " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (name, language) DO NOTHING",
+                [row[key] for key in _PACK_COLUMNS],
+            )
+            added += max(int(cursor.rowcount or 0), 0)
+        added += import_folder(target, folder, shipped_names())
+    return added
+
+
+_PACK_COLUMNS = (
+    *("name", "language", "owner", "text", "size", "version", "revision", "created", "updated"),
+)
+
+
 def _stream_ids(db: Any) -> Iterator[str]:
     rows = db.execute("SELECT id FROM streams ORDER BY created, id").fetchall()
     return (str(row[0]) for row in rows)
@@ -98,8 +126,8 @@ def _stream_ids(db: Any) -> Iterator[str]:
 @click.option("--to", "target_url", required=True, help="postgresql://user@host/database")
 @with_appcontext
 def migrate_store_command(target_url: str) -> None:
-    """Copy every chronicle and match, with their links and drafts, into an empty PostgreSQL
-    store, checking each one; the SQLite file is left as it was."""
+    """Copy every chronicle and match, with their links and drafts, and the uploaded packs into
+    an empty PostgreSQL store, checking each stream; the SQLite file is left as it was."""
     source_path = current_app.config["DATABASE"]
     if pg.is_url(source_path):
         raise click.ClickException("This instance already keeps its data in PostgreSQL.")
@@ -112,9 +140,11 @@ def migrate_store_command(target_url: str) -> None:
     target = connect(target_url)
     try:
         copied = migrate(source, target, click.echo)
+        packs = copy_packs(source, target, current_app.config["PACKS_DIR"])
     except MigrationError as err:
         raise click.ClickException(str(err)) from None
     finally:
         source.conn.close()
         target.conn.close()
+    click.echo(f"Copied {packs} uploaded packs.")
     click.echo(f"Copied {copied} streams. Set COMPANION_DATABASE={target_url} and restart.")

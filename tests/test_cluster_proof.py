@@ -2,8 +2,9 @@
 
 Racing clients spread over both servers lose nothing and double nothing; a page open on one
 server sees a command made on the other within a second; a book asked for on one downloads from
-the other; kill -9 of one server mid-load leaves the other serving and every acknowledged
-command stored.
+the other; a prompt pack uploaded on one is listed and played on the other (each server keeps a
+packs folder of its own); kill -9 of one server mid-load leaves the other serving and every
+acknowledged command stored.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 from pg_server import available, database_url
-from server_client import SETUP, Server, next_command, request
+from server_client import SETUP, Browser, Server, next_command, request
 
 pytestmark = [
     pytest.mark.slow,
@@ -31,10 +32,12 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
     shared = {
         "COMPANION_DATABASE": url,
         "COMPANION_EXPORTS_DIR": str(folder / "exports"),
-        "COMPANION_PACKS_DIR": str(folder / "packs"),
+        "COMPANION_SESSION_COOKIE_SECURE": "false",
     }
-    a = Server(folder / "a.sqlite3", env=shared).start()
-    b = Server(folder / "b.sqlite3", env=shared).start()
+    a = Server(folder / "a.sqlite3", env={**shared, "COMPANION_PACKS_DIR": str(folder / "a")})
+    b = Server(folder / "b.sqlite3", env={**shared, "COMPANION_PACKS_DIR": str(folder / "b")})
+    a.start()
+    b.start()
     try:
         yield a, b, url
     finally:
@@ -191,6 +194,36 @@ def test_a_book_asked_for_on_one_server_downloads_from_the_other(
         assert status == 200, job
     status, pdf = request(b.port, "GET", job["file_url"], timeout=60)
     assert status == 200 and pdf.startswith("%PDF-")
+
+
+def test_a_pack_uploaded_on_one_server_is_listed_and_played_on_the_other(
+    cluster: tuple[Server, Server, str],
+) -> None:
+    import io
+    import random
+
+    from companion.packs.registry import get_pack, pack_to_text
+
+    a, b, _url = cluster
+    text = pack_to_text(get_pack("standard", "en")).replace("name: standard", "name: harbour")
+    text = text.replace("\n- ", "\n- HARBOUR ")
+    browser = Browser(a.url)
+    files = {"pack": ("harbour.en.md", io.BytesIO(text.encode()))}
+    sent = browser.post("/packs/upload", data={"csrf_token": browser.csrf("/packs/")}, files=files)
+    assert sent.status_code == 302, sent.text[-600:]
+    name = sent.headers["Location"].split("/")[2]
+    assert name.startswith("harbour-")
+    assert f"/packs/{name}/en" in Browser(b.url).get("/packs/").text
+    status, body = request(b.port, "POST", "/api/v1/chronicles", {**SETUP, "pack": name})
+    assert status == 201, body
+    token, state = body["host_token"], body["state"]
+    rng = random.Random(3)
+    while state.get("check") is None:
+        command = {"version": state["version"], "command": next_command(state, rng)}
+        status, reply = request(b.port, "POST", f"/api/v1/chronicles/{token}/commands", command)
+        assert status == 200, reply
+        status, state = request(b.port, "GET", f"/api/v1/chronicles/{token}/state")
+    assert all(p["text"].startswith("HARBOUR ") for p in state["check"]["prompts"])
 
 
 def test_kill_minus_nine_of_one_server_leaves_the_other_serving(

@@ -16,6 +16,7 @@ from flask import Flask
 from companion import archive, serverlock
 from companion.db import connect, init_db
 from companion.demo import create_demo
+from companion.packs.registry import get_pack
 
 WRITERS = 8
 
@@ -109,7 +110,9 @@ def test_backup_and_restore_round_trip_through_the_commands(tmp_path: Path) -> N
     events_before = _count(app, "events")
 
     db = connect(app.config["DATABASE"])
+    assert get_pack("mine", "en", db).name == "mine", "the pack file was not taken into the backup"
     db.execute("DELETE FROM drafts")
+    db.execute("DELETE FROM packs")
     db.execute("UPDATE streams SET title = 'changed after the backup'")
     db.conn.close()
     (Path(app.config["PACKS_DIR"]) / "mine.en.md").unlink()
@@ -122,12 +125,54 @@ def test_backup_and_restore_round_trip_through_the_commands(tmp_path: Path) -> N
     titles = {row[0] for row in conn.execute("SELECT title FROM streams WHERE id = ?", [chronicle])}
     conn.close()
     assert titles and "changed after the backup" not in titles
-    assert (Path(app.config["PACKS_DIR"]) / "mine.en.md").is_file()
+    assert _stored_packs(app) == [("mine", "en")]
     aside = list(tmp_path.glob("test.sqlite3.before-restore-*"))
     assert len(aside) == 1
     conn = sqlite3.connect(aside[0])
     assert conn.execute("SELECT title FROM streams").fetchone()[0] == "changed after the backup"
     conn.close()
+
+
+def _stored_packs(app: Flask) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return [tuple(row) for row in conn.execute("SELECT name, language FROM packs")]
+    finally:
+        conn.close()
+
+
+def _as_an_older_backup(backup: Path, pack: Path) -> None:
+    """Rewrite ``backup`` as older versions wrote it: no packs table, the packs as files."""
+    with zipfile.ZipFile(backup) as read:
+        members = {name: read.read(name) for name in read.namelist()}
+    old = backup.with_name("old.sqlite3")
+    old.write_bytes(members[archive.DATABASE_MEMBER])
+    conn = sqlite3.connect(old)
+    with conn:
+        conn.execute("DROP TABLE packs")
+        conn.execute("DELETE FROM _sqlite_migrations WHERE name = '0007_packs'")
+    conn.close()
+    members[archive.DATABASE_MEMBER] = old.read_bytes()
+    members[archive.PACKS_PREFIX + pack.name] = pack.read_bytes()
+    with zipfile.ZipFile(backup, "w") as write:
+        for name, data in members.items():
+            write.writestr(name, data)
+
+
+@pytest.mark.sqlite_only
+def test_an_older_backup_with_pack_files_restores_them_into_the_database(tmp_path: Path) -> None:
+    app, _chronicle = _app_with_demo(tmp_path)
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["backup", str(tmp_path / "old.zip")])
+    assert result.exit_code == 0, result.output
+    _as_an_older_backup(tmp_path / "old.zip", _pack(tmp_path / "elsewhere"))
+
+    result = runner.invoke(args=["restore", str(tmp_path / "old.zip")])
+    assert result.exit_code == 0, result.output
+    assert _stored_packs(app) == [("mine", "en")]
+    assert not Path(app.config["PACKS_DIR"]).exists()
+    page = app.test_client().get("/packs/mine/en")
+    assert page.status_code == 200
 
 
 def _count(app: Flask, table: str) -> int:

@@ -17,6 +17,8 @@ from companion import capabilities, create_app, pg
 from companion.db import POSTGRESQL_MIGRATIONS, connect
 from companion.demo import create_demo
 from companion.export import jobs
+from companion.packs import stored
+from companion.packs.registry import get_pack, pack_to_text
 from companion.sql import write_transaction
 from companion.store import StaleVersionError, append, create_stream
 
@@ -183,11 +185,19 @@ def test_migrate_store_copies_a_sqlite_instance_checked_stream_by_stream(tmp_pat
         "en",
         5,
     )
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "DATABASE": source_path})
+    standard = pack_to_text(get_pack("standard", "en"))
+    stored.put(
+        source, "uploaded-1a2b3c", "en", standard.replace("standard", "uploaded-1a2b3c"), "b"
+    )
+    (tmp_path / "packs").mkdir()
+    (tmp_path / "packs" / "old.en.md").write_text(standard.replace("name: standard", "name: old"))
+    settings = {"TESTING": True, "SECRET_KEY": "t", "DATABASE": source_path}
+    app = create_app({**settings, "PACKS_DIR": str(tmp_path / "packs")})
     target_url = database_url()
     copied = app.test_cli_runner().invoke(args=["migrate-store", "--to", target_url])
     assert copied.exit_code == 0, copied.output
     assert f"legacy {chronicle.id}: " in copied.output and "Copied 2 streams" in copied.output
+    assert "Copied 2 uploaded packs" in copied.output
     target = connect(target_url)
     assert export_backup(target, chronicle.id) == export_backup(source, chronicle.id)
     assert drafts.for_turn(target, chronicle.id, 3) == {"narration": "途中の下書き"}
@@ -196,4 +206,7 @@ def test_migrate_store_copies_a_sqlite_instance_checked_stream_by_stream(tmp_pat
     assert capabilities.resolve(target, chronicle.host_token) is not None
     again = app.test_cli_runner().invoke(args=["migrate-store", "--to", target_url])
     assert again.exit_code == 0 and "Copied 0 streams" in again.output
+    assert "Copied 0 uploaded packs" in again.output
     assert target.execute("SELECT count(*) FROM streams").fetchone()[0] == 2
+    packs = target.execute("SELECT name, owner FROM packs ORDER BY name").fetchall()
+    assert [tuple(row) for row in packs] == [("old", None), ("uploaded-1a2b3c", "b")]

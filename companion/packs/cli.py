@@ -1,10 +1,16 @@
-"""``companion packs``: validate, list, show and install prompt packs from the command line."""
+"""``companion packs``: validate, list, show and install prompt packs from the command line.
+
+Run through ``companion``, the packs are the instance's: those in its database (the pack files
+older versions kept in ``PACKS_DIR`` are imported first). ``--user-dir`` works on a folder of
+pack files instead, as does running the group without an app.
+"""
 
 from __future__ import annotations
 
 import json
 from itertools import groupby
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -20,25 +26,46 @@ _USER_DIR = "packs.user_dir"
     "--user-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Directory holding the packs users installed [default: the app's instance/packs].",
+    help="A folder of pack files to work on [default: the instance's database].",
 )
 @click.pass_context
 def packs(ctx: click.Context, user_dir: Path | None) -> None:
     """Prompt packs: the questions each card offers."""
-    ctx.meta[_USER_DIR] = user_dir if user_dir is not None else _app_packs_dir()
+    ctx.meta[_USER_DIR] = user_dir
 
 
-def _app_packs_dir() -> Path:
-    from flask import current_app
+def _app_store(ctx: click.Context) -> Any:
+    """The instance's database, migrated, with the old pack files imported; closed at the end."""
+    from flask.cli import ScriptInfo
 
-    try:
-        return Path(current_app.config["PACKS_DIR"])
-    except RuntimeError:  # used outside the companion command: fall back to the usual place
+    info = ctx.find_object(ScriptInfo)
+    if info is None:  # used outside the companion command: fall back to the usual place
         return Path("instance/packs")
+    app = info.load_app()
+    ctx.with_resource(app.app_context())
+    config = app.config
+    from companion.db import connect, init_db
+    from companion.packs.registry import shipped_names
+    from companion.packs.stored import import_folder
+
+    init_db(config["DATABASE"])
+    db = connect(config["DATABASE"])
+    ctx.call_on_close(db.conn.close)
+    import_folder(db, config["PACKS_DIR"], shipped_names())
+    return db
 
 
-def _user_dir() -> Path:
-    return Path(click.get_current_context().meta[_USER_DIR])
+def _user_dir() -> Any:
+    """The folder given, or the instance's store, opened on first use (``validate`` needs none)."""
+    ctx = click.get_current_context()
+    if ctx.meta[_USER_DIR] is None:
+        ctx.meta[_USER_DIR] = _app_store(ctx.find_root())
+    return ctx.meta[_USER_DIR]
+
+
+def _where() -> str:
+    user = _user_dir()
+    return str(user) if isinstance(user, Path) else "the database"
 
 
 def _summary(pack: Pack) -> str:
@@ -112,4 +139,4 @@ def install(file: Path) -> None:
     except PackError as error:
         _fail(error)
     else:
-        click.echo(f"installed: {_summary(pack)} in {_user_dir()}")
+        click.echo(f"installed: {_summary(pack)} in {_where()}")

@@ -1,12 +1,16 @@
-"""The installed prompt packs: the shipped ones in ``data/`` plus the users' in a directory.
+"""The installed prompt packs: the shipped ones in ``data/`` plus the users'.
 
-A pack file is stored as ``<name>.<language>.md``. Shipped packs cannot be replaced by a user
-pack of the same name; a user pack that fails to parse is skipped with a logged warning.
+The users' packs live in the database's ``packs`` table (``companion/packs/stored.py``), so
+every server of a shared store sees them; where a function takes ``user``, it is that database
+connection, or a directory of pack files ``<name>.<language>.md`` (``companion packs
+--user-dir``, and the folder older versions kept uploads in). Shipped packs cannot be replaced
+by a user pack of the same name; a user pack that fails to parse is skipped with a warning.
 
 ``save_pack`` (the owner's ``companion packs install``) installs under the header's name.
 ``upload_pack`` (the web) stores each upload under the header's name plus a random suffix, so
 one person's upload never replaces another's; an uploader adding the other language of a pack
-they uploaded, or fixing it, keeps its name. Parsed files are cached by path, mtime and size.
+they uploaded, or fixing it, keeps its name. Parsed files are cached by path, mtime and size;
+stored packs by name, language and revision (``stored.py``).
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ import os
 import re
 import secrets
 import tempfile
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
+from typing import Any
 
 from companion.languages import LANGUAGES
 from companion.packs.format import (
@@ -30,6 +35,8 @@ from companion.packs.format import (
     parse_pack_bytes,
     valid_name,
 )
+
+from . import stored
 
 __all__ = [
     "SHIPPED_DIR",
@@ -95,39 +102,52 @@ def _read_user_pack(path: Path) -> Pack | None:
     return pack
 
 
-def list_packs(user_dir: Path | str | None) -> list[Pack]:
+def _is_folder(user: object) -> bool:
+    return isinstance(user, str | Path)
+
+
+def list_packs(user: Any) -> list[Pack]:
     """Every installed pack, shipped first, each group sorted by name then language."""
     shipped = [_read(path) for path in sorted(SHIPPED_DIR.glob(f"*{SUFFIX}"))]
     taken = shipped_names()
     users: list[Pack] = []
-    if user_dir is not None and Path(user_dir).is_dir():
-        paths = sorted(Path(user_dir).glob(f"*{SUFFIX}"))
+    if user is not None and not _is_folder(user):
+        users = [pack for pack in stored.load_all(user) if pack.name not in taken]
+    elif user is not None and Path(user).is_dir():
+        paths = sorted(Path(user).glob(f"*{SUFFIX}"))
         loaded = (_read_user_pack(path) for path in paths)
         users = [pack for pack in loaded if pack is not None and pack.name not in taken]
     return shipped + users
 
 
-def get_pack(name: str, language: str, user_dir: Path | str | None = None) -> Pack:
+def get_pack(name: str, language: str, user: Any = None) -> Pack:
     """The installed pack ``name`` in ``language``; raises ``UnknownPackError`` if there is none."""
     if not valid_name(name) or language not in LANGUAGES:
         raise UnknownPackError(f"no pack {name!r} in language {language!r}")
     if name in shipped_names():
         return _read(_pack_path(SHIPPED_DIR, name, language))
-    path = _pack_path(Path(user_dir), name, language) if user_dir is not None else None
-    pack = _read_user_pack(path) if path is not None and path.is_file() else None
+    pack = None
+    if user is not None and not _is_folder(user):
+        pack = stored.load(user, name, language)
+    elif user is not None:
+        path = _pack_path(Path(user), name, language)
+        pack = _read_user_pack(path) if path.is_file() else None
     if pack is None:
         raise UnknownPackError(f"no pack {name!r} in language {language!r}")
     return pack
 
 
-def save_pack(data: str | bytes, user_dir: Path | str, source: str = "<upload>") -> Pack:
-    """Validate a pack file and install it in ``user_dir``, replacing an older version of it."""
+def save_pack(data: str | bytes, user: Any, source: str = "<upload>") -> Pack:
+    """Validate a pack file and install it in ``user``, replacing an older version of it."""
     reserved = shipped_names()
     if isinstance(data, bytes):
         pack = parse_pack_bytes(data, source, reserved)
     else:
         pack = parse_pack(data, source, reserved)
-    directory = Path(user_dir)
+    if not _is_folder(user):
+        stored.put(user, pack.name, pack.language, pack_to_text(pack), owner=None)
+        return pack
+    directory = Path(user)
     directory.mkdir(parents=True, exist_ok=True)
     _write_atomically(_pack_path(directory, pack.name, pack.language), pack_to_text(pack))
     return pack
@@ -135,21 +155,31 @@ def save_pack(data: str | bytes, user_dir: Path | str, source: str = "<upload>")
 
 def upload_pack(
     data: bytes,
-    user_dir: Path | str,
+    user: Any,
     owned: Collection[str],
     *,
     max_packs: int,
     max_owned: int,
     source: str = "<upload>",
+    owner: str | None = None,
 ) -> Pack:
-    """Install an uploaded pack under a name of its own; ``owned`` names this uploader's packs."""
+    """Install an uploaded pack under a name of its own; ``owned`` names this uploader's packs.
+
+    In the database, the checks and the write are one transaction that holds the packs' lock,
+    so uploads on several servers at once never pass the limits together.
+    """
     pack = parse_pack_bytes(data, source, shipped_names())
-    directory = Path(user_dir)
-    name = _owned_name(pack.name, owned)
-    if name is None:
-        if len(owned) >= max_owned:
-            raise PackLimitError(f"this uploader has {len(owned)} packs already", "uploader")
-        name = _fresh_name(directory, pack.name)
+    if not _is_folder(user):
+        with stored.locked(user):
+            name = _name_for(pack.name, owned, max_owned, lambda n: stored.taken(user, n))
+            fresh = not stored.exists(user, name, pack.language)
+            if fresh and stored.count(user) >= max_packs:
+                raise PackLimitError(f"{max_packs} packs are installed already", "server")
+            pack = dataclasses.replace(pack, name=name)
+            stored.put(user, name, pack.language, pack_to_text(pack), owner=owner)
+        return pack
+    directory = Path(user)
+    name = _name_for(pack.name, owned, max_owned, lambda n: any(directory.glob(f"{n}.*")))
     path = _pack_path(directory, name, pack.language)
     if not path.exists() and _count_files(directory) >= max_packs:
         raise PackLimitError(f"{max_packs} packs are installed already", "server")
@@ -157,6 +187,21 @@ def upload_pack(
     directory.mkdir(parents=True, exist_ok=True)
     _write_atomically(path, pack_to_text(pack))
     return pack
+
+
+def _name_for(
+    base: str, owned: Collection[str], max_owned: int, taken: Callable[[str], bool]
+) -> str:
+    """The uploader's own name for this pack, or a fresh one if they may upload another."""
+    name = _owned_name(base, owned)
+    if name is not None:
+        return name
+    if len(owned) >= max_owned:
+        raise PackLimitError(f"this uploader has {len(owned)} packs already", "uploader")
+    while True:
+        name = f"{_stem(base)}-{secrets.token_hex(3)}"
+        if not taken(name):
+            return name
 
 
 def _owned_name(base: str, owned: Collection[str]) -> str | None:
@@ -169,13 +214,6 @@ def _owned_name(base: str, owned: Collection[str]) -> str | None:
 
 def _stem(base: str) -> str:
     return base[:33].rstrip("-")
-
-
-def _fresh_name(directory: Path, base: str) -> str:
-    while True:
-        name = f"{_stem(base)}-{secrets.token_hex(3)}"
-        if not any(directory.glob(f"{name}.*")):
-            return name
 
 
 def _count_files(directory: Path) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import current_app, jsonify, url_for
+from flask import jsonify, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -22,6 +22,7 @@ from .access import require_write
 from .api import ApiError, Reply, bp, error_reply, json_body, open_link
 from .api_state import state_json
 from .narrate import MAX_LISTED, describe
+from .packs_view import pack_store
 from .setup_form import SetupForm, check_form
 from .undo_view import undo_seat
 
@@ -49,7 +50,7 @@ def create_chronicle() -> Reply:
     ratelimit.check_creation()
     values, rows = _setup_values(json_body())
     sheet = SetupForm(values)
-    setup = check_form(sheet, list_packs(current_app.config["PACKS_DIR"]))
+    setup = check_form(sheet, list_packs(pack_store()))
     if setup is None:
         fields = {_api_field(name, rows): message for name, message in sheet.errors.items()}
         raise ApiError(400, "bad-setup", next(iter(fields.values())), fields=fields)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import secrets
+from typing import Any
+
 from flask import (
     Blueprint,
     abort,
@@ -17,6 +20,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import ratelimit
+from ..db import get_db
 from ..legacy.cards import PILE_CARDS, PILES, STAGES
 from ..packs.format import PackError
 from ..packs.registry import (
@@ -28,16 +32,34 @@ from ..packs.registry import (
     shipped_names,
     upload_pack,
 )
+from ..packs.stored import import_folder
 from . import downloads
 
 bp = Blueprint("packs", __name__, url_prefix="/packs")
 UPLOAD_LIMIT = 200 * 1024
-MAX_PACKS = 100  # pack files per instance (PACKS_MAX)
+MAX_PACKS = 100  # packs (name and language) per store (PACKS_MAX)
 MAX_OWNED = 10  # packs per uploader, kept in the uploader's session (PACKS_PER_CLIENT)
+_IMPORTED = "companion.packs_imported"
 
 
-def _user_dir() -> str:
-    return str(current_app.config["PACKS_DIR"])
+def pack_store() -> Any:
+    """The request's database, where uploaded packs live.
+
+    The first use in a process imports the pack files older versions kept in ``PACKS_DIR``;
+    rows already stored win, so each server sharing a store may do it safely.
+    """
+    db = get_db()
+    if not current_app.extensions.get(_IMPORTED):
+        import_folder(db, current_app.config["PACKS_DIR"], shipped_names())
+        current_app.extensions[_IMPORTED] = True
+    return db
+
+
+def _browser() -> str:
+    """This browser's id, kept in its session: the owner recorded with its uploads."""
+    if "browser" not in session:
+        session["browser"] = secrets.token_hex(16)
+    return str(session["browser"])
 
 
 @bp.get("/")
@@ -49,7 +71,7 @@ def index() -> str:
 def _index_page(problems: list[str], filename: str = "") -> str:
     return render_template(
         "packs/index.html",
-        packs=list_packs(_user_dir()),
+        packs=list_packs(pack_store()),
         shipped=shipped_names(),
         mine=session.get("packs", []),
         problems=problems,
@@ -61,7 +83,7 @@ def _index_page(problems: list[str], filename: str = "") -> str:
 def preview(name: str, language: str) -> str:
     """All 52 cards of a pack, pile by pile."""
     try:
-        pack = get_pack(name, language, _user_dir())
+        pack = get_pack(name, language, pack_store())
     except UnknownPackError:
         abort(404)
     return render_template(
@@ -73,7 +95,7 @@ def preview(name: str, language: str) -> str:
 def download(name: str, language: str) -> Response:
     """The pack as its Markdown file."""
     try:
-        pack = get_pack(name, language, _user_dir())
+        pack = get_pack(name, language, pack_store())
     except UnknownPackError:
         abort(404)
     body = pack_to_text(pack).encode("utf-8")
@@ -95,11 +117,12 @@ def upload() -> Response | tuple[str, int]:
     try:
         pack = upload_pack(
             data,
-            _user_dir(),
+            pack_store(),
             owned,
             max_packs=int(current_app.config.get("PACKS_MAX", MAX_PACKS)),
             max_owned=int(current_app.config.get("PACKS_PER_CLIENT", MAX_OWNED)),
             source=file.filename,
+            owner=_browser(),
         )
     except PackError as err:
         return _index_page([str(p) for p in getattr(err, "problems", [err])], file.filename), 400

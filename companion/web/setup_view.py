@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import (
     Blueprint,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -21,6 +20,7 @@ from ..db import get_db
 from ..legacy import RuleError
 from ..packs.registry import list_packs
 from .access import remember
+from .packs_view import pack_store
 from .setup_form import blank_form, check_form, read_form
 from .text_errors import rule_message
 
@@ -28,7 +28,7 @@ bp = Blueprint("setup", __name__)
 
 
 def _packs() -> list:
-    return list_packs(current_app.config["PACKS_DIR"])
+    return list_packs(pack_store())
 
 
 @bp.get("/new")
