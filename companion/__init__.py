@@ -118,7 +118,7 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
     from . import cli, hosts, ratelimit, sealed_session, security
-    from .export import supervisor
+    from .export import keeper
     from .web import render_cache, terms
 
     hosts.init_app(app)
@@ -128,7 +128,7 @@ def _init_extensions(app: Flask) -> None:
     sealed_session.init_app(app)
     terms.init_app(app)
     cli.init_app(app)
-    supervisor.init_app(app)
+    keeper.init_app(app)
 
 
 def _register_blueprints(app: Flask) -> None:

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from . import serverlock
-from .db import BUSY_TIMEOUT_MS, init_db, migrations
+from .db import BUSY_TIMEOUT_MS, init_db
+from .migrations import migrations
 
 FORMAT = "ijinsho-instance"
 FORMAT_VERSION = 1

@@ -2,8 +2,7 @@
 
 SQLite under instance/ is the default. A ``postgresql://`` address as ``DATABASE`` puts every
 table in PostgreSQL instead (``companion/pg.py``), so several servers can share one store. The
-migrations are one list: each name has its SQLite step (sqlite-utils, recorded in
-``_sqlite_migrations`` as before) and its PostgreSQL DDL (recorded in ``_companion_migrations``).
+migrations are one list for both (``companion/migrations.py``).
 """
 
 from __future__ import annotations
@@ -18,9 +17,9 @@ import click
 from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
 
 from . import pg
+from .migrations import POSTGRESQL_MIGRATIONS, migrations
 
 BUSY_TIMEOUT_MS = 5000
 # SQLite's primary result codes for a database that cannot be used right now, as opposed to a
@@ -43,114 +42,6 @@ _UNAVAILABLE_MESSAGES = (
     "disk i/o error",
     "database or disk is full",
     "unable to open database file",
-)
-
-migrations = Migrations("companion")
-# The same migrations for PostgreSQL, by name and in order: (name, DDL).
-POSTGRESQL_MIGRATIONS: list[tuple[str, str]] = []
-
-
-def _postgresql(name: str, ddl: str) -> None:
-    POSTGRESQL_MIGRATIONS.append((name, ddl))
-
-
-@migrations(name="0001_streams_events")
-def _create_streams_and_events(db: Database) -> None:
-    db["streams"].create(
-        {
-            "id": str,
-            "kind": str,
-            "title": str,
-            "version": int,
-            "created": str,
-            "updated": str,
-            "meta": str,
-        },
-        pk="id",
-        not_null={"kind", "version", "created", "updated"},
-        strict=True,
-    )
-    db["events"].create(
-        {
-            "stream_id": str,
-            "seq": int,
-            "type": str,
-            "data": str,
-            "created": str,
-        },
-        pk=("stream_id", "seq"),
-        foreign_keys=[("stream_id", "streams", "id")],
-        not_null={"type", "data", "created"},
-        strict=True,
-    )
-
-
-_postgresql(
-    "0001_streams_events",
-    """
-    CREATE TABLE streams (
-        id text PRIMARY KEY, kind text NOT NULL, title text, version bigint NOT NULL,
-        created text NOT NULL, updated text NOT NULL, meta text
-    );
-    CREATE TABLE events (
-        stream_id text NOT NULL REFERENCES streams (id), seq bigint NOT NULL,
-        type text NOT NULL, data text NOT NULL, created text NOT NULL,
-        PRIMARY KEY (stream_id, seq)
-    );
-    """,
-)
-
-
-@migrations(name="0002_capabilities")
-def _create_capabilities(db: Database) -> None:
-    db["capabilities"].create(
-        {
-            "token_hash": str,
-            "stream_id": str,
-            "role": str,
-            "seat": int,
-            "created": str,
-            "revoked": str,
-        },
-        pk="token_hash",
-        foreign_keys=[("stream_id", "streams", "id")],
-        not_null={"stream_id", "role", "created"},
-        strict=True,
-    )
-    db["capabilities"].create_index(["stream_id"])
-
-
-_postgresql(
-    "0002_capabilities",
-    """
-    CREATE TABLE capabilities (
-        token_hash text PRIMARY KEY, stream_id text NOT NULL REFERENCES streams (id),
-        role text NOT NULL, seat bigint, created text NOT NULL, revoked text
-    );
-    CREATE INDEX idx_capabilities_stream_id ON capabilities (stream_id);
-    """,
-)
-
-
-@migrations(name="0003_drafts")
-def _create_drafts(db: Database) -> None:
-    db["drafts"].create(
-        {"stream_id": str, "key": str, "text": str, "base_version": int, "updated": str},
-        pk=("stream_id", "key"),
-        foreign_keys=[("stream_id", "streams", "id")],
-        not_null={"text", "updated"},
-        strict=True,
-    )
-
-
-_postgresql(
-    "0003_drafts",
-    """
-    CREATE TABLE drafts (
-        stream_id text NOT NULL REFERENCES streams (id), key text NOT NULL, text text NOT NULL,
-        base_version bigint, updated text NOT NULL, PRIMARY KEY (stream_id, key)
-    );
-    """,
 )
 
 
@@ -386,111 +277,3 @@ def init_app(app: Flask) -> None:
     app.extensions["companion.db_pool"] = _Pool()
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
-
-
-@migrations(name="0004_exports")
-def _create_exports(db: Database) -> None:
-    # One row per book: a chronicle's version, edition and paper; the worker reports progress here.
-    db["exports"].create(
-        {
-            "id": str,
-            "stream_id": str,
-            "version": int,
-            "edition": str,
-            "paper": str,
-            "status": str,
-            "progress": int,
-            "step": str,
-            "page": int,
-            "error": str,
-            "pid": int,
-            "created": str,
-            "updated": str,
-        },
-        pk="id",
-        foreign_keys=[("stream_id", "streams", "id")],
-        not_null={"stream_id", "version", "edition", "paper", "status", "progress", "created"},
-        strict=True,
-    )
-    db["exports"].create_index(["stream_id", "version", "edition", "paper"], unique=True)
-    db["exports"].create_index(["status"])
-
-
-# ``rowid`` keeps queue order among jobs queued within one millisecond, as SQLite's rowid does.
-_postgresql(
-    "0004_exports",
-    """
-    CREATE TABLE exports (
-        id text PRIMARY KEY, stream_id text NOT NULL REFERENCES streams (id),
-        version bigint NOT NULL, edition text NOT NULL, paper text NOT NULL,
-        status text NOT NULL, progress bigint NOT NULL, step text, page bigint, error text,
-        pid bigint, created text NOT NULL, updated text, rowid bigserial NOT NULL
-    );
-    CREATE UNIQUE INDEX idx_exports_stream_id_version_edition_paper
-        ON exports (stream_id, version, edition, paper);
-    CREATE INDEX idx_exports_status ON exports (status);
-    """,
-)
-
-
-@migrations(name="0005_export_layouts")
-def _add_export_layouts(db: Database) -> None:
-    # A book is also a layout: the home-printer PDF, the print shop's body or cover, the vertical
-    # PDF or an EPUB. Existing rows are home-printer books.
-    db["exports"].add_column("layout", str, not_null_default="book")
-    db.execute("DROP INDEX IF EXISTS idx_exports_stream_id_version_edition_paper")
-    db["exports"].create_index(["stream_id", "version", "edition", "paper", "layout"], unique=True)
-
-
-_postgresql(
-    "0005_export_layouts",
-    """
-    ALTER TABLE exports ADD COLUMN layout text NOT NULL DEFAULT 'book';
-    DROP INDEX IF EXISTS idx_exports_stream_id_version_edition_paper;
-    CREATE UNIQUE INDEX idx_exports_stream_id_version_edition_paper_layout
-        ON exports (stream_id, version, edition, paper, layout);
-    """,
-)
-
-
-@migrations(name="0006_export_hosts")
-def _add_export_hosts(db: Database) -> None:
-    # The machine whose worker makes a running book: only there can its process be looked at.
-    db["exports"].add_column("host", str)
-
-
-_postgresql("0006_export_hosts", "ALTER TABLE exports ADD COLUMN host text;")
-
-
-@migrations(name="0007_packs")
-def _create_packs(db: Database) -> None:
-    # The prompt packs people upload, one row per name and language, so that every server of a
-    # shared store sees them. ``revision`` is new at each write: the parse cache's key.
-    db["packs"].create(
-        {
-            "name": str,
-            "language": str,
-            "owner": str,
-            "text": str,
-            "size": int,
-            "version": int,
-            "revision": str,
-            "created": str,
-            "updated": str,
-        },
-        pk=("name", "language"),
-        not_null={"text", "size", "version", "revision", "created", "updated"},
-        strict=True,
-    )
-
-
-_postgresql(
-    "0007_packs",
-    """
-    CREATE TABLE packs (
-        name text NOT NULL, language text NOT NULL, owner text, text text NOT NULL,
-        size bigint NOT NULL, version bigint NOT NULL, revision text NOT NULL,
-        created text NOT NULL, updated text NOT NULL, PRIMARY KEY (name, language)
-    );
-    """,
-)

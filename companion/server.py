@@ -16,7 +16,8 @@ import click
 from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 
-from .export.supervisor import Keeper, Settings
+from .export.keeper import Keeper
+from .export.supervisor import Settings
 
 
 class _Arbiter(Arbiter):  # type: ignore[misc]

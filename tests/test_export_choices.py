@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from companion import chronicles
 from companion.db import connect
 from companion.demo import create_demo
-from companion.export import supervisor, vertical
+from companion.export import keeper, vertical
 from companion.export.vertical import INSTALL_COMMAND
 
 # Each choice on the page: its value and the sentence that says what it is for.
@@ -29,7 +29,7 @@ SENTENCES = {
 def spawned(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The worker starts asked for, without starting one."""
     started: list[Any] = []
-    monkeypatch.setattr(supervisor, "ensure_for_app", started.append)
+    monkeypatch.setattr(keeper, "ensure_for_app", started.append)
     return started
 
 

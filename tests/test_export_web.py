@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from companion import capabilities, chronicles
 from companion.db import connect
 from companion.demo import create_demo
-from companion.export import jobs, supervisor
+from companion.export import jobs, keeper
 from companion.export.backup import export_backup
 
 
@@ -51,7 +51,7 @@ def test_a_read_only_link_may_export(
     app: Flask, client: FlaskClient, demo: chronicles.Created, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spawned: list[Any] = []
-    monkeypatch.setattr(supervisor, "ensure_for_app", spawned.append)
+    monkeypatch.setattr(keeper, "ensure_for_app", spawned.append)
     reader = demo.reader_token
     response = client.post(f"/c/{reader}/export/pdf", data={"edition": "story", "paper": "a5"})
     assert response.status_code == 302 and count(app, "exports") == 1 and len(spawned) == 1
@@ -108,7 +108,7 @@ def test_pdf_is_made_by_a_worker_and_then_served_at_once(
     book.close()
 
     spawned: list[Any] = []
-    monkeypatch.setattr(supervisor, "ensure_for_app", spawned.append)
+    monkeypatch.setattr(keeper, "ensure_for_app", spawned.append)
     rows = count(app, "exports")
     again = client.post(f"/c/{token}/export/pdf", data={"edition": "story", "paper": "b6"})
     assert again.status_code == 302 and again.headers["Location"] == status["url"]
@@ -121,7 +121,7 @@ def test_a_new_version_needs_a_new_book(
     app: Flask, client: FlaskClient, demo: chronicles.Created, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spawned: list[Any] = []
-    monkeypatch.setattr(supervisor, "ensure_for_app", spawned.append)
+    monkeypatch.setattr(keeper, "ensure_for_app", spawned.append)
     client.post(f"/c/{demo.host_token}/export/pdf", data={"edition": "annotated", "paper": "a5"})
     client.post(f"/c/{demo.host_token}/export/pdf", data={"edition": "annotated", "paper": "a5"})
     assert count(app, "exports") == 1

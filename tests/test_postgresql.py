@@ -14,9 +14,10 @@ from flask import Flask
 from pg_server import available, on_postgresql
 
 from companion import capabilities, create_app, pg
-from companion.db import POSTGRESQL_MIGRATIONS, connect
+from companion.db import connect
 from companion.demo import create_demo
 from companion.export import jobs
+from companion.migrations import POSTGRESQL_MIGRATIONS
 from companion.packs import stored
 from companion.packs.registry import get_pack, pack_to_text
 from companion.sql import write_transaction

@@ -9,7 +9,8 @@ import pytest
 from pg_server import fresh_database, on_postgresql
 
 from companion import store
-from companion.db import POSTGRESQL_MIGRATIONS, connect, init_db, migrations
+from companion.db import connect, init_db
+from companion.migrations import POSTGRESQL_MIGRATIONS, migrations
 
 
 @pytest.fixture

@@ -26,7 +26,6 @@ Each tick (``TICK`` seconds) the supervisor
 from __future__ import annotations
 
 import argparse
-import atexit
 import contextlib
 import json
 import logging
@@ -36,7 +35,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -104,7 +102,7 @@ class Slot:
         return self.job_id is None and self.process.poll() is None
 
 
-def _log_file(settings: Settings) -> IO[bytes]:
+def log_file(settings: Settings) -> IO[bytes]:
     settings.exports_dir.mkdir(parents=True, exist_ok=True)
     return open(settings.exports_dir / "worker.log", "ab")  # noqa: SIM115 - closed by the caller
 
@@ -113,7 +111,7 @@ def start_worker(settings: Settings) -> subprocess.Popen[bytes]:
     """A worker process that loads everything, then waits for a job id on its input."""
     command = [sys.executable, "-m", "companion.export.worker", "--database", settings.database]
     command += ["--exports", str(settings.exports_dir), "--time-limit", f"{settings.time_limit:g}"]
-    with _log_file(settings) as output:
+    with log_file(settings) as output:
         return subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=output, stderr=subprocess.STDOUT, cwd=ROOT
         )
@@ -284,7 +282,7 @@ class Supervisor:
                 slot.process.terminate()
         for index, slot in enumerate(self.slots):
             if slot is not None:
-                _wait_or_kill(slot.process, 5)
+                wait_or_kill(slot.process, 5)
                 self.slots[index] = None
                 if slot.job_id is not None:
                     with contextlib.suppress(sqlite3.Error):
@@ -296,7 +294,7 @@ class Supervisor:
             jobs.requeue(self.db, job_id)
 
 
-def _wait_or_kill(process: subprocess.Popen[bytes], seconds: float) -> None:
+def wait_or_kill(process: subprocess.Popen[bytes], seconds: float) -> None:
     try:
         process.wait(timeout=seconds)
     except subprocess.TimeoutExpired:
@@ -321,71 +319,6 @@ def heartbeat_age(exports_dir: Path, name: str = HEARTBEAT) -> float | None:
         return time.time() - (exports_dir / name).stat().st_mtime
     except OSError:
         return None
-
-
-class Keeper:
-    """Starts the supervisor process, starts it again if it stopped, and stops it."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.process: subprocess.Popen[bytes] | None = None
-        self.started = float("-inf")
-        self.lock = threading.Lock()
-
-    def ensure(self) -> bool:
-        """Start the supervisor unless it runs (or was started moments ago); whether it runs."""
-        if self.settings.workers == 0:
-            return False
-        with self.lock:
-            if self.process is not None and self.process.poll() is None:
-                return True
-            if time.monotonic() - self.started < RESTART_AFTER:
-                return False
-            if self.process is None:
-                atexit.register(self.stop)
-            with _log_file(self.settings) as output:
-                self.process = subprocess.Popen(
-                    self.settings.command(os.getpid()),
-                    stdin=subprocess.DEVNULL,
-                    stdout=output,
-                    stderr=subprocess.STDOUT,
-                    cwd=ROOT,
-                )
-            self.started = time.monotonic()
-            return True
-
-    def stop(self) -> None:
-        """Stop the supervisor, which stops its workers; wait for it."""
-        with self.lock:
-            if self.process is not None and self.process.poll() is None:
-                self.process.terminate()
-                _wait_or_kill(self.process, 10)
-
-
-def init_app(app: Any) -> None:
-    """Give the app a keeper for the supervisor; nothing starts until a book is asked for."""
-    settings = Settings.from_config(app.config, idle_exit=APP_IDLE_EXIT)
-    app.extensions["export_supervisor"] = Keeper(settings)
-
-
-def ensure_for_app(app: Any) -> None:
-    """Make sure a supervisor will make the app's queued books; never starts a second one."""
-    if app.config.get("EXPORT_SUPERVISOR") == "server":
-        return  # the server's master runs it
-    app.extensions["export_supervisor"].ensure()
-
-
-def health(config: Mapping[str, Any]) -> tuple[str, bool]:
-    """The export worker's state for ``/healthz`` and whether that is healthy."""
-    if config.get("EXPORT_WORKERS", 1) == 0:
-        return "off", True
-    if config.get("EXPORT_SUPERVISOR") != "server":
-        return "on-demand", True
-    name = heartbeat_name(str(config["DATABASE"]), os.getppid())  # the master is the parent
-    age = heartbeat_age(Path(config["EXPORTS_DIR"]), name)
-    if age is None or age > STALE_AFTER:
-        return "stale", False
-    return "alive", True
 
 
 def main(argv: list[str] | None = None) -> int:

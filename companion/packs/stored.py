@@ -22,8 +22,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..languages import LANGUAGES
 from ..sql import write_transaction
-from .format import LANGUAGES, Pack, PackError, parse_pack_bytes, valid_name
+from .format import Pack, PackError, parse_pack_bytes, valid_name
 
 CACHED_PACKS = 256
 LOCK = "companion-packs"

@@ -26,7 +26,7 @@ from werkzeug.wrappers import Response
 
 from .. import chronicles, ratelimit
 from ..db import get_db
-from ..export import DEFAULT_THICKNESS_MM, EDITIONS, PAPERS, THICKNESS_RANGE_MM, jobs, supervisor
+from ..export import DEFAULT_THICKNESS_MM, EDITIONS, PAPERS, THICKNESS_RANGE_MM, jobs, keeper
 from ..export import vertical as vertical_book
 from ..export.backup import MAX_BYTES, export_backup, import_backup, may_back_up
 from ..export.contents import EditionError
@@ -164,7 +164,7 @@ def chromium_missing() -> str:
 
 def _ensure_worker() -> None:
     # Asking for a book may start the app's one supervisor; a status request never does.
-    supervisor.ensure_for_app(current_app)
+    keeper.ensure_for_app(current_app)
 
 
 PAPER_RULE = "<any(a5,a4,b6,a6,shinsho):paper>"

@@ -18,7 +18,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from ..export.supervisor import health
+from ..export.keeper import health
 from ..languages import DEFAULT, LANGUAGES
 from .access import opened_chronicles
 
