@@ -35,6 +35,7 @@ class Eye:
         "stream": 1.0,
         "icons": 1.0,
         "relief": 1.2,
+        "set_growth": 1.0,
     }
 
     def __init__(self, view: View) -> None:
@@ -194,7 +195,8 @@ class Eye:
         icons = self.icons + Counter(kinds()[kind]["icons"])
         growth = self.turns_left / 8.0
         if a["score"] == "icon-sets":
-            return float((min(icons[i] for i in ICONS) + 0.4 * growth) * a["points"])
+            sets = min(icons[i] for i in ICONS) + self.K["set_growth"] * growth
+            return float(sets * a["points"])
         if a["score"] == "icons":
             base = float(icons[a["icon"]])
         elif a["score"] == "stones":
