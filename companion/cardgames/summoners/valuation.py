@@ -127,7 +127,9 @@ class Eye:
                     robbed = sum(
                         1 for s in self.view["seats"] if s["seat"] != self.seat and s["vp"]
                     )
-                    total += value * robbed * 1.3
+                    # Each VP taken is one for this seat and one less for a rival: the whole
+                    # swing with one opponent, a share of it when the rivals are several.
+                    total += value * robbed * (1.0 + 1.0 / (self.players - 1))
                 elif name == "cards-per-icon":
                     total += (self.icons["shield"] + 2) * 0.7 * self.scale
                 elif name == "trim":
