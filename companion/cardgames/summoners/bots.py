@@ -18,6 +18,11 @@ Action = dict[str, Any]
 View = dict[str, Any]
 # Turns per player after which a seat declares with a smaller lead (see score_declare).
 LONG_MATCH = 12
+# When the deck and discard pile hold less than DRY_LAPS laps of draws, the lead asked for
+# shrinks by DRY_LEAD more: the final lap still has to be drawn, and an empty supply brings
+# the 9/9 rule, which the original calls extremely rare.
+DRY_LAPS = 2.0
+DRY_LEAD = 2
 
 
 def group_key(action: Action) -> tuple[Any, ...]:
@@ -128,6 +133,8 @@ def score_declare(eye: Eye, action: Action) -> float:
     margin = eye.projected_margin()
     if action["type"] == "declare":
         late = max(0, int(eye.me["turns"]) - LONG_MATCH)
+        if eye.laps_of_supply() < DRY_LAPS:
+            late += DRY_LEAD
         return float(margin - max(1.0, 2.0 + eye.players * 0.5 - late))
     return 0.0
 

@@ -17,6 +17,10 @@ View = dict[str, Any]
 # self-play (2-4 players); R^2 0.55. Order: turns left, hand, mana, stones, faith, faith*turns,
 # stones*turns, (axes+swords)*turns, ability stream, spirits, players, 1.
 FUTURE = (2.024, 0.577, -0.190, 0.147, 0.179, 0.064, -0.009, -0.014, 0.213, -0.181, -1.088, 6.751)
+# Cards a turn takes from the deck on average (refill 2, the action's draws and stones).
+CARDS_PER_TURN = 4.0
+# The 9/9 rule's limit on a mana row (stones included).
+ROW_LIMIT = 9
 _TRIGGER_RATE = {"pilgrimage": 0.18, "research": 0.15, "alchemy": 0.15, "conquest": 0.16}
 
 
@@ -30,6 +34,8 @@ class Eye:
         "faith_cap": 2.0,
         "stream": 1.0,
         "icons": 1.0,
+        "relief": 1.2,
+        "set_growth": 1.0,
     }
 
     def __init__(self, view: View) -> None:
@@ -66,6 +72,11 @@ class Eye:
                     need[symbol] += 1.0
         total = sum(need.values()) or 1.0
         return {c: n / total for c, n in need.items()}
+
+    def laps_of_supply(self) -> float:
+        """How many laps of draws the deck and discard pile still hold (about 4 cards a turn)."""
+        supply = float(self.view["deck"] + self.view["discard"])
+        return supply / (CARDS_PER_TURN * self.players)
 
     def colour_need(self, colour: str) -> float:
         """Share of the hand's coloured cost symbols that are ``colour``."""
@@ -116,7 +127,9 @@ class Eye:
                     robbed = sum(
                         1 for s in self.view["seats"] if s["seat"] != self.seat and s["vp"]
                     )
-                    total += value * robbed * 1.3
+                    # Each VP taken is one for this seat and one less for a rival: the whole
+                    # swing with one opponent, a share of it when the rivals are several.
+                    total += value * robbed * (1.0 + 1.0 / (self.players - 1))
                 elif name == "cards-per-icon":
                     total += (self.icons["shield"] + 2) * 0.7 * self.scale
                 elif name == "trim":
@@ -161,12 +174,18 @@ class Eye:
             "zero-played": 0.15 * t * (2 + self.icons["axe"] + self.icons["sword"]),
             "shift-command": 0.1 * t * a.get("amount", 1),
             "ward": 0.06 * t * (self.players - 1),
-            "inquisition-equal": 0.08 * t * (self.players - 1),
+            "inquisition-equal": 0.08 * t * (self.players - 1) + self._equal_faith() * 0.1 * t,
             "paid": 0.25 * t,
             "on-assist": 0.55 * t,
-            "place-on-summon": 0.08 * t,
+            "place-on-summon": 0.16 * t,
         }
         return float(flat.get(hook, 0.0) * self.K["stream"])
+
+    def _equal_faith(self) -> float:
+        """Other seats within one faith of this one: who an equal-faith ability may soon reach."""
+        mine = int(self.me["faith"])
+        others = (s for s in self.view["seats"] if s["seat"] != self.seat)
+        return float(sum(1 for s in others if abs(int(s["faith"]) - mine) <= 1))
 
     def _end_of_turn_count(self, a: dict[str, Any], t: float) -> float:
         """How many more turns an end-of-turn ability is expected to fire."""
@@ -178,7 +197,8 @@ class Eye:
         icons = self.icons + Counter(kinds()[kind]["icons"])
         growth = self.turns_left / 8.0
         if a["score"] == "icon-sets":
-            return float((min(icons[i] for i in ICONS) + 0.4 * growth) * a["points"])
+            sets = min(icons[i] for i in ICONS) + self.K["set_growth"] * growth
+            return float(sets * a["points"])
         if a["score"] == "icons":
             base = float(icons[a["icon"]])
         elif a["score"] == "stones":
@@ -205,7 +225,18 @@ class Eye:
         cost = self.cheapest(req, generic, free, extra_mana)
         if cost is None:
             return -99.0
-        return self.spirit_value(kind) - cost - 0.6 * self.card_value()
+        paid = max(0, sum(req) + generic - free)
+        return self.spirit_value(kind) - cost - 0.6 * self.card_value() + self.relief(paid)
+
+    def relief(self, paid: int) -> float:
+        """Worth of paying ``paid`` mana out of a row above the 9/9 limit.
+
+        Mana piles up two cards a turn and leaves only as payment; rows past nine cards are
+        what empties the deck and the discard pile into the 9/9 rule, which the original says
+        happens only very, very rarely. Spending the excess returns it to the discard pile.
+        """
+        over = len(self.me["mana"]) + int(self.me["stones"]) - ROW_LIMIT
+        return self.K["relief"] * min(paid, max(0, over))
 
     def cheapest(self, req: tuple[int, ...], generic: int, free: int,
                  extra_mana: str | None = None) -> float | None:  # fmt: skip

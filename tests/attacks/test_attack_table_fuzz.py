@@ -1,0 +1,367 @@
+"""Thousands of malformed or illegal actions posted to card tables through the real server.
+
+Two devices tables (one per game) take a storm of bad posts to `/t/<link>/act`: text that is not
+JSON, wrong types, huge strings, deep nesting, unknown action types, the acting seat's own legal
+actions sent through another seat's link or a spectator's, stale and future versions, actions of
+the right shape that the rules refuse at this moment, and forms with fields missing. Every
+answer must be a refusal (4xx, never a 5xx and never a move) that carries a message, and each
+match must be exactly as it was: the same version, state and views.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import random
+import re
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from server_client import Browser, Server
+
+from companion import matches
+from companion.capabilities import resolve
+from companion.cardgames import CardGameRuleError
+from companion.db import connect
+
+# Each refusal renders the whole table page (about 60 ms of a worker on the 2-core machine), so
+# the full 10,000 takes minutes: COMPANION_TABLE_FUZZ_POSTS=10000 runs it.
+POSTS = int(os.environ.get("COMPANION_TABLE_FUZZ_POSTS", "1000"))
+THREADS = 6
+# A fresh connection per post: under this load gunicorn's gthread worker can close a kept-alive
+# connection whose next request is already on its way (its 2 s keep-alive clock runs while the
+# worker is busy), which the client sees as a reset rather than an answer.
+CLOSE = {"Connection": "close"}
+GAMES = ("traitors-flame", "age-of-summoners")
+FLASH = re.compile(r'<p class="flash flash-error">(.*?)</p>', re.S)
+ERROR_PAGE = re.compile(r'<section class="error-page">\s*<h1>([^<]+)</h1>\s*<p>([^<]+)</p>')
+
+
+@dataclass
+class Table:
+    """One devices table: the host link, a link per seat, the spectator's link."""
+
+    game: str
+    host: str
+    seats: list[str]
+    reader: str
+
+
+@dataclass
+class Post:
+    """One hostile post: through which link, the form, and what it tries."""
+
+    kind: str
+    token: str
+    form: dict[str, str]
+
+
+def _load(served: Server, token: str) -> matches.Match:
+    db = connect(str(served.database))
+    cap = resolve(db, token)
+    assert cap is not None
+    return matches.load(db, cap.stream_id)
+
+
+def _open_table(browser: Browser, game: str, people: int) -> Table:
+    seats: dict[str, str] = {}
+    for i in range(people):
+        seats |= {f"seat-{i}-kind": "person", f"seat-{i}-name": f"P{i}"}
+    data = {"game": game, "language": "en", "mode": "devices", **seats}
+    made = browser.post_form("/games/", data, token_page="/games/")
+    assert made.status_code == 302, made.text[-800:]
+    host = re.search(r"/t/([^/]+)/", made.headers["Location"]).group(1)  # type: ignore[union-attr]
+    page = browser.post_form(f"/t/{host}/links", {}, token_page=f"/t/{host}/links")
+    assert page.status_code == 200, page.text[-800:]
+    tokens = list(dict.fromkeys(re.findall(r"/t/([A-Za-z0-9_-]{16,})/", page.text)))
+    tokens = [t for t in tokens if t != host]
+    assert len(tokens) == people + 1, tokens  # one per seat, then the spectators'
+    return Table(game, host, tokens[:people], tokens[people])
+
+
+def _snapshot(served: Server, browser: Browser, table: Table) -> dict[str, Any]:
+    """What must not change: the version as the page polls it, the state, every view."""
+    match = _load(served, table.host)
+    game = match.game
+    seats = [*range(len(match.seats)), None]
+    return {
+        "version": browser.get(f"/t/{table.host}/version").json()["version"],
+        "stored": match.version,
+        "state": json.dumps(match.state, sort_keys=True),
+        "views": [json.dumps(game.view(match.state, s), sort_keys=True) for s in seats],
+        "spectator": browser.get(f"/t/{table.reader}/?fragment=1").text,
+    }
+
+
+def _illegal(game: Any, state: dict[str, Any], seat: int, action: Any) -> bool:
+    """True when the rules refuse ``action`` from ``seat`` now (the server must refuse it too)."""
+    try:
+        game.apply(state, seat, action)
+    except (CardGameRuleError, ValueError, TypeError, KeyError):
+        return True
+    return False
+
+
+def _card_ids(state: dict[str, Any]) -> list[str]:
+    """Every card id of the match, wherever it lies (real ids make refusals look legal)."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str) and re.fullmatch(r"[a-z-]+-\d+|night|dawn", value):
+            found.add(value)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+
+    walk({k: v for k, v in state.items() if k not in ("log", "events", "chance")})
+    return sorted(found)
+
+
+JUNK_TEXT = [
+    "", " ", "{", "}", "[", "{'type': 'draw'}", '{"type": "draw"', "null", "true", "NaN",
+    "Infinity", "-0", "1e999", '"draw"', "{type: draw}", "\x00", "\ufeff{}", "%7B%7D",
+    '{"type": "draw"}}', '{"type":"draw",}', "<script>alert(1)</script>", "()", "\\",
+]  # fmt: skip
+WEIRD_VALUES: list[Any] = [
+    None, True, False, 0, -1, 1.5, 10**30, "", " ", "x" * 300, [], {}, [1, 2], {"a": 1},
+    "0", "1", "-1", "../../etc/passwd", "ナイト", "\u202e", "null", float("1e308"),
+]  # fmt: skip
+TYPES = [
+    "draw", "play", "play-top", "summon", "act", "paid", "place", "pay", "discard", "done",
+    "choose", "give", "optional", "keep", "declare", "pass", "",
+]  # fmt: skip
+FIELDS = ["card", "target", "take", "give", "bottom", "action", "victim", "flip", "choice",
+          "kind", "pay", "zone", "use"]  # fmt: skip
+
+
+class Storm:
+    """Builds hostile posts for one table at its current (frozen) state."""
+
+    def __init__(self, table: Table, match: matches.Match, rng: random.Random) -> None:
+        self.table, self.rng = table, rng
+        self.game = match.game
+        self.state = match.state
+        self.version = match.version
+        self.acting = match.acting_seats()
+        assert self.acting, "the match waits on nobody"
+        self.legal = {s: self.game.legal_actions(self.state, s) for s in self.acting}
+        self.cards = _card_ids(self.state)
+        self.idle = [s for s in range(len(table.seats)) if s not in self.acting]
+
+    def post(self) -> Post:
+        kind = self.rng.choice(KINDS)
+        token, form = getattr(self, kind)()
+        return Post(kind, token, form)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _form(self, action: str, version: int | None = None) -> dict[str, str]:
+        return {"version": str(self.version if version is None else version), "action": action}
+
+    def _acting_token(self) -> str:
+        return self.table.seats[self.rng.choice(self.acting)]
+
+    def _a_legal(self) -> tuple[int, dict[str, Any]]:
+        seat = self.rng.choice(self.acting)
+        return seat, dict(self.rng.choice(self.legal[seat]))
+
+    def _refused(self, action: Any) -> bool:
+        return all(_illegal(self.game, self.state, s, action) for s in self.acting)
+
+    # -- the kinds of attack ------------------------------------------------------------------
+
+    def invalid_json(self) -> tuple[str, dict[str, str]]:
+        text = self.rng.choice(JUNK_TEXT)
+        if self.rng.random() < 0.4:
+            good = json.dumps(self._a_legal()[1])
+            text = good[: self.rng.randrange(len(good))]  # cut short
+        return self._acting_token(), self._form(text)
+
+    def wrong_types(self) -> tuple[str, dict[str, str]]:
+        _seat, action = self._a_legal()
+        roll = self.rng.random()
+        if roll < 0.25:  # the action itself is not an object
+            value: Any = self.rng.choice([[action], "draw", 7, None, True, [], ""])
+        elif roll < 0.5:  # the type is not a string
+            value = {**action, "type": self.rng.choice(WEIRD_VALUES[:15])}
+        else:  # a field of the wrong type
+            field = self.rng.choice([k for k in action if k != "type"] or FIELDS)
+            value = {**action, field: self.rng.choice(WEIRD_VALUES)}
+        text = json.dumps(value)
+        if not self._refused(value):
+            text = json.dumps([value])
+        return self._acting_token(), self._form(text)
+
+    def huge_string(self) -> tuple[str, dict[str, str]]:
+        _seat, action = self._a_legal()
+        # Under the 4 MB request limit, so the rules themselves must refuse them (bodies over
+        # it are test_attack_big_import's).
+        size = self.rng.choice([10_000] * 20 + [100_000] * 12 + [600_000] * 4)
+        field = self.rng.choice(["type", "card", "zone", "choice", "junk"])
+        action[field] = self.rng.choice("xyz" if size > 100_000 else "xあ🜂") * size
+        return self._acting_token(), self._form(json.dumps(action))
+
+    def deep_nesting(self) -> tuple[str, dict[str, str]]:
+        depth = self.rng.choice([65, 200, 5_000, 100_000])
+        if self.rng.random() < 0.5:
+            text = "[" * depth + "]" * depth
+        else:
+            text = '{"type": "play", "card": ' + '{"a": ' * depth + "1" + "}" * depth + "}"
+        return self._acting_token(), self._form(text)
+
+    def unknown_type(self) -> tuple[str, dict[str, str]]:
+        _seat, action = self._a_legal()
+        name = self.rng.choice(["nonsense", "win", "DRAW", "Draw", " draw", "__class__",
+                                "constructor", "toString", "ドロー", "draw\x00", "undo"])  # fmt: skip
+        return self._acting_token(), self._form(json.dumps({**action, "type": name}))
+
+    def other_seat(self) -> tuple[str, dict[str, str]]:
+        _seat, action = self._a_legal()
+        if not self.idle:
+            return self.reader()
+        token = self.table.seats[self.rng.choice(self.idle)]
+        return token, self._form(json.dumps(action))
+
+    def reader(self) -> tuple[str, dict[str, str]]:
+        _seat, action = self._a_legal()
+        return self.table.reader, self._form(json.dumps(action))
+
+    def stale_version(self) -> tuple[str, dict[str, str]]:
+        seat, action = self._a_legal()
+        version = self.rng.choice([self.version - 1, self.version + 1, 0, -5, 2**63, 10**40])
+        return self.table.seats[seat], self._form(json.dumps(action), version)
+
+    def illegal_now(self) -> tuple[str, dict[str, str]]:
+        for _try in range(20):
+            action = self._shaped()
+            if self._refused(action):
+                return self._acting_token(), self._form(json.dumps(action))
+        return self.unknown_type()
+
+    def _shaped(self) -> dict[str, Any]:
+        """A plausible action: a type from either game with real card ids and seat numbers."""
+        action: dict[str, Any] = {"type": self.rng.choice(TYPES)}
+        for field in self.rng.sample(FIELDS, self.rng.randrange(0, 4)):
+            action[field] = self.rng.choice(
+                [
+                    self.rng.choice(self.cards),
+                    self.rng.randrange(-1, 6),
+                    self.rng.random() < 0.5,
+                    self.rng.choice(
+                        [
+                            "flame",
+                            "non_flame",
+                            "hand",
+                            "mana",
+                            "stones",
+                            "draw",
+                            "refill",
+                            "vp",
+                            "faith",
+                            "conquest",
+                            "red",
+                        ]
+                    ),
+                    {"red": self.rng.randrange(0, 9)},
+                ]  # fmt: skip
+            )
+        if self.rng.random() < 0.5:  # a legal action with one field moved
+            _seat, base = self._a_legal()
+            field = self.rng.choice([k for k in base if k != "type"] or ["card"])
+            base[field] = self.rng.choice(self.cards + [99, -1, None])
+            action = base
+        return action
+
+    def missing_field(self) -> tuple[str, dict[str, str]]:
+        _seat, action = self._a_legal()
+        roll = self.rng.random()
+        if roll < 0.3:
+            form = {"action": json.dumps(action)}  # no version
+        elif roll < 0.6:
+            form = {"version": str(self.version)}  # no action
+        elif roll < 0.8:
+            form = self._form(json.dumps(action), None)
+            form["version"] = self.rng.choice(["", "one", "1.0", "0x10", " ", "9" * 5000])
+        else:
+            fields = [k for k in action if k != "type"]
+            if fields:
+                del action[self.rng.choice(fields)]
+            else:
+                del action["type"]
+            if not self._refused(action):
+                action = {k: v for k, v in action.items() if k != "type"}
+            form = self._form(json.dumps(action))
+        return self._acting_token(), form
+
+
+KINDS = [
+    "invalid_json", "wrong_types", "huge_string", "deep_nesting", "unknown_type", "other_seat",
+    "reader", "stale_version", "illegal_now", "missing_field",
+]  # fmt: skip
+
+
+def _message(response: Any) -> str:
+    """The sentence a refused post shows: the flashed error, or the error page's words."""
+    found = FLASH.findall(response.text)
+    if found:
+        return html.unescape(found[-1]).strip()
+    page = ERROR_PAGE.search(response.text)
+    return html.unescape(page.group(2)).strip() if page else ""
+
+
+@pytest.fixture(scope="module")
+def tables(served: Server) -> list[Table]:
+    browser = Browser(served.url)
+    return [_open_table(browser, "traitors-flame", 3), _open_table(browser, "age-of-summoners", 2)]
+
+
+def test_a_storm_of_bad_actions_changes_nothing_and_breaks_nothing(
+    served: Server, tables: list[Table]
+) -> None:
+    rng = random.Random(20261201)
+    look = Browser(served.url)
+    before = [_snapshot(served, look, t) for t in tables]
+    storms = [Storm(t, _load(served, t.host), rng) for t in tables]
+    posts = [rng.choice(storms).post() for _ in range(POSTS)]
+
+    browsers = [Browser(served.url) for _ in range(THREADS)]
+    tokens = [b.csrf("/games/") for b in browsers]
+
+    def send(i: int) -> tuple[str, int, str]:
+        # Each thread posts every THREADS-th item through its own keep-alive session.
+        post = posts[i]
+        browser = browsers[i % THREADS]
+        form = {"csrf_token": tokens[i % THREADS], **post.form}
+        response = browser.post(f"/t/{post.token}/act", data=form, headers=CLOSE)
+        return post.kind, response.status_code, _message(response)
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(THREADS) as pool:
+        answers = [
+            *pool.map(lambda lane: [send(i) for i in range(lane, POSTS, THREADS)], range(THREADS))
+        ]
+    elapsed = time.monotonic() - started
+    flat = [a for lane in answers for a in lane]
+    statuses = Counter((kind, status) for kind, status, _m in flat)
+    print(f"\n{len(flat)} posts in {elapsed:.1f} s ({len(flat) / elapsed:.0f}/s): {statuses}")
+
+    assert len(flat) == POSTS
+    assert not [a for a in flat if a[1] >= 500], "the server failed"
+    assert not [a for a in flat if not 400 <= a[1] < 500], "a bad action was not refused"
+    assert not [a for a in flat if not a[2]], "a refusal without a message"
+    assert {k for k, _s in statuses} == set(KINDS)
+    assert statuses[("reader", 404)] == sum(n for (k, _s), n in statuses.items() if k == "reader")
+    assert statuses[("stale_version", 409)] == sum(
+        n for (k, _s), n in statuses.items() if k == "stale_version"
+    )
+    after = [_snapshot(served, look, t) for t in tables]
+    for old, new in zip(before, after, strict=True):
+        assert new == old
