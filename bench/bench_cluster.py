@@ -6,7 +6,12 @@ Each round runs CLIENTS threads for SECONDS, each on a chronicle of its own: fir
 reads, then read-and-command loops (a command counts once the server answers 200).
 Prints the median of the rounds and the ratio to SQLite.
 
-    PYTHONPATH=$PWD .venv/bin/python bench/bench_cluster.py [--rounds 3] [--seconds 5]
+On one machine every server shares the same cores, so a second server adds no CPU: it only shows
+that nothing serialises the servers. ``--pin`` runs each server on a core of its own (taskset: the
+SQLite server and server A on core 0, server B on core 1), as two machines would be, while the
+database and the clients use whatever is free.
+
+    PYTHONPATH=$PWD .venv/bin/python bench/bench_cluster.py [--rounds 3] [--seconds 5] [--pin]
 """
 
 from __future__ import annotations
@@ -76,7 +81,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--pin", action="store_true", help="one core per server (taskset)")
     args = parser.parse_args()
+    core = (lambda n: ["taskset", "-c", str(n)]) if args.pin else (lambda n: [])
     cluster = PostgresServer().start()
     servers: list[Server] = []
     try:
@@ -87,9 +94,9 @@ def main() -> None:
                 "COMPANION_EXPORTS_DIR": str(folder / "exports"),
                 "COMPANION_PACKS_DIR": str(folder / "packs"),
             }
-            lite = Server(folder / "lite.sqlite3").start()
-            first = Server(folder / "a.sqlite3", env=shared).start()
-            second = Server(folder / "b.sqlite3", env=shared).start()
+            lite = Server(folder / "lite.sqlite3", wrapper=core(0)).start()
+            first = Server(folder / "a.sqlite3", env=shared, wrapper=core(0)).start()
+            second = Server(folder / "b.sqlite3", env=shared, wrapper=core(1)).start()
             servers = [lite, first, second]
             setups = {
                 "1 server, SQLite": [lite.port],
@@ -106,7 +113,10 @@ def main() -> None:
         cluster.stop()
     base_reads = statistics.median(r for r, _c in results["1 server, SQLite"])
     base_commands = statistics.median(c for _r, c in results["1 server, SQLite"])
-    print(f"{CLIENTS} clients, {args.rounds} rounds of {args.seconds:g} s; medians per second")
+    pinned = "; one core per server" if args.pin else ""
+    print(
+        f"{CLIENTS} clients, {args.rounds} rounds of {args.seconds:g} s{pinned}; medians per second"
+    )
     print(f"{'setup':<24}{'state reads':>12}{'ratio':>7}{'commands':>10}{'ratio':>7}")
     for name, rows in results.items():
         reads = statistics.median(r for r, _c in rows)
