@@ -11,6 +11,7 @@ from typing import Any
 
 from .cards import COLOURS, ICONS, kinds
 from .payment import symbols
+from .payvalue import cheapest_payment
 
 View = dict[str, Any]
 # Least-squares fit of (final score - projected score) on 80,000 turn starts of heuristic
@@ -238,34 +239,7 @@ class Eye:
         over = len(self.me["mana"]) + int(self.me["stones"]) - ROW_LIMIT
         return self.K["relief"] * min(paid, max(0, over))
 
-    def cheapest(self, req: tuple[int, ...], generic: int, free: int,
-                 extra_mana: str | None = None) -> float | None:  # fmt: skip
-        """Greedy cheapest payment value: reductions where short, stones only when needed."""
-        left = Counter(self.mana)
-        if extra_mana:
-            left[extra_mana] += 1
-        need = list(req)
-        for i, colour in enumerate(COLOURS):
-            waive = min(max(0, need[i] - left[colour]), free)
-            need[i] -= waive
-            free -= waive
-        while free and sum(need):
-            i = max((j for j in range(5) if need[j]), key=lambda j: self.mana_value(COLOURS[j]))
-            need[i] -= 1
-            free -= 1
-        stones, cost, stone = self.me["stones"], 0.0, self.stone_value()
-        for i, colour in enumerate(COLOURS):
-            use = min(need[i], left[colour])
-            left[colour] -= use
-            stones -= need[i] - use
-            cost += use * self.mana_value(colour) + (need[i] - use) * stone
-        if stones < 0:
-            return None
-        pool = sorted([self.mana_value(c) for c in COLOURS for _ in range(left[c])]
-                      + [stone] * stones)  # fmt: skip
-        if len(pool) < generic:
-            return None
-        return cost + sum(pool[:generic])
+    cheapest = cheapest_payment  # the greedy cheapest payment (payvalue.py)
 
     def best_summon(self, extra_mana: str | None = None, without: str | None = None) -> float:
         """The best summon possible with one more mana of ``extra_mana`` and one card fewer."""
