@@ -58,9 +58,10 @@ def export_backup(db: Database, stream_id: str) -> str:
 
 
 def backup_document(
-    header: store.Stream, stored: list[store.StoredEvent], state: State
+    header: store.Stream, stored: list[store.StoredEvent], state: State | None
 ) -> dict[str, Any]:
-    """The backup as plain data, in the current format version (``state`` is its replay)."""
+    """The backup as plain data, in the current format version (``state`` is its replay; a
+    stream that is not a chronicle has none, and so no rolls taken back)."""
     first = stored[0].data if stored else {}
     return {
         "format": FORMAT,
@@ -73,7 +74,7 @@ def backup_document(
             "event_schema": SCHEMA_VERSION,
         },
         "events": [{"seq": e.seq, "event": e.data} for e in stored],
-        "withdrawn": withdrawn_list(state),
+        "withdrawn": withdrawn_list(state) if state is not None else [],
     }
 
 
