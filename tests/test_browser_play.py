@@ -37,9 +37,16 @@ def enter_faces(page: Page, hit: bool) -> None:
 
 
 def draw(page: Page) -> None:
-    if page.locator("select#card").count():  # table mode: the picker starts on no card
-        page.select_option("select#card", index=1)
-    page.click("button[value=draw]")
+    """Draw once the page that offers the draw has loaded: the previous move's page may still
+    be on screen, and a card chosen there would be lost with it."""
+    button = page.locator("button[value=draw]")
+    expect(button).to_be_visible()
+    picker = page.locator("select#card")
+    if picker.count():  # table mode: the picker starts on no card
+        picker.select_option(index=1)
+        expect(picker).not_to_have_value("")
+    button.click()
+    expect(page.locator(".drawn-card")).to_be_visible()
 
 
 def compose_and_roll(page: Page, hit: bool, answer: str = "She keeps going.") -> None:
