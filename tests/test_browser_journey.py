@@ -14,6 +14,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, Page, expect
 from pypdf import PdfReader
+from racing import serving
 from server_client import Server
 
 pytestmark = pytest.mark.browser
@@ -31,11 +32,8 @@ EPILOGUE = "灯台はいまも岬に立っている。"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("journey")
-    running = Server(folder / "db.sqlite3", env={"COMPANION_SESSION_COOKIE_SECURE": "false"})
-    running.start()
-    yield running
-    running.stop()
+    with serving(tmp_path_factory.mktemp("journey")) as running:
+        yield running
 
 
 class Api:

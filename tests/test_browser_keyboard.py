@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import requests
 from playwright.sync_api import Locator, Page, expect
+from racing import serving
 from server_client import Server
 
 pytestmark = pytest.mark.browser
@@ -20,11 +21,8 @@ EPILOGUE = "The lighthouse still stands on the cape."
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("keyboard")
-    running = Server(folder / "db.sqlite3", env={"COMPANION_SESSION_COOKIE_SECURE": "false"})
-    running.start()
-    yield running
-    running.stop()
+    with serving(tmp_path_factory.mktemp("keyboard")) as running:
+        yield running
 
 
 def focused(page: Page) -> str:

@@ -13,10 +13,10 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from pg_server import available, database_url
+from racing import create_chronicle, race, start_clients
 from server_client import SETUP, Browser, Server, next_command, request
 
 pytestmark = [
@@ -45,49 +45,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
         b.stop()
 
 
-def create(port: int) -> tuple[str, int]:
-    status, body = request(port, "POST", "/api/v1/chronicles", SETUP)
-    assert status == 201, body
-    return body["host_token"], body["state"]["version"]
-
-
-def client_loop(
-    port: int,
-    token: str,
-    commands: int,
-    seed: int,
-    log: list[tuple[Any, ...]],
-    stop: threading.Event,
-) -> None:
-    """Read the state, send the next command at that version; record every answer."""
-    import random
-
-    rng = random.Random(seed)
-    sent = 0
-    while sent < commands and not stop.is_set():
-        try:
-            status, state = request(port, "GET", f"/api/v1/chronicles/{token}/state")
-            if status != 200:
-                log.append(("state", port, status))
-                continue
-            command = next_command(state, rng)
-            status, body = request(
-                port,
-                "POST",
-                f"/api/v1/chronicles/{token}/commands",
-                {"version": state["version"], "command": command},
-            )
-        except OSError:
-            log.append(("error", port, None))
-            if stop.is_set():
-                return
-            time.sleep(0.05)
-            continue
-        sent += 1
-        version = body.get("version") if isinstance(body, dict) else None
-        log.append(("command", port, status, state["version"], version))
-
-
 def stored_events(url: str) -> list[tuple[str, int]]:
     import psycopg
 
@@ -110,39 +67,22 @@ def stream_of(url: str, token: str) -> str:
     return str(row[0])
 
 
-def run(
-    ports: list[int], token: str, clients: int, commands: int, stop: threading.Event
-) -> tuple[list[tuple[Any, ...]], list[threading.Thread]]:
-    log: list[tuple[Any, ...]] = []
-    threads = [
-        threading.Thread(
-            target=client_loop, args=(ports[n % len(ports)], token, commands, n, log, stop)
-        )
-        for n in range(clients)
-    ]
-    for thread in threads:
-        thread.start()
-    return log, threads
-
-
 def test_clients_on_two_servers_lose_nothing_and_double_nothing(
     cluster: tuple[Server, Server, str],
 ) -> None:
     a, b, url = cluster
-    token, start = create(a.port)
-    log, threads = run([a.port, b.port], token, 8, 200, threading.Event())
-    for thread in threads:
-        thread.join(timeout=900)
-    commands = [entry for entry in log if entry[0] == "command"]
-    assert len(commands) == 1600 and not [entry for entry in log if entry[0] != "command"]
-    statuses = Counter(entry[2] for entry in commands)
+    token, start = create_chronicle(a.port)
+    log = race([a.port, b.port], token, clients=8, commands=200)
+    commands = [answer for answer in log if answer.kind == "command"]
+    assert len(commands) == 1600 and len(log) == 1600, [a for a in log if a.kind != "command"][:3]
+    statuses = Counter(answer.status for answer in commands)
     assert set(statuses) <= {200, 409}, statuses  # no 5xx, nothing else
     assert statuses[409] > 50, statuses  # the two servers really raced
-    accepted = [entry for entry in commands if entry[2] == 200]
-    assert {entry[1] for entry in accepted} == {a.port, b.port}
-    versions = sorted(entry[4] for entry in accepted)
+    accepted = [answer for answer in commands if answer.accepted]
+    assert {answer.port for answer in accepted} == {a.port, b.port}
+    versions = sorted(answer.new_version or 0 for answer in accepted)
     assert len(versions) == len(set(versions)), "two commands got the same version"
-    assert all(entry[4] == entry[3] + 1 for entry in accepted)
+    assert all(answer.new_version == (answer.sent_version or 0) + 1 for answer in accepted)
     sid = stream_of(url, token)
     seqs = [seq for stream, seq in stored_events(url) if stream == sid]
     assert seqs == list(range(1, start + len(accepted) + 1))  # 0 lost, 0 doubled, no gap
@@ -152,7 +92,7 @@ def test_a_page_on_one_server_sees_a_command_made_on_the_other_within_a_second(
     cluster: tuple[Server, Server, str],
 ) -> None:
     a, b, _url = cluster
-    token, _start = create(a.port)
+    token, _start = create_chronicle(a.port)
     import random
 
     rng = random.Random(7)
@@ -177,7 +117,7 @@ def test_a_book_asked_for_on_one_server_downloads_from_the_other(
     cluster: tuple[Server, Server, str],
 ) -> None:
     a, b, _url = cluster
-    token, _start = create(a.port)
+    token, _start = create_chronicle(a.port)
     status, job = request(
         a.port,
         "POST",
@@ -230,9 +170,9 @@ def test_kill_minus_nine_of_one_server_leaves_the_other_serving(
     cluster: tuple[Server, Server, str],
 ) -> None:
     a, b, url = cluster
-    token, _start = create(b.port)
+    token, _start = create_chronicle(b.port)
     stop = threading.Event()
-    log, threads = run([a.port, b.port], token, 8, 10_000, stop)
+    log, threads = start_clients([a.port, b.port], token, 8, 10_000, stop)
     time.sleep(3)
     a.kill()
     killed = time.monotonic()
@@ -240,10 +180,10 @@ def test_kill_minus_nine_of_one_server_leaves_the_other_serving(
     stop.set()
     for thread in threads:
         thread.join(timeout=60)
-    on_b = [entry for entry in log if entry[1] == b.port]
-    assert not [entry for entry in on_b if entry[0] != "command" or entry[2] not in (200, 409)]
-    assert [entry for entry in on_b if entry[0] == "command" and entry[2] == 200]
-    acknowledged = [entry[4] for entry in log if entry[0] == "command" and entry[2] == 200]
+    on_b = [answer for answer in log if answer.port == b.port]
+    assert not [x for x in on_b if x.kind != "command" or x.status not in (200, 409)]
+    assert [answer for answer in on_b if answer.accepted]
+    acknowledged = [answer.new_version for answer in log if answer.accepted]
     sid = stream_of(url, token)
     stored = {seq for stream, seq in stored_events(url) if stream == sid}
     assert set(acknowledged) <= stored, "an acknowledged command is missing"

@@ -3,16 +3,15 @@ no acknowledged command and leaves the database intact."""
 
 from __future__ import annotations
 
-import random
 import sqlite3
 import threading
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
-from server_client import SETUP, Server, next_command, request
+from racing import create_chronicle, race, start_clients
+from server_client import Server, request
 
 pytestmark = pytest.mark.slow
 
@@ -24,80 +23,24 @@ def server(tmp_path: Path):  # type: ignore[no-untyped-def]
     running.stop()
 
 
-def create(port: int) -> tuple[str, int]:
-    status, body = request(port, "POST", "/api/v1/chronicles", SETUP)
-    assert status == 201, body
-    return body["host_token"], body["state"]["version"]
-
-
-def client_loop(
-    port: int,
-    token: str,
-    commands: int,
-    seed: int,
-    log: list[tuple[Any, ...]],
-    stop: threading.Event,
-) -> None:
-    """Read the state, send the next command at that version; record every answer."""
-    rng = random.Random(seed)
-    sent = 0
-    while sent < commands and not stop.is_set():
-        try:
-            status, state = request(port, "GET", f"/api/v1/chronicles/{token}/state")
-            if status != 200:
-                log.append(("state", status, None, None))
-                continue
-            command = next_command(state, rng)
-            status, body = request(
-                port,
-                "POST",
-                f"/api/v1/chronicles/{token}/commands",
-                {"version": state["version"], "command": command},
-            )
-        except OSError as err:
-            log.append(("error", str(err), None, None))
-            if stop.is_set():
-                return
-            continue
-        sent += 1
-        new_version = body.get("version") if isinstance(body, dict) else None
-        log.append(("command", status, state["version"], new_version, command["type"]))
-        if status not in (200, 409):
-            log.append(("refused", status, command, body))
-
-
-def run_clients(
-    port: int, token: str, clients: int, commands: int, stop: threading.Event
-) -> list[tuple[Any, ...]]:
-    log: list[tuple[Any, ...]] = []
-    threads = [
-        threading.Thread(target=client_loop, args=(port, token, commands, seed, log, stop))
-        for seed in range(clients)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=600)
-    return log
-
-
 def events_of(database: Path, token_version: int = 0) -> list[tuple[int, str, str]]:
     with sqlite3.connect(database) as db:
         return db.execute("SELECT seq, type, data FROM events ORDER BY stream_id, seq").fetchall()
 
 
 def test_eight_racing_clients_lose_nothing_and_double_no_roll(server: Server) -> None:
-    token, start = create(server.port)
-    log = run_clients(server.port, token, clients=8, commands=200, stop=threading.Event())
-    commands = [entry for entry in log if entry[0] == "command"]
-    assert len(commands) == 1600
-    statuses = Counter(entry[1] for entry in commands)
-    assert set(statuses) <= {200, 409}, [entry for entry in log if entry[0] == "refused"][:3]
+    token, start = create_chronicle(server.port)
+    log = race([server.port], token, clients=8, commands=200)
+    commands = [answer for answer in log if answer.kind == "command"]
+    assert len(commands) == 1600 and len(log) == 1600, [a for a in log if a.kind != "command"][:3]
+    statuses = Counter(answer.status for answer in commands)
+    refused = [answer for answer in commands if answer.status not in (200, 409)]
+    assert not refused, refused[:3]
     assert statuses[200] > 100 and statuses[409] > 100, statuses  # they really raced
-    assert not [entry for entry in log if entry[0] not in ("command", "refused")]
-    accepted = sorted(entry[3] for entry in commands if entry[1] == 200)
-    assert len(accepted) == len(set(accepted)), "two commands got the same version"
-    assert all(entry[3] == entry[2] + 1 for entry in commands if entry[1] == 200)
+    accepted = [answer for answer in commands if answer.accepted]
+    versions = sorted(answer.new_version for answer in accepted)
+    assert len(versions) == len(set(versions)), "two commands got the same version"
+    assert all(answer.new_version == answer.sent_version + 1 for answer in accepted)
     events = events_of(server.database)
     assert [seq for seq, _t, _d in events] == list(range(1, len(events) + 1))
     assert len(events) == start + statuses[200]  # 0 lost, 0 extra
@@ -114,15 +57,9 @@ def _assert_no_doubled_rolls(port: int, token: str) -> None:
 
 
 def test_kill_minus_nine_loses_no_acknowledged_command(server: Server) -> None:
-    token, _start = create(server.port)
+    token, _start = create_chronicle(server.port)
     stop = threading.Event()
-    log: list[tuple[Any, ...]] = []
-    threads = [
-        threading.Thread(target=client_loop, args=(server.port, token, 10_000, seed, log, stop))
-        for seed in range(4)
-    ]
-    for t in threads:
-        t.start()
+    log, threads = start_clients([server.port], token, 4, 10_000, stop)
     time.sleep(3)
     server.kill()
     stop.set()
@@ -131,14 +68,16 @@ def test_kill_minus_nine_loses_no_acknowledged_command(server: Server) -> None:
     with sqlite3.connect(server.database) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     server.start()
-    acknowledged = [entry for entry in log if entry[0] == "command" and entry[1] == 200]
+    acknowledged = [answer for answer in log if answer.accepted]
     assert len(acknowledged) > 10
     stored = {seq: kind for seq, kind, _data in events_of(server.database)}
-    for _kind, _status, _base, version, command_type in acknowledged:
+    for answer in acknowledged:
+        assert answer.command is not None
+        version, command_type = answer.new_version, answer.command["type"]
         assert version in stored, f"acknowledged version {version} is missing"
         assert _matches(stored[version], command_type), (version, stored[version], command_type)
     status, state = request(server.port, "GET", f"/api/v1/chronicles/{token}/state")
-    assert status == 200 and state["version"] >= max(entry[3] for entry in acknowledged)
+    assert status == 200 and state["version"] >= max(a.new_version or 0 for a in acknowledged)
 
 
 EVENT_OF = {
