@@ -78,7 +78,7 @@ def test_export_import_export_is_byte_identical(db: Database, language: str) -> 
 def test_backup_is_versioned_and_holds_the_whole_log(db: Database) -> None:
     original = create_demo(db, "en").id
     document = json.loads(export_backup(db, original))
-    assert document["format"] == "ijinsho-chronicle" and document["format_version"] == 2
+    assert document["format"] == "ijinsho-chronicle" and document["format_version"] == 3
     events = document["events"]
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert document["chronicle"]["version"] == len(events) == fresh(db, original).version
@@ -125,7 +125,7 @@ def test_version_1_file_is_upgraded_and_imported(db: Database) -> None:
     text = export_backup(db, original)
     old = json.dumps(version_1(text), ensure_ascii=False).encode("utf-8")
     upgraded = backup.upgrade(backup.parse(old))
-    assert upgraded["format_version"] == 2
+    assert upgraded["format_version"] == 3 and "withdrawn" not in upgraded
     assert upgraded["chronicle"]["language"] == "ja"
     copy = import_backup(db, old)
     assert fresh(db, copy.id).state == fresh(db, original).state

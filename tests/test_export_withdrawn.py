@@ -105,12 +105,20 @@ def edited(text: str, change: Any) -> bytes:
     return json.dumps(document).encode("utf-8")
 
 
-def test_a_backup_without_the_list_still_imports_but_a_wrong_list_is_refused(
+def test_a_version_2_backup_without_the_list_still_imports_but_a_wrong_list_is_refused(
     db: Database,
 ) -> None:
     text = export_backup(db, corrected_life(db, "en").id)
-    older = read_backup(edited(text, lambda d: d.pop("withdrawn")))
+
+    def version_2(document: dict[str, Any]) -> None:
+        del document["withdrawn"]
+        document["format_version"] = 2
+
+    older = read_backup(edited(text, version_2))
     assert older.state.story[0].withdrawn[0].faces == MISTYPED
+    with pytest.raises(BackupError) as refused:  # version 2 had no such list
+        read_backup(edited(text, lambda d: d.update(format_version=2)))
+    assert "withdrawn" in str(refused.value)
     with pytest.raises(BackupError) as refused:
         read_backup(edited(text, lambda d: d["withdrawn"][0].update(faces=[6, 6, 6, 6])))
     assert refused.value.code == "bad-withdrawn"

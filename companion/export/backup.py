@@ -1,10 +1,10 @@
 """The JSON backup of a chronicle: the whole event log with its metadata, and its import.
 
-A backup is ``{"format": "ijinsho-chronicle", "format_version": 2, "chronicle": {...},
+A backup is ``{"format": "ijinsho-chronicle", "format_version": 3, "chronicle": {...},
 "events": [{"seq": 1, "event": {...}}, ...], "withdrawn": [...]}``: the stored event dicts in
 order, nothing volatile (no timestamps, no ids, no links), keys sorted, so export -> import ->
-export is byte-identical. ``withdrawn`` lists, for a reader of the file, the rolls taken back by
-an undo (the events say so too): an import checks it against the events when present.
+export is byte-identical. ``withdrawn`` (new in version 3) lists, for a reader of the file, the
+rolls taken back by an undo (the events say so too): an import checks it against the events.
 An import is parsed, upgraded and checked by the rules core before anything is written, and is
 then written in one transaction.
 """
@@ -25,7 +25,7 @@ from .errors import N_, BackupError, shown
 from .verify import verified_state
 
 FORMAT = "ijinsho-chronicle"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 MAX_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 5_000
 MAX_TITLE = 200
@@ -245,7 +245,14 @@ def _upgrade_1(document: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _upgrade_1}
+def _upgrade_2(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 had no ``withdrawn`` list; the import works the rolls taken back out of the
+    events, and the next export writes the list."""
+    _only_fields(document, TOP_FIELDS - {"withdrawn"}, "")
+    return {**document, "format_version": 3}
+
+
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _upgrade_1, 2: _upgrade_2}
 
 
 def _chronicle_meta(document: dict[str, Any]) -> dict[str, Any]:
