@@ -88,3 +88,12 @@ def test_one_list_of_languages_everywhere() -> None:
         if re.search(r"^LANGUAGES\b.*=", path.read_text(encoding="utf-8"), re.MULTILINE)
     ]
     assert definitions == ["companion/languages.py"]
+
+
+def test_a_card_game_without_a_name_in_a_language_is_called_by_its_default_name() -> None:
+    from companion.cardgames import game_keys, game_name, get_game
+
+    for key in game_keys():
+        game = get_game(key)
+        assert game_name(game, "ja") == game.names["ja"] != game.names["en"]
+        assert game_name(game, "fr") == game.names[languages.DEFAULT]

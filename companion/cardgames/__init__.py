@@ -128,6 +128,13 @@ class CardGame(Protocol[StateT, ActionT]):
 AnyGame = CardGame[Any, Any]
 
 
+def game_name(game: AnyGame, language: str) -> str:
+    """The game's name in ``language``, or in the default language where it has none."""
+    from ..languages import DEFAULT
+
+    return game.names.get(language) or game.names[DEFAULT]
+
+
 def rules_markdown(package: str, lang: str) -> str:
     """``<package>/rules/<lang>.md``, or the English file, or nothing."""
     folder = importlib.resources.files(package) / "rules"

@@ -8,7 +8,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from .. import languages, matches
-from ..cardgames import game_keys, get_game
+from ..cardgames import game_keys, game_name, get_game
 
 SEAT_ROWS = 6
 
@@ -50,7 +50,7 @@ def option_rows(lang: str) -> list[dict[str, Any]]:
         rows.append(
             {
                 "game": key,
-                "name": game.names.get(lang) or game.names[languages.DEFAULT],
+                "name": game_name(game, lang),
                 "options": [
                     {
                         **option,
