@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from pg_server import fresh_database, on_postgresql
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from companion import create_app
@@ -66,6 +67,11 @@ def live_server(tmp_path: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+# The browser tests run beside the rest of the suite on two cores: an assertion waits up to 15 s for
+# the page to get there (Playwright's default is 5 s), as an action already waits up to 30 s.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")
