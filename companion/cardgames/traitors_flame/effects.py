@@ -125,11 +125,25 @@ def resolve(st: State, seat: int, kind: dict[str, Any], action: Action) -> bool:
     return False
 
 
+def run_card(st: State, seat: int, card: str, action: Action) -> bool:
+    """``resolve`` for a card of the set, from its kind's blocks bound once to their code."""
+    conditional, program = _PROGRAMS[card]
+    if conditional:
+        return resolve(st, seat, moves.KIND[card], action)
+    target = action.get("target")
+    for run, block in program:
+        if run(st, seat, target, block, action):
+            return True
+    return False
+
+
 def _draw(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
     return moves.draw(st, seat, block["n"])
 
 
 def _peek(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+    if st["quiet"]:
+        return False  # only knowledge and an event, which a quiet state keeps neither of
     top = st["deck"][: -block["n"] - 1 : -1]
     moves.learn(st, seat, top)
     moves.event(
@@ -199,7 +213,7 @@ def _give(st: State, seat: int, target: int | None, block: Block, action: Action
 
 
 def _look(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
-    if target is None or target == seat:
+    if target is None or target == seat or st["quiet"]:
         return False
     seen = [c for c in st["hands"][target] if c not in FLAMES]
     moves.learn(st, seat, seen)
@@ -266,4 +280,13 @@ _BLOCKS: dict[str, Callable[[State, int, int | None, Block, Action], bool]] = {
     "BOTTOM": _bottom,
     "REVERSE": _reverse,
     "SKIP": _skip,
+}
+
+# each card id: whether any block has a condition, and its blocks with the code that runs them
+_PROGRAMS = {
+    card: (
+        any("if" in b for b in kind["effect"]),
+        tuple((_BLOCKS[b["block"]], b) for b in kind["effect"]),
+    )
+    for card, kind in moves.KIND.items()
 }

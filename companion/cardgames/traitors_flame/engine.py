@@ -7,15 +7,15 @@ which mutates only that private copy; bots' rollouts call ``step`` on their own 
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Mapping
 from typing import Any, cast
 
 from companion.cardgames import CardGameRuleError, shown
 
 from . import cards, moves
-from .effects import asking_blocks, choices, resolve
+from .effects import asking_blocks, choices, run_card
 from .moves import FLAMES, KIND, Action, State
+from .playout import random_action as random_action
 from .standing import WIN_SCORE, reached
 
 KEY = "traitors-flame"
@@ -23,10 +23,6 @@ KEY = "traitors-flame"
 ENGINE_VERSION = 1
 FLAME_END = 3
 DECK = cards.deck_cards()
-# usable cards: (kind, target rule, whether the card asks for choices), for fast playouts
-_PLAN = {
-    c: (k, k["target_rule"], bool(asking_blocks(k["id"]))) for c, k in KIND.items() if k["usable"]
-}
 
 
 def new(
@@ -124,10 +120,10 @@ def deal(st: State, start: int) -> None:
             "round_events": len(st["events"]),
         }
     )
-    gen, shuffles = moves.rng(st), 0
+    draw, shuffles = moves.rng(st).random, 0
     while True:
         # a uniform shuffle: sort by seeded random keys (cheaper than random.shuffle)
-        deck = sorted(DECK, key=lambda _card: gen.random())
+        deck = sorted(DECK, key=lambda _card: draw())
         shuffles += 1
         if deck[-1] not in FLAMES:
             break
@@ -191,62 +187,6 @@ def plays(
     return out
 
 
-def random_action(st: State, seat: int, rng: random.Random) -> Action:
-    """A uniformly random member of ``legal_actions`` without listing them all (fast playouts)."""
-    hand, flames, n = st["hands"][seat], st["flames"], st["players"]
-    counts: list[int] = []
-    groups: list[tuple[int, str, str, list[tuple[int | None, int, list[Any]]]]] = []
-    total = 1  # drawing
-    for card in hand:
-        plan = _PLAN.get(card)
-        if plan is None:
-            continue
-        kind, rule, asking = plan
-        if not asking:
-            size = 1 if rule == "none" else n if rule == "any" else n - 1
-            groups.append((size, card, rule, []))
-            total += size
-            continue
-        counts = counts or [len(h) for h in st["hands"]]
-        rest = [c for c in hand if c != card]
-        targets = [None] if rule == "none" else [t for t in range(n) if rule == "any" or t != seat]
-        options = []
-        size = 0
-        for target in targets:
-            asks = choices(flames, counts, seat, target, kind, rest)
-            combos = 1
-            for _, opts in asks:
-                combos *= len(opts)
-            options.append((target, combos, asks))
-            size += combos
-        groups.append((size, card, rule, options))
-        total += size
-    pick = int(rng.random() * total)
-    if pick == 0:
-        return {"type": "draw"}
-    pick -= 1
-    for size, card, rule, options in groups:
-        if pick >= size:
-            pick -= size
-            continue
-        action: Action = {"type": "play", "card": card}
-        if not options:
-            if rule != "none":
-                action["target"] = pick + 1 if rule == "other" and pick >= seat else pick
-            return action
-        for target, combos, asks in options:
-            if pick >= combos:
-                pick -= combos
-                continue
-            if target is not None:
-                action["target"] = target
-            for key, opts in reversed(asks):
-                pick, i = divmod(pick, len(opts))
-                cast(dict[str, Any], action)[key] = opts[i]
-            return action
-    raise AssertionError("unreachable")
-
-
 def apply(st: State, seat: int, action: Action) -> State:
     """The state after ``seat`` takes ``action``; raises CardGameRuleError and never mutates ``st``."""
     legal = legal_actions(st, seat) if type(seat) is int else []
@@ -264,7 +204,24 @@ def step(st: State, seat: int, action: Action) -> None:
         st["log"].append([seat, action])
     st["turn"] += 1
     if action["type"] == "draw":
-        ended = moves.draw(st, seat, 1)
+        deck = st["deck"]
+        if deck:  # moves.draw of one card, inline
+            card = deck.pop()
+            st["hands"][seat].append(card)
+            flame = card in FLAMES
+            if flame:
+                st["flames"][seat] += 1
+            if not quiet:
+                moves.event(
+                    st,
+                    {
+                        "type": "drew",
+                        "seat": seat,
+                        "flame": flame,
+                        "private": {"seats": [seat], "card": card},
+                    },
+                )
+        ended = not deck
     else:
         card = action["card"]
         st["hands"][seat].remove(card)
@@ -274,23 +231,22 @@ def step(st: State, seat: int, action: Action) -> None:
             if "target" in action:
                 ev["target"] = action["target"]
             moves.event(st, ev)
-        ended = resolve(st, seat, KIND[card], action)
+        ended = run_card(st, seat, card, action)
     if ended:
         end_round(st, "deck", seat)
-    else:
-        hand_off(st, seat)
-
-
-def hand_off(st: State, seat: int) -> None:
-    """Night to the next player (skips applied), Before-Dawn to ``seat``, then the Night check."""
-    nxt, skipped = moves.next_holder(st["players"], st["direction"], seat, st["skip"])
-    if skipped is not None:
-        moves.event(st, {"type": "skipped", "seat": skipped})
+        return
+    # the hand-off: Night to the next player (skips applied), Before-Dawn to ``seat``
+    n, d = st["players"], st["direction"]
+    nxt = (seat + d) % n
+    if st["skip"]:
+        if not quiet:
+            moves.event(st, {"type": "skipped", "seat": nxt})
+        nxt = (nxt + d) % n
         st["skip"] = False
     st["night"], st["dawn"] = nxt, seat
-    if not st["quiet"]:
+    if not quiet:
         moves.event(st, {"type": "passed", "seat": seat, "target": nxt})
-    if st["flames"][nxt] >= FLAME_END:
+    if st["flames"][nxt] >= FLAME_END:  # the Night check
         end_round(st, "flame", nxt)
 
 

@@ -57,6 +57,8 @@ class State(TypedDict):
 FLAMES = cards.flame_ids()
 VALUE = cards.values()
 KIND = {cid: cards.kinds()[kid] for cid, kid in cards.all_cards().items()}
+_KIND_ID = cards.all_cards()
+_NIGHT, _DAWN = cards.kinds()["night"]["value"], cards.kinds()["dawn"]["value"]
 
 
 def rng(st: State) -> random.Random:
@@ -137,10 +139,9 @@ def score_hands(st: State) -> list[int]:
 
 def hand_score(hand: list[str], night: bool, dawn: bool) -> int:
     """One hand's raw sum as a round's end would count it, before the floor of 0."""
-    specials = cards.kinds()
-    total = sum(VALUE[c] for c in hand)
-    total += specials["night"]["value"] if night else 0
-    total += specials["dawn"]["value"] if dawn else 0
+    total = sum(map(VALUE.__getitem__, hand))
+    total += _NIGHT if night else 0
+    total += _DAWN if dawn else 0
     return int(total)
 
 
@@ -158,7 +159,7 @@ def reveal(st: State) -> list[dict[str, Any]]:
         {
             "seat": seat,
             "flames": st["flames"][seat],
-            "kinds": sorted(KIND[c]["id"] for c in hand if c not in FLAMES),
+            "kinds": sorted([_KIND_ID[c] for c in hand if c not in FLAMES]),
             "night": st["night"] == seat,
             "dawn": st["dawn"] == seat,
         }
