@@ -87,3 +87,31 @@ def test_quiet_random_playouts_are_unchanged() -> None:
 
 def test_bot_play_is_unchanged() -> None:
     assert bots_digest() == "2f4551106810b245b58447cac423b74521dc6fe6456809b53daa541edff0d75b"
+
+
+class _Fixed(random.Random):
+    """A generator whose one draw lands in the middle of slot ``i`` of ``n``."""
+
+    def __init__(self, i: int, n: int) -> None:
+        super().__init__(0)
+        self.value = (i + 0.5) / n
+
+    def random(self) -> float:
+        return self.value
+
+
+def test_random_action_picks_each_legal_action_by_its_slot() -> None:
+    """``random_action`` maps the draw onto ``legal_actions`` in order, for every slot."""
+    checked = 0
+    for g in range(30):
+        players = 2 + g % 5
+        st = engine.new(players, 300 + g, {})
+        rng = random.Random(g)
+        while st["result"] is None:
+            seat = st["night"]
+            legal = engine.legal_actions(st, seat)
+            for i in range(len(legal)):
+                assert engine.random_action(st, seat, _Fixed(i, len(legal))) == legal[i]
+            checked += len(legal)
+            st = engine.apply(st, seat, rng.choice(legal))
+    assert checked > 5000

@@ -128,9 +128,10 @@ def resolve(st: State, seat: int, kind: dict[str, Any], action: Action) -> bool:
 def run_card(st: State, seat: int, card: str, action: Action) -> bool:
     """``resolve`` for a card of the set, from its kind's blocks bound once to their code."""
     conditional, program = _PROGRAMS[card]
-    if conditional:
-        return resolve(st, seat, moves.KIND[card], action)
     target = action.get("target")
+    if conditional:  # conditions are tested once, before any block runs
+        flames = st["flames"]
+        program = tuple(p for p in program if condition_holds(flames, seat, target, p[1]))
     for run, block in program:
         if run(st, seat, target, block, action):
             return True
@@ -170,7 +171,11 @@ def _take(st: State, seat: int, target: int | None, block: Block, action: Action
         pool = [c for c in hand if c not in FLAMES]
         card = moves.rng(st).choice(pool) if pool and choice == "non_flame" else None
     if card is None:
-        moves.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
+        if not st["quiet"]:
+            moves.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
+        return False
+    if st["quiet"]:  # no knowledge, no events
+        moves.move(st, card, target, seat)
         return False
     flame = card in FLAMES
     if not flame:
@@ -193,6 +198,9 @@ def _take(st: State, seat: int, target: int | None, block: Block, action: Action
 def _give(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
     card = action.get("give")
     if target is None or target == seat or card is None or card not in st["hands"][seat]:
+        return False
+    if st["quiet"]:  # no knowledge, no events
+        moves.move(st, card, seat, target)
         return False
     flame = card in FLAMES
     if not flame:
@@ -234,7 +242,8 @@ def _bottom(st: State, seat: int, target: int | None, block: Block, action: Acti
     if block["source"] == "deck_top":
         if deck:
             deck.insert(0, deck.pop())
-            moves.event(st, {"type": "bottomed", "seat": seat, "source": "deck_top"})
+            if not st["quiet"]:
+                moves.event(st, {"type": "bottomed", "seat": seat, "source": "deck_top"})
         return False
     card = action.get("bottom")
     hand = st["hands"][seat]
@@ -261,13 +270,15 @@ def _bottom(st: State, seat: int, target: int | None, block: Block, action: Acti
 
 def _reverse(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
     st["direction"] = -st["direction"]
-    moves.event(st, {"type": "reversed", "seat": seat, "direction": st["direction"]})
+    if not st["quiet"]:
+        moves.event(st, {"type": "reversed", "seat": seat, "direction": st["direction"]})
     return False
 
 
 def _skip(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
     st["skip"] = True
-    moves.event(st, {"type": "skip-set", "seat": seat})
+    if not st["quiet"]:
+        moves.event(st, {"type": "skip-set", "seat": seat})
     return False
 
 

@@ -16,7 +16,7 @@ from . import cards, moves
 from .effects import asking_blocks, choices, run_card
 from .moves import FLAMES, KIND, Action, State
 from .playout import random_action as random_action
-from .standing import WIN_SCORE, reached
+from .standing import WIN_SCORE
 
 KEY = "traitors-flame"
 # Change whenever a rule change makes a recorded match replay differently (docs/cardgames.md).
@@ -286,7 +286,7 @@ def end_round(st: State, how: str, ender: int) -> None:
     order = tie_order(st, ender)
     best = max(totals)
     cap = st["options"].get("max_rounds")
-    if reached(st) or (cap and st["round"] >= cap):
+    if best >= WIN_SCORE or (cap and st["round"] >= cap):  # ``reached``, from ``best``
         winner = next(s for s in order if totals[s] == best)
         st["result"] = {
             "winner": winner,

@@ -104,12 +104,58 @@ def _targets(st: State, seat: int, rule: str) -> Sequence[int | None]:
     return range(st["players"]) if rule == "any" else _OTHERS[st["players"]][seat]
 
 
+def _shape(rule: str, asks: tuple[Ask, ...]) -> str:
+    """Which shortcut counts a card's plays per target (``generic`` when none applies)."""
+    if rule == "none":
+        return "generic" if any(cond for _, cond, _ in asks) else "plain"
+    if any(key == "take" for key, _, _ in asks):
+        if rule == "any" and len(asks) == 1 and asks[0][0] == "take" and not asks[0][1]:
+            return "take"
+        return "generic"
+    if all(not cond for _, cond, _ in asks):
+        return "plain"
+    if len(asks) == 1 and asks[0][0] == "give" and len(asks[0][1]) == 1 and not asks[0][1][0][0]:
+        return "give-if"
+    return "generic"
+
+
+_SHAPE = {c: _shape(rule, asks) for c, (rule, asks) in _PLAN.items()}
+
+
 def _per_target(st: State, seat: int, card: str, hand: list[str]) -> list[int]:
     """How many legal plays ``card`` has at each target: the product of its choices' sizes."""
     rule, asks = _PLAN[card]
-    flames, hands = st["flames"], st["hands"]
+    shape = _SHAPE[card]
+    if shape == "take":  # one unconditional Flame-or-not choice (nothing from yourself)
+        out = [
+            ((there > 0) + (len(h) > there)) or 1
+            for there, h in zip(st["flames"], st["hands"], strict=True)
+        ]
+        out[seat] = 1
+        return out
     rest = len(hand) - 1
     rest_nf = rest - len(FLAMES.intersection(hand))
+    if shape == "plain":  # the same choices at every other target, only own-hand ones at yours
+        own = other = 1
+        for key, _, any_card in asks:
+            m = rest if key == "bottom" or any_card else rest_nf
+            if m:
+                other *= m
+                if key == "bottom":
+                    own *= m
+        if rule == "none":
+            return [own]
+        if rule == "other":
+            return [other] * (st["players"] - 1)
+        out = [other] * st["players"]
+        out[seat] = own
+        return out
+    flames = st["flames"]
+    if shape == "give-if":  # one card to give when the target holds enough Flames
+        ((_, at),) = asks[0][1]
+        m = (rest if asks[0][2] else rest_nf) or 1
+        return [m if flames[t] >= at else 1 for t in _OTHERS[st["players"]][seat]]
+    hands = st["hands"]
     out = []
     for target in _targets(st, seat, rule):
         combos = 1
