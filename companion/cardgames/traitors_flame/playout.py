@@ -61,39 +61,35 @@ def random_action(st: State, seat: int, rng: random.Random) -> Action:
         rng.random()  # the one draw a pick takes, though drawing is all there is
         return {"type": "draw"}
     sizes = _SIZES[st["players"]]
-    groups: list[tuple[int, str, list[int] | None]] = []
+    groups: list[tuple[int, str, Any]] = []
     total = 1  # drawing, then every play of every usable card
     for card in hand:
         size = sizes[card]
         if size:
-            combos = None
+            spread = None
             if size < 0:
-                combos = _per_target(st, seat, card, hand)
-                size = sum(combos)
-            groups.append((size, card, combos))
+                size, spread = _count(st, seat, card, hand)
+            groups.append((size, card, spread))
             total += size
     pick = int(rng.random() * total)
     if pick == 0:
         return {"type": "draw"}
     pick -= 1
-    for size, card, per_target in groups:
+    for size, card, spread in groups:
         if pick >= size:
             pick -= size
             continue
         action: Action = {"type": "play", "card": card}
         rule = _PLAN[card][0]
-        if per_target is None:
+        if spread is None:
             if rule != "none":
                 action["target"] = pick + 1 if rule == "other" and pick >= seat else pick
             return action
-        for target, count in zip(_targets(st, seat, rule), per_target, strict=True):
-            if pick >= count:
-                pick -= count
-                continue
-            if target is not None:
-                action["target"] = target
-            _spell(st, seat, target, card, hand, pick, action)
-            return action
+        target, pick = _aim(st, seat, rule, spread, pick)
+        if target is not None:
+            action["target"] = target
+        _spell(st, seat, target, card, hand, pick, action)
+        return action
     raise AssertionError("unreachable")
 
 
@@ -122,17 +118,19 @@ def _shape(rule: str, asks: tuple[Ask, ...]) -> str:
 _SHAPE = {c: _shape(rule, asks) for c, (rule, asks) in _PLAN.items()}
 
 
-def _per_target(st: State, seat: int, card: str, hand: list[str]) -> list[int]:
-    """How many legal plays ``card`` has at each target: the product of its choices' sizes."""
+def _count(st: State, seat: int, card: str, hand: list[str]) -> tuple[int, Any]:
+    """How many legal plays ``card`` has (the product of its choices' sizes, summed over its
+    targets), and how they spread over the targets: a count per target, or for a ``plain`` card
+    the counts at your own seat and at every other one."""
     rule, asks = _PLAN[card]
     shape = _SHAPE[card]
     if shape == "take":  # one unconditional Flame-or-not choice (nothing from yourself)
-        out = [
+        per = [
             ((there > 0) + (len(h) > there)) or 1
             for there, h in zip(st["flames"], st["hands"], strict=True)
         ]
-        out[seat] = 1
-        return out
+        per[seat] = 1
+        return sum(per), per
     rest = len(hand) - 1
     rest_nf = rest - len(FLAMES.intersection(hand))
     if shape == "plain":  # the same choices at every other target, only own-hand ones at yours
@@ -143,20 +141,17 @@ def _per_target(st: State, seat: int, card: str, hand: list[str]) -> list[int]:
                 other *= m
                 if key == "bottom":
                     own *= m
-        if rule == "none":
-            return [own]
-        if rule == "other":
-            return [other] * (st["players"] - 1)
-        out = [other] * st["players"]
-        out[seat] = own
-        return out
+        n = st["players"]
+        size = own if rule == "none" else other * (n - 1) + (own if rule == "any" else 0)
+        return size, (own, other)
     flames = st["flames"]
     if shape == "give-if":  # one card to give when the target holds enough Flames
         ((_, at),) = asks[0][1]
         m = (rest if asks[0][2] else rest_nf) or 1
-        return [m if flames[t] >= at else 1 for t in _OTHERS[st["players"]][seat]]
+        per = [m if flames[t] >= at else 1 for t in _OTHERS[st["players"]][seat]]
+        return sum(per), per
     hands = st["hands"]
-    out = []
+    per = []
     for target in _targets(st, seat, rule):
         combos = 1
         for key, cond, any_card in asks:
@@ -173,8 +168,33 @@ def _per_target(st: State, seat: int, card: str, hand: list[str]) -> list[int]:
                 m = rest if any_card else rest_nf
             if m:
                 combos *= m
-        out.append(combos)
-    return out
+        per.append(combos)
+    return sum(per), per
+
+
+def _aim(st: State, seat: int, rule: str, spread: Any, pick: int) -> tuple[int | None, int]:
+    """The target of play number ``pick`` of a card, and the number of its choices there."""
+    if type(spread) is tuple:
+        own, other = spread
+        if rule == "none":
+            return None, pick
+        if rule == "other":
+            i, pick = divmod(pick, other)
+            return _OTHERS[st["players"]][seat][i], pick
+        before = other * seat
+        if pick < before:
+            i, pick = divmod(pick, other)
+            return i, pick
+        pick -= before
+        if pick < own:
+            return seat, pick
+        i, pick = divmod(pick - own, other)
+        return seat + 1 + i, pick
+    for target, count in zip(_targets(st, seat, rule), spread, strict=True):
+        if pick < count:
+            return target, pick
+        pick -= count
+    raise AssertionError("unreachable")
 
 
 def _spell(
@@ -183,22 +203,23 @@ def _spell(
     """Fill in choice number ``pick`` of ``card`` at ``target``, the last choice varying fastest
     (the options and their order are those of ``effects.choices``)."""
     flames = st["flames"]
-    rest = [c for c in hand if c != card]
+    rest: list[str] | None = None
     asked: list[tuple[str, list[Any]]] = []
     for key, cond, any_card in _PLAN[card][1]:
         if cond and not _holds(flames, seat, target, cond):
             continue
-        if key == "bottom":
-            opts = rest
-        elif target is None or target == seat:
-            continue
-        elif key == "take":
+        if key != "bottom" and (target is None or target == seat):
+            continue  # targeting yourself takes and gives nothing (D10)
+        if key == "take":
+            assert target is not None
             there = flames[target]
-            opts = ["flame"] if there else []
+            opts: list[Any] = ["flame"] if there else []
             if len(st["hands"][target]) > there:
                 opts.append("non_flame")
         else:
-            opts = rest if any_card else [c for c in rest if c not in FLAMES]
+            if rest is None:
+                rest = [c for c in hand if c != card]
+            opts = rest if key == "bottom" or any_card else [c for c in rest if c not in FLAMES]
         if opts:
             asked.append((key, opts))
     chosen: dict[str, Any] = action  # type: ignore[assignment]
