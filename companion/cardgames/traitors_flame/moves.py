@@ -131,8 +131,13 @@ def move(st: State, card: str, src: int, dst: int) -> None:
 
 def score_hands(st: State) -> list[int]:
     """Each seat's raw round sum: its hand plus Night (+2) and Before-Dawn (+4) if it holds them."""
+    night, dawn, value = st["night"], st["dawn"], VALUE.__getitem__
     return [
-        hand_score(hand, st["night"] == seat, st["dawn"] == seat)
+        int(
+            sum(map(value, hand))
+            + (_NIGHT if night == seat else 0)
+            + (_DAWN if dawn == seat else 0)
+        )
         for seat, hand in enumerate(st["hands"])
     ]
 
@@ -155,13 +160,14 @@ def next_holder(players: int, direction: int, seat: int, skip: bool) -> tuple[in
 
 def reveal(st: State) -> list[dict[str, Any]]:
     """The hands shown at scoring, by kind (no card ids, so they cannot leak into later rounds)."""
+    flames, night, dawn = st["flames"], st["night"], st["dawn"]
     return [
         {
             "seat": seat,
-            "flames": st["flames"][seat],
+            "flames": flames[seat],
             "kinds": sorted([_KIND_ID[c] for c in hand if c not in FLAMES]),
-            "night": st["night"] == seat,
-            "dawn": st["dawn"] == seat,
+            "night": night == seat,
+            "dawn": dawn == seat,
         }
         for seat, hand in enumerate(st["hands"])
     ]
