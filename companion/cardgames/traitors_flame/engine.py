@@ -166,18 +166,26 @@ def plays(
 ) -> list[Action]:
     """Every legal way to play ``card``, from public counts and the player's own hand."""
     rule = kind["target_rule"]
+    asking = asking_blocks(kind["id"])
+    if not asking:  # one play per target
+        if rule == "none":
+            return [{"type": "play", "card": card}]
+        return [
+            {"type": "play", "card": card, "target": s}
+            for s in range(len(counts))
+            if rule == "any" or s != seat
+        ]
     if rule == "none":
         targets: list[int | None] = [None]
     else:
         targets = [s for s in range(len(counts)) if rule == "any" or s != seat]
-    asking = asking_blocks(kind["id"])
-    rest = [c for c in hand if c != card] if asking else []
+    rest = [c for c in hand if c != card]
     out: list[Action] = []
     for target in targets:
         base: Action = {"type": "play", "card": card}
         if target is not None:
             base["target"] = target
-        asks = choices(flames, counts, seat, target, kind, rest) if asking else None
+        asks = choices(flames, counts, seat, target, kind, rest)
         if not asks:
             out.append(base)
             continue
