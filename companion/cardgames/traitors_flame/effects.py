@@ -125,11 +125,26 @@ def resolve(st: State, seat: int, kind: dict[str, Any], action: Action) -> bool:
     return False
 
 
+def run_card(st: State, seat: int, card: str, action: Action) -> bool:
+    """``resolve`` for a card of the set, from its kind's blocks bound once to their code."""
+    conditional, program = _PROGRAMS[card]
+    target = action.get("target")
+    if conditional:  # conditions are tested once, before any block runs
+        flames = st["flames"]
+        program = tuple(p for p in program if condition_holds(flames, seat, target, p[1]))
+    for run, block in program:
+        if run(st, seat, target, block, action):
+            return True
+    return False
+
+
 def _draw(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
     return moves.draw(st, seat, block["n"])
 
 
 def _peek(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+    if st["quiet"]:
+        return False  # only knowledge and an event, which a quiet state keeps neither of
     top = st["deck"][: -block["n"] - 1 : -1]
     moves.learn(st, seat, top)
     moves.event(
@@ -156,7 +171,11 @@ def _take(st: State, seat: int, target: int | None, block: Block, action: Action
         pool = [c for c in hand if c not in FLAMES]
         card = moves.rng(st).choice(pool) if pool and choice == "non_flame" else None
     if card is None:
-        moves.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
+        if not st["quiet"]:
+            moves.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
+        return False
+    if st["quiet"]:  # no knowledge, no events
+        moves.move(st, card, target, seat)
         return False
     flame = card in FLAMES
     if not flame:
@@ -180,6 +199,9 @@ def _give(st: State, seat: int, target: int | None, block: Block, action: Action
     card = action.get("give")
     if target is None or target == seat or card is None or card not in st["hands"][seat]:
         return False
+    if st["quiet"]:  # no knowledge, no events
+        moves.move(st, card, seat, target)
+        return False
     flame = card in FLAMES
     if not flame:
         moves.blur(st, seat, (seat, target))
@@ -199,7 +221,7 @@ def _give(st: State, seat: int, target: int | None, block: Block, action: Action
 
 
 def _look(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
-    if target is None or target == seat:
+    if target is None or target == seat or st["quiet"]:
         return False
     seen = [c for c in st["hands"][target] if c not in FLAMES]
     moves.learn(st, seat, seen)
@@ -220,7 +242,8 @@ def _bottom(st: State, seat: int, target: int | None, block: Block, action: Acti
     if block["source"] == "deck_top":
         if deck:
             deck.insert(0, deck.pop())
-            moves.event(st, {"type": "bottomed", "seat": seat, "source": "deck_top"})
+            if not st["quiet"]:
+                moves.event(st, {"type": "bottomed", "seat": seat, "source": "deck_top"})
         return False
     card = action.get("bottom")
     hand = st["hands"][seat]
@@ -247,13 +270,15 @@ def _bottom(st: State, seat: int, target: int | None, block: Block, action: Acti
 
 def _reverse(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
     st["direction"] = -st["direction"]
-    moves.event(st, {"type": "reversed", "seat": seat, "direction": st["direction"]})
+    if not st["quiet"]:
+        moves.event(st, {"type": "reversed", "seat": seat, "direction": st["direction"]})
     return False
 
 
 def _skip(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
     st["skip"] = True
-    moves.event(st, {"type": "skip-set", "seat": seat})
+    if not st["quiet"]:
+        moves.event(st, {"type": "skip-set", "seat": seat})
     return False
 
 
@@ -266,4 +291,13 @@ _BLOCKS: dict[str, Callable[[State, int, int | None, Block, Action], bool]] = {
     "BOTTOM": _bottom,
     "REVERSE": _reverse,
     "SKIP": _skip,
+}
+
+# each card id: whether any block has a condition, and its blocks with the code that runs them
+_PROGRAMS = {
+    card: (
+        any("if" in b for b in kind["effect"]),
+        tuple((_BLOCKS[b["block"]], b) for b in kind["effect"]),
+    )
+    for card, kind in moves.KIND.items()
 }

@@ -7,26 +7,22 @@ which mutates only that private copy; bots' rollouts call ``step`` on their own 
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Mapping
 from typing import Any, cast
 
 from companion.cardgames import CardGameRuleError, shown
 
 from . import cards, moves
-from .effects import asking_blocks, choices, resolve
+from .effects import asking_blocks, choices, run_card
 from .moves import FLAMES, KIND, Action, State
-from .standing import WIN_SCORE, reached
+from .playout import random_action as random_action
+from .standing import WIN_SCORE
 
 KEY = "traitors-flame"
 # Change whenever a rule change makes a recorded match replay differently (docs/cardgames.md).
 ENGINE_VERSION = 1
 FLAME_END = 3
 DECK = cards.deck_cards()
-# usable cards: (kind, target rule, whether the card asks for choices), for fast playouts
-_PLAN = {
-    c: (k, k["target_rule"], bool(asking_blocks(k["id"]))) for c, k in KIND.items() if k["usable"]
-}
 
 
 def new(
@@ -124,10 +120,10 @@ def deal(st: State, start: int) -> None:
             "round_events": len(st["events"]),
         }
     )
-    gen, shuffles = moves.rng(st), 0
+    draw, shuffles = moves.rng(st).random, 0
     while True:
         # a uniform shuffle: sort by seeded random keys (cheaper than random.shuffle)
-        deck = sorted(DECK, key=lambda _card: gen.random())
+        deck = sorted(DECK, key=lambda _card: draw())
         shuffles += 1
         if deck[-1] not in FLAMES:
             break
@@ -170,18 +166,26 @@ def plays(
 ) -> list[Action]:
     """Every legal way to play ``card``, from public counts and the player's own hand."""
     rule = kind["target_rule"]
+    asking = asking_blocks(kind["id"])
+    if not asking:  # one play per target
+        if rule == "none":
+            return [{"type": "play", "card": card}]
+        return [
+            {"type": "play", "card": card, "target": s}
+            for s in range(len(counts))
+            if rule == "any" or s != seat
+        ]
     if rule == "none":
         targets: list[int | None] = [None]
     else:
         targets = [s for s in range(len(counts)) if rule == "any" or s != seat]
-    asking = asking_blocks(kind["id"])
-    rest = [c for c in hand if c != card] if asking else []
+    rest = [c for c in hand if c != card]
     out: list[Action] = []
     for target in targets:
         base: Action = {"type": "play", "card": card}
         if target is not None:
             base["target"] = target
-        asks = choices(flames, counts, seat, target, kind, rest) if asking else None
+        asks = choices(flames, counts, seat, target, kind, rest)
         if not asks:
             out.append(base)
             continue
@@ -189,62 +193,6 @@ def plays(
         for combo in itertools.product(*(opts for _, opts in asks)):
             out.append(cast(Action, {**base, **dict(zip(keys, combo, strict=True))}))
     return out
-
-
-def random_action(st: State, seat: int, rng: random.Random) -> Action:
-    """A uniformly random member of ``legal_actions`` without listing them all (fast playouts)."""
-    hand, flames, n = st["hands"][seat], st["flames"], st["players"]
-    counts: list[int] = []
-    groups: list[tuple[int, str, str, list[tuple[int | None, int, list[Any]]]]] = []
-    total = 1  # drawing
-    for card in hand:
-        plan = _PLAN.get(card)
-        if plan is None:
-            continue
-        kind, rule, asking = plan
-        if not asking:
-            size = 1 if rule == "none" else n if rule == "any" else n - 1
-            groups.append((size, card, rule, []))
-            total += size
-            continue
-        counts = counts or [len(h) for h in st["hands"]]
-        rest = [c for c in hand if c != card]
-        targets = [None] if rule == "none" else [t for t in range(n) if rule == "any" or t != seat]
-        options = []
-        size = 0
-        for target in targets:
-            asks = choices(flames, counts, seat, target, kind, rest)
-            combos = 1
-            for _, opts in asks:
-                combos *= len(opts)
-            options.append((target, combos, asks))
-            size += combos
-        groups.append((size, card, rule, options))
-        total += size
-    pick = int(rng.random() * total)
-    if pick == 0:
-        return {"type": "draw"}
-    pick -= 1
-    for size, card, rule, options in groups:
-        if pick >= size:
-            pick -= size
-            continue
-        action: Action = {"type": "play", "card": card}
-        if not options:
-            if rule != "none":
-                action["target"] = pick + 1 if rule == "other" and pick >= seat else pick
-            return action
-        for target, combos, asks in options:
-            if pick >= combos:
-                pick -= combos
-                continue
-            if target is not None:
-                action["target"] = target
-            for key, opts in reversed(asks):
-                pick, i = divmod(pick, len(opts))
-                cast(dict[str, Any], action)[key] = opts[i]
-            return action
-    raise AssertionError("unreachable")
 
 
 def apply(st: State, seat: int, action: Action) -> State:
@@ -264,7 +212,24 @@ def step(st: State, seat: int, action: Action) -> None:
         st["log"].append([seat, action])
     st["turn"] += 1
     if action["type"] == "draw":
-        ended = moves.draw(st, seat, 1)
+        deck = st["deck"]
+        if deck:  # moves.draw of one card, inline
+            card = deck.pop()
+            st["hands"][seat].append(card)
+            flame = card in FLAMES
+            if flame:
+                st["flames"][seat] += 1
+            if not quiet:
+                moves.event(
+                    st,
+                    {
+                        "type": "drew",
+                        "seat": seat,
+                        "flame": flame,
+                        "private": {"seats": [seat], "card": card},
+                    },
+                )
+        ended = not deck
     else:
         card = action["card"]
         st["hands"][seat].remove(card)
@@ -274,23 +239,22 @@ def step(st: State, seat: int, action: Action) -> None:
             if "target" in action:
                 ev["target"] = action["target"]
             moves.event(st, ev)
-        ended = resolve(st, seat, KIND[card], action)
+        ended = run_card(st, seat, card, action)
     if ended:
         end_round(st, "deck", seat)
-    else:
-        hand_off(st, seat)
-
-
-def hand_off(st: State, seat: int) -> None:
-    """Night to the next player (skips applied), Before-Dawn to ``seat``, then the Night check."""
-    nxt, skipped = moves.next_holder(st["players"], st["direction"], seat, st["skip"])
-    if skipped is not None:
-        moves.event(st, {"type": "skipped", "seat": skipped})
+        return
+    # the hand-off: Night to the next player (skips applied), Before-Dawn to ``seat``
+    n, d = st["players"], st["direction"]
+    nxt = (seat + d) % n
+    if st["skip"]:
+        if not quiet:
+            moves.event(st, {"type": "skipped", "seat": nxt})
+        nxt = (nxt + d) % n
         st["skip"] = False
     st["night"], st["dawn"] = nxt, seat
-    if not st["quiet"]:
+    if not quiet:
         moves.event(st, {"type": "passed", "seat": seat, "target": nxt})
-    if st["flames"][nxt] >= FLAME_END:
+    if st["flames"][nxt] >= FLAME_END:  # the Night check
         end_round(st, "flame", nxt)
 
 
@@ -330,7 +294,7 @@ def end_round(st: State, how: str, ender: int) -> None:
     order = tie_order(st, ender)
     best = max(totals)
     cap = st["options"].get("max_rounds")
-    if reached(st) or (cap and st["round"] >= cap):
+    if best >= WIN_SCORE or (cap and st["round"] >= cap):  # ``reached``, from ``best``
         winner = next(s for s in order if totals[s] == best)
         st["result"] = {
             "winner": winner,

@@ -57,6 +57,8 @@ class State(TypedDict):
 FLAMES = cards.flame_ids()
 VALUE = cards.values()
 KIND = {cid: cards.kinds()[kid] for cid, kid in cards.all_cards().items()}
+_KIND_ID = cards.all_cards()
+_NIGHT, _DAWN = cards.kinds()["night"]["value"], cards.kinds()["dawn"]["value"]
 
 
 def rng(st: State) -> random.Random:
@@ -129,18 +131,22 @@ def move(st: State, card: str, src: int, dst: int) -> None:
 
 def score_hands(st: State) -> list[int]:
     """Each seat's raw round sum: its hand plus Night (+2) and Before-Dawn (+4) if it holds them."""
+    night, dawn, value = st["night"], st["dawn"], VALUE.__getitem__
     return [
-        hand_score(hand, st["night"] == seat, st["dawn"] == seat)
+        int(
+            sum(map(value, hand))
+            + (_NIGHT if night == seat else 0)
+            + (_DAWN if dawn == seat else 0)
+        )
         for seat, hand in enumerate(st["hands"])
     ]
 
 
 def hand_score(hand: list[str], night: bool, dawn: bool) -> int:
     """One hand's raw sum as a round's end would count it, before the floor of 0."""
-    specials = cards.kinds()
-    total = sum(VALUE[c] for c in hand)
-    total += specials["night"]["value"] if night else 0
-    total += specials["dawn"]["value"] if dawn else 0
+    total = sum(map(VALUE.__getitem__, hand))
+    total += _NIGHT if night else 0
+    total += _DAWN if dawn else 0
     return int(total)
 
 
@@ -154,13 +160,14 @@ def next_holder(players: int, direction: int, seat: int, skip: bool) -> tuple[in
 
 def reveal(st: State) -> list[dict[str, Any]]:
     """The hands shown at scoring, by kind (no card ids, so they cannot leak into later rounds)."""
+    flames, night, dawn = st["flames"], st["night"], st["dawn"]
     return [
         {
             "seat": seat,
-            "flames": st["flames"][seat],
-            "kinds": sorted(KIND[c]["id"] for c in hand if c not in FLAMES),
-            "night": st["night"] == seat,
-            "dawn": st["dawn"] == seat,
+            "flames": flames[seat],
+            "kinds": sorted([_KIND_ID[c] for c in hand if c not in FLAMES]),
+            "night": night == seat,
+            "dawn": dawn == seat,
         }
         for seat, hand in enumerate(st["hands"])
     ]

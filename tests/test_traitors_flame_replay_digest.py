@@ -1,0 +1,117 @@
+"""Traitor's Flame replays bit for bit: digests of seeded random play pinned against the engine.
+
+A stored match replays from its seed and action list, so any change to states, views, legal
+actions, events, results or the draws taken from the seeded generator must change
+``engine_version``. These digests catch such a change (the rules code may get faster, never
+different); update them only together with ``ENGINE_VERSION``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+from companion.cardgames.traitors_flame import GAME, engine
+from companion.cardgames.traitors_flame.search import search_bot
+from companion.cardgames.traitors_flame.simulate import simulate
+from companion.cardgames.traitors_flame.view import observe
+
+
+def _feed(h: Any, value: Any) -> None:
+    h.update(json.dumps(value, sort_keys=True).encode())
+
+
+def api_digest(games: int) -> str:
+    """Every state, legal-action list and seat view along seeded random matches via ``GAME``."""
+    h = hashlib.sha256()
+    for g in range(games):
+        players = 2 + g % 5
+        st = GAME.new(players, 1000 + g, {"max_rounds": 100} if g % 3 else {})
+        rng = random.Random(g)
+        _feed(h, st)
+        while GAME.result(st) is None:
+            seat = st["night"]
+            legal = GAME.legal_actions(st, seat)
+            _feed(h, legal)
+            _feed(h, [GAME.view(st, s) for s in (None, *range(players))])
+            st = GAME.apply(st, seat, rng.choice(legal))
+            _feed(h, st)
+        _feed(h, [GAME.log(st), GAME.result(st), GAME.standings(st)])
+    return h.hexdigest()
+
+
+def step_digest(games: int) -> str:
+    """Every quiet state along seeded ``random_action`` playouts through ``step``."""
+    h = hashlib.sha256()
+    for g in range(games):
+        st = engine.new(2 + g % 5, 5000 + g, {}, quiet=True)
+        rng = random.Random(g)
+        while st["result"] is None:
+            seat = st["night"]
+            action = engine.random_action(st, seat, rng)
+            _feed(h, action)
+            engine.step(st, seat, action)
+            _feed(h, st)
+    return h.hexdigest()
+
+
+def bots_digest() -> str:
+    """Heuristic matches (quiet ``step``) and search decisions (rollouts on sampled worlds)."""
+    h = hashlib.sha256()
+    for players in (2, 4, 6):
+        _feed(h, simulate(6, players, ["heuristic", "random"], seed=players))
+    rng = random.Random(3)
+    for players in (2, 3, 5):
+        st = engine.new(players, 70 + players, {})
+        for _ in range(12):
+            seat = st["night"]
+            legal = engine.legal_actions(st, seat)
+            action = search_bot(GAME.view(st, seat), legal, rng, rollouts=8)
+            _feed(h, [action, observe(st, seat)])
+            st = engine.apply(st, seat, action)
+            if st["result"] is not None:
+                break
+    _feed(h, rng.random())
+    return h.hexdigest()
+
+
+def test_public_api_play_is_unchanged() -> None:
+    assert api_digest(24) == "bed36208281d20f12c0b4411a0e537339f66380629de147070fdd1cdc6473ea6"
+
+
+def test_quiet_random_playouts_are_unchanged() -> None:
+    assert step_digest(150) == "ebf42a44406e7ad554771f7f62e65c5d2ed76af38765b294b59c47a85e20ee2d"
+
+
+def test_bot_play_is_unchanged() -> None:
+    assert bots_digest() == "2f4551106810b245b58447cac423b74521dc6fe6456809b53daa541edff0d75b"
+
+
+class _Fixed(random.Random):
+    """A generator whose one draw lands in the middle of slot ``i`` of ``n``."""
+
+    def __init__(self, i: int, n: int) -> None:
+        super().__init__(0)
+        self.value = (i + 0.5) / n
+
+    def random(self) -> float:
+        return self.value
+
+
+def test_random_action_picks_each_legal_action_by_its_slot() -> None:
+    """``random_action`` maps the draw onto ``legal_actions`` in order, for every slot."""
+    checked = 0
+    for g in range(30):
+        players = 2 + g % 5
+        st = engine.new(players, 300 + g, {})
+        rng = random.Random(g)
+        while st["result"] is None:
+            seat = st["night"]
+            legal = engine.legal_actions(st, seat)
+            for i in range(len(legal)):
+                assert engine.random_action(st, seat, _Fixed(i, len(legal))) == legal[i]
+            checked += len(legal)
+            st = engine.apply(st, seat, rng.choice(legal))
+    assert checked > 5000
