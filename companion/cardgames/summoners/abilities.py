@@ -15,6 +15,7 @@ from .cards import ICONS, kind_of_card, kinds, number_of_action, number_of_card
 from .state import State, emit, gain_faith, push, seats_from
 
 _KIND = kind_of_card()
+_NUMBER = number_of_card()
 _SPECS = kinds()
 _ORDER = {k: i for i, k in enumerate(_SPECS)}
 
@@ -100,7 +101,15 @@ def warded(s: State, seat: int, against: str) -> bool:
 
 def reachable_actions(s: State, seat: int) -> dict[str, tuple[int, str]]:
     """Action name -> (command number, how) for every action the seat may take this turn."""
-    return dict(_reachable(*_command_key(s, seat)))
+    return dict(reachable_of(s, lineup(s, seat)))
+
+
+def reachable_of(s: State, spirits: Lineup) -> tuple[tuple[str, tuple[int, str]], ...]:
+    """``reachable_actions`` as pairs, for the active seat whose line-up is ``spirits``."""
+    t = s["turn"]
+    amounts = spirits.amounts
+    zero = t["pairing_num"] if t["played"] is not None and amounts.get("zero-played") else None
+    return _reachable(t["base"], zero, amounts.get("shift-command", 0))
 
 
 def play_reach(s: State, seat: int, pairing: int, played: int) -> dict[str, tuple[int, str]]:
@@ -108,14 +117,6 @@ def play_reach(s: State, seat: int, pairing: int, played: int) -> dict[str, tupl
     amounts = lineup(s, seat).amounts
     zero = pairing if amounts.get("zero-played") else None
     return dict(_reachable(pairing + played, zero, amounts.get("shift-command", 0)))
-
-
-def _command_key(s: State, seat: int) -> tuple[int, int | None, int]:
-    """(base number, the pairing number when Asmodai may zero the played card, shift)."""
-    t = s["turn"]
-    amounts = lineup(s, seat).amounts
-    zero = t["pairing_num"] if t["played"] is not None and amounts.get("zero-played") else None
-    return t["base"], zero, amounts.get("shift-command", 0)
 
 
 @cache
@@ -215,15 +216,14 @@ def _grouped(s: State, seat: int, hook: str) -> tuple[tuple[str, int], ...]:
 def action_triggers(s: State, seat: int, action: str) -> None:
     """Resolve "when you take <action>" abilities, each kind as one combined step."""
     for kind, times in reversed(_grouped(s, seat, "on-action")):
-        ability = kinds()[kind]["ability"]
-        if action in ability["actions"]:
+        if action in _SPECS[kind]["ability"]["actions"]:
             push(s, {"step": "resolve", "seat": seat, "kind": kind, "times": times})
 
 
 def summon_triggers(s: State, seat: int, card: str) -> None:
     """The summoned spirit's own "when summoned" ability (optional ones ask first)."""
-    kind = kind_of_card()[card]
-    ability = kinds()[kind]["ability"]
+    kind = _KIND[card]
+    ability = _SPECS[kind]["ability"]
     if ability["hook"] != "on-summon":
         return
     if ability.get("optional"):
@@ -235,15 +235,15 @@ def summon_triggers(s: State, seat: int, card: str) -> None:
 def assist_triggers(s: State, seat: int, assisted: str) -> None:
     """Abilities about the card the seat just assisted (Cerberus)."""
     for kind, times in _grouped(s, seat, "on-assist"):
-        ability = kinds()[kind]["ability"]
-        if number_of_card()[assisted] >= ability["min_number"]:
+        ability = _SPECS[kind]["ability"]
+        if _NUMBER[assisted] >= ability["min_number"]:
             resolve(s, seat, kind, ability["effects"], times)
 
 
 def end_of_turn_triggers(s: State, seat: int) -> None:
     """ "At the end of your turn" abilities (Kodama)."""
     for kind, times in reversed(_grouped(s, seat, "end-of-turn")):
-        ability = kinds()[kind]["ability"]
+        ability = _SPECS[kind]["ability"]
         p = s["seats"][seat]
         if len(p["hand"]) <= ability.get("max_hand", 99) and p["faith"] <= ability.get(
             "max_faith", 99

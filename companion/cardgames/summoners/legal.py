@@ -12,9 +12,11 @@ from typing import Any
 
 from companion.cardgames import CardGameRuleError, shown
 
-from .abilities import Lineup, lineup, reachable_actions, warded
+from .abilities import Lineup, lineup, reachable_of, warded
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .payment import (
+    _BASE_COST,
+    _SELF_COST,
     affordable,
     lineup_cost,
     mana_counts,
@@ -41,9 +43,13 @@ def legal_actions(s: State, seat: int) -> list[Action]:
 
 
 def _firsts(cards: list[str]) -> list[str]:
+    kinds_of = [_KIND[card] for card in cards]
+    if len(set(kinds_of)) == len(kinds_of):  # the usual case: no two copies of a kind
+        return list(cards)
     seen: dict[str, str] = {}
-    for card in cards:
-        seen.setdefault(_KIND[card], card)
+    for kind, card in zip(kinds_of, cards, strict=True):
+        if kind not in seen:
+            seen[kind] = card
     return list(seen.values())
 
 
@@ -62,9 +68,28 @@ def summons(s: State, seat: int) -> list[Action]:
 
 def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
     found: list[Action] = []
+    counts = spirits.counts
+    free = spirits.free
+    a0, a1, a2, a3, a4 = avail
+    have = a0 + a1 + a2 + a3 + a4 + stones
     for card in _firsts(hand):
-        req, generic, free = lineup_cost(spirits, _KIND[card])
-        if affordable(req, generic, free, avail, stones):
+        kind = _KIND[card]
+        if kind in _SELF_COST and kind not in counts:  # lineup_cost, inlined
+            (r0, r1, r2, r3, r4), generic = _SELF_COST[kind]
+        else:
+            (r0, r1, r2, r3, r4), generic = _BASE_COST[kind]
+        # affordable(), inlined
+        short = (
+            (r0 - a0 if r0 > a0 else 0)
+            + (r1 - a1 if r1 > a1 else 0)
+            + (r2 - a2 if r2 > a2 else 0)
+            + (r3 - a3 if r3 > a3 else 0)
+            + (r4 - a4 if r4 > a4 else 0)
+        )
+        if short - free > stones:
+            continue
+        need = r0 + r1 + r2 + r3 + r4
+        if have >= need - (free if free < need else need) + generic:
             found.append({"type": "summon", "card": card})
     return found
 
@@ -103,24 +128,24 @@ def _places(
     return found
 
 
-def _acts(s: State, seat: int, avail: Counts) -> list[Action]:
+def _acts(s: State, seat: int, avail: Counts, spirits: Lineup) -> list[Action]:
     found: list[Action] = []
-    for name in reachable_actions(s, seat):
-        act: Action = {"type": "act", "action": name}
+    for name, _ in reachable_of(s, spirits):
         if name == "conquest":
+            seats = s["seats"]
             victims: list[int | None] = [
                 o
                 for o in range(s["players"])
-                if o != seat and s["seats"][o]["vp"] > 0 and not warded(s, o, "steal")
+                if o != seat and seats[o]["vp"] > 0 and not warded(s, o, "steal")
             ]
-            found += [{**act, "victim": v} for v in (victims or [None])]
+            found += [{"type": "act", "action": name, "victim": v} for v in (victims or [None])]
         elif name == "research":
             colours: list[str | None] = [c for c, n in zip(COLOURS, avail, strict=True) if n]
-            found += [{**act, "flip": c} for c in (colours or [None])]
+            found += [{"type": "act", "action": name, "flip": c} for c in (colours or [None])]
         elif name in _CHOICES:
-            found += [{**act, "choice": c} for c in _CHOICES[name]]
+            found += [{"type": "act", "action": name, "choice": c} for c in _CHOICES[name]]
         else:
-            found.append(act)
+            found.append({"type": "act", "action": name})
     return found
 
 
@@ -135,8 +160,10 @@ def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action
     found: list[Action] = []
     used = s["turn"]["paid"]
     for kind, count in spirits.counts.items():
-        cost = _PAID_COST.get(kind)
-        if cost is not None and used.get(kind, 0) < count:
+        if kind not in _PAID_COST:
+            continue
+        cost = _PAID_COST[kind]
+        if used.get(kind, 0) < count:
             if affordable(cost[0], cost[1], 0, avail, stones):
                 found.append({"type": "paid", "kind": kind})
     return found
@@ -149,7 +176,7 @@ def _main(s: State, seat: int, ctx: Await) -> list[Action]:
     payable = {_KIND[a["card"]] for a in summoned}
     return (
         summoned
-        + _acts(s, seat, avail)
+        + _acts(s, seat, avail, spirits)
         + _paids(s, spirits, avail, stones)
         + _places(s, seat, spirits, avail, stones, payable)
     )
@@ -164,7 +191,20 @@ def _summon_only(s: State, seat: int, ctx: Await) -> list[Action]:
 
 
 def _pay(s: State, seat: int, ctx: Await) -> list[Action]:
-    return [{"type": "pay", "pay": payment_dict(p)} for p in pending_payments(s, seat)]
+    options = pending_payments(s, seat)
+    known = _PAY_LISTS.get(id(options))
+    if known is not None and known[0] is options:
+        dicts = known[1]
+    else:
+        dicts = tuple(payment_dict(p) for p in options)
+        if len(_PAY_LISTS) < 1 << 12:
+            _PAY_LISTS[id(options)] = (options, dicts)
+    return [{"type": "pay", "pay": d.copy()} for d in dicts]
+
+
+# id of a cached tuple of payment options -> (that tuple, kept alive so the id stays its own,
+# and the options as JSON dicts, never handed out: every action gets a copy)
+_PAY_LISTS: dict[int, tuple[tuple[Any, ...], tuple[dict[str, int], ...]]] = {}
 
 
 def _prayer_discard(s: State, seat: int, ctx: Await) -> list[Action]:

@@ -41,6 +41,8 @@ def _self_discounted(spec: dict[str, Any]) -> tuple[tuple[int, ...], int]:
     return tuple(reduced), generic
 
 
+_KIND = kind_of_card()
+_ABILITY_COST = {k: tuple(spec["ability"].get("cost", ())) for k, spec in _SPECS.items()}
 _BASE_COST = {k: symbols(tuple(spec["cost"])) for k, spec in _SPECS.items()}
 _SELF_COST = {k: _self_discounted(spec) for k, spec in _SPECS.items()
               if spec["ability"]["hook"] == "self-discount"}  # fmt: skip
@@ -100,8 +102,8 @@ def pending_payments(s: State, seat: int) -> tuple[Payment, ...]:
     """Payments for what the seat is paying for now (a summon or a paid ability)."""
     target = s["turn"]["paying"]
     if target["for"] == "summon":
-        return summon_payments(s, seat, kind_of_card()[target["card"]])
-    return cost_payments(s, seat, tuple(kinds()[target["kind"]]["ability"]["cost"]))
+        return summon_payments(s, seat, _KIND[target["card"]])
+    return cost_payments(s, seat, _ABILITY_COST[target["kind"]])
 
 
 def summon_payments(s: State, seat: int, kind: str) -> tuple[Payment, ...]:
@@ -128,14 +130,17 @@ def payments(
     colour than its symbols plus the generic ones, nor more of anything than the whole payment,
     so mana and stones beyond that are left out of the cache key (more matches share entries).
     """
-    need = sum(req)
-    total = need - min(free, need) + generic
     r0, r1, r2, r3, r4 = req
-    a0, a1, a2, a3, a4 = avail
-    usable = (min(a0, r0 + generic, total), min(a1, r1 + generic, total),
-              min(a2, r2 + generic, total), min(a3, r3 + generic, total),
-              min(a4, r4 + generic, total))  # fmt: skip
-    return _payments(req, generic, total, usable, min(stones, total))
+    need = r0 + r1 + r2 + r3 + r4
+    total = need - (free if free < need else need) + generic
+    # min(a, r + generic, total) per colour, without the calls
+    usable = []
+    for a, r in zip(avail, req, strict=True):
+        cap = r + generic
+        if cap > total:
+            cap = total
+        usable.append(a if a < cap else cap)
+    return _payments(req, generic, total, tuple(usable), stones if stones < total else total)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -203,26 +208,28 @@ def payment_tuple(pay: Any) -> Payment | None:
     for value in pay.values():
         if not isinstance(value, int) or value < 0:
             return None
-    c = [int(pay.get(n, 0)) for n in _PAY_NAMES]
-    return (c[0], c[1], c[2], c[3], c[4], c[5])
+    get = pay.get
+    return (int(get("black", 0)), int(get("green", 0)), int(get("red", 0)),
+            int(get("yellow", 0)), int(get("blue", 0)), int(get("stone", 0)))  # fmt: skip
 
 
 def pay(s: State, seat: int, payment: Payment) -> tuple[list[str], int]:
     """Move the paid mana to the discard pile, oldest copies first; returns (cards, stones)."""
     p = s["seats"][seat]
     paid: list[str] = []
-    for i, colour in enumerate(COLOURS):
-        left = payment[i]
-        if not left:
-            continue
+    if payment[0] or payment[1] or payment[2] or payment[3] or payment[4]:
+        left = list(payment[:5])
         keep = []
+        index = _COLOUR_INDEX
         for card in p["mana"]:
-            if left and colour_of_card()[card] == colour:
+            i = index[card]
+            if left[i]:
                 paid.append(card)
-                left -= 1
+                left[i] -= 1
             else:
                 keep.append(card)
         p["mana"] = keep
+        paid.sort(key=index.__getitem__)  # colour by colour, oldest copies first
     for _ in range(payment[5]):
         s["discard"].append(p["stones"].pop())
     s["discard"].extend(paid)
