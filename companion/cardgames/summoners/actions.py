@@ -9,7 +9,7 @@ from .abilities import assist_triggers, lineup, reachable_actions, resolve, take
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
-from .state import Action, Await, State, emit, gain_faith, push, right_of, seats_from
+from .state import Action, Await, State, emit, gain_faith, push, seats_from
 
 _KIND = kind_of_card()
 _NUMBER = number_of_card()

@@ -30,6 +30,7 @@ def symbols(cost: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
 
 _SPECS = kinds()
 _COLOUR_INDEX = {card: _INDEX[colour] for card, colour in colour_of_card().items()}
+_COLOUR_DIGIT = {card: str(i) for card, i in _COLOUR_INDEX.items()}  # for counting by str.count
 
 
 def _self_discounted(spec: dict[str, Any]) -> tuple[tuple[int, ...], int]:
@@ -73,10 +74,9 @@ def lineup_cost(spirits: Lineup, kind: str) -> tuple[tuple[int, ...], int, int]:
 def mana_counts(s: State, seat: int) -> tuple[tuple[int, ...], int]:
     """(face-up mana per colour, stones) in a seat's mana row."""
     p = s["seats"][seat]
-    counts = [0, 0, 0, 0, 0]
-    for card in p["mana"]:
-        counts[_COLOUR_INDEX[card]] += 1
-    return tuple(counts), len(p["stones"])
+    row = "".join(map(_COLOUR_DIGIT.__getitem__, p["mana"]))
+    counts = (row.count("0"), row.count("1"), row.count("2"), row.count("3"), row.count("4"))
+    return counts, len(p["stones"])
 
 
 def affordable(
@@ -133,14 +133,17 @@ def payments(
     r0, r1, r2, r3, r4 = req
     need = r0 + r1 + r2 + r3 + r4
     total = need - (free if free < need else need) + generic
+    a0, a1, a2, a3, a4 = avail
     # min(a, r + generic, total) per colour, without the calls
-    usable = []
-    for a, r in zip(avail, req, strict=True):
-        cap = r + generic
-        if cap > total:
-            cap = total
-        usable.append(a if a < cap else cap)
-    return _payments(req, generic, total, tuple(usable), stones if stones < total else total)
+    c0, c1, c2, c3, c4 = r0 + generic, r1 + generic, r2 + generic, r3 + generic, r4 + generic
+    usable = (
+        a0 if a0 < c0 and a0 < total else c0 if c0 < total else total,
+        a1 if a1 < c1 and a1 < total else c1 if c1 < total else total,
+        a2 if a2 < c2 and a2 < total else c2 if c2 < total else total,
+        a3 if a3 < c3 and a3 < total else c3 if c3 < total else total,
+        a4 if a4 < c4 and a4 < total else c4 if c4 < total else total,
+    )
+    return _payments(req, generic, total, usable, stones if stones < total else total)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -217,17 +220,22 @@ def pay(s: State, seat: int, payment: Payment) -> tuple[list[str], int]:
     """Move the paid mana to the discard pile, oldest copies first; returns (cards, stones)."""
     p = s["seats"][seat]
     paid: list[str] = []
-    if payment[0] or payment[1] or payment[2] or payment[3] or payment[4]:
+    due = payment[0] + payment[1] + payment[2] + payment[3] + payment[4]
+    if due:
         left = list(payment[:5])
-        keep = []
+        mana = p["mana"]
         index = _COLOUR_INDEX
-        for card in p["mana"]:
+        for card in mana:
             i = index[card]
             if left[i]:
                 paid.append(card)
                 left[i] -= 1
-            else:
-                keep.append(card)
+                due -= 1
+                if not due:
+                    break
+        keep = mana[:]
+        for card in paid:
+            keep.remove(card)
         p["mana"] = keep
         paid.sort(key=index.__getitem__)  # colour by colour, oldest copies first
     for _ in range(payment[5]):
