@@ -43,13 +43,11 @@ def legal_actions(s: State, seat: int) -> list[Action]:
 
 
 def _firsts(cards: list[str]) -> list[str]:
-    kinds_of = list(map(_KIND.__getitem__, cards))
-    if len(set(kinds_of)) == len(kinds_of):  # the usual case: no two copies of a kind
-        return list(cards)
     seen: dict[str, str] = {}
-    for kind, card in zip(kinds_of, cards, strict=True):
-        if kind not in seen:
-            seen[kind] = card
+    first = seen.setdefault
+    kind_of = _KIND
+    for card in cards:
+        first(kind_of[card], card)
     return list(seen.values())
 
 
@@ -199,7 +197,7 @@ def _pay(s: State, seat: int, ctx: Await) -> list[Action]:
         dicts = tuple(payment_dict(p) for p in options)
         if len(_PAY_LISTS) < 1 << 12:
             _PAY_LISTS[id(options)] = (options, dicts)
-    return [{"type": "pay", "pay": {**d}} for d in dicts]
+    return [{"type": "pay", "pay": d.copy()} for d in dicts]
 
 
 # id of a cached tuple of payment options -> (that tuple, kept alive so the id stays its own,

@@ -30,7 +30,6 @@ def symbols(cost: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
 
 _SPECS = kinds()
 _COLOUR_INDEX = {card: _INDEX[colour] for card, colour in colour_of_card().items()}
-_COLOUR_DIGIT = {card: str(i) for card, i in _COLOUR_INDEX.items()}  # for counting by str.count
 
 
 def _self_discounted(spec: dict[str, Any]) -> tuple[tuple[int, ...], int]:
@@ -74,9 +73,11 @@ def lineup_cost(spirits: Lineup, kind: str) -> tuple[tuple[int, ...], int, int]:
 def mana_counts(s: State, seat: int) -> tuple[tuple[int, ...], int]:
     """(face-up mana per colour, stones) in a seat's mana row."""
     p = s["seats"][seat]
-    row = "".join(map(_COLOUR_DIGIT.__getitem__, p["mana"]))
-    counts = (row.count("0"), row.count("1"), row.count("2"), row.count("3"), row.count("4"))
-    return counts, len(p["stones"])
+    counts = [0, 0, 0, 0, 0]
+    index = _COLOUR_INDEX
+    for card in p["mana"]:
+        counts[index[card]] += 1
+    return tuple(counts), len(p["stones"])
 
 
 def affordable(
