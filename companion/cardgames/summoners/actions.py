@@ -38,7 +38,7 @@ def _ask_payment(s: State, seat: int) -> None:
     if len(options) == 1:
         _settle(s, seat, options[0])
     else:
-        wait(s, seat, "pay")
+        s["await"] = {"seat": seat, "phase": "pay"}
 
 
 def _pay(s: State, seat: int, a: Action, ctx: Await) -> None:
@@ -56,8 +56,12 @@ def _settle(s: State, seat: int, payment: Payment) -> None:
         p["hand"].remove(card)
         p["spirits"].append(card)
         s["turn"]["action"] = "summon"
-        emit(s, "summoned", seat, kind=_KIND[card], paid=payment_dict(payment))
-        push(s, {"step": "on-summon", "seat": seat, "card": card}, {"step": "phase3", "seat": seat})
+        s["events"].append({"type": "summoned", "turn": s["turn_number"], "seat": seat,
+                            "kind": _KIND[card], "paid": payment_dict(payment)})  # fmt: skip
+        s["todo"] += (
+            {"step": "phase3", "seat": seat},
+            {"step": "on-summon", "seat": seat, "card": card},
+        )
         return
     kind = target["kind"]
     paid = s["turn"]["paid"]
@@ -85,8 +89,12 @@ def _act(s: State, seat: int, a: Action, ctx: Await) -> None:
     name = a["action"]
     number, via = reachable_actions(s, seat)[name]
     s["turn"]["action"] = name
-    emit(s, "action", seat, action=name, number=number, via=via, choice=a.get("choice"))
-    push(s, {"step": "triggers", "seat": seat, "action": name}, {"step": "phase3", "seat": seat})
+    s["events"].append({"type": "action", "turn": s["turn_number"], "seat": seat, "action": name,
+                        "number": number, "via": via, "choice": a.get("choice")})  # fmt: skip
+    s["todo"] += (
+        {"step": "phase3", "seat": seat},
+        {"step": "triggers", "seat": seat, "action": name},
+    )
     _ACTS[name](s, seat, a)
 
 

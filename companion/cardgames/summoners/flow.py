@@ -18,12 +18,13 @@ from .abilities import (
 from .cards import kind_of_card, kinds, number_of_card
 from .scoring import final_result
 from .state import (
+    END_SPIRITS,
+    END_VP,
     TURN_CAP,
     State,
     Step,
     deck_ready,
     emit,
-    may_declare,
     push,
     reshuffle,
     seats_from,
@@ -90,10 +91,12 @@ def _place(s: State, step: Step, got: list[str]) -> None:
     kinds_got = [_KIND[c] for c in got]
     if to == "drawn":
         s["turn"]["drawn"] += got
-        emit(s, "refill-drawn", seat, count=len(got), private={"seats": [seat], "kinds": kinds_got})
+        s["events"].append({"type": "refill-drawn", "turn": s["turn_number"], "seat": seat,
+                            "count": len(got), "private": {"seats": [seat], "kinds": kinds_got}})  # fmt: skip
     elif to == "hand":
         p["hand"] += got
-        emit(s, "drew", seat, count=len(got), private={"seats": [seat], "kinds": kinds_got})
+        s["events"].append({"type": "drew", "turn": s["turn_number"], "seat": seat,
+                            "count": len(got), "private": {"seats": [seat], "kinds": kinds_got}})  # fmt: skip
     elif to == "stone":
         p["stones"] += got
         emit(s, "stones", seat, count=len(got))
@@ -209,13 +212,12 @@ def _on_summon(s: State, step: Step) -> None:
 
 def _phase3(s: State, step: Step) -> None:
     seat = step["seat"]
-    push(
-        s,
-        {"step": "deal", "seat": seat, "n": 2, "to": "drawn"},
-        {"step": "keep", "seat": seat},
-        {"step": "end-of-turn", "seat": seat},
-        {"step": "end-check", "seat": seat},
+    s["todo"] += (  # push(), in the reverse order it takes them
         {"step": "end-turn", "seat": seat},
+        {"step": "end-check", "seat": seat},
+        {"step": "end-of-turn", "seat": seat},
+        {"step": "keep", "seat": seat},
+        {"step": "deal", "seat": seat, "n": 2, "to": "drawn"},
     )
 
 
@@ -223,7 +225,7 @@ def _keep(s: State, step: Step) -> None:
     seat = step["seat"]
     drawn = s["turn"]["drawn"]
     if len(drawn) == 2:
-        wait(s, seat, "keep")
+        s["await"] = {"seat": seat, "phase": "keep"}
     elif drawn:
         s["seats"][seat]["hand"] += drawn
         emit(
@@ -241,8 +243,10 @@ def _end_of_turn(s: State, step: Step) -> None:
 
 
 def _end_check(s: State, step: Step) -> None:
-    if may_declare(s, step["seat"]):
-        wait(s, step["seat"], "declare")
+    seat = step["seat"]
+    p = s["seats"][seat]
+    if s["declarer"] is None and (len(p["spirits"]) >= END_SPIRITS or p["vp"] >= END_VP):
+        s["await"] = {"seat": seat, "phase": "declare"}  # may_declare(), inlined
 
 
 def _end_turn(s: State, step: Step) -> None:
@@ -279,7 +283,7 @@ def finish(s: State, reason: str) -> None:
 
 
 def _await(s: State, step: Step) -> None:
-    wait(s, step["seat"], step["phase"])
+    s["await"] = {"seat": step["seat"], "phase": step["phase"]}
 
 
 _STEPS: dict[str, Callable[[State, Step], None]] = {
