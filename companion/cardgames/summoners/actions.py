@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .abilities import assist_triggers, lineup, reachable_actions, resolve, take_vp, warded
+from .abilities import assist_triggers, lineup, reachable_of, resolve, take_vp, warded
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
@@ -87,7 +87,12 @@ def _paid(s: State, seat: int, a: Action, ctx: Await) -> None:
 
 def _act(s: State, seat: int, a: Action, ctx: Await) -> None:
     name = a["action"]
-    number, via = reachable_actions(s, seat)[name]
+    for act, reach in reachable_of(s, lineup(s, seat)):
+        if act == name:
+            number, via = reach
+            break
+    else:
+        raise KeyError(name)  # as reachable_actions(s, seat)[name] would
     s["turn"]["action"] = name
     s["events"].append({"type": "action", "turn": s["turn_number"], "seat": seat, "action": name,
                         "number": number, "via": via, "choice": a.get("choice")})  # fmt: skip

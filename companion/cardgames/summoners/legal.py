@@ -170,22 +170,24 @@ def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action
 def _main(s: State, seat: int, ctx: Await) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
-    summoned = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
-    payable = {_KIND[a["card"]] for a in summoned}
-    return (
-        summoned
-        + _acts(s, seat, avail, spirits)
-        + _paids(s, spirits, avail, stones)
-        + _places(s, seat, spirits, avail, stones, payable)
-    )
+    found = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    placing = s["turn"]["placed"] < spirits.amounts.get("place-on-summon", 0)
+    payable = {_KIND[a["card"]] for a in found} if placing else set()
+    found += _acts(s, seat, avail, spirits)
+    if spirits.counts:
+        found += _paids(s, spirits, avail, stones)
+    if placing:
+        found += _places(s, seat, spirits, avail, stones, payable)
+    return found
 
 
 def _summon_only(s: State, seat: int, ctx: Await) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
-    summoned = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
-    payable = {_KIND[a["card"]] for a in summoned}
-    return summoned + _places(s, seat, spirits, avail, stones, payable)
+    found = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    if s["turn"]["placed"] < spirits.amounts.get("place-on-summon", 0):
+        found += _places(s, seat, spirits, avail, stones, {_KIND[a["card"]] for a in found})
+    return found
 
 
 def _pay(s: State, seat: int, ctx: Await) -> list[Action]:
