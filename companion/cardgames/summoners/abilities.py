@@ -8,11 +8,11 @@ resolve together as one step (the Leprechaun ruling); different kinds resolve in
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from .cards import ICONS, kind_of_card, kinds, number_of_action, number_of_card
-from .state import State, emit, gain_faith, push, seats_from
+from .state import State, gain_faith, push, seats_from
 
 _KIND = kind_of_card()
 _NUMBER = number_of_card()
@@ -76,17 +76,28 @@ class Lineup:
 _NO_SPIRITS = Lineup()
 
 
-@lru_cache(maxsize=1 << 12)
+# line-up (spirit ids in order of summoning) -> its Lineup; emptied when it grows too big
+_LINEUPS: dict[tuple[str, ...], Lineup] = {}
+
+
 def _lineup(cards: tuple[str, ...]) -> Lineup:
-    if not cards:
-        return _NO_SPIRITS
-    return _lineup(cards[:-1]).plus(cards[-1])
+    found = _LINEUPS.get(cards)
+    if found is None:
+        found = _lineup(cards[:-1]).plus(cards[-1]) if cards else _NO_SPIRITS
+        if len(_LINEUPS) >= 1 << 12:
+            _LINEUPS.clear()
+        _LINEUPS[cards] = found
+    return found
 
 
 def lineup(s: State, seat: int) -> Lineup:
     """The seat's spirits in play, summed up (cached per distinct line-up)."""
     spirits = s["seats"][seat]["spirits"]
-    return _lineup(tuple(spirits)) if spirits else _NO_SPIRITS
+    if not spirits:
+        return _NO_SPIRITS
+    key = tuple(spirits)
+    found = _LINEUPS.get(key)
+    return _lineup(key) if found is None else found
 
 
 def icon_counts(s: State, seat: int) -> Counter[str]:
@@ -165,8 +176,8 @@ def resolve(s: State, seat: int, kind: str, effects: list[dict[str, Any]], times
                 done["vp"] = done.get("vp", 0) + value * times
             elif name == "faith":
                 done["faith"] = gain_faith(s, seat, value * times)
-            elif name in ("draw", "stone", "mana"):
-                to = {"draw": "hand", "stone": "stone", "mana": "mana"}[name]
+            elif name in _DEAL_TO:
+                to = _DEAL_TO[name]
                 done[name] = value * times
                 steps.append({"step": "deal", "seat": seat, "n": value * times, "to": to})
             elif name == "steal-victim":
@@ -184,8 +195,15 @@ def resolve(s: State, seat: int, kind: str, effects: list[dict[str, Any]], times
                     {"step": "trim", "seat": other, "hand": value["hand"], "mana": value["mana"]}
                     for other in seats_from(s, seat)
                 ]
-    emit(s, "ability", seat, kind=kind, times=times, **done)
-    push(s, *steps)
+    s["events"].append(
+        {"type": "ability", "turn": s["turn_number"], "seat": seat, "kind": kind, "times": times,
+         **done}
+    )  # fmt: skip
+    if steps:
+        s["todo"] += reversed(steps)  # push()
+
+
+_DEAL_TO = {"draw": "hand", "stone": "stone", "mana": "mana"}
 
 
 def _steal_each(s: State, seat: int, amount: int) -> dict[str, int]:
