@@ -233,7 +233,10 @@ def _grouped(s: State, seat: int, hook: str) -> tuple[tuple[str, int], ...]:
 
 def action_triggers(s: State, seat: int, action: str) -> None:
     """Resolve "when you take <action>" abilities, each kind as one combined step."""
-    for kind, times in reversed(_grouped(s, seat, "on-action")):
+    grouped = lineup(s, seat).grouped.get("on-action")
+    if not grouped:
+        return
+    for kind, times in reversed(grouped):
         if action in _SPECS[kind]["ability"]["actions"]:
             push(s, {"step": "resolve", "seat": seat, "kind": kind, "times": times})
 
@@ -252,7 +255,10 @@ def summon_triggers(s: State, seat: int, card: str) -> None:
 
 def assist_triggers(s: State, seat: int, assisted: str) -> None:
     """Abilities about the card the seat just assisted (Cerberus)."""
-    for kind, times in _grouped(s, seat, "on-assist"):
+    grouped = lineup(s, seat).grouped.get("on-assist")
+    if not grouped:
+        return
+    for kind, times in grouped:
         ability = _SPECS[kind]["ability"]
         if _NUMBER[assisted] >= ability["min_number"]:
             resolve(s, seat, kind, ability["effects"], times)
@@ -260,7 +266,10 @@ def assist_triggers(s: State, seat: int, assisted: str) -> None:
 
 def end_of_turn_triggers(s: State, seat: int) -> None:
     """ "At the end of your turn" abilities (Kodama)."""
-    for kind, times in reversed(_grouped(s, seat, "end-of-turn")):
+    grouped = lineup(s, seat).grouped.get("end-of-turn")
+    if not grouped:
+        return
+    for kind, times in reversed(grouped):
         ability = _SPECS[kind]["ability"]
         p = s["seats"][seat]
         if len(p["hand"]) <= ability.get("max_hand", 99) and p["faith"] <= ability.get(

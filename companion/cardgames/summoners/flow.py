@@ -56,8 +56,11 @@ def _deal(s: State, step: Step) -> None:
         n = max(0, step["upto"] - len(s["seats"][seat]["hand"]))
     deck = s["deck"]
     if len(deck) >= n:  # the common case: take the top n cards at once
-        got = deck[len(deck) - n :][::-1]
-        del deck[len(deck) - n :]
+        if n == 2:
+            got = [deck.pop(), deck.pop()]
+        else:
+            got = deck[len(deck) - n :][::-1]
+            del deck[len(deck) - n :]
         if got or to == "play":
             _place(s, step, got)
         return

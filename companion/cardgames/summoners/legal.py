@@ -136,12 +136,15 @@ def _acts(s: State, seat: int, avail: Counts, spirits: Lineup) -> list[Action]:
                 for o in range(s["players"])
                 if o != seat and seats[o]["vp"] > 0 and not warded(s, o, "steal")
             ]
-            found += [{"type": "act", "action": name, "victim": v} for v in (victims or [None])]
+            for v in victims or (None,):
+                found.append({"type": "act", "action": name, "victim": v})
         elif name == "research":
-            colours: list[str | None] = [c for c, n in zip(COLOURS, avail, strict=True) if n]
-            found += [{"type": "act", "action": name, "flip": c} for c in (colours or [None])]
+            flips = [c for c, n in zip(COLOURS, avail, strict=True) if n]
+            for c in flips or (None,):
+                found.append({"type": "act", "action": name, "flip": c})
         elif name in _CHOICES:
-            found += [{"type": "act", "action": name, "choice": c} for c in _CHOICES[name]]
+            for c in _CHOICES[name]:
+                found.append({"type": "act", "action": name, "choice": c})
         else:
             found.append({"type": "act", "action": name})
     return found
