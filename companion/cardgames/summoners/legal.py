@@ -68,28 +68,34 @@ def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> li
     found: list[Action] = []
     counts = spirits.counts
     free = spirits.free
-    a0, a1, a2, a3, a4 = avail
-    have = a0 + a1 + a2 + a3 + a4 + stones
+    have = avail[0] + avail[1] + avail[2] + avail[3] + avail[4] + stones
     for card in _firsts(hand):
         kind = _KIND[card]
-        if kind in _SELF_COST and kind not in counts:  # lineup_cost, inlined
-            (r0, r1, r2, r3, r4), generic = _SELF_COST[kind]
+        # lineup_cost() and affordable(), inlined: the colours the row cannot cover come out
+        # of the reductions first, then the stones
+        if kind in _SELF_PARTS and kind not in counts:
+            parts, generic, need = _SELF_PARTS[kind]
         else:
-            (r0, r1, r2, r3, r4), generic = _BASE_COST[kind]
-        # affordable(), inlined
-        short = (
-            (r0 - a0 if r0 > a0 else 0)
-            + (r1 - a1 if r1 > a1 else 0)
-            + (r2 - a2 if r2 > a2 else 0)
-            + (r3 - a3 if r3 > a3 else 0)
-            + (r4 - a4 if r4 > a4 else 0)
-        )
-        if short - free > stones:
+            parts, generic, need = _BASE_PARTS[kind]
+        if have < need - (free if free < need else need) + generic:
             continue
-        need = r0 + r1 + r2 + r3 + r4
-        if have >= need - (free if free < need else need) + generic:
+        short = 0
+        for i, r in parts:
+            if r > avail[i]:
+                short += r - avail[i]
+        if short - free <= stones:
             found.append({"type": "summon", "card": card})
     return found
+
+
+def _parts(cost: tuple[tuple[int, ...], int]) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """A cost as ((colour index, symbols) for its colours, generic symbols, coloured symbols)."""
+    req, generic = cost
+    return tuple((i, r) for i, r in enumerate(req) if r), generic, sum(req)
+
+
+_BASE_PARTS = {kind: _parts(cost) for kind, cost in _BASE_COST.items()}
+_SELF_PARTS = {kind: _parts(cost) for kind, cost in _SELF_COST.items()}
 
 
 def _places(
