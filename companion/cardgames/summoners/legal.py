@@ -132,8 +132,8 @@ def _places(
     return found
 
 
-def _acts(s: State, seat: int, avail: Counts, spirits: Lineup) -> list[Action]:
-    found: list[Action] = []
+def _acts(s: State, seat: int, avail: Counts, spirits: Lineup, found: list[Action]) -> list[Action]:
+    """Adds the seat's actions to ``found`` and returns it."""
     for name, _ in reachable_of(s, spirits):
         if name == "conquest":
             seats = s["seats"]
@@ -163,8 +163,10 @@ _CHOICES = {
 }
 
 
-def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
-    found: list[Action] = []
+def _paids(
+    s: State, spirits: Lineup, avail: Counts, stones: int, found: list[Action]
+) -> list[Action]:
+    """Adds the paid abilities the seat can use and pay for to ``found`` and returns it."""
     used = s["turn"]["paid"]
     for kind, count in spirits.counts.items():
         if kind not in _PAID_COST:
@@ -182,9 +184,9 @@ def _main(s: State, seat: int, ctx: Await) -> list[Action]:
     found = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
     placing = s["turn"]["placed"] < spirits.amounts.get("place-on-summon", 0)
     payable = {_KIND[a["card"]] for a in found} if placing else set()
-    found += _acts(s, seat, avail, spirits)
+    _acts(s, seat, avail, spirits, found)
     if spirits.counts:
-        found += _paids(s, spirits, avail, stones)
+        _paids(s, spirits, avail, stones, found)
     if placing:
         found += _places(s, seat, spirits, avail, stones, payable)
     return found
