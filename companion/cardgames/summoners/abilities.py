@@ -8,13 +8,14 @@ resolve together as one step (the Leprechaun ruling); different kinds resolve in
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from .cards import ICONS, kind_of_card, kinds, number_of_action, number_of_card
-from .state import State, emit, gain_faith, push, seats_from
+from .state import State, gain_faith, push, seats_from
 
 _KIND = kind_of_card()
+_NUMBER = number_of_card()
 _SPECS = kinds()
 _ORDER = {k: i for i, k in enumerate(_SPECS)}
 
@@ -75,17 +76,28 @@ class Lineup:
 _NO_SPIRITS = Lineup()
 
 
-@lru_cache(maxsize=1 << 12)
+# line-up (spirit ids in order of summoning) -> its Lineup; emptied when it grows too big
+_LINEUPS: dict[tuple[str, ...], Lineup] = {}
+
+
 def _lineup(cards: tuple[str, ...]) -> Lineup:
-    if not cards:
-        return _NO_SPIRITS
-    return _lineup(cards[:-1]).plus(cards[-1])
+    found = _LINEUPS.get(cards)
+    if found is None:
+        found = _lineup(cards[:-1]).plus(cards[-1]) if cards else _NO_SPIRITS
+        if len(_LINEUPS) >= 1 << 12:
+            _LINEUPS.clear()
+        _LINEUPS[cards] = found
+    return found
 
 
 def lineup(s: State, seat: int) -> Lineup:
     """The seat's spirits in play, summed up (cached per distinct line-up)."""
     spirits = s["seats"][seat]["spirits"]
-    return _lineup(tuple(spirits)) if spirits else _NO_SPIRITS
+    if not spirits:
+        return _NO_SPIRITS
+    key = tuple(spirits)
+    found = _LINEUPS.get(key)
+    return _lineup(key) if found is None else found
 
 
 def icon_counts(s: State, seat: int) -> Counter[str]:
@@ -100,7 +112,15 @@ def warded(s: State, seat: int, against: str) -> bool:
 
 def reachable_actions(s: State, seat: int) -> dict[str, tuple[int, str]]:
     """Action name -> (command number, how) for every action the seat may take this turn."""
-    return dict(_reachable(*_command_key(s, seat)))
+    return dict(reachable_of(s, lineup(s, seat)))
+
+
+def reachable_of(s: State, spirits: Lineup) -> tuple[tuple[str, tuple[int, str]], ...]:
+    """``reachable_actions`` as pairs, for the active seat whose line-up is ``spirits``."""
+    t = s["turn"]
+    amounts = spirits.amounts
+    zero = t["pairing_num"] if t["played"] is not None and amounts.get("zero-played") else None
+    return _reachable(t["base"], zero, amounts.get("shift-command", 0))
 
 
 def play_reach(s: State, seat: int, pairing: int, played: int) -> dict[str, tuple[int, str]]:
@@ -108,14 +128,6 @@ def play_reach(s: State, seat: int, pairing: int, played: int) -> dict[str, tupl
     amounts = lineup(s, seat).amounts
     zero = pairing if amounts.get("zero-played") else None
     return dict(_reachable(pairing + played, zero, amounts.get("shift-command", 0)))
-
-
-def _command_key(s: State, seat: int) -> tuple[int, int | None, int]:
-    """(base number, the pairing number when Asmodai may zero the played card, shift)."""
-    t = s["turn"]
-    amounts = lineup(s, seat).amounts
-    zero = t["pairing_num"] if t["played"] is not None and amounts.get("zero-played") else None
-    return t["base"], zero, amounts.get("shift-command", 0)
 
 
 @cache
@@ -164,8 +176,8 @@ def resolve(s: State, seat: int, kind: str, effects: list[dict[str, Any]], times
                 done["vp"] = done.get("vp", 0) + value * times
             elif name == "faith":
                 done["faith"] = gain_faith(s, seat, value * times)
-            elif name in ("draw", "stone", "mana"):
-                to = {"draw": "hand", "stone": "stone", "mana": "mana"}[name]
+            elif name in _DEAL_TO:
+                to = _DEAL_TO[name]
                 done[name] = value * times
                 steps.append({"step": "deal", "seat": seat, "n": value * times, "to": to})
             elif name == "steal-victim":
@@ -183,8 +195,15 @@ def resolve(s: State, seat: int, kind: str, effects: list[dict[str, Any]], times
                     {"step": "trim", "seat": other, "hand": value["hand"], "mana": value["mana"]}
                     for other in seats_from(s, seat)
                 ]
-    emit(s, "ability", seat, kind=kind, times=times, **done)
-    push(s, *steps)
+    s["events"].append(
+        {"type": "ability", "turn": s["turn_number"], "seat": seat, "kind": kind, "times": times,
+         **done}
+    )  # fmt: skip
+    if steps:
+        s["todo"] += reversed(steps)  # push()
+
+
+_DEAL_TO = {"draw": "hand", "stone": "stone", "mana": "mana"}
 
 
 def _steal_each(s: State, seat: int, amount: int) -> dict[str, int]:
@@ -214,16 +233,18 @@ def _grouped(s: State, seat: int, hook: str) -> tuple[tuple[str, int], ...]:
 
 def action_triggers(s: State, seat: int, action: str) -> None:
     """Resolve "when you take <action>" abilities, each kind as one combined step."""
-    for kind, times in reversed(_grouped(s, seat, "on-action")):
-        ability = kinds()[kind]["ability"]
-        if action in ability["actions"]:
+    grouped = lineup(s, seat).grouped.get("on-action")
+    if not grouped:
+        return
+    for kind, times in reversed(grouped):
+        if action in _SPECS[kind]["ability"]["actions"]:
             push(s, {"step": "resolve", "seat": seat, "kind": kind, "times": times})
 
 
 def summon_triggers(s: State, seat: int, card: str) -> None:
     """The summoned spirit's own "when summoned" ability (optional ones ask first)."""
-    kind = kind_of_card()[card]
-    ability = kinds()[kind]["ability"]
+    kind = _KIND[card]
+    ability = _SPECS[kind]["ability"]
     if ability["hook"] != "on-summon":
         return
     if ability.get("optional"):
@@ -234,16 +255,22 @@ def summon_triggers(s: State, seat: int, card: str) -> None:
 
 def assist_triggers(s: State, seat: int, assisted: str) -> None:
     """Abilities about the card the seat just assisted (Cerberus)."""
-    for kind, times in _grouped(s, seat, "on-assist"):
-        ability = kinds()[kind]["ability"]
-        if number_of_card()[assisted] >= ability["min_number"]:
+    grouped = lineup(s, seat).grouped.get("on-assist")
+    if not grouped:
+        return
+    for kind, times in grouped:
+        ability = _SPECS[kind]["ability"]
+        if _NUMBER[assisted] >= ability["min_number"]:
             resolve(s, seat, kind, ability["effects"], times)
 
 
 def end_of_turn_triggers(s: State, seat: int) -> None:
     """ "At the end of your turn" abilities (Kodama)."""
-    for kind, times in reversed(_grouped(s, seat, "end-of-turn")):
-        ability = kinds()[kind]["ability"]
+    grouped = lineup(s, seat).grouped.get("end-of-turn")
+    if not grouped:
+        return
+    for kind, times in reversed(grouped):
+        ability = _SPECS[kind]["ability"]
         p = s["seats"][seat]
         if len(p["hand"]) <= ability.get("max_hand", 99) and p["faith"] <= ability.get(
             "max_faith", 99

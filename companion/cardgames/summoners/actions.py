@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .abilities import assist_triggers, lineup, reachable_actions, resolve, take_vp, warded
+from .abilities import assist_triggers, lineup, reachable_of, resolve, take_vp, warded
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
-from .state import Action, Await, State, emit, gain_faith, push, right_of, seats_from
+from .state import Action, Await, State, emit, gain_faith, push, seats_from
 
 _KIND = kind_of_card()
 _NUMBER = number_of_card()
+_COLOUR = colour_of_card()
+_SPECS = kinds()
+_HOOK = {card: _SPECS[kind]["ability"]["hook"] for card, kind in _KIND.items()}
 
 
 def _play(s: State, seat: int, a: Action, ctx: Await) -> None:
@@ -35,7 +38,7 @@ def _ask_payment(s: State, seat: int) -> None:
     if len(options) == 1:
         _settle(s, seat, options[0])
     else:
-        wait(s, seat, "pay")
+        s["await"] = {"seat": seat, "phase": "pay"}
 
 
 def _pay(s: State, seat: int, a: Action, ctx: Await) -> None:
@@ -53,15 +56,19 @@ def _settle(s: State, seat: int, payment: Payment) -> None:
         p["hand"].remove(card)
         p["spirits"].append(card)
         s["turn"]["action"] = "summon"
-        emit(s, "summoned", seat, kind=_KIND[card], paid=payment_dict(payment))
-        push(s, {"step": "on-summon", "seat": seat, "card": card}, {"step": "phase3", "seat": seat})
+        s["events"].append({"type": "summoned", "turn": s["turn_number"], "seat": seat,
+                            "kind": _KIND[card], "paid": payment_dict(payment)})  # fmt: skip
+        s["todo"] += (
+            {"step": "phase3", "seat": seat},
+            {"step": "on-summon", "seat": seat, "card": card},
+        )
         return
     kind = target["kind"]
     paid = s["turn"]["paid"]
     paid[kind] = paid.get(kind, 0) + 1
     emit(s, "paid", seat, kind=kind, paid=payment_dict(payment))
     push(s, {"step": "await", "seat": seat, "phase": "main"})
-    resolve(s, seat, kind, kinds()[kind]["ability"]["effects"], 1)
+    resolve(s, seat, kind, _SPECS[kind]["ability"]["effects"], 1)
 
 
 def _place(s: State, seat: int, a: Action, ctx: Await) -> None:
@@ -69,7 +76,7 @@ def _place(s: State, seat: int, a: Action, ctx: Await) -> None:
     p["hand"].remove(a["card"])
     p["mana"].append(a["card"])
     s["turn"]["placed"] += 1
-    emit(s, "placed", seat, kind=kind_of_card()[a["card"]])
+    emit(s, "placed", seat, kind=_KIND[a["card"]])
     wait(s, seat, "summon")
 
 
@@ -80,10 +87,19 @@ def _paid(s: State, seat: int, a: Action, ctx: Await) -> None:
 
 def _act(s: State, seat: int, a: Action, ctx: Await) -> None:
     name = a["action"]
-    number, via = reachable_actions(s, seat)[name]
+    for act, reach in reachable_of(s, lineup(s, seat)):
+        if act == name:
+            number, via = reach
+            break
+    else:
+        raise KeyError(name)  # as reachable_actions(s, seat)[name] would
     s["turn"]["action"] = name
-    emit(s, "action", seat, action=name, number=number, via=via, choice=a.get("choice"))
-    push(s, {"step": "triggers", "seat": seat, "action": name}, {"step": "phase3", "seat": seat})
+    s["events"].append({"type": "action", "turn": s["turn_number"], "seat": seat, "action": name,
+                        "number": number, "via": via, "choice": a.get("choice")})  # fmt: skip
+    s["todo"] += (
+        {"step": "phase3", "seat": seat},
+        {"step": "triggers", "seat": seat, "action": name},
+    )
     _ACTS[name](s, seat, a)
 
 
@@ -125,7 +141,7 @@ def _research(s: State, seat: int, a: Action) -> None:
     p["vp"] += gain
     flip = a.get("flip")
     if flip is not None:
-        card = next(c for c in p["mana"] if colour_of_card()[c] == flip)
+        card = next(c for c in p["mana"] if _COLOUR[c] == flip)
         p["mana"].remove(card)
         p["stones"].append(card)
     emit(s, "research", seat, gain=gain, flipped=flip)
@@ -163,8 +179,7 @@ def _festival(s: State, seat: int, a: Action) -> None:
 def inquisition_givers(s: State, seat: int) -> list[int]:
     """Players who must give a card, in turn order from the active player's left (D8)."""
     faith = s["seats"][seat]["faith"]
-    equal_too = any(kinds()[kind_of_card()[c]]["ability"]["hook"] == "inquisition-equal"
-                    for c in s["seats"][seat]["spirits"])  # fmt: skip
+    equal_too = any(_HOOK[c] == "inquisition-equal" for c in s["seats"][seat]["spirits"])
     givers = []
     for other in seats_from(s, seat)[1:]:
         theirs = s["seats"][other]["faith"]
@@ -201,7 +216,7 @@ def _discard(s: State, seat: int, a: Action, ctx: Await) -> None:
         card = a["card"]
         p[zone].remove(card)
         s["discard"].append(card)
-        kind = kind_of_card()[card]
+        kind = _KIND[card]
         if zone == "hand":
             emit(s, "discarded", seat, zone=zone, private={"seats": [seat], "kind": kind})
         else:
@@ -218,7 +233,7 @@ def _give(s: State, seat: int, a: Action, ctx: Await) -> None:
     receiver = ctx["to"]
     s["seats"][seat]["hand"].remove(a["card"])
     s["seats"][receiver]["hand"].append(a["card"])
-    private = {"seats": [seat, receiver], "kinds": [kind_of_card()[a["card"]]]}
+    private = {"seats": [seat, receiver], "kinds": [_KIND[a["card"]]]}
     emit(s, "gave", seat, to=receiver, from_deck=False, private=private)
 
 
@@ -229,30 +244,33 @@ def _choose(s: State, seat: int, a: Action, ctx: Await) -> None:
     s["seats"][seat]["mana"].append(card)
     s["discard"].append(other)
     s["turn"]["reveal"] = []
-    kinds_of = kind_of_card()
-    emit(s, "festival", seat, placed=[kinds_of[card]], discarded=kinds_of[other])
+    emit(s, "festival", seat, placed=[_KIND[card]], discarded=_KIND[other])
 
 
 def _keep(s: State, seat: int, a: Action, ctx: Await) -> None:
-    drawn = s["turn"]["drawn"]
+    turn = s["turn"]
+    drawn = turn["drawn"]
     card = a["card"]
-    other = next(c for c in drawn if c != card)
-    s["seats"][seat]["hand"].append(card)
-    neighbour = right_of(s, seat)
-    s["seats"][neighbour]["mana"].append(other)
-    s["seats"][neighbour]["pairing"] = other
-    s["turn"]["drawn"] = []
-    s["turn"]["assisted"] = other
+    other = drawn[1] if drawn[0] == card else next(c for c in drawn if c != card)
+    seats = s["seats"]
+    seats[seat]["hand"].append(card)
+    neighbour = (seat - 1) % s["players"]  # right_of
+    seats[neighbour]["mana"].append(other)
+    seats[neighbour]["pairing"] = other
+    turn["drawn"] = []
+    turn["assisted"] = other
     private = {"seats": [seat], "kinds": [_KIND[card]]}
-    emit(s, "assisted", seat, to=neighbour, kind=_KIND[other], number=_NUMBER[other],
-         private=private)  # fmt: skip
-    assist_triggers(s, seat, other)
+    s["events"].append({"type": "assisted", "turn": s["turn_number"], "seat": seat,
+                        "to": neighbour, "kind": _KIND[other], "number": _NUMBER[other],
+                        "private": private})  # fmt: skip
+    if seats[seat]["spirits"]:
+        assist_triggers(s, seat, other)
 
 
 def _optional(s: State, seat: int, a: Action, ctx: Await) -> None:
     kind = ctx["kind"]
     if a["use"]:
-        resolve(s, seat, kind, kinds()[kind]["ability"]["effects"], 1)
+        resolve(s, seat, kind, _SPECS[kind]["ability"]["effects"], 1)
     else:
         emit(s, "declined", seat, kind=kind)
 

@@ -38,17 +38,13 @@ def step(s: State, seat: int, action: Action) -> None:
     ctx = s["await"]
     if ctx is None:
         raise CardGameRuleError("Nobody is to act now.", "not-your-turn")
-    s["log"].append([seat, _copy(action)])
-    s["await"] = None
-    HANDLERS[action["type"]](s, seat, action, ctx)
-    advance(s)
-
-
-def _copy(action: Action) -> Action:
     copy = action.copy()
     if "pay" in action:
         copy["pay"] = dict(action["pay"])
-    return copy
+    s["log"].append([seat, copy])
+    s["await"] = None
+    HANDLERS[action["type"]](s, seat, action, ctx)
+    advance(s)
 
 
 def apply(state: State, seat: int, action: Action) -> State:

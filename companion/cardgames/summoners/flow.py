@@ -18,12 +18,13 @@ from .abilities import (
 from .cards import kind_of_card, kinds, number_of_card
 from .scoring import final_result
 from .state import (
+    END_SPIRITS,
+    END_VP,
     TURN_CAP,
     State,
     Step,
     deck_ready,
     emit,
-    may_declare,
     push,
     reshuffle,
     seats_from,
@@ -31,14 +32,16 @@ from .state import (
 
 _KIND = kind_of_card()
 _NUMBER = number_of_card()
+_SPECS = kinds()
 
 
 def advance(s: State) -> None:
     """Run scheduled steps until the match waits on a player or ends."""
     todo = s["todo"]
+    steps = _STEPS
     while s["await"] is None and todo and s["result"] is None:
         step = todo.pop()
-        _STEPS[step["step"]](s, step)
+        steps[step["step"]](s, step)
 
 
 def wait(s: State, seat: int, phase: str, **context: Any) -> None:
@@ -53,8 +56,11 @@ def _deal(s: State, step: Step) -> None:
         n = max(0, step["upto"] - len(s["seats"][seat]["hand"]))
     deck = s["deck"]
     if len(deck) >= n:  # the common case: take the top n cards at once
-        got = deck[len(deck) - n :][::-1]
-        del deck[len(deck) - n :]
+        if n == 2:
+            got = [deck.pop(), deck.pop()]
+        else:
+            got = deck[len(deck) - n :][::-1]
+            del deck[len(deck) - n :]
         if got or to == "play":
             _place(s, step, got)
         return
@@ -86,18 +92,20 @@ def _place(s: State, step: Step, got: list[str]) -> None:
     seat, to = step["seat"], step["to"]
     p = s["seats"][seat]
     kinds_got = [_KIND[c] for c in got]
-    if to == "hand":
+    if to == "drawn":
+        s["turn"]["drawn"] += got
+        s["events"].append({"type": "refill-drawn", "turn": s["turn_number"], "seat": seat,
+                            "count": len(got), "private": {"seats": [seat], "kinds": kinds_got}})  # fmt: skip
+    elif to == "hand":
         p["hand"] += got
-        emit(s, "drew", seat, count=len(got), private={"seats": [seat], "kinds": kinds_got})
+        s["events"].append({"type": "drew", "turn": s["turn_number"], "seat": seat,
+                            "count": len(got), "private": {"seats": [seat], "kinds": kinds_got}})  # fmt: skip
     elif to == "stone":
         p["stones"] += got
         emit(s, "stones", seat, count=len(got))
     elif to == "mana":
         p["mana"] += got
         emit(s, "mana", seat, kinds=kinds_got)
-    elif to == "drawn":
-        s["turn"]["drawn"] += got
-        emit(s, "refill-drawn", seat, count=len(got), private={"seats": [seat], "kinds": kinds_got})
     elif to == "reveal":
         s["turn"]["reveal"] += got
         emit(s, "revealed", seat, kinds=kinds_got)
@@ -122,23 +130,30 @@ def pairing_card(s: State, seat: int) -> str | None:
 def set_command(s: State, seat: int, card: str | None) -> None:
     """Phase I: pair the played card with the pending pairing card (4.1, D5-D6) and wait."""
     p = s["seats"][seat]
-    pairing = pairing_card(s, seat)
+    mana = p["mana"]
+    pairing = p["pairing"] if p["pairing"] in mana else mana[-1] if mana else None
     number = _NUMBER[pairing] if pairing else 0
     played = _NUMBER[card] if card else 0
     if card is not None:
-        p["mana"].append(card)
+        mana.append(card)
     p["pairing"] = None
-    s["turn"].update(played=card, pairing_card=pairing, pairing_num=number, base=number + played)
-    emit(
-        s,
-        "command",
-        seat,
-        played=_KIND[card] if card else None,
-        pairing=_KIND[pairing] if pairing else None,
-        pairing_number=number,
-        number=number + played,
+    t = s["turn"]
+    t["played"] = card
+    t["pairing_card"] = pairing
+    t["pairing_num"] = number
+    t["base"] = number + played
+    s["events"].append(
+        {
+            "type": "command",
+            "turn": s["turn_number"],
+            "seat": seat,
+            "played": _KIND[card] if card else None,
+            "pairing": _KIND[pairing] if pairing else None,
+            "pairing_number": number,
+            "number": number + played,
+        }
     )
-    wait(s, seat, "main")
+    s["await"] = {"seat": seat, "phase": "main"}
 
 
 def _trim(s: State, step: Step) -> None:
@@ -172,7 +187,7 @@ def _festival(s: State, step: Step) -> None:
         wait(s, seat, "festival")
         return
     s["seats"][seat]["mana"] += reveal
-    emit(s, "festival", seat, placed=[kind_of_card()[c] for c in reveal], discarded=None)
+    emit(s, "festival", seat, placed=[_KIND[c] for c in reveal], discarded=None)
     s["turn"]["reveal"] = []
 
 
@@ -186,8 +201,8 @@ def _optional(s: State, step: Step) -> None:
 
 
 def _resolve(s: State, step: Step) -> None:
-    ability = kinds()[step["kind"]]["ability"]
-    resolve(s, step["seat"], step["kind"], ability["effects"], step["times"])
+    kind = step["kind"]
+    resolve(s, step["seat"], kind, _SPECS[kind]["ability"]["effects"], step["times"])
 
 
 def _triggers(s: State, step: Step) -> None:
@@ -200,13 +215,12 @@ def _on_summon(s: State, step: Step) -> None:
 
 def _phase3(s: State, step: Step) -> None:
     seat = step["seat"]
-    push(
-        s,
-        {"step": "deal", "seat": seat, "n": 2, "to": "drawn"},
-        {"step": "keep", "seat": seat},
-        {"step": "end-of-turn", "seat": seat},
-        {"step": "end-check", "seat": seat},
+    s["todo"] += (  # push(), in the reverse order it takes them
         {"step": "end-turn", "seat": seat},
+        {"step": "end-check", "seat": seat},
+        {"step": "end-of-turn", "seat": seat},
+        {"step": "keep", "seat": seat},
+        {"step": "deal", "seat": seat, "n": 2, "to": "drawn"},
     )
 
 
@@ -214,7 +228,7 @@ def _keep(s: State, step: Step) -> None:
     seat = step["seat"]
     drawn = s["turn"]["drawn"]
     if len(drawn) == 2:
-        wait(s, seat, "keep")
+        s["await"] = {"seat": seat, "phase": "keep"}
     elif drawn:
         s["seats"][seat]["hand"] += drawn
         emit(
@@ -222,7 +236,7 @@ def _keep(s: State, step: Step) -> None:
             "kept",
             seat,
             assisted=None,
-            private={"seats": [seat], "kinds": [kind_of_card()[drawn[0]]]},
+            private={"seats": [seat], "kinds": [_KIND[drawn[0]]]},
         )
         s["turn"]["drawn"] = []
 
@@ -232,8 +246,10 @@ def _end_of_turn(s: State, step: Step) -> None:
 
 
 def _end_check(s: State, step: Step) -> None:
-    if may_declare(s, step["seat"]):
-        wait(s, step["seat"], "declare")
+    seat = step["seat"]
+    p = s["seats"][seat]
+    if s["declarer"] is None and (len(p["spirits"]) >= END_SPIRITS or p["vp"] >= END_VP):
+        s["await"] = {"seat": seat, "phase": "declare"}  # may_declare(), inlined
 
 
 def _end_turn(s: State, step: Step) -> None:
@@ -253,11 +269,11 @@ def _end_turn(s: State, step: Step) -> None:
 
 def start_turn(s: State, seat: int) -> None:
     """Begin ``seat``'s turn: Phase I waits for a card to play."""
-    s["turn_number"] += 1
+    s["turn_number"] = number = s["turn_number"] + 1
     s["turn"] = {"seat": seat, "played": None, "pairing_card": None, "pairing_num": 0, "base": 0,
                  "paid": {}, "placed": 0, "drawn": [], "reveal": [], "victim": None, "action": None}  # fmt: skip
-    emit(s, "turn", seat)
-    wait(s, seat, "play")
+    s["events"].append({"type": "turn", "turn": number, "seat": seat})
+    s["await"] = {"seat": seat, "phase": "play"}
 
 
 def finish(s: State, reason: str) -> None:
@@ -270,7 +286,7 @@ def finish(s: State, reason: str) -> None:
 
 
 def _await(s: State, step: Step) -> None:
-    wait(s, step["seat"], step["phase"])
+    s["await"] = {"seat": step["seat"], "phase": step["phase"]}
 
 
 _STEPS: dict[str, Callable[[State, Step], None]] = {

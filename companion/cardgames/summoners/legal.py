@@ -12,9 +12,11 @@ from typing import Any
 
 from companion.cardgames import CardGameRuleError, shown
 
-from .abilities import Lineup, lineup, reachable_actions, warded
+from .abilities import Lineup, lineup, reachable_of, warded
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .payment import (
+    _BASE_COST,
+    _SELF_COST,
     affordable,
     lineup_cost,
     mana_counts,
@@ -42,8 +44,10 @@ def legal_actions(s: State, seat: int) -> list[Action]:
 
 def _firsts(cards: list[str]) -> list[str]:
     seen: dict[str, str] = {}
+    first = seen.setdefault
+    kind_of = _KIND
     for card in cards:
-        seen.setdefault(_KIND[card], card)
+        first(kind_of[card], card)
     return list(seen.values())
 
 
@@ -62,11 +66,36 @@ def summons(s: State, seat: int) -> list[Action]:
 
 def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
     found: list[Action] = []
+    counts = spirits.counts
+    free = spirits.free
+    have = avail[0] + avail[1] + avail[2] + avail[3] + avail[4] + stones
     for card in _firsts(hand):
-        req, generic, free = lineup_cost(spirits, _KIND[card])
-        if affordable(req, generic, free, avail, stones):
+        kind = _KIND[card]
+        # lineup_cost() and affordable(), inlined: the colours the row cannot cover come out
+        # of the reductions first, then the stones
+        if kind in _SELF_PARTS and kind not in counts:
+            parts, generic, need = _SELF_PARTS[kind]
+        else:
+            parts, generic, need = _BASE_PARTS[kind]
+        if have < need - (free if free < need else need) + generic:
+            continue
+        short = 0
+        for i, r in parts:
+            if r > avail[i]:
+                short += r - avail[i]
+        if short - free <= stones:
             found.append({"type": "summon", "card": card})
     return found
+
+
+def _parts(cost: tuple[tuple[int, ...], int]) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """A cost as ((colour index, symbols) for its colours, generic symbols, coloured symbols)."""
+    req, generic = cost
+    return tuple((i, r) for i, r in enumerate(req) if r), generic, sum(req)
+
+
+_BASE_PARTS = {kind: _parts(cost) for kind, cost in _BASE_COST.items()}
+_SELF_PARTS = {kind: _parts(cost) for kind, cost in _SELF_COST.items()}
 
 
 def _places(
@@ -103,24 +132,27 @@ def _places(
     return found
 
 
-def _acts(s: State, seat: int, avail: Counts) -> list[Action]:
-    found: list[Action] = []
-    for name in reachable_actions(s, seat):
-        act: Action = {"type": "act", "action": name}
+def _acts(s: State, seat: int, avail: Counts, spirits: Lineup, found: list[Action]) -> list[Action]:
+    """Adds the seat's actions to ``found`` and returns it."""
+    for name, _ in reachable_of(s, spirits):
         if name == "conquest":
+            seats = s["seats"]
             victims: list[int | None] = [
                 o
                 for o in range(s["players"])
-                if o != seat and s["seats"][o]["vp"] > 0 and not warded(s, o, "steal")
+                if o != seat and seats[o]["vp"] > 0 and not warded(s, o, "steal")
             ]
-            found += [{**act, "victim": v} for v in (victims or [None])]
+            for v in victims or (None,):
+                found.append({"type": "act", "action": name, "victim": v})
         elif name == "research":
-            colours: list[str | None] = [c for c, n in zip(COLOURS, avail, strict=True) if n]
-            found += [{**act, "flip": c} for c in (colours or [None])]
+            flips = [c for c, n in zip(COLOURS, avail, strict=True) if n]
+            for c in flips or (None,):
+                found.append({"type": "act", "action": name, "flip": c})
         elif name in _CHOICES:
-            found += [{**act, "choice": c} for c in _CHOICES[name]]
+            for c in _CHOICES[name]:
+                found.append({"type": "act", "action": name, "choice": c})
         else:
-            found.append(act)
+            found.append({"type": "act", "action": name})
     return found
 
 
@@ -131,12 +163,16 @@ _CHOICES = {
 }
 
 
-def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
-    found: list[Action] = []
+def _paids(
+    s: State, spirits: Lineup, avail: Counts, stones: int, found: list[Action]
+) -> list[Action]:
+    """Adds the paid abilities the seat can use and pay for to ``found`` and returns it."""
     used = s["turn"]["paid"]
     for kind, count in spirits.counts.items():
-        cost = _PAID_COST.get(kind)
-        if cost is not None and used.get(kind, 0) < count:
+        if kind not in _PAID_COST:
+            continue
+        cost = _PAID_COST[kind]
+        if used.get(kind, 0) < count:
             if affordable(cost[0], cost[1], 0, avail, stones):
                 found.append({"type": "paid", "kind": kind})
     return found
@@ -145,26 +181,41 @@ def _paids(s: State, spirits: Lineup, avail: Counts, stones: int) -> list[Action
 def _main(s: State, seat: int, ctx: Await) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
-    summoned = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
-    payable = {_KIND[a["card"]] for a in summoned}
-    return (
-        summoned
-        + _acts(s, seat, avail)
-        + _paids(s, spirits, avail, stones)
-        + _places(s, seat, spirits, avail, stones, payable)
-    )
+    found = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    placing = s["turn"]["placed"] < spirits.amounts.get("place-on-summon", 0)
+    payable = {_KIND[a["card"]] for a in found} if placing else set()
+    _acts(s, seat, avail, spirits, found)
+    if spirits.counts:
+        _paids(s, spirits, avail, stones, found)
+    if placing:
+        found += _places(s, seat, spirits, avail, stones, payable)
+    return found
 
 
 def _summon_only(s: State, seat: int, ctx: Await) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
-    summoned = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
-    payable = {_KIND[a["card"]] for a in summoned}
-    return summoned + _places(s, seat, spirits, avail, stones, payable)
+    found = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    if s["turn"]["placed"] < spirits.amounts.get("place-on-summon", 0):
+        found += _places(s, seat, spirits, avail, stones, {_KIND[a["card"]] for a in found})
+    return found
 
 
 def _pay(s: State, seat: int, ctx: Await) -> list[Action]:
-    return [{"type": "pay", "pay": payment_dict(p)} for p in pending_payments(s, seat)]
+    options = pending_payments(s, seat)
+    known = _PAY_LISTS.get(id(options))
+    if known is not None and known[0] is options:
+        dicts = known[1]
+    else:
+        dicts = tuple(payment_dict(p) for p in options)
+        if len(_PAY_LISTS) < 1 << 12:
+            _PAY_LISTS[id(options)] = (options, dicts)
+    return [{"type": "pay", "pay": d.copy()} for d in dicts]
+
+
+# id of a cached tuple of payment options -> (that tuple, kept alive so the id stays its own,
+# and the options as JSON dicts, never handed out: every action gets a copy)
+_PAY_LISTS: dict[int, tuple[tuple[Any, ...], tuple[dict[str, int], ...]]] = {}
 
 
 def _prayer_discard(s: State, seat: int, ctx: Await) -> list[Action]:

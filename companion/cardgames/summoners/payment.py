@@ -41,6 +41,8 @@ def _self_discounted(spec: dict[str, Any]) -> tuple[tuple[int, ...], int]:
     return tuple(reduced), generic
 
 
+_KIND = kind_of_card()
+_ABILITY_COST = {k: tuple(spec["ability"].get("cost", ())) for k, spec in _SPECS.items()}
 _BASE_COST = {k: symbols(tuple(spec["cost"])) for k, spec in _SPECS.items()}
 _SELF_COST = {k: _self_discounted(spec) for k, spec in _SPECS.items()
               if spec["ability"]["hook"] == "self-discount"}  # fmt: skip
@@ -72,8 +74,9 @@ def mana_counts(s: State, seat: int) -> tuple[tuple[int, ...], int]:
     """(face-up mana per colour, stones) in a seat's mana row."""
     p = s["seats"][seat]
     counts = [0, 0, 0, 0, 0]
+    index = _COLOUR_INDEX
     for card in p["mana"]:
-        counts[_COLOUR_INDEX[card]] += 1
+        counts[index[card]] += 1
     return tuple(counts), len(p["stones"])
 
 
@@ -100,8 +103,8 @@ def pending_payments(s: State, seat: int) -> tuple[Payment, ...]:
     """Payments for what the seat is paying for now (a summon or a paid ability)."""
     target = s["turn"]["paying"]
     if target["for"] == "summon":
-        return summon_payments(s, seat, kind_of_card()[target["card"]])
-    return cost_payments(s, seat, tuple(kinds()[target["kind"]]["ability"]["cost"]))
+        return summon_payments(s, seat, _KIND[target["card"]])
+    return cost_payments(s, seat, _ABILITY_COST[target["kind"]])
 
 
 def summon_payments(s: State, seat: int, kind: str) -> tuple[Payment, ...]:
@@ -128,14 +131,20 @@ def payments(
     colour than its symbols plus the generic ones, nor more of anything than the whole payment,
     so mana and stones beyond that are left out of the cache key (more matches share entries).
     """
-    need = sum(req)
-    total = need - min(free, need) + generic
     r0, r1, r2, r3, r4 = req
+    need = r0 + r1 + r2 + r3 + r4
+    total = need - (free if free < need else need) + generic
     a0, a1, a2, a3, a4 = avail
-    usable = (min(a0, r0 + generic, total), min(a1, r1 + generic, total),
-              min(a2, r2 + generic, total), min(a3, r3 + generic, total),
-              min(a4, r4 + generic, total))  # fmt: skip
-    return _payments(req, generic, total, usable, min(stones, total))
+    # min(a, r + generic, total) per colour, without the calls
+    c0, c1, c2, c3, c4 = r0 + generic, r1 + generic, r2 + generic, r3 + generic, r4 + generic
+    usable = (
+        a0 if a0 < c0 and a0 < total else c0 if c0 < total else total,
+        a1 if a1 < c1 and a1 < total else c1 if c1 < total else total,
+        a2 if a2 < c2 and a2 < total else c2 if c2 < total else total,
+        a3 if a3 < c3 and a3 < total else c3 if c3 < total else total,
+        a4 if a4 < c4 and a4 < total else c4 if c4 < total else total,
+    )
+    return _payments(req, generic, total, usable, stones if stones < total else total)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -203,26 +212,33 @@ def payment_tuple(pay: Any) -> Payment | None:
     for value in pay.values():
         if not isinstance(value, int) or value < 0:
             return None
-    c = [int(pay.get(n, 0)) for n in _PAY_NAMES]
-    return (c[0], c[1], c[2], c[3], c[4], c[5])
+    get = pay.get
+    return (int(get("black", 0)), int(get("green", 0)), int(get("red", 0)),
+            int(get("yellow", 0)), int(get("blue", 0)), int(get("stone", 0)))  # fmt: skip
 
 
 def pay(s: State, seat: int, payment: Payment) -> tuple[list[str], int]:
     """Move the paid mana to the discard pile, oldest copies first; returns (cards, stones)."""
     p = s["seats"][seat]
     paid: list[str] = []
-    for i, colour in enumerate(COLOURS):
-        left = payment[i]
-        if not left:
-            continue
-        keep = []
-        for card in p["mana"]:
-            if left and colour_of_card()[card] == colour:
+    due = payment[0] + payment[1] + payment[2] + payment[3] + payment[4]
+    if due:
+        left = list(payment[:5])
+        mana = p["mana"]
+        index = _COLOUR_INDEX
+        for card in mana:
+            i = index[card]
+            if left[i]:
                 paid.append(card)
-                left -= 1
-            else:
-                keep.append(card)
+                left[i] -= 1
+                due -= 1
+                if not due:
+                    break
+        keep = mana[:]
+        for card in paid:
+            keep.remove(card)
         p["mana"] = keep
+        paid.sort(key=index.__getitem__)  # colour by colour, oldest copies first
     for _ in range(payment[5]):
         s["discard"].append(p["stones"].pop())
     s["discard"].extend(paid)

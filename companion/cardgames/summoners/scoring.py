@@ -8,11 +8,13 @@ from .abilities import end_game_points
 from .cards import kind_of_card, kinds
 from .state import State, seats_from
 
+_POINTS = {card: kinds()[kind]["points"] for card, kind in kind_of_card().items()}
+
 
 def score_seat(s: State, seat: int) -> dict[str, Any]:
     """One seat's final score: VP chips + spirits' point values + game-end abilities (D15)."""
     p = s["seats"][seat]
-    points = sum(kinds()[kind_of_card()[c]]["points"] for c in p["spirits"])
+    points = sum(_POINTS[c] for c in p["spirits"])
     abilities = end_game_points(s, seat)
     total = p["vp"] + points + sum(abilities.values())
     return {"chips": p["vp"], "points": points, "abilities": abilities, "total": total}
