@@ -34,7 +34,7 @@ class Eye:
         "faith_rate": 0.15,
         "faith_cap": 2.0,
         "stream": 1.0,
-        "icons": 1.0,
+        "icons": 1.1,
         "relief": 1.2,
         "relief_dry": 2.5,
         "pilgrim_faith": 0.3,
