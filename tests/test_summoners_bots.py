@@ -88,3 +88,18 @@ def test_heuristic_declares_with_a_smaller_lead_once_a_match_runs_long() -> None
         eye = Eye(view(s, 0))
         best = max((declare, keep_going), key=lambda a: score_declare(eye, a))
         assert best == wanted, turns
+
+
+def test_heuristic_spends_any_mana_once_the_supply_runs_dry() -> None:
+    """A payment is worth spending out of a short row only when the deck nearly ran out."""
+    from companion.cardgames.summoners.scenario import arrange
+    from companion.cardgames.summoners.valuation import Eye
+
+    s = GAME.new(4, 7, {"start": 0})
+    arrange(s, 0, mana=["selkie", "selkie", "kelpie", "amabie"], stones=[])
+    assert Eye(view(s, 0)).relief(2) == 0.0
+    s["seats"][1]["hand"].extend(s["deck"][10:])
+    del s["deck"][10:]
+    eye = Eye(view(s, 0))
+    assert eye.laps_of_supply() < eye.K["relief_dry"]
+    assert eye.relief(2) == pytest.approx(2 * eye.K["relief"])

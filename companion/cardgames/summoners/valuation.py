@@ -22,7 +22,7 @@ FUTURE = (2.024, 0.577, -0.190, 0.147, 0.179, 0.064, -0.009, -0.014, 0.213, -0.1
 CARDS_PER_TURN = 4.0
 # The 9/9 rule's limit on a mana row (stones included).
 ROW_LIMIT = 9
-_TRIGGER_RATE = {"pilgrimage": 0.18, "research": 0.15, "alchemy": 0.15, "conquest": 0.16}
+_TRIGGER_RATE = {"pilgrimage": 0.18, "research": 0.15, "alchemy": 0.16, "conquest": 0.16}
 
 
 class Eye:
@@ -34,8 +34,11 @@ class Eye:
         "faith_rate": 0.15,
         "faith_cap": 2.0,
         "stream": 1.0,
-        "icons": 1.0,
+        "icons": 1.1,
         "relief": 1.2,
+        "relief_dry": 2.5,
+        "pilgrim_faith": 0.3,
+        "discount": 0.21,
         "set_growth": 1.0,
     }
 
@@ -162,7 +165,11 @@ class Eye:
         hook = a["hook"]
         if hook == "on-action":
             rate = sum(_TRIGGER_RATE.get(name, 0.12) for name in a["actions"])
-            return self.effect_value(a["effects"]) * rate * t * self.K["stream"]
+            value = self.effect_value(a["effects"]) * rate * t * self.K["stream"]
+            if "pilgrimage" in a["actions"]:  # its faith raises the later pilgrimages' VP
+                faith = sum(e.get("faith", 0) for e in a["effects"])
+                value += self.K["pilgrim_faith"] * faith * (rate * t) ** 2 / 2
+            return value
         if hook == "on-summon":
             return self.effect_value(a["effects"])
         if hook == "end-game":
@@ -171,7 +178,7 @@ class Eye:
             count = self._end_of_turn_count(a, t)
             return count * self.effect_value(a["effects"]) * self.K["stream"]
         flat = {
-            "discount": min(4.0, 0.2 * t),
+            "discount": min(4.0, self.K["discount"] * t),
             "zero-played": 0.15 * t * (2 + self.icons["axe"] + self.icons["sword"]),
             "shift-command": 0.1 * t * a.get("amount", 1),
             "ward": 0.06 * t * (self.players - 1),
@@ -234,9 +241,11 @@ class Eye:
 
         Mana piles up two cards a turn and leaves only as payment; rows past nine cards are
         what empties the deck and the discard pile into the 9/9 rule, which the original says
-        happens only very, very rarely. Spending the excess returns it to the discard pile.
+        happens only very, very rarely. Spending the excess returns it to the discard pile;
+        once the supply holds less than ``relief_dry`` laps of draws, every card paid does.
         """
-        over = len(self.me["mana"]) + int(self.me["stones"]) - ROW_LIMIT
+        limit = 0 if self.laps_of_supply() < self.K["relief_dry"] else ROW_LIMIT
+        over = len(self.me["mana"]) + int(self.me["stones"]) - limit
         return self.K["relief"] * min(paid, max(0, over))
 
     cheapest = cheapest_payment  # the greedy cheapest payment (payvalue.py)
