@@ -9,6 +9,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from companion.cardgames import CardGameRuleError
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.engine import new, step
@@ -107,3 +109,30 @@ def digest() -> str:
 
 def test_seeded_matches_replay_exactly() -> None:
     assert digest() == DIGEST
+
+
+def test_the_pay_list_cache_stays_within_its_budget_and_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A budget so small that the cache empties again and again: the same matches, and never
+    more payment dicts held than the budget allows."""
+    from companion.cardgames.summoners import legal
+
+    monkeypatch.setattr(legal, "_PAY_DICTS_HELD", 40)
+    monkeypatch.setattr(legal, "_PAY_LISTS", {})
+    monkeypatch.setattr(legal, "_pay_held", [0])
+    h = hashlib.sha256()
+    for players in (2, 3, 4):
+        for seed in range(1000, 1010):
+            _play_in_place(h, players, seed)
+            held = sum(len(dicts) for _options, dicts in legal._PAY_LISTS.values())
+            assert held == legal._pay_held[0] <= 40
+    assert legal._PAY_LISTS  # it did keep lists between the emptyings
+    uncached = hashlib.sha256()
+    monkeypatch.setattr(legal, "_PAY_DICTS_HELD", 0)  # nothing kept: every list built afresh
+    monkeypatch.setattr(legal, "_PAY_LISTS", {})
+    for players in (2, 3, 4):
+        for seed in range(1000, 1010):
+            _play_in_place(uncached, players, seed)
+    assert not legal._PAY_LISTS
+    assert h.hexdigest() == uncached.hexdigest()

@@ -208,14 +208,22 @@ def _pay(s: State, seat: int, ctx: Await) -> list[Action]:
         dicts = known[1]
     else:
         dicts = tuple(payment_dict(p) for p in options)
-        if len(_PAY_LISTS) < 1 << 12:
+        if len(dicts) <= _PAY_DICTS_HELD:
+            _pay_held[0] += len(dicts)
+            if _pay_held[0] > _PAY_DICTS_HELD:  # full: start again rather than grow
+                _PAY_LISTS.clear()
+                _pay_held[0] = len(dicts)
             _PAY_LISTS[id(options)] = (options, dicts)
     return [{"type": "pay", "pay": d.copy()} for d in dicts]
 
 
 # id of a cached tuple of payment options -> (that tuple, kept alive so the id stays its own,
-# and the options as JSON dicts, never handed out: every action gets a copy)
+# and the options as JSON dicts, never handed out: every action gets a copy). Bounded by the
+# payment dicts it holds, each a few small ints under at most six keys (about 0.3 kB with its
+# option): 65,536 of them is about 20 MB at most, whatever the matches played.
 _PAY_LISTS: dict[int, tuple[tuple[Any, ...], tuple[dict[str, int], ...]]] = {}
+_PAY_DICTS_HELD = 1 << 16
+_pay_held = [0]  # payment dicts held in _PAY_LISTS
 
 
 def _prayer_discard(s: State, seat: int, ctx: Await) -> list[Action]:
