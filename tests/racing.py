@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from server_client import SETUP, Server, next_command, request
+from server_client import SETUP, Server, next_command, request, send
 
 
 @dataclass(frozen=True)
@@ -60,12 +60,7 @@ def client_loop(
                 log.append(Answer("state", port, status, body=state))
                 continue
             command = next_command(state, rng)
-            status, body = request(
-                port,
-                "POST",
-                f"/api/v1/chronicles/{token}/commands",
-                {"version": state["version"], "command": command},
-            )
+            status, body = send(port, token, state["version"], command)
         except OSError as err:
             log.append(Answer("error", port, body=str(err)))
             if stop.is_set():

@@ -105,6 +105,12 @@ def request(
         conn.close()
 
 
+def send(port: int, token: str, version: int, command: dict[str, Any]) -> tuple[int, Any]:
+    """POST one command of the JSON API at ``version``: the status and the answer."""
+    body = {"version": version, "command": command}
+    return request(port, "POST", f"/api/v1/chronicles/{token}/commands", body)
+
+
 SETUP = {
     "pioneer": {"name": "Kaya", "people": "human", "concept": "A cartographer."},
     "players": ["Ali", "Brianna", "Cardon"],

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from pg_server import available, database_url
 from racing import create_chronicle, race, start_clients
-from server_client import SETUP, Browser, Server, next_command, request
+from server_client import SETUP, Browser, Server, next_command, request, send
 
 pytestmark = [
     pytest.mark.slow,
@@ -99,8 +99,7 @@ def test_a_page_on_one_server_sees_a_command_made_on_the_other_within_a_second(
     delays: list[float] = []
     for _ in range(30):
         status, state = request(a.port, "GET", f"/api/v1/chronicles/{token}/state")
-        command = {"version": state["version"], "command": next_command(state, rng)}
-        status, body = request(a.port, "POST", f"/api/v1/chronicles/{token}/commands", command)
+        status, body = send(a.port, token, state["version"], next_command(state, rng))
         assert status == 200, body
         made = time.monotonic()
         while True:  # the play page's poll, at a brisker pace than a browser's
@@ -159,8 +158,7 @@ def test_a_pack_uploaded_on_one_server_is_listed_and_played_on_the_other(
     token, state = body["host_token"], body["state"]
     rng = random.Random(3)
     while state.get("check") is None:
-        command = {"version": state["version"], "command": next_command(state, rng)}
-        status, reply = request(b.port, "POST", f"/api/v1/chronicles/{token}/commands", command)
+        status, reply = send(b.port, token, state["version"], next_command(state, rng))
         assert status == 200, reply
         status, state = request(b.port, "GET", f"/api/v1/chronicles/{token}/state")
     assert all(p["text"].startswith("HARBOUR ") for p in state["check"]["prompts"])

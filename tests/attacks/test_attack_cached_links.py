@@ -11,7 +11,7 @@ import random
 import re
 
 import pytest
-from server_client import SETUP, Browser, Server, next_command, request
+from server_client import SETUP, Browser, Server, next_command, request, send
 
 TOKEN = r"[A-Za-z0-9_-]{32}"
 TRIES = 2  # per link and page: two workers, each with its own cache
@@ -32,12 +32,7 @@ def _play_one_turning_point(port: int, token: str) -> dict:
             return points[0]
         _status, state = request(port, "GET", f"/api/v1/chronicles/{token}/state")
         command = next_command(state, rng)
-        status, body = request(
-            port,
-            "POST",
-            f"/api/v1/chronicles/{token}/commands",
-            {"version": state["version"], "command": command},
-        )
+        status, body = send(port, token, state["version"], command)
         assert status == 200, body
     raise AssertionError("no turning point was played")
 
