@@ -10,7 +10,8 @@ import pytest
 from companion.cardgames.summoners.bots import random_bot
 from companion.cardgames.summoners.cards import card_ids
 from companion.cardgames.summoners.engine import new, step
-from companion.cardgames.summoners.legal import legal_actions
+from companion.cardgames.summoners.legal import _PHASES, legal_actions
+from companion.cardgames.summoners.playout import random_action
 from companion.cardgames.summoners.state import all_cards
 
 ALL = Counter(card_ids())
@@ -42,3 +43,29 @@ def test_200_random_playouts() -> None:
 def test_10000_random_playouts() -> None:
     results = [playout(seed) for seed in range(1, 10_001)]
     assert len(results) == 10_000
+
+
+def test_random_action_is_the_random_bots_pick() -> None:
+    """Simulations pick with ``random_action``: the same action the random bot picks from the
+    listed legal actions, drawing the same numbers, in every phase of a match."""
+    phases: Counter[str] = Counter()
+    for players in (2, 3, 4):
+        for seed in range(40):
+            fast, listed = random.Random(seed), random.Random(seed)
+            s = new(players, seed, {"catch_up": seed % 2 == 0})
+            while s["result"] is None:
+                seat = s["await"]["seat"]
+                phases[s["await"]["phase"]] += 1
+                action = random_action(s, seat, fast)
+                assert action == random_bot({}, legal_actions(s, seat), listed), (seed, s["await"])
+                assert fast.getstate() == listed.getstate()
+                step(s, seat, action)
+    assert set(phases) == set(_PHASES), phases  # every kind of decision was met
+    assert min(phases.values()) >= 5, phases
+
+
+def test_random_action_refuses_a_seat_that_is_not_to_act() -> None:
+    s = new(3, 5, {})
+    seat = s["await"]["seat"]
+    with pytest.raises(ValueError, match="no choice"):
+        random_action(s, (seat + 1) % 3, random.Random(1))

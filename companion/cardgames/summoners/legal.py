@@ -135,25 +135,27 @@ def _places(
 def _acts(s: State, seat: int, avail: Counts, spirits: Lineup, found: list[Action]) -> list[Action]:
     """Adds the seat's actions to ``found`` and returns it."""
     for name, _ in reachable_of(s, spirits):
-        if name == "conquest":
-            seats = s["seats"]
-            victims: list[int | None] = [
-                o
-                for o in range(s["players"])
-                if o != seat and seats[o]["vp"] > 0 and not warded(s, o, "steal")
-            ]
-            for v in victims or (None,):
-                found.append({"type": "act", "action": name, "victim": v})
-        elif name == "research":
-            flips = [c for c, n in zip(COLOURS, avail, strict=True) if n]
-            for c in flips or (None,):
-                found.append({"type": "act", "action": name, "flip": c})
-        elif name in _CHOICES:
-            for c in _CHOICES[name]:
-                found.append({"type": "act", "action": name, "choice": c})
-        else:
-            found.append({"type": "act", "action": name})
+        found += act_variants(s, seat, name, avail)
     return found
+
+
+def act_variants(s: State, seat: int, name: str, avail: Counts) -> list[Action]:
+    """The legal forms of one reachable action: a conquest per victim, a research per colour
+    to flip, an alchemy, prayer or pilgrimage per choice (``avail``: the seat's mana counts)."""
+    if name == "conquest":
+        seats = s["seats"]
+        victims: list[int | None] = [
+            o
+            for o in range(s["players"])
+            if o != seat and seats[o]["vp"] > 0 and not warded(s, o, "steal")
+        ]
+        return [{"type": "act", "action": name, "victim": v} for v in victims or (None,)]
+    if name == "research":
+        flips = [c for c, n in zip(COLOURS, avail, strict=True) if n]
+        return [{"type": "act", "action": name, "flip": c} for c in flips or (None,)]
+    if name in _CHOICES:
+        return [{"type": "act", "action": name, "choice": c} for c in _CHOICES[name]]
+    return [{"type": "act", "action": name}]
 
 
 _CHOICES = {

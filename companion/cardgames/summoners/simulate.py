@@ -15,6 +15,7 @@ from .bots import BOTS
 from .cards import ACTIONS, kinds
 from .engine import new, step
 from .legal import legal_actions
+from .playout import random_action
 from .state import State
 from .view import view
 
@@ -50,11 +51,10 @@ def _play(players: int, seed: int, bots: Sequence[str], options: dict[str, Any] 
     funcs = [BOTS[b] for b in bots]
     while (ctx := s["await"]) is not None:
         seat = ctx["seat"]
-        legal = legal_actions(s, seat)
-        if bots[seat] == "random":
-            action = funcs[seat]({}, legal, rng)
+        if bots[seat] == "random":  # the random bot's pick, without listing every action
+            action = random_action(s, seat, rng)
         else:
-            action = funcs[seat](view(s, seat, events=False), legal, rng)
+            action = funcs[seat](view(s, seat, events=False), legal_actions(s, seat), rng)
         step(s, seat, action)
     return s
 
