@@ -169,7 +169,11 @@ def _take(st: State, seat: int, target: int | None, block: Block, action: Action
         card = next((c for c in hand if c in FLAMES), None)
     else:
         pool = [c for c in hand if c not in FLAMES]
-        card = moves.rng(st).choice(pool) if pool and choice == "non_flame" else None
+        if len(pool) == 1 and choice == "non_flame":
+            st["rng"] += 1  # the generator this pick uses, unused: one card is its only answer
+            card = pool[0]
+        else:
+            card = moves.rng(st).choice(pool) if pool and choice == "non_flame" else None
     if card is None:
         if not st["quiet"]:
             moves.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})

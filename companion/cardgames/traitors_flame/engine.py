@@ -128,15 +128,16 @@ def deal(st: State, start: int) -> None:
         if deck[-1] not in FLAMES:
             break
     st["deck"] = deck
-    moves.event(
-        st,
-        {
-            "type": "round-started",
-            "start": start,
-            "direction": st["direction"],
-            "shuffles": shuffles,
-        },
-    )
+    if not st["quiet"]:
+        moves.event(
+            st,
+            {
+                "type": "round-started",
+                "start": start,
+                "direction": st["direction"],
+                "shuffles": shuffles,
+            },
+        )
 
 
 def legal_actions(st: State, seat: int) -> list[Action]:
@@ -281,16 +282,17 @@ def end_round(st: State, how: str, ender: int) -> None:
         "hands": moves.reveal(st),
     }
     st["rounds"].append(summary)
-    moves.event(
-        st,
-        {
-            "type": "round-ended",
-            "ended_by": how,
-            "ender": ender,
-            "scores": scores,
-            "totals": totals,
-        },
-    )
+    if not st["quiet"]:
+        moves.event(
+            st,
+            {
+                "type": "round-ended",
+                "ended_by": how,
+                "ender": ender,
+                "scores": scores,
+                "totals": totals,
+            },
+        )
     order = tie_order(st, ender)
     best = max(totals)
     cap = st["options"].get("max_rounds")
