@@ -1,7 +1,8 @@
 """Bots for Age of Summoners. Each sees only a view and the legal actions, and takes an rng.
 
 - ``random``: a uniformly random group of legal actions (a summon with all its payments is one
-  group), then a random member.
+  group), then a random member; each pick is one ``rng.random()`` draw, and a group of one
+  member takes none.
 - ``heuristic``: scores every legal action with hand-tuned values (VP = 1) over the view.
 - ``search``: determinised rollouts over the view (see search.py).
 """
@@ -12,6 +13,7 @@ import random
 from typing import Any
 
 from .cards import kinds, number_of_action
+from .playout import pick
 from .valuation import Eye
 
 Action = dict[str, Any]
@@ -35,8 +37,7 @@ def random_bot(view: View, legal: list[Action], rng: random.Random) -> Action:
     groups: dict[tuple[Any, ...], list[Action]] = {}
     for action in legal:
         groups.setdefault(group_key(action), []).append(action)
-    choice = rng.choice(list(groups.values()))
-    return rng.choice(choice)
+    return pick(rng, pick(rng, list(groups.values())))
 
 
 def heuristic_bot(view: View, legal: list[Action], rng: random.Random) -> Action:

@@ -3,15 +3,15 @@
 ``random_action(s, seat, rng)`` returns the action ``random_bot({}, legal_actions(s, seat), rng)``
 would return, drawing the very same numbers from ``rng``: a uniformly random group of legal
 actions (a summon's or a paid ability's payments are one group, so are an action's victims,
-colours or choices), then a random member. Only the chosen action is spelled out; a payment is
-picked from the cached payment tuples and becomes a dict once chosen.
+colours or choices), then a random member, each by ``pick``. Only the chosen action is spelled
+out; a payment is picked from the cached payment tuples and becomes a dict once chosen.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TypeVar
 
 from .abilities import lineup, reachable_of
 from .cards import kind_of_card
@@ -19,10 +19,16 @@ from .legal import _PHASES, _firsts, _paids, _places, _summons, act_variants
 from .payment import mana_counts, payment_dict, pending_payments
 from .state import Action, State
 
-Choice = Callable[[Sequence[Any]], Any]  # rng.choice
+T = TypeVar("T")
 _KIND = kind_of_card()
-_ONE = (0,)  # a group of one member: choosing in it still draws from the rng, as random_bot does
 _OPTIONAL: tuple[Action, ...] = ({"type": "optional", "use": True}, {"type": "optional", "use": False})  # fmt: skip
+
+
+def pick(rng: random.Random, members: Sequence[T]) -> T:
+    """A uniformly random member, from one ``rng.random()`` draw; a lone member takes no draw."""
+    if len(members) == 1:
+        return members[0]
+    return members[int(rng.random() * len(members))]
 
 
 def random_action(s: State, seat: int, rng: random.Random) -> Action:
@@ -31,31 +37,22 @@ def random_action(s: State, seat: int, rng: random.Random) -> Action:
     if ctx is None or ctx["seat"] != seat or s["result"] is not None:
         raise ValueError(f"seat {seat} has no choice to make now")
     phase = ctx["phase"]
-    choice: Choice = rng.choice
     if phase == "main":
-        return _main(s, seat, choice)
-    if phase == "pay":
-        choice(_ONE)
-        return {"type": "pay", "pay": payment_dict(choice(pending_payments(s, seat)))}
+        return _main(s, seat, rng)
+    if phase == "pay":  # one group: the payments
+        return {"type": "pay", "pay": payment_dict(pick(rng, pending_payments(s, seat)))}
     if phase == "play" or phase == "keep":
         cards = s["seats"][seat]["hand"] if phase == "play" else s["turn"]["drawn"]
         if not cards and phase == "play":
-            choice(_ONE)
-            choice(_ONE)
             return {"type": "play-top"}
-        card = choice(_firsts(cards))
-        choice(_ONE)
-        return {"type": phase, "card": card}
-    if phase == "optional":
-        choice(_ONE)
-        return dict(choice(_OPTIONAL))  # type: ignore[return-value]
+        return {"type": phase, "card": pick(rng, _firsts(cards))}  # a group per card
+    if phase == "optional":  # one group: use it or not
+        return dict(pick(rng, _OPTIONAL))  # type: ignore[return-value]
     # every other phase lists actions that each form a group of their own
-    action: Action = choice(_PHASES[phase](s, seat, ctx))
-    choice(_ONE)
-    return action
+    return pick(rng, _PHASES[phase](s, seat, ctx))
 
 
-def _main(s: State, seat: int, choice: Choice) -> Action:
+def _main(s: State, seat: int, rng: random.Random) -> Action:
     """Phase II: summons, actions (each with its variants), paid abilities, placements, in
     the order legal_actions lists them."""
     spirits = lineup(s, seat)
@@ -68,13 +65,11 @@ def _main(s: State, seat: int, choice: Choice) -> Action:
     if s["turn"]["placed"] < spirits.amounts.get("place-on-summon", 0):
         payable = {_KIND[a["card"]] for a in summons}
         extra += _places(s, seat, spirits, avail, stones, payable)
-    g: int = choice(range(len(summons) + len(reach) + len(extra)))
+    g = pick(rng, range(len(summons) + len(reach) + len(extra)))
     if g < len(summons):
-        choice(_ONE)
         return summons[g]
     g -= len(summons)
     if g < len(reach):
-        action: Action = choice(act_variants(s, seat, reach[g][0], avail))
+        action: Action = pick(rng, act_variants(s, seat, reach[g][0], avail))
         return action
-    choice(_ONE)
     return extra[g - len(reach)]
