@@ -148,3 +148,19 @@ def test_a_spirit_is_named_in_every_other_language(
     assert "<strong>Nightmare</strong> (ナイトメア, Cauchemar, SU03)" in en
     ja = rules_page(client, "age-of-summoners", "ja")
     assert "<strong>ナイトメア</strong>（Nightmare、Cauchemar、SU03）" in ja
+
+
+@pytest.mark.parametrize(
+    ("lang", "drawn"),
+    [
+        ("en", ("pay ●black◇any from your mana", "costs 2 fewer ●green.", "never reduces ◇any.")),
+        ("ja", ("魔力から●黒◇任意を支払って", "コストは●緑2つ少ない。", "◇任意は軽減できない。")),
+    ],
+)
+def test_the_spirit_list_shows_mana_symbols_as_the_cards_do(
+    client: FlaskClient, lang: str, drawn: tuple[str, ...]
+) -> None:
+    text = rules_page(client, "age-of-summoners", lang)
+    for part in drawn:
+        assert part in text, part
+    assert not re.search(r"\[(black|green|red|yellow|blue|any|黒|緑|赤|黄|青|任意)\]", text)

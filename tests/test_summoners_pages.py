@@ -420,7 +420,8 @@ def test_rules_pages_list_every_spirit_as_the_data_has_it(client: FlaskClient, l
         points = f"{spec['points']} point" if lang == "en" else f"得点{spec['points']}"
         for part in (cost, copies, points):
             assert part in line.group(0), (part, line.group(0))
-        assert spec[f"text_{lang}"] in text
+        if "[" not in spec[f"text_{lang}"]:  # placeholders: test_rules_pages.py
+            assert spec[f"text_{lang}"] in text
     words = (
         ("Conquest", "Pilgrimage", "philosopher's stone", "30 or more VP", "pairing card")
         if lang == "en"

@@ -3,6 +3,8 @@ spirit table of docs/cardgames.md (``python -m companion.web.boards.summoners.sp
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ from flask_babel import get_locale, pgettext
 from companion.cardgames.summoners.cards import COLOURS, kinds
 from companion.languages import DEFAULT, LANGUAGES, about
 
+from .card_text import marked, svg_line
 from .words import (
     colour_name,
     cost_words,
@@ -56,7 +59,17 @@ def _entry(kind: str) -> str:
         icons=icons or pgettext("age-of-summoners", "none"),
         points=points_words(spec["points"]),
     )
-    return f"{head}  \n  {kind_data(kind, 'text')}  \n  *{kind_data(kind, 'flavour')}*"
+    text = _card_text(kind_data(kind, "text"))
+    return f"{head}  \n  {text}  \n  *{kind_data(kind, 'flavour')}*"
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _card_text(text: str) -> str:
+    """A card text with each mana placeholder as the colour's symbol and name ("●green")."""
+    # The card faces draw the symbols; their drawing is read here without its SVG markup.
+    return html.unescape(_TAG.sub("", svg_line(marked(text))))
 
 
 def _colour_heading(colour: str, specs: list[str]) -> str:
