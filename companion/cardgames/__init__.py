@@ -102,8 +102,8 @@ class CardGame(Protocol[StateT, ActionT]):
         """The bot levels a seat may be given, by name."""
         ...
 
-    def rules(self, lang: str) -> str:
-        """The rules as Markdown, in ``lang`` or else English."""
+    def rules(self) -> str:
+        """The rules as Markdown in English, the source the catalogues translate block by block."""
         ...
 
     def simulate(
@@ -135,14 +135,10 @@ def game_name(game: AnyGame, language: str) -> str:
     return game.names.get(language) or game.names[DEFAULT]
 
 
-def rules_markdown(package: str, lang: str) -> str:
-    """``<package>/rules/<lang>.md``, or the English file, or nothing."""
-    folder = importlib.resources.files(package) / "rules"
-    for name in (lang, "en"):
-        path = folder / f"{name}.md"
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    return ""
+def rules_markdown(package: str) -> str:
+    """``<package>/rules.md``, the game's rules in English, or nothing."""
+    path = importlib.resources.files(package) / "rules.md"
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
 @cache

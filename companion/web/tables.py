@@ -26,7 +26,7 @@ from ..cardgames import AnyGame, CardGameRuleError, game_keys, get_game
 from ..db import get_db
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
-from . import links_sheet, streams, table_setup
+from . import links_sheet, rules_page, streams, table_setup
 from .access import remember, require_write
 from .boards import board_for
 from .choosing import with_steps
@@ -88,11 +88,8 @@ def rules(key: str) -> str:
     """The game's rules in the reader's language."""
     if key not in game_keys():
         abort(404)
-    from flask_babel import get_locale
-
-    game = get_game(key)
-    text = game.rules(str(get_locale()))
-    return render_template("tables/rules.html", game=game, key=key, rules=render_markdown(text))
+    text = render_markdown(rules_page.markdown(key))
+    return render_template("tables/rules.html", game=get_game(key), key=key, rules=text)
 
 
 def open_table(token: str) -> tuple[Capability, matches.Match]:

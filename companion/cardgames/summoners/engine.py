@@ -113,9 +113,9 @@ class SummonersGame:
         # The bots read actions as plain dicts; each returns one of the legal actions it is given.
         return cast(Mapping[str, Bot[Action]], BOTS)
 
-    def rules(self, lang: str) -> str:
-        """The rules page's Markdown."""
-        return rules_markdown(__package__ or "", lang)
+    def rules(self) -> str:
+        """The rules page's Markdown, in English."""
+        return rules_markdown(__package__ or "")
 
     def simulate(
         self,

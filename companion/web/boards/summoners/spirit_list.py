@@ -1,18 +1,28 @@
-"""The spirit list at the end of the rules pages and the spirit table of docs/cardgames.md,
-written from the card data (``python -m companion.web.boards.summoners.spirit_list``)."""
+"""The spirit list of the rules page, made from the card data in the current locale, and the
+spirit table of docs/cardgames.md (``python -m companion.web.boards.summoners.spirit_list``)."""
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
+from typing import Any
 
-from flask_babel import force_locale, pgettext
+from flask_babel import get_locale, pgettext
 
 from companion.cardgames.summoners.cards import COLOURS, kinds
-from companion.languages import LANGUAGES
+from companion.languages import DEFAULT, LANGUAGES, about
 
-from .words import colour_name, cost_words, icon_name, kind_data, mana_name, points_words
-
-RULES = Path(__file__).resolve().parents[3] / "cardgames" / "summoners" / "rules"
+from .card_text import marked, svg_line
+from .words import (
+    colour_name,
+    cost_words,
+    data_lang,
+    icon_name,
+    kind_data,
+    mana_name,
+    points_words,
+)
 
 
 def spirits_heading() -> str:
@@ -20,13 +30,20 @@ def spirits_heading() -> str:
     return pgettext("age-of-summoners", "# The spirits") + "\n"
 
 
-def _other_name(kind: str, lang: str) -> str:
-    """The spirit's name in the rules page's other language, shown beside its own."""
-    other = next(code for code in LANGUAGES if code != lang)
-    return str(kinds()[kind][f"name_{other}"])
+def _other_names(kind: str) -> str:
+    """The spirit's names in the companion's other languages, shown beside its own."""
+    spec = kinds()[kind]
+    names = [str(spec[f"name_{code}"]) for code in _other_languages() if f"name_{code}" in spec]
+    locale = get_locale()
+    return about(locale.language if locale else DEFAULT).list_separator.join(names)
 
 
-def _entry(kind: str, lang: str) -> str:
+def _other_languages() -> list[str]:
+    own = data_lang()
+    return [code for code in LANGUAGES if code != own]
+
+
+def _entry(kind: str) -> str:
     spec = kinds()[kind]
     icons = pgettext("age-of-summoners", ", ").join(icon_name(i).lower() for i in spec["icons"])
     head = pgettext(
@@ -34,7 +51,7 @@ def _entry(kind: str, lang: str) -> str:
         "- **%(name)s** (%(other)s, %(code)s): %(copies)s copies%(rare)s; cost %(cost)s;"
         " icons: %(icons)s; %(points)s.",
         name=kind_data(kind, "name"),
-        other=_other_name(kind, lang),
+        other=_other_names(kind),
         code=spec["code"],
         copies=spec["copies"],
         rare=pgettext("age-of-summoners", ", rare") if spec["copies"] == 2 else "",
@@ -42,51 +59,51 @@ def _entry(kind: str, lang: str) -> str:
         icons=icons or pgettext("age-of-summoners", "none"),
         points=points_words(spec["points"]),
     )
-    return f"{head}  \n  {kind_data(kind, 'text')}  \n  *{kind_data(kind, 'flavour')}*"
+    text = _card_text(kind_data(kind, "text"))
+    return f"{head}  \n  {text}  \n  *{kind_data(kind, 'flavour')}*"
 
 
-def spirit_list_markdown(lang: str) -> str:
-    """The rules page's list of the 30 spirits in ``lang``, by colour, from the card data
-    (Markdown lists, no tables). Needs an application context for the catalogue."""
-    with force_locale(lang):
-        out: list[str] = []
-        for colour in COLOURS:
-            specs = [k for k, s in kinds().items() if s["colour"] == colour]
-            number = kinds()[specs[0]]["number"]
-            heading = pgettext(
-                "age-of-summoners",
-                "## %(colour)s: %(mana)s, number %(number)s (%(total)s cards)",
-                colour=colour_name(colour).capitalize(),
-                mana=mana_name(colour),
-                number=number,
-                total=sum(kinds()[k]["copies"] for k in specs),
-            )
-            out.append(heading + "\n")
-            out.extend(_entry(k, lang) for k in specs)
-            out.append("")
-        return "\n".join(out)
+_TAG = re.compile(r"<[^>]*>")
 
 
-def refresh_rules(folder: Path | None = None) -> list[Path]:
-    """Rewrite the spirit list at the end of rules/en.md and rules/ja.md from the card data;
-    returns the files changed."""
-    folder = folder or RULES
-    changed = []
-    for lang in LANGUAGES:
-        path = folder / f"{lang}.md"
-        text = path.read_text(encoding="utf-8")
-        with force_locale(lang):
-            start = text.index(spirits_heading())
-        cut = text.index("\n## ", start) + 1
-        new = text[:cut] + spirit_list_markdown(lang)
-        if new != text:
-            path.write_text(new, encoding="utf-8")
-            changed.append(path)
-    return changed
+def _card_text(text: str) -> str:
+    """A card text with each mana placeholder as the colour's symbol and name ("●green")."""
+    # The card faces draw the symbols; their drawing is read here without its SVG markup.
+    return html.unescape(_TAG.sub("", svg_line(marked(text))))
+
+
+def _colour_heading(colour: str, specs: list[str]) -> str:
+    return pgettext(
+        "age-of-summoners",
+        "## %(colour)s: %(mana)s, number %(number)s (%(total)s cards)",
+        colour=colour_name(colour).capitalize(),
+        mana=mana_name(colour),
+        number=kinds()[specs[0]]["number"],
+        total=sum(kinds()[k]["copies"] for k in specs),
+    )
+
+
+def spirit_list_markdown() -> str:
+    """The rules page's section on the spirits in the current locale: every kind by colour,
+    from the card data (Markdown lists, no tables). Needs an application context."""
+    intro = pgettext(
+        "age-of-summoners",
+        "There are %(kinds)s kinds, listed by colour. Each entry gives the number of copies, the"
+        " summoning cost, the icons and the points, then the ability and a line of lore.",
+        kinds=len(kinds()),
+    )
+    out = [spirits_heading(), intro + "\n"]
+    for colour in COLOURS:
+        specs = [k for k, s in kinds().items() if s["colour"] == colour]
+        out.append(_colour_heading(colour, specs) + "\n")
+        out.extend(_entry(k) for k in specs)
+        out.append("")
+    return "\n".join(out)
 
 
 _COST_LETTER = {"black": "K", "green": "G", "red": "R", "yellow": "Y", "blue": "U", "any": "*"}
 DOCS_TABLE_HEAD = "| Code | Spirit | Colour | × | Cost | Icons | Pts | Ability |\n|---|"
+DOCS_LANGUAGE = "en"  # docs/cardgames.md is written in English
 
 
 def docs_table_markdown() -> str:
@@ -95,11 +112,17 @@ def docs_table_markdown() -> str:
     for s in kinds().values():
         cost = "".join(_COST_LETTER[c] for c in s["cost"])
         rows.append(
-            f"| {s['code']} | {s['name_en']} {s['name_ja']} | {s['colour']} {s['number']} "
+            f"| {s['code']} | {_docs_names(s)} | {s['colour']} {s['number']} "
             f"| {s['copies']} | `{cost}` | {', '.join(s['icons']) or '-'} | {s['points']} "
-            f"| {s['text_en']} |"
+            f"| {s[f'text_{DOCS_LANGUAGE}']} |"
         )
     return "\n".join(rows) + "\n"
+
+
+def _docs_names(spec: dict[str, Any]) -> str:
+    """The spirit's name in the docs' language, then in every other language the data has."""
+    codes = (DOCS_LANGUAGE, *(code for code in LANGUAGES if code != DOCS_LANGUAGE))
+    return " ".join(str(spec[f"name_{code}"]) for code in codes if f"name_{code}" in spec)
 
 
 def refresh_docs(path: Path | None = None) -> list[Path]:
@@ -118,8 +141,5 @@ def refresh_docs(path: Path | None = None) -> list[Path]:
 
 
 if __name__ == "__main__":
-    from companion import create_app
-
-    with create_app().app_context():
-        for changed_file in refresh_rules() + refresh_docs():
-            print(f"rewrote {changed_file}")
+    for changed_file in refresh_docs():
+        print(f"rewrote {changed_file}")
