@@ -106,6 +106,8 @@ def test_view_shows_what_the_table_needs():
         "known": [],
     }
     assert [c["id"] for c in view["hands"][0]["cards"]] == ["jester-1", "flame-01"]
+    jester = {"id": "jester-1", "kind": "jester", "colour": "white", "value": -2, "usable": True}
+    assert view["hands"][0]["cards"][0] == jester  # names and texts are the board's card data
     worth = sum(KIND[c]["value"] for c in ("jester-1", "flame-01", "night"))
     assert view["hands"][0]["worth"] == worth
     assert "worth" not in view["hands"][1]
