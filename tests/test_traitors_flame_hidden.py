@@ -116,7 +116,7 @@ def test_view_shows_what_the_table_needs():
     assert skipping["next"] == {"seat": 1, "skipped": 2} and skipping["order"] == [0, 2, 1]
     assert view["pending"]["actions"] == GAME.legal_actions(st, 0)
     assert GAME.view(st, 1)["pending"] is None and GAME.view(st, None)["pending"] is None
-    assert view["deck"]["flames"] == 12 and view["direction_name"] == "clockwise"
+    assert view["deck"]["flames"] == 12 and view["direction"] == 1
 
 
 def test_private_event_details_reach_only_their_seats():

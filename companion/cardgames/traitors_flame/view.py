@@ -10,8 +10,6 @@ from . import cards, engine
 from .moves import FLAMES, State, hand_score, next_holder
 from .standing import WIN_SCORE
 
-DIRECTIONS = {1: "clockwise", -1: "counterclockwise"}
-
 
 def view(st: State, seat: int | None) -> dict[str, Any]:
     """Everything the table page needs for ``seat`` (None = spectator), and nothing secret."""
@@ -34,7 +32,6 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "night": st["night"],
         "dawn": st["dawn"],
         "direction": st["direction"],
-        "direction_name": DIRECTIONS[st["direction"]],
         "skip_pending": st["skip"],
         "next": _next(st, current),
         "order": _order(st, current),
