@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import xml.etree.ElementTree as ET
 
 import pytest
 from traitors_flame_text import effect_text, text_languages, text_mismatches
 
+from companion import languages
 from companion.cardgames.traitors_flame import cards
 from companion.web.boards.traitors_flame import svg
 
@@ -124,3 +126,15 @@ def test_the_engine_package_holds_no_presentation() -> None:
                 imported.update(alias.name.split(".")[0] for alias in node.names)
     assert not imported & {"flask", "flask_babel", "markupsafe", "jinja2"}
     assert not (package / "board.py").exists() and not (package / "svg.py").exists()
+
+
+def test_card_text_breaks_into_lines_where_its_language_breaks_them(monkeypatch):
+    text = cards.kinds()["hound"]["text_en"]
+    lines = svg.text_lines(text, "en")
+    assert " ".join(lines) == text and len(lines) > 1 and all(len(li) <= 36 for li in lines)
+    ja = cards.kinds()["hound"]["text_ja"]
+    assert "".join(svg.text_lines(ja, "ja")) == ja
+    by_characters = dataclasses.replace(languages.TABLE["en"], wrap="characters")
+    monkeypatch.setitem(languages.TABLE, "en", by_characters)
+    lines = svg.text_lines(text, "en")
+    assert "".join(lines) == text and len(lines[0]) == 17

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask_babel import npgettext, pgettext
 
+from companion import languages
 from companion.cardgames.traitors_flame import cards
 from companion.web.wording import join_list, reader_language
 
@@ -35,14 +36,18 @@ def kind_of(card: str) -> dict[str, Any]:
 
 def data_name(card: dict[str, Any] | str) -> str:
     """A card's (or kind's) name from the card data, in the reader's language."""
-    kind = kind_of(card["kind"] if isinstance(card, dict) else card)
-    return str(kind.get(f"name_{language()}") or kind["name_en"])
+    return _data(card, "name")
 
 
 def data_text(card: dict[str, Any] | str) -> str:
     """A card's rules text from the card data, in the reader's language."""
+    return _data(card, "text")
+
+
+def _data(card: dict[str, Any] | str, field: str) -> str:
+    """A field of a card's data in the reader's language, else in the default language."""
     kind = kind_of(card["kind"] if isinstance(card, dict) else card)
-    return str(kind.get(f"text_{language()}") or kind["text_en"])
+    return str(kind.get(f"{field}_{language()}") or kind[f"{field}_{languages.DEFAULT}"])
 
 
 def card_name(card: str) -> str:
