@@ -277,6 +277,14 @@ def test_labels_name_the_card_the_target_and_the_choice(app: Flask) -> None:
     assert "山札から1枚引く" in ja
 
 
+def test_a_play_without_a_target_words_its_steps_in_japanese(app: Flask) -> None:
+    st = make_state(2, hands=[["archivist", "queen"], []], deck=["jester"], night=0)
+    view = GAME.view(st, 0)
+    with app.test_request_context(), force_locale("ja"):
+        ja = {board.label(a, view) for a in GAME.legal_actions(st, 0)}
+    assert "「禁書庫の司書」を使う（「幽閉の王妃」を山札の一番下に置く）" in ja
+
+
 def test_labels_on_the_page_are_words_not_json(client: FlaskClient, app: Flask) -> None:
     token = new_table(client, KEY)
     rng = random.Random(5)

@@ -14,7 +14,7 @@ from .log import describe
 from .model import board, hand_value, result_info
 from .pictures import BACKS, back, back_of, defs, face, full_back, full_face
 from .steps import steps
-from .words import count_words, data_name, data_text, flame_count, say
+from .words import count_words, data_name, data_text, flame_count, pgettext
 
 __all__ = [
     "BACKS",
@@ -34,7 +34,6 @@ __all__ = [
     "label",
     "option_words",
     "result_info",
-    "say",
     "standing_line",
     "steps",
 ]
@@ -42,9 +41,9 @@ __all__ = [
 
 def standing_line(row: dict[str, Any]) -> str:
     """One seat's running total in words: "4 of 20 points; 16 to go"."""
-    return say("%(total)s of %(goal)s points; %(to_go)s to go", **row)
+    return pgettext("traitors-flame", "%(total)s of %(goal)s points; %(to_go)s to go", **row)
 
 
 def option_words(message: str) -> str:
     """An option's label or help sentence (the game has no options yet)."""
-    return say(message)
+    return pgettext("traitors-flame", message)

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.cardgames.traitors_flame.standing import WIN_SCORE, ranking
 
-from .words import card_name, count_words, direction, language, say, seat_name
+from .words import card_name, count_words, direction, language, pgettext, seat_name
 
 
 def board(view: dict[str, Any], names: Sequence[str], bots: Sequence[Any]) -> dict[str, Any]:
@@ -33,17 +33,26 @@ def status(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """Whose turn, who is next (and who a pending skip passes over)."""
     current, coming = view.get("current"), view.get("next")
     if current is None or coming is None:
-        return {"turn": say("The match is over"), "next": "", "skip": "", "mine": False}
+        return {
+            "turn": pgettext("traitors-flame", "The match is over"),
+            "next": "",
+            "skip": "",
+            "mine": False,
+        }
     skipped = coming.get("skipped")
     mine = current == view.get("seat")
     if mine:
-        turn = say("Your turn: you hold Night")
+        turn = pgettext("traitors-flame", "Your turn: you hold Night")
     else:
-        turn = say("%(name)s's turn: holds Night", name=seat_name(current, names))
+        turn = pgettext(
+            "traitors-flame", "%(name)s's turn: holds Night", name=seat_name(current, names)
+        )
     return {
         "turn": turn,
-        "next": say("Next: %(name)s", name=seat_name(coming["seat"], names)),
-        "skip": say("Night will pass over %(name)s", name=seat_name(skipped, names))
+        "next": pgettext("traitors-flame", "Next: %(name)s", name=seat_name(coming["seat"], names)),
+        "skip": pgettext(
+            "traitors-flame", "Night will pass over %(name)s", name=seat_name(skipped, names)
+        )
         if skipped is not None
         else "",
         "mine": mine,
@@ -136,10 +145,11 @@ def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any
 def round_info(summary: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     """A finished round: how it ended, who ended it, and the hands revealed at scoring."""
     if summary["ended_by"] == "flame":
-        how = say("Night reached 3 Flames")
+        how = pgettext("traitors-flame", "Night reached 3 Flames")
     else:
-        how = say("the deck ran out")
-    line = say(
+        how = pgettext("traitors-flame", "the deck ran out")
+    line = pgettext(
+        "traitors-flame",
         "Round %(n)s: %(how)s; %(name)s ended it",
         n=summary["round"],
         how=how,

@@ -14,13 +14,13 @@ from markupsafe import Markup
 from companion.cardgames.traitors_flame import cards
 
 from . import svg
-from .words import CONTEXT, data_name, kind_of, language, say
+from .words import data_name, kind_of, language, pgettext
 
 BACKS = ("back", "flame", "night", "dawn")
 BACK_NAMES = {
-    "flame": lazy_pgettext(CONTEXT, "Flame"),
-    "night": lazy_pgettext(CONTEXT, "Night"),
-    "dawn": lazy_pgettext(CONTEXT, "Before-Dawn"),
+    "flame": lazy_pgettext("traitors-flame", "Flame"),
+    "night": lazy_pgettext("traitors-flame", "Night"),
+    "dawn": lazy_pgettext("traitors-flame", "Before-Dawn"),
 }
 _SVG_BODY = re.compile(r"^<svg[^>]*>(?:<title>.*?</title>)?(?P<body>.*)</svg>$", re.DOTALL)
 
@@ -96,8 +96,8 @@ def back(which: str, extra: str = "") -> Markup:
 def back_title(which: str) -> str:
     """What a back shows to a screen reader: "card back", or whose back it is."""
     if which == "back":
-        return say("card back")
-    return say("back: %(name)s", name=str(BACK_NAMES[which]))
+        return pgettext("traitors-flame", "card back")
+    return pgettext("traitors-flame", "back: %(name)s", name=str(BACK_NAMES[which]))
 
 
 def _use(symbol: str, title: str, classes: str) -> Markup:

@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import pgettext
-
-from .words import card_name, seat_name
+from .words import card_name, pgettext, seat_name
 
 Action = dict[str, Any]
 

@@ -9,23 +9,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import npgettext, pgettext
+import flask_babel
 
 from companion import languages
 from companion.cardgames.traitors_flame import cards
 from companion.web.wording import join_list, reader_language
 
-CONTEXT = "traitors-flame"
+
+def pgettext(context: str, message: str, **params: Any) -> str:
+    """Flask-Babel's ``pgettext``, typed (call it with the context and message as literals, so
+    ``pybabel extract`` files the message under the context)."""
+    return str(flask_babel.pgettext(context, message, **params))
+
+
+def npgettext(context: str, singular: str, plural: str, num: int, **params: Any) -> str:
+    """Flask-Babel's ``npgettext``, typed (literal context and messages, as for ``pgettext``)."""
+    return str(flask_babel.npgettext(context, singular, plural, num, **params))
 
 
 def language() -> str:
     """The code of the language the page is written in (the default outside a request)."""
     return reader_language()
-
-
-def say(message: str, **params: Any) -> str:
-    """One of the game's phrases from the catalogue, filled with ``params``."""
-    return str(pgettext(CONTEXT, message, **params))
 
 
 def kind_of(card: str) -> dict[str, Any]:
@@ -52,7 +56,7 @@ def _data(card: dict[str, Any] | str, field: str) -> str:
 
 def card_name(card: str) -> str:
     """A card's name as a sentence writes it (Japanese sets names in 「」)."""
-    return say("%(card)s", card=data_name(card))
+    return pgettext("traitors-flame", "%(card)s", card=data_name(card))
 
 
 def seat_name(seat: int | None, names: Sequence[str] | None = None) -> str:
@@ -61,7 +65,7 @@ def seat_name(seat: int | None, names: Sequence[str] | None = None) -> str:
         return "—"
     if names is not None and seat < len(names):
         return names[seat]
-    return say("Seat %(n)s", n=seat + 1)
+    return pgettext("traitors-flame", "Seat %(n)s", n=seat + 1)
 
 
 def list_of(items: Sequence[str]) -> str:
@@ -72,24 +76,30 @@ def list_of(items: Sequence[str]) -> str:
 def card_count(n: int) -> str:
     """A number of cards: "no cards", "1 card", "5 cards"."""
     if n == 0:
-        return say("no cards")
-    return str(npgettext(CONTEXT, "%(num)d card", "%(num)d cards", n))
+        return pgettext("traitors-flame", "no cards")
+    return str(npgettext("traitors-flame", "%(num)d card", "%(num)d cards", n))
 
 
 def flame_count(n: int) -> str:
     """A number of Flames: "no Flames", "1 Flame", "3 Flames"."""
     if n == 0:
-        return say("no Flames")
-    return str(npgettext(CONTEXT, "%(num)d Flame", "%(num)d Flames", n))
+        return pgettext("traitors-flame", "no Flames")
+    return str(npgettext("traitors-flame", "%(num)d Flame", "%(num)d Flames", n))
 
 
 def count_words(n: int, flames: int | None = None) -> str:
     """A hand summary: "5 cards · 2 Flames"."""
     if flames is None:
         return card_count(n)
-    return say("%(cards)s · %(flames)s", cards=card_count(n), flames=flame_count(flames))
+    return pgettext(
+        "traitors-flame", "%(cards)s · %(flames)s", cards=card_count(n), flames=flame_count(flames)
+    )
 
 
 def direction(d: int) -> str:
     """The direction of play in words."""
-    return say("Clockwise") if d == 1 else say("Counterclockwise")
+    return (
+        pgettext("traitors-flame", "Clockwise")
+        if d == 1
+        else pgettext("traitors-flame", "Counterclockwise")
+    )
