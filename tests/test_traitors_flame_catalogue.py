@@ -7,6 +7,7 @@ or message is not a literal string never reaches the catalogue, and one without 
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,9 @@ KEYWORDS = {
         ]
     ),
 }
+BOARD = "companion/web/boards/traitors_flame"
 SOURCES = [
-    *sorted((ROOT / "companion/web/boards/traitors_flame").glob("*.py")),
+    *sorted((ROOT / BOARD).glob("*.py")),
     *sorted((ROOT / "templates/tables/traitors-flame").glob("*.html")),
 ]
 Message = tuple[str, str | tuple[str, ...], str | None]  # (where, msgid(s), msgctxt)
@@ -82,3 +84,20 @@ def test_every_board_message_has_japanese() -> None:
         if not string or (isinstance(string, tuple) and not all(string)):
             missing.append((where, key))
     assert missing == []
+
+
+def engine_refusals() -> set[str]:
+    """The English templates the engine raises ``CardGameRuleError`` with."""
+    found = set()
+    for path in (ROOT / "companion/cardgames/traitors_flame").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "CardGameRuleError":
+                template = node.args[0]
+                assert isinstance(template, ast.Constant), f"{path.name}:{node.lineno}"
+                found.add(template.value)
+    return found
+
+
+def test_every_refusal_of_the_engine_is_in_the_catalogue_under_the_games_context() -> None:
+    marked = {m for w, m, _ in board_messages() if w.startswith(f"{BOARD}/refusals.py:")}
+    assert len(engine_refusals()) >= 10 and marked == engine_refusals()

@@ -245,6 +245,47 @@ def test_the_board_speaks_the_catalogue_of_the_locale(app: Flask, lang: str) -> 
     assert not [phrase for phrase in other if phrase in text and "Brianna" not in phrase]
 
 
+# Refusals -----------------------------------------------------------------------------------
+
+
+def test_a_refusal_names_the_card_in_the_viewers_language(client: FlaskClient, app: Flask) -> None:
+    host, seats, _spectator = four_at_a_table(client, lang="ja")
+    for _ in range(40):  # draw until the seat to act holds a card that cannot be played
+        match = load(app, host)
+        current = match.state["night"]
+        held = [c for c in match.state["hands"][current] if not cards.kind_of(c)["usable"]]
+        if held:
+            break
+        act(client, seats[current], match, {"type": "draw"})
+    kind = cards.kind_of(held[0])
+    action = json.dumps({"type": "play", "card": held[0]})
+    response = client.post(
+        f"/t/{seats[current]}/act", data={"version": str(match.version), "action": action}
+    )
+    text = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert f"「{kind['name_ja']}」は使えません。" in text and kind["name_en"] not in text
+
+
+def test_a_refusal_of_a_target_in_japanese_and_in_english(app: Flask) -> None:
+    from companion.cardgames import CardGameRuleError
+    from companion.web.text_errors import rule_message
+
+    st = make_state(3, hands=[["cupbearer", "queen"], [], []], night=0)
+    with pytest.raises(CardGameRuleError) as refused:
+        GAME.apply(st, 0, {"type": "play", "card": "cupbearer-1", "target": 0})
+    with app.test_request_context(), force_locale("ja"):
+        ja = rule_message(refused.value, KEY)
+    with app.test_request_context(), force_locale("en"):
+        en = rule_message(refused.value, KEY)
+    assert ja == "「毒盃の酌人」の対象には正しいプレイヤーを選んでください（指定：0）。"
+    assert (
+        en
+        == str(refused.value)
+        == "Choose a valid player for Cupbearer of the Poisoned Cup, not 0."
+    )
+
+
 # Labels -------------------------------------------------------------------------------------
 
 

@@ -342,7 +342,7 @@ def _refuse(st: State, seat: int, action: Any) -> None:
         )
     if kind == "play" and not KIND[card]["usable"]:
         raise CardGameRuleError(
-            "%(name)s cannot be played.", "card-unusable", name=KIND[card]["name_en"]
+            "%(name)s cannot be played.", "card-unusable", name=KIND[card]["name_en"], card=card
         )
     if kind == "play" and KIND[card]["target_rule"] != "none":
         counts = [len(h) for h in st["hands"]]
@@ -353,6 +353,7 @@ def _refuse(st: State, seat: int, action: Any) -> None:
                 "Choose a valid player for %(name)s, not %(target)s.",
                 "bad-target",
                 name=KIND[card]["name_en"],
+                card=card,
                 target=shown(target),
             )
     raise CardGameRuleError(

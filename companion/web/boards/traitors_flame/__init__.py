@@ -14,13 +14,14 @@ from .log import describe
 from .model import board, hand_value, result_info
 from .pictures import BACKS, back, back_of, defs, face, full_back, full_face
 from .steps import steps
-from .words import count_words, data_name, data_text, flame_count, pgettext
+from .words import card_name, count_words, data_name, data_text, flame_count, pgettext
 
 __all__ = [
     "BACKS",
     "back",
     "back_of",
     "board",
+    "card_name",
     "count_words",
     "data_name",
     "data_text",
