@@ -119,6 +119,17 @@ def test_view_shows_what_the_table_needs():
     assert view["deck"]["flames"] == 12 and view["direction"] == 1
 
 
+def test_the_view_says_what_each_legal_play_would_do():
+    st = make_state(3, hands=[["hound", "queen"], ["flame", "flame", "spy"], ["spy"]], night=0)
+    pending = GAME.view(st, 0)["pending"]
+    actions, outcomes = pending["actions"], pending["outcomes"]
+    assert len(outcomes) == len(actions) and outcomes[actions.index({"type": "draw"})] == []
+    both = {"type": "play", "card": "hound-1", "target": 1, "give": "queen-1"}
+    steps = [{"block": "TAKE", "take": "flame"}, {"block": "GIVE", "card": "queen-1"}]
+    assert outcomes[actions.index(both)] == steps
+    assert outcomes[actions.index({"type": "play", "card": "hound-1", "target": 2})] == []
+
+
 def test_private_event_details_reach_only_their_seats():
     st = make_state(3, hands=[["cupbearer", "right-hand"], [], []], deck=["queen"])
     st = GAME.apply(

@@ -27,6 +27,8 @@ def _feed(h: Any, value: Any) -> None:
 # reads them from the card data) and the direction's English name.
 DROPPED_CARD_KEYS = ("name", "text")
 DROPPED_VIEW_KEYS = ("direction_name",)
+# What views gained since the pin, left out so that it still holds: what each pending play does.
+ADDED_PENDING_KEYS = ("outcomes",)
 
 
 def _card(card: dict[str, Any]) -> dict[str, Any]:
@@ -42,6 +44,8 @@ def _pinned(view: dict[str, Any]) -> dict[str, Any]:
         {k: [_card(c) for c in v] if k in ("cards", "known") else v for k, v in hand.items()}
         for hand in view["hands"]
     ]
+    if view["pending"] is not None:
+        out["pending"] = {k: v for k, v in view["pending"].items() if k not in ADDED_PENDING_KEYS}
     return out
 
 

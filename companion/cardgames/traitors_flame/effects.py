@@ -8,13 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, Literal, Required, TypedDict
 
 from . import moves
 from .cards import TARGETED, kinds
 from .moves import FLAMES, Action, State
 
 Block = dict[str, Any]
+
+
+class Step(TypedDict, total=False):
+    """What one block of a legal play will do, as ``outcome`` foresees it from public facts."""
+
+    block: Required[str]  # the block's name: TAKE, GIVE, BOTTOM, DRAW...
+    take: Literal["flame", "non_flame"] | None  # TAKE: what it takes (None: nothing to take)
+    card: str | None  # GIVE, BOTTOM: the card given or buried (None: nothing to give)
+    source: str  # BOTTOM: "own_hand" or "deck_top"
 
 
 def condition_holds(flames: list[int], seat: int, target: int | None, block: Block) -> bool:
@@ -78,7 +87,7 @@ def choices(
     return asks
 
 
-def outcome(flames: list[int], counts: list[int], seat: int, action: Action) -> list[Block]:
+def outcome(flames: list[int], counts: list[int], seat: int, action: Action) -> list[Step]:
     """What a legal play will do, block by block, judged on public facts as it is played.
 
     Each acting block comes as ``{"block": name, ...}`` with what it takes (``take``: ``flame``,
@@ -87,30 +96,31 @@ def outcome(flames: list[int], counts: list[int], seat: int, action: Action) -> 
     card = str(action["card"])
     kind = moves.KIND[card] if card in moves.KIND else kinds()[card]
     target = action.get("target")
-    out: list[Block] = []
+    out: list[Step] = []
     for block in kind["effect"]:
         name = block["block"]
         if not condition_holds(flames, seat, target, block):
             continue
         if name in TARGETED and (target is None or target == seat):
             continue
-        out.append({"block": name, **_outcome_of(block, action, flames, counts, target)})
+        out.append(_step(block, action, flames, counts, target))
     return out
 
 
-def _outcome_of(
+def _step(
     block: Block, action: Action, flames: list[int], counts: list[int], target: int | None
-) -> dict[str, Any]:
+) -> Step:
     name = block["block"]
     if name == "TAKE" and target is not None:
         what = action.get("take") if block["selector"] == "choose" else block["selector"]
         there = flames[target] if what == "flame" else counts[target] - flames[target]
-        return {"take": what if what in ("flame", "non_flame") and there > 0 else None}
+        taken = what if what in ("flame", "non_flame") and there > 0 else None
+        return {"block": name, "take": taken}
     if name == "GIVE":
-        return {"card": action.get("give")}
+        return {"block": name, "card": action.get("give")}
     if name == "BOTTOM":
-        return {"source": block["source"], "card": action.get("bottom")}
-    return {}
+        return {"block": name, "source": block["source"], "card": action.get("bottom")}
+    return {"block": name}
 
 
 def resolve(st: State, seat: int, kind: dict[str, Any], action: Action) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 from companion.cardgames import CardGameRuleError
 
 from . import cards, engine
+from .effects import outcome
 from .moves import FLAMES, State, hand_score, next_holder
 from .standing import WIN_SCORE
 
@@ -92,9 +93,19 @@ def _order(st: State, current: int | None) -> list[int]:
 
 
 def _pending(st: State, seat: int | None, current: int | None) -> dict[str, Any] | None:
+    """The viewing seat's legal actions when it is to act, and what each would do (``outcomes``,
+    in the same order: the steps of a play, none for a draw)."""
     if seat is None or seat != current:
         return None
-    return {"seat": seat, "actions": engine.legal_actions(st, seat)}
+    actions = engine.legal_actions(st, seat)
+    flames, counts = st["flames"], [len(h) for h in st["hands"]]
+    return {
+        "seat": seat,
+        "actions": actions,
+        "outcomes": [
+            outcome(flames, counts, seat, a) if a["type"] == "play" else [] for a in actions
+        ],
+    }
 
 
 def _seen(ev: dict[str, Any], seat: int | None) -> dict[str, Any]:

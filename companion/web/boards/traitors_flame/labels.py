@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.cardgames.traitors_flame.effects import outcome
+from companion.cardgames.traitors_flame.effects import Step
 
 from .words import card_name, pgettext, seat_name
 
@@ -45,13 +45,20 @@ def _who(seat: int, view: dict[str, Any], names: Sequence[str] | None) -> str:
     )
 
 
+def _planned(action: dict[str, Any], view: dict[str, Any]) -> list[Step] | None:
+    """What the view says the play would do (None: not one of the viewer's legal actions)."""
+    pending = view.get("pending") or {}
+    for listed, steps in zip(pending.get("actions", []), pending.get("outcomes", []), strict=True):
+        if listed == action:
+            return list(steps)
+    return None
+
+
 def _steps(action: dict[str, Any], view: dict[str, Any]) -> str:
     """The worded parts of what the play does, each but the last in its joining form."""
-    hands = view.get("hands") or []
-    flames = [h.get("flames", 0) for h in hands]
-    counts = [h.get("count", 0) for h in hands]
-    seat = view.get("seat")
-    planned = outcome(flames, counts, seat if seat is not None else -1, action)
+    planned = _planned(action, view)
+    if planned is None:
+        return ""
     if not planned:
         return pgettext("traitors-flame", "no effect")
     worded = [w for w in (_step(step) for step in planned) if w is not None]
@@ -60,7 +67,7 @@ def _steps(action: dict[str, Any], view: dict[str, Any]) -> str:
     return "".join(joined for _plain, joined in worded[:-1]) + worded[-1][0]
 
 
-def _step(step: dict[str, Any]) -> tuple[str, str] | None:
+def _step(step: Step) -> tuple[str, str] | None:
     """(plain phrase, phrase joined to the next one) for a step a player chose or should know."""
     name = step["block"]
     if name == "TAKE":
