@@ -171,6 +171,41 @@ def test_the_board_shows_markers_warnings_skips_and_what_you_saw(app: Flask) -> 
     assert "Saint of the Rebel Flame" not in text  # Cy's card: never seen by Ann
 
 
+def test_the_board_words_the_numbers_the_engine_and_the_card_data_give(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.cardgames.traitors_flame import engine
+
+    monkeypatch.setattr(engine, "FLAME_END", 4)
+    monkeypatch.setitem(cards.kinds()["night"], "value", 5)
+    st = make_state(2, hands=[["right-hand"], ["flame"] * 4], deck=["spy"], night=0, dawn=1)
+    st["rounds"] = [
+        {
+            "round": 1,
+            "ended_by": "flame",
+            "ender": 1,
+            "raw": [-3, 7],
+            "scores": [0, 7],
+            "totals": [0, 7],
+            "hands": [
+                {"seat": s, "flames": 0, "kinds": [], "night": s == 1, "dawn": s == 0}
+                for s in range(2)
+            ],
+        }
+    ]
+    match = SimpleNamespace(names=lambda: ["Ann", "Bo"], seats=[SimpleNamespace(bot=None)] * 2)
+    with app.test_request_context("/?lang=en"):
+        text = render_template(
+            "tables/traitors-flame/_board.html", view=GAME.view(st, 0), board=board, match=match
+        )
+    text = html.unescape(text)
+    assert "4+ Flames: the round ends if Night reaches them" in text
+    assert "holds Night (+5)" in text and "Night +5" in text and "holds Before-Dawn (+4)" in text
+    assert "Round 1: Night reached 4 Flames; Bo ended it" in text
+    assert 'title="sum -3, counts as 0" class="tf-floored"' in text
+    assert "Your hand is worth -2 now (a negative sum counts as 0)" in text
+
+
 BOARD_WORDS = {
     "en": (
         "Round 2",
@@ -233,11 +268,16 @@ def test_the_board_speaks_the_catalogue_of_the_locale(app: Flask, lang: str) -> 
         names=lambda: ["Ann", "Brianna", "Cy", "Dee"],
         seats=[SimpleNamespace(name=n, bot=None) for n in "ABCD"],
     )
-    result = {"winner": 1, "totals": scores, "rounds": 1, "order": [3, 0, 1, 2]}
+    result = {"winner": 1, "totals": scores, "rounds": 1, "order": [3, 0, 1, 2], "capped": False}
+    over = GAME.view({**st, "result": result}, 0)
     with app.test_request_context(f"/?lang={lang}"):
-        context = {"view": GAME.view(st, 0), "board": board, "match": match, "seat": 0}
-        text = render_template("tables/traitors-flame/_board.html", lang=lang, **context)
-        text += render_template("tables/traitors-flame/_result.html", result=result, **context)
+        context = {"board": board, "match": match, "seat": 0}
+        text = render_template(
+            "tables/traitors-flame/_board.html", lang=lang, view=GAME.view(st, 0), **context
+        )
+        text += render_template(
+            "tables/traitors-flame/_result.html", result=result, view=over, **context
+        )
     text = html.unescape(text)
     for phrase in BOARD_WORDS[lang]:
         assert phrase in text, phrase
@@ -482,9 +522,11 @@ def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
 
 
 def test_the_result_explains_a_tie() -> None:
-    result = {"winner": 1, "totals": [22, 22, 19], "rounds": 4, "order": [1, 2, 0]}
-    rounds = [{"ender": 0}]
-    info = board.result_info(result, rounds, ["Ann", "Bo", "Cy"])
+    result = {"winner": 1, "totals": [22, 22, 19], "rounds": 4, "order": [1, 2, 0], "capped": False}
+    st = make_state(3, totals=[22, 22, 19])
+    last = {"round": 4, "ended_by": "deck", "ender": 0, "raw": [3, 3, 3], "hands": []}
+    st["result"], st["rounds"] = result, [{**last, "scores": [3, 3, 3], "totals": [22, 22, 19]}]
+    info = board.result_info(result, GAME.view(st, None), ["Ann", "Bo", "Cy"])
     assert info["winner"] == "Bo" and info["tied"] == ["Bo", "Ann"]
     assert info["ender"] == "Ann" and info["first"] == "Bo"
     assert [r["name"] for r in info["rows"]] == ["Bo", "Ann", "Cy"]

@@ -27,8 +27,12 @@ def _feed(h: Any, value: Any) -> None:
 # reads them from the card data) and the direction's English name.
 DROPPED_CARD_KEYS = ("name", "text")
 DROPPED_VIEW_KEYS = ("direction_name",)
-# What views gained since the pin, left out so that it still holds: what each pending play does.
+# What views gained since the pin, left out so that it still holds: what each pending play does,
+# the Flames that end a round (also in round-ended events), the final places, a hand's score.
 ADDED_PENDING_KEYS = ("outcomes",)
+ADDED_VIEW_KEYS = ("flame_end", "places")
+ADDED_HAND_KEYS = ("score",)
+ADDED_EVENT_KEYS = ("flame_end",)
 
 
 def _card(card: dict[str, Any]) -> dict[str, Any]:
@@ -37,12 +41,19 @@ def _card(card: dict[str, Any]) -> dict[str, Any]:
 
 def _pinned(view: dict[str, Any]) -> dict[str, Any]:
     """A view without the keys the pin leaves out."""
-    out = {k: v for k, v in view.items() if k not in DROPPED_VIEW_KEYS}
+    out = {k: v for k, v in view.items() if k not in DROPPED_VIEW_KEYS + ADDED_VIEW_KEYS}
     out["played"] = [_card(c) for c in view["played"]]
     out["known_deck"] = [{**k, "card": _card(k["card"])} for k in view["known_deck"]]
     out["hands"] = [
-        {k: [_card(c) for c in v] if k in ("cards", "known") else v for k, v in hand.items()}
+        {
+            k: [_card(c) for c in v] if k in ("cards", "known") else v
+            for k, v in hand.items()
+            if k not in ADDED_HAND_KEYS
+        }
         for hand in view["hands"]
+    ]
+    out["events"] = [
+        {k: v for k, v in ev.items() if k not in ADDED_EVENT_KEYS} for ev in view["events"]
     ]
     if view["pending"] is not None:
         out["pending"] = {k: v for k, v in view["pending"].items() if k not in ADDED_PENDING_KEYS}

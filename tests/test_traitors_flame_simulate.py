@@ -98,3 +98,16 @@ def test_sentences_show_private_cards_only_when_the_view_has_them(app):
     with app.test_request_context(), force_locale("ja"):
         ja = [describe(e, names=["アン", "ベン", "カイ"]) for e in GAME.view(st, 2)["events"]]
     assert "アンがカイに「王の右手」を渡した。" in ja
+
+
+def test_the_round_end_sentence_says_how_many_flames_the_engine_ends_a_round_on(app, monkeypatch):
+    from companion.cardgames.traitors_flame import engine
+
+    monkeypatch.setattr(engine, "FLAME_END", 4)
+    st = make_state(2, hands=[[], ["flame"] * 4], deck=["spy"], totals=[0, 15])
+    st = GAME.apply(st, 0, {"type": "draw"})
+    ended = [e for e in GAME.view(st, None)["events"] if e["type"] == "round-ended"]
+    with app.test_request_context(), force_locale("en"):
+        assert "(Night reached 4 Flames); Seat 2 ended it" in describe(ended[0])
+    with app.test_request_context(), force_locale("ja"):
+        assert "炎4枚に「夜」が到達" in describe(ended[0])

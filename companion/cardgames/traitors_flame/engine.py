@@ -268,7 +268,7 @@ def tie_order(st: State, ender: int) -> list[int]:
 def end_round(st: State, how: str, ender: int) -> None:
     """Score the round (negative sums count 0), then end the match or deal the next round."""
     raw = moves.score_hands(st)
-    scores = [max(0, v) for v in raw]
+    scores = [moves.round_score(v) for v in raw]
     totals = [t + s for t, s in zip(st["totals"], scores, strict=True)]
     st["totals"] = totals
     summary = {

@@ -150,6 +150,11 @@ def hand_score(hand: list[str], night: bool, dawn: bool) -> int:
     return int(total)
 
 
+def round_score(raw: int) -> int:
+    """What a hand's raw sum scores when a round ends: a negative sum counts 0."""
+    return raw if raw > 0 else 0
+
+
 def next_holder(players: int, direction: int, seat: int, skip: bool) -> tuple[int, int | None]:
     """Who receives Night from ``seat``, and the seat a pending skip passes over (or None)."""
     nxt = (seat + direction) % players

@@ -8,8 +8,8 @@ from companion.cardgames import CardGameRuleError
 
 from . import cards, engine
 from .effects import outcome
-from .moves import FLAMES, State, hand_score, next_holder
-from .standing import WIN_SCORE
+from .moves import FLAMES, State, hand_score, next_holder, round_score
+from .standing import WIN_SCORE, ranking
 
 
 def view(st: State, seat: int | None) -> dict[str, Any]:
@@ -19,8 +19,8 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         raise CardGameRuleError("There is no seat %(seat)r.", "bad-seat", seat=seat)
     known = set(st["known"][seat]) if seat is not None else set()
     deck = st["deck"]
-    over = st["result"] is not None
-    current = None if over else st["night"]
+    result = st["result"]
+    current = None if result is not None else st["night"]
     return {
         "game": engine.KEY,
         "seat": seat,
@@ -52,9 +52,11 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "round_scores": [r["scores"] for r in st["rounds"]],
         "rounds": st["rounds"],
         "win_score": WIN_SCORE,
+        "flame_end": engine.FLAME_END,
         "events": [_seen(ev, seat) for ev in st["events"][st["round_events"] :]],
         "pending": _pending(st, seat, current),
-        "result": st["result"],
+        "result": result,
+        "places": ranking(result) if result is not None else None,
     }
 
 
@@ -72,6 +74,7 @@ def _hand(st: State, s: int, seat: int | None, known: set[str]) -> dict[str, Any
     if s == seat:
         out["cards"] = [cards.card_info(c) for c in hand]
         out["worth"] = hand_score(hand, out["night"], out["dawn"])
+        out["score"] = round_score(out["worth"])
     else:
         out["known"] = [cards.card_info(c) for c in hand if c in known and c not in FLAMES]
     return out
@@ -110,6 +113,8 @@ def _pending(st: State, seat: int | None, current: int | None) -> dict[str, Any]
 
 def _seen(ev: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """An event as ``seat`` sees it: its private part only for the seats it names."""
+    if ev["type"] == "round-ended":  # the sentence says how many Flames end a round
+        return {**ev, "flame_end": engine.FLAME_END}
     private = ev.get("private")
     if private is None:
         return ev

@@ -11,10 +11,18 @@ from typing import Any
 
 from .labels import label
 from .log import describe
-from .model import board, hand_value, result_info
+from .model import board, result_info
 from .pictures import BACKS, back, back_of, defs, face, full_back, full_face
 from .steps import steps
-from .words import card_name, count_words, data_name, data_text, flame_count, pgettext
+from .words import (
+    card_name,
+    count_words,
+    data_name,
+    data_text,
+    flame_count,
+    pgettext,
+    printed_value,
+)
 
 __all__ = [
     "BACKS",
@@ -31,9 +39,9 @@ __all__ = [
     "flame_count",
     "full_back",
     "full_face",
-    "hand_value",
     "label",
     "option_words",
+    "printed_value",
     "result_info",
     "standing_line",
     "steps",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import lazy_pgettext
 
-from .words import card_name, list_of, pgettext, seat_name
+from .words import card_name, list_of, pgettext, round_end, seat_name
 
 SENTENCES: dict[str, Any] = {
     "round-started": lazy_pgettext(
@@ -71,7 +71,7 @@ def _fields(event: dict[str, Any], names: Sequence[str] | None) -> dict[str, Any
         "at": pgettext("traitors-flame", " on %(target)s", target=who("target"))
         if "target" in event
         else "",
-        "how": _how(event.get("ended_by")),
+        "how": round_end(event.get("ended_by"), event.get("flame_end")),
         "scores": list_of([str(s) for s in event.get("scores", [])]),
         "score": (event.get("totals") or [0])[event.get("winner") or 0],
     }
@@ -83,14 +83,6 @@ def _direction(d: int) -> str:
         if d == 1
         else pgettext("traitors-flame", "counterclockwise")
     )
-
-
-def _how(ended_by: str | None) -> str:
-    words: dict[str | None, Callable[[], str]] = {
-        "flame": lambda: pgettext("traitors-flame", "Night reached 3 Flames"),
-        "deck": lambda: pgettext("traitors-flame", "the deck ran out"),
-    }
-    return words[ended_by]() if ended_by in words else ""
 
 
 def _what(event: dict[str, Any]) -> str:

@@ -1,7 +1,7 @@
 """The board as the template draws it, worked out from a view (what one seat may know).
 
-Rules come from the engine: the view says who is next, whose Flames put the round at risk and
-what the viewer's hand is worth; ``standing.ranking`` orders the final table.
+Rules come from the engine: the view says who is next, whose Flames put the round at risk, what
+the viewer's hand is worth and would score, how many Flames end a round and the final places.
 """
 
 from __future__ import annotations
@@ -9,9 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.cardgames.traitors_flame.standing import WIN_SCORE, ranking
-
-from .words import card_name, count_words, direction, language, pgettext, seat_name
+from .words import card_name, count_words, direction, language, pgettext, round_end, seat_name
 
 
 def board(view: dict[str, Any], names: Sequence[str], bots: Sequence[Any]) -> dict[str, Any]:
@@ -24,8 +22,9 @@ def board(view: dict[str, Any], names: Sequence[str], bots: Sequence[Any]) -> di
         "seats": [seat_info(view, h, names, bots) for h in view["hands"]],
         "played": played_groups(view),
         "hand": hand_groups(view),
+        "worth": hand_worth(view),
         "scores": score_rows(view, names),
-        "rounds": [round_info(r, names) for r in view.get("rounds", [])],
+        "rounds": [round_info(r, names, view["flame_end"]) for r in view.get("rounds", [])],
     }
 
 
@@ -117,10 +116,14 @@ def played_groups(view: dict[str, Any]) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
-def hand_value(view: dict[str, Any]) -> int:
-    """What the viewer's hand would score now, as the engine counts it (0 for a spectator)."""
+def hand_worth(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The viewer's hand: its raw sum now, what it would score, and whether the two differ
+    (None for a spectator)."""
     me = view.get("seat")
-    return int(view["hands"][me].get("worth", 0)) if me is not None else 0
+    if me is None:
+        return None
+    hand = view["hands"][me]
+    return {"sum": hand["worth"], "score": hand["score"], "floored": hand["score"] != hand["worth"]}
 
 
 def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
@@ -134,6 +137,7 @@ def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any
             "name": seat_name(s, names),
             "scores": [r["scores"][s] for r in rounds],
             "raw": [r["raw"][s] for r in rounds],
+            "floored": [r["scores"][s] != r["raw"][s] for r in rounds],
             "total": total,
             "bar": min(total, win),
             "lead": best > 0 and total == best,
@@ -142,17 +146,13 @@ def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any
     ]
 
 
-def round_info(summary: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def round_info(summary: dict[str, Any], names: Sequence[str], flame_end: int) -> dict[str, Any]:
     """A finished round: how it ended, who ended it, and the hands revealed at scoring."""
-    if summary["ended_by"] == "flame":
-        how = pgettext("traitors-flame", "Night reached 3 Flames")
-    else:
-        how = pgettext("traitors-flame", "the deck ran out")
     line = pgettext(
         "traitors-flame",
         "Round %(n)s: %(how)s; %(name)s ended it",
         n=summary["round"],
-        how=how,
+        how=round_end(summary["ended_by"], flame_end),
         name=seat_name(summary["ender"], names),
     )
     return {
@@ -167,6 +167,7 @@ def round_info(summary: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
                 "dawn": h["dawn"],
                 "raw": summary["raw"][h["seat"]],
                 "score": summary["scores"][h["seat"]],
+                "floored": summary["scores"][h["seat"]] != summary["raw"][h["seat"]],
             }
             for h in summary["hands"]
         ],
@@ -174,11 +175,12 @@ def round_info(summary: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
 
 
 def result_info(
-    result: dict[str, Any], rounds: list[dict[str, Any]], names: Sequence[str]
+    result: dict[str, Any], view: dict[str, Any], names: Sequence[str]
 ) -> dict[str, Any]:
-    """The final standings in tie order, the winner and why ties went the way they did."""
-    totals = result["totals"]
-    order = result.get("order") or list(range(len(totals)))
+    """The final standings in the places the view gives, the winner and why ties went the way
+    they did."""
+    totals, rounds = result["totals"], view["rounds"]
+    order = result["order"]
     best = totals[result["winner"]]
     tied = [s for s in order if totals[s] == best]
     ender = rounds[-1]["ender"] if rounds else None
@@ -192,13 +194,13 @@ def result_info(
                 "total": totals[s],
                 "winner": s == result["winner"],
             }
-            for i, s in enumerate(ranking(result))
+            for i, s in enumerate(view["places"])
         ],
         "order": [seat_name(s, names) for s in order],
         "first": seat_name(order[0], names),
         "ender": seat_name(ender, names) if ender is not None else "",
         "tied": [seat_name(s, names) for s in tied] if len(tied) > 1 else [],
-        "rounds": result.get("rounds", len(rounds)),
+        "rounds": result["rounds"],
         "capped": bool(result.get("capped")),
-        "goal": WIN_SCORE,
+        "goal": view["win_score"],
     }

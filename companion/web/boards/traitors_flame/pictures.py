@@ -50,8 +50,8 @@ def _back_kind(which: str) -> str:
 
 def back_of(card: dict[str, Any] | str) -> str:
     """Which back a card shows: ``flame``, ``night``, ``dawn`` or the common ``back``."""
-    kind = card["kind"] if isinstance(card, dict) else kind_of(card)["id"]
-    return kind if kind in ("flame", "night", "dawn") else "back"
+    kind = kind_of(card["kind"] if isinstance(card, dict) else card)
+    return str(kind.get("special") or "back")  # the card data marks the three own backs
 
 
 def defs(view: dict[str, Any]) -> Markup:

@@ -96,6 +96,22 @@ def count_words(n: int, flames: int | None = None) -> str:
     )
 
 
+def printed_value(card: dict[str, Any] | str) -> str:
+    """A card's value as its face prints it, from the card data: "+2", "-3"."""
+    return f"{kind_of(card['kind'] if isinstance(card, dict) else card)['value']:+d}"
+
+
+def round_end(ended_by: str | None, flame_end: int | None) -> str:
+    """How a round ended: Night reached ``flame_end`` Flames, or the deck ran out."""
+    if ended_by == "deck":
+        return pgettext("traitors-flame", "the deck ran out")
+    if ended_by != "flame":
+        return ""
+    if flame_end is None:  # an event straight from the state, not from a view
+        return pgettext("traitors-flame", "Night reached a hand full of Flames")
+    return pgettext("traitors-flame", "Night reached %(n)s Flames", n=flame_end)
+
+
 def direction(d: int) -> str:
     """The direction of play in words."""
     return (
