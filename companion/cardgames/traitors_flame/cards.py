@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Literal, NotRequired, Required, TypedDict, cast
 
 DATA = Path(__file__).with_name("data") / "cards.json"
 
@@ -18,26 +18,67 @@ COLOURS = ("red", "blue", "white")
 FLAME_TOTAL = 14
 ROUND_SPECIALS = ("night", "dawn")
 
+# One building block of an effect: its name and parameters, with an optional public condition
+# (``"if": {"target_flames_at_least": 2}``; the key is a Python keyword, hence this form).
+Block = TypedDict(
+    "Block",
+    {"block": Required[str], "n": int, "selector": str, "source": str, "if": dict[str, int]},
+    total=False,
+)
+
+
+class Kind(TypedDict):
+    """A kind's rules as the card data holds them (its names, texts and flavour, ``name_<code>``
+    and so on, are there too, for the board)."""
+
+    id: str
+    name_en: str  # the engine's refusals are English sentences, and name a card by it
+    special: NotRequired[Literal["night", "dawn", "flame"]]
+    colour: str | None
+    copies: int
+    value: int
+    usable: bool
+    target_rule: Literal["none", "any", "other"]
+    effect: list[Block]
+
+
+class CardData(TypedDict):
+    """The card data file."""
+
+    version: int
+    specials: list[Kind]
+    characters: list[Kind]
+
+
+class CardInfo(TypedDict):
+    """A card as a view shows it."""
+
+    id: str
+    kind: str
+    colour: str | None
+    value: int
+    usable: bool
+
 
 @cache
-def load() -> dict[str, Any]:
-    """The raw card data file."""
-    return json.loads(DATA.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+def load() -> CardData:
+    """The card data file."""
+    return cast(CardData, json.loads(DATA.read_text(encoding="utf-8")))
 
 
 @cache
-def kinds() -> dict[str, dict[str, Any]]:
+def kinds() -> dict[str, Kind]:
     """Every kind (specials first, then characters) by kind id."""
     data = load()
     return {k["id"]: k for k in data["specials"] + data["characters"]}
 
 
-def characters() -> list[dict[str, Any]]:
+def characters() -> list[Kind]:
     """The 12 character kinds in data order."""
     return list(load()["characters"])
 
 
-def card_ids_of(kind: dict[str, Any]) -> list[str]:
+def card_ids_of(kind: Kind) -> list[str]:
     """The ids of every copy of a kind: ``night``, ``flame-01``, ``swordsman-3``."""
     if kind["id"] in ROUND_SPECIALS:
         return [kind["id"]]
@@ -69,12 +110,12 @@ def flame_ids() -> frozenset[str]:
     return frozenset(cid for cid, kid in all_cards().items() if kid == "flame")
 
 
-def kind_of(card: str) -> dict[str, Any]:
+def kind_of(card: str) -> Kind:
     """The kind record of a card id."""
     return kinds()[all_cards()[card]]
 
 
-def card_info(card: str) -> dict[str, Any]:
+def card_info(card: str) -> CardInfo:
     """A card as a view shows it: id, kind, colour, value and usability (names and texts are
     card data, which the board reads in its reader's language)."""
     k = kind_of(card)
@@ -121,13 +162,13 @@ def check_set() -> list[str]:
     return problems
 
 
-def mean_value(chars: list[dict[str, Any]], *, usable: bool) -> float:
+def mean_value(chars: list[Kind], *, usable: bool) -> float:
     """Card-weighted mean value of the usable (or unusable) character cards."""
     group = [k for k in chars if k["usable"] == usable]
     return float(sum(k["value"] * k["copies"] for k in group) / sum(k["copies"] for k in group))
 
 
-def _check_effect(k: dict[str, Any]) -> list[str]:
+def _check_effect(k: Kind) -> list[str]:
     effect, name = k["effect"], k["id"]
     if not k["usable"]:
         return [f"{name}: unusable kinds have no effect"] if effect else []

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any, Literal, Required, TypedDict
+from typing import Literal, Required, TypedDict
 
 from . import moves
-from .cards import TARGETED, kinds
+from .cards import TARGETED, Block, Kind, kinds
 from .moves import FLAMES, Action, State
-
-Block = dict[str, Any]
 
 
 class Step(TypedDict, total=False):
@@ -58,14 +56,14 @@ def choices(
     counts: list[int],
     seat: int,
     target: int | None,
-    kind: dict[str, Any],
+    kind: Kind,
     rest: list[str],
-) -> list[tuple[str, list[Any]]]:
+) -> list[tuple[str, list[str]]]:
     """The choices a play asks for, as (action key, allowed values); ``rest`` is the hand after it.
 
     Only public facts are read (Flame counts and hand sizes), so bots can call it on what they see.
     """
-    asks: list[tuple[str, list[Any]]] = []
+    asks: list[tuple[str, list[str]]] = []
     for key, block in asking_blocks(kind["id"]):
         if "if" in block and not condition_holds(flames, seat, target, block):
             continue
@@ -113,9 +111,11 @@ def _step(
     name = block["block"]
     if name == "TAKE" and target is not None:
         what = action.get("take") if block["selector"] == "choose" else block["selector"]
-        there = flames[target] if what == "flame" else counts[target] - flames[target]
-        taken = what if what in ("flame", "non_flame") and there > 0 else None
-        return {"block": name, "take": taken}
+        if what == "flame" and flames[target]:
+            return {"block": name, "take": "flame"}
+        if what == "non_flame" and counts[target] > flames[target]:
+            return {"block": name, "take": "non_flame"}
+        return {"block": name, "take": None}
     if name == "GIVE":
         return {"block": name, "card": action.get("give")}
     if name == "BOTTOM":
@@ -123,7 +123,7 @@ def _step(
     return {"block": name}
 
 
-def resolve(st: State, seat: int, kind: dict[str, Any], action: Action) -> bool:
+def resolve(st: State, seat: int, kind: Kind, action: Action) -> bool:
     """Run a played card's blocks in order; True if the deck ran out (the rest is cancelled)."""
     target = action.get("target")
     active = kind["effect"]
