@@ -7,7 +7,7 @@ Every word comes from the catalogues in the current locale (message context ``tr
 
 from __future__ import annotations
 
-from typing import Any
+from companion.cardgames.traitors_flame.standing import Standing
 
 from .labels import label
 from .log import describe
@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 
-def standing_line(row: dict[str, Any]) -> str:
+def standing_line(row: Standing) -> str:
     """One seat's running total in words: "4 of 20 points; 16 to go"."""
     return pgettext("traitors-flame", "%(total)s of %(goal)s points; %(to_go)s to go", **row)
 

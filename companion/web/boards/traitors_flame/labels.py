@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from companion.cardgames.traitors_flame.effects import Step
+from companion.cardgames.traitors_flame.moves import Action
+from companion.cardgames.traitors_flame.view import View
 
 from .words import card_name, pgettext, seat_name
 
 
-def label(action: dict[str, Any], view: dict[str, Any], names: Sequence[str] | None = None) -> str:
+def label(action: Action, view: View, names: Sequence[str] | None = None) -> str:
     """The button text of a legal action: the card, its target and what it will do."""
     if action.get("type") == "draw":
-        if view.get("deck", {}).get("top_is_flame"):
+        if view["deck"]["top_is_flame"]:
             return pgettext("traitors-flame", "Draw the top card (a Flame)")
         return pgettext("traitors-flame", "Draw the top card")
     if action.get("type") != "play" or "card" not in action:
         return str(action.get("type", "?"))
-    card = card_name(str(action["card"]))
+    card = card_name(action["card"])
     steps = _steps(action, view)
     target = action.get("target")
     if target is None and steps:
@@ -37,24 +38,24 @@ def label(action: dict[str, Any], view: dict[str, Any], names: Sequence[str] | N
     return pgettext("traitors-flame", "Play %(card)s on %(target)s", card=card, target=who)
 
 
-def _who(seat: int, view: dict[str, Any], names: Sequence[str] | None) -> str:
-    return (
-        pgettext("traitors-flame", "yourself")
-        if seat == view.get("seat")
-        else seat_name(seat, names)
-    )
+def _who(seat: int, view: View, names: Sequence[str] | None) -> str:
+    if seat == view["seat"]:
+        return pgettext("traitors-flame", "yourself")
+    return seat_name(seat, names)
 
 
-def _planned(action: dict[str, Any], view: dict[str, Any]) -> list[Step] | None:
+def _planned(action: Action, view: View) -> list[Step] | None:
     """What the view says the play would do (None: not one of the viewer's legal actions)."""
-    pending = view.get("pending") or {}
-    for listed, steps in zip(pending.get("actions", []), pending.get("outcomes", []), strict=True):
+    pending = view["pending"]
+    if pending is None:
+        return None
+    for listed, steps in zip(pending["actions"], pending["outcomes"], strict=True):
         if listed == action:
-            return list(steps)
+            return steps
     return None
 
 
-def _steps(action: dict[str, Any], view: dict[str, Any]) -> str:
+def _steps(action: Action, view: View) -> str:
     """The worded parts of what the play does, each but the last in its joining form."""
     planned = _planned(action, view)
     if planned is None:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from flask_babel import lazy_pgettext
 
+from companion.cardgames.traitors_flame.moves import Event
+
 from .words import card_name, list_of, pgettext, round_end, seat_name
 
-SENTENCES: dict[str, Any] = {
+# Lazy strings, said in the locale of the page that words the event.
+SENTENCES: dict[str, object] = {
     "round-started": lazy_pgettext(
         "traitors-flame",
         "Round %(round)s begins: %(start)s holds Night, play goes %(direction)s"
@@ -42,7 +44,7 @@ SENTENCES: dict[str, Any] = {
 }
 
 
-def describe(event: dict[str, Any], names: Sequence[str] | None = None) -> str:
+def describe(event: Event, names: Sequence[str] | None = None) -> str:
     """An event from a view as one sentence; private details appear only if the view kept them."""
     template = SENTENCES.get(event["type"])
     if template is None:
@@ -50,25 +52,23 @@ def describe(event: dict[str, Any], names: Sequence[str] | None = None) -> str:
     return str(template) % _fields(event, names)
 
 
-def _fields(event: dict[str, Any], names: Sequence[str] | None) -> dict[str, Any]:
-    def who(key: str) -> str:
-        return seat_name(event.get(key), names)
-
-    kind = event["type"]
+def _fields(event: Event, names: Sequence[str] | None) -> dict[str, object]:
+    """The sentence's parameters (every sentence takes the ones it names)."""
+    kind, target = event["type"], seat_name(event.get("target"), names)
     return {
         "round": event.get("round"),
-        "seat": who("seat"),
-        "target": who("target"),
-        "start": who("start"),
-        "ender": who("ender"),
-        "winner": who("winner"),
+        "seat": seat_name(event.get("seat"), names),
+        "target": target,
+        "start": seat_name(event.get("start"), names),
+        "ender": seat_name(event.get("ender"), names),
+        "winner": seat_name(event.get("winner"), names),
         "direction": _direction(event.get("direction", 1)),
         "shuffles": event.get("shuffles"),
         "count": event.get("count"),
         "what": _what(event) if kind in ("took", "gave", "drew") else "",
         "card": _card(event, kind),
         "cards": _listed(event),
-        "at": pgettext("traitors-flame", " on %(target)s", target=who("target"))
+        "at": pgettext("traitors-flame", " on %(target)s", target=target)
         if "target" in event
         else "",
         "how": round_end(event.get("ended_by"), event.get("flame_end")),
@@ -85,7 +85,7 @@ def _direction(d: int) -> str:
     )
 
 
-def _what(event: dict[str, Any]) -> str:
+def _what(event: Event) -> str:
     if "card" in event and not event.get("flame"):
         return card_name(event["card"])
     return (
@@ -95,7 +95,7 @@ def _what(event: dict[str, Any]) -> str:
     )
 
 
-def _card(event: dict[str, Any], kind: str) -> str:
+def _card(event: Event, kind: str) -> str:
     if kind == "played":
         return card_name(event["card"])
     if kind == "bottomed" and "card" in event:
@@ -103,7 +103,7 @@ def _card(event: dict[str, Any], kind: str) -> str:
     return ""
 
 
-def _listed(event: dict[str, Any]) -> str:
+def _listed(event: Event) -> str:
     if "cards" not in event:
         return ""
     shown = list_of([card_name(c) for c in event["cards"]]) or "—"

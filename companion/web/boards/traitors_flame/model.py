@@ -7,12 +7,25 @@ the viewer's hand is worth and would score, how many Flames end a round and the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from companion.cardgames.traitors_flame.moves import Result, RoundSummary
+from companion.cardgames.traitors_flame.view import SeatView, View
+
+from .shapes import (
+    BoardModel,
+    Group,
+    Place,
+    ResultInfo,
+    RoundRow,
+    ScoreRow,
+    SeatRow,
+    Status,
+    Worth,
+)
 from .words import card_name, count_words, direction, language, pgettext, round_end, seat_name
 
 
-def board(view: dict[str, Any], names: Sequence[str], bots: Sequence[Any]) -> dict[str, Any]:
+def board(view: View, names: Sequence[str], bots: Sequence[object]) -> BoardModel:
     """Everything the board template shows, worked out from the view."""
     return {
         "lang": language(),
@@ -24,13 +37,13 @@ def board(view: dict[str, Any], names: Sequence[str], bots: Sequence[Any]) -> di
         "hand": hand_groups(view),
         "worth": hand_worth(view),
         "scores": score_rows(view, names),
-        "rounds": [round_info(r, names, view["flame_end"]) for r in view.get("rounds", [])],
+        "rounds": [round_info(r, names, view["flame_end"]) for r in view["rounds"]],
     }
 
 
-def status(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def status(view: View, names: Sequence[str]) -> Status:
     """Whose turn, who is next (and who a pending skip passes over)."""
-    current, coming = view.get("current"), view.get("next")
+    current, coming = view["current"], view["next"]
     if current is None or coming is None:
         return {
             "turn": pgettext("traitors-flame", "The match is over"),
@@ -38,8 +51,8 @@ def status(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
             "skip": "",
             "mine": False,
         }
-    skipped = coming.get("skipped")
-    mine = current == view.get("seat")
+    skipped = coming["skipped"]
+    mine = current == view["seat"]
     if mine:
         turn = pgettext("traitors-flame", "Your turn: you hold Night")
     else:
@@ -58,25 +71,23 @@ def status(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def play_order(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+def play_order(view: View, names: Sequence[str]) -> list[Place]:
     """Every seat in the direction of play, starting from whoever holds Night."""
     return [
-        {"seat": s, "name": seat_name(s, names), "current": s == view.get("current")}
+        {"seat": s, "name": seat_name(s, names), "current": s == view["current"]}
         for s in view["order"]
     ]
 
 
-def seat_info(
-    view: dict[str, Any], hand: dict[str, Any], names: Sequence[str], bots: Sequence[Any]
-) -> dict[str, Any]:
+def seat_info(view: View, hand: SeatView, names: Sequence[str], bots: Sequence[object]) -> SeatRow:
     """One seat's public hand: how many backs of each kind, markers, total, what you saw."""
     s = hand["seat"]
     return {
         "seat": s,
         "name": seat_name(s, names),
         "bot": s < len(bots) and bool(bots[s]),
-        "me": s == view.get("seat"),
-        "current": s == view.get("current"),
+        "me": s == view["seat"],
+        "current": s == view["current"],
         "count": hand["count"],
         "flames": hand["flames"],
         "others": hand["count"] - hand["flames"],
@@ -89,25 +100,25 @@ def seat_info(
     }
 
 
-def hand_groups(view: dict[str, Any]) -> list[dict[str, Any]] | None:
+def hand_groups(view: View) -> list[Group] | None:
     """The viewer's own hand grouped by kind (usable cards first), or None for a spectator."""
-    me = view.get("seat")
+    me = view["seat"]
     if me is None:
         return None
-    groups: dict[str, dict[str, Any]] = {}
+    groups: dict[str, Group] = {}
     for card in view["hands"][me].get("cards", []):
-        groups.setdefault(card["kind"], {"card": card, "count": 0})["count"] += 1
+        groups.setdefault(card["kind"], {"card": card, "count": 0, "latest": False})["count"] += 1
     return sorted(
         groups.values(),
         key=lambda g: (not g["card"]["usable"], g["card"]["kind"] != "flame", -g["card"]["value"]),
     )
 
 
-def played_groups(view: dict[str, Any]) -> list[dict[str, Any]]:
+def played_groups(view: View) -> list[Group]:
     """The played row grouped by kind, in the order the kinds first came out; the last card's
     group is marked ``latest``."""
-    groups: dict[str, dict[str, Any]] = {}
-    played = view.get("played", [])
+    groups: dict[str, Group] = {}
+    played = view["played"]
     for card in played:
         group = groups.setdefault(card["kind"], {"card": card, "count": 0, "latest": False})
         group["count"] += 1
@@ -116,19 +127,20 @@ def played_groups(view: dict[str, Any]) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
-def hand_worth(view: dict[str, Any]) -> dict[str, Any] | None:
+def hand_worth(view: View) -> Worth | None:
     """The viewer's hand: its raw sum now, what it would score, and whether the two differ
     (None for a spectator)."""
-    me = view.get("seat")
+    me = view["seat"]
     if me is None:
         return None
     hand = view["hands"][me]
-    return {"sum": hand["worth"], "score": hand["score"], "floored": hand["score"] != hand["worth"]}
+    worth, score = hand.get("worth", 0), hand.get("score", 0)
+    return {"sum": worth, "score": score, "floored": score != worth}
 
 
-def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+def score_rows(view: View, names: Sequence[str]) -> list[ScoreRow]:
     """Per seat: the score of every finished round, the total and the share of the goal."""
-    rounds = view.get("rounds", [])
+    rounds = view["rounds"]
     win = view["win_score"]
     best = max(view["totals"]) if view["totals"] else 0
     return [
@@ -146,7 +158,7 @@ def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any
     ]
 
 
-def round_info(summary: dict[str, Any], names: Sequence[str], flame_end: int) -> dict[str, Any]:
+def round_info(summary: RoundSummary, names: Sequence[str], flame_end: int) -> RoundRow:
     """A finished round: how it ended, who ended it, and the hands revealed at scoring."""
     line = pgettext(
         "traitors-flame",
@@ -174,9 +186,7 @@ def round_info(summary: dict[str, Any], names: Sequence[str], flame_end: int) ->
     }
 
 
-def result_info(
-    result: dict[str, Any], view: dict[str, Any], names: Sequence[str]
-) -> dict[str, Any]:
+def result_info(result: Result, view: View, names: Sequence[str]) -> ResultInfo:
     """The final standings in the places the view gives, the winner and why ties went the way
     they did."""
     totals, rounds = result["totals"], view["rounds"]
@@ -194,13 +204,13 @@ def result_info(
                 "total": totals[s],
                 "winner": s == result["winner"],
             }
-            for i, s in enumerate(view["places"])
+            for i, s in enumerate(view["places"] or [])
         ],
         "order": [seat_name(s, names) for s in order],
         "first": seat_name(order[0], names),
         "ender": seat_name(ender, names) if ender is not None else "",
         "tied": [seat_name(s, names) for s in tied] if len(tied) > 1 else [],
         "rounds": result["rounds"],
-        "capped": bool(result.get("capped")),
+        "capped": result["capped"],
         "goal": view["win_score"],
     }

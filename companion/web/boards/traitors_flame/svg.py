@@ -14,6 +14,8 @@ from html import escape
 from companion import languages
 from companion.cardgames.traitors_flame import cards
 
+from .carddata import data_field, data_language
+
 W, H = 250, 350
 LEAD = "#15110f"
 FONT = "'Noto Serif JP','IPAexMincho','Hiragino Mincho ProN',Georgia,serif"
@@ -181,11 +183,11 @@ def front(card: str, lang: str = languages.DEFAULT) -> str:
     (the default language's where the data has none in ``lang``)."""
     kid = card if card in cards.kinds() else cards.all_cards()[card]
     kind = cards.kinds()[kid]
-    lang = lang if f"name_{lang}" in kind else languages.DEFAULT
+    lang = data_language(kind, lang)
     special = kind.get("special")
-    palette = PALETTES[special or kind["colour"]]
+    palette = PALETTES[special or kind["colour"] or "back"]
     band = BAND.get(kind["colour"] or "", palette[1])
-    name = kind[f"name_{lang}"]
+    name = data_field(kind, "name", lang)
     parts = [
         _frame("#221d19"),
         f'<rect x="10" y="10" width="{W - 20}" height="40" rx="6" fill="{band}" '
@@ -213,7 +215,7 @@ def front(card: str, lang: str = languages.DEFAULT) -> str:
         f'<rect x="16" y="216" width="{W - 32}" height="120" rx="6" fill="#e8e0cc" '
         f'stroke="{LEAD}" stroke-width="2"/>'
     )
-    lines = text_lines(kind[f"text_{lang}"], lang)
+    lines = text_lines(data_field(kind, "text", lang), lang)
     fsize = 12.5 if len(lines) <= 6 else 11 if len(lines) <= 7 else 9.5
     for i, line in enumerate(lines[:10]):
         parts.append(

@@ -11,9 +11,11 @@ from typing import Any
 
 import flask_babel
 
-from companion import languages
 from companion.cardgames.traitors_flame import cards
+from companion.cardgames.traitors_flame.cards import CardInfo, Kind
 from companion.web.wording import join_list, reader_language
+
+from .carddata import data_field
 
 
 def pgettext(context: str, message: str, **params: Any) -> str:
@@ -32,26 +34,25 @@ def language() -> str:
     return reader_language()
 
 
-def kind_of(card: str) -> dict[str, Any]:
+def kind_of(card: str) -> Kind:
     """The kind record of a card id or kind id."""
     kinds = cards.kinds()
     return kinds[card] if card in kinds else cards.kind_of(card)
 
 
-def data_name(card: dict[str, Any] | str) -> str:
+def data_name(card: CardInfo | str) -> str:
     """A card's (or kind's) name from the card data, in the reader's language."""
     return _data(card, "name")
 
 
-def data_text(card: dict[str, Any] | str) -> str:
+def data_text(card: CardInfo | str) -> str:
     """A card's rules text from the card data, in the reader's language."""
     return _data(card, "text")
 
 
-def _data(card: dict[str, Any] | str, field: str) -> str:
+def _data(card: CardInfo | str, field: str) -> str:
     """A field of a card's data in the reader's language, else in the default language."""
-    kind = kind_of(card["kind"] if isinstance(card, dict) else card)
-    return str(kind.get(f"{field}_{language()}") or kind[f"{field}_{languages.DEFAULT}"])
+    return data_field(kind_of(card["kind"] if isinstance(card, dict) else card), field, language())
 
 
 def card_name(card: str) -> str:
@@ -96,7 +97,7 @@ def count_words(n: int, flames: int | None = None) -> str:
     )
 
 
-def printed_value(card: dict[str, Any] | str) -> str:
+def printed_value(card: CardInfo | str) -> str:
     """A card's value as its face prints it, from the card data: "+2", "-3"."""
     return f"{kind_of(card['kind'] if isinstance(card, dict) else card)['value']:+d}"
 
