@@ -56,6 +56,7 @@ def test_unknown_bots_are_refused():
 
 def test_never_plays_reports_every_usable_kind():
     gaps = never_plays(4, 2, seed=1)
+    assert all(-0.5 <= gap <= 0.5 for gap in gaps.values())  # a win rate, less 1/2
     assert set(gaps) == {
         "cupbearer",
         "swordsman",
@@ -67,6 +68,12 @@ def test_never_plays_reports_every_usable_kind():
         "bellringer",
         "pilgrim",
     }
+
+
+def test_a_never_bot_never_plays_its_kind():
+    report = simulate(6, 3, "never-swordsman,heuristic", seed=2)
+    rates = report["kinds"]["swordsman"]["play_rate"]
+    assert rates["never-swordsman"] == 0 and rates["heuristic"] > 0
 
 
 def test_simulate_with_the_search_bot_uses_views():

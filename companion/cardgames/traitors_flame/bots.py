@@ -58,16 +58,6 @@ def heuristic_bot(view: View, legal: list[Action], rng: random.Random) -> Action
     return action if action in legal else DRAW
 
 
-def never_bot(kind: str) -> Bot:
-    """The heuristic bot that never plays ``kind`` (balance check of the design brief, 8.5)."""
-
-    def bot(view: View, legal: list[Action], rng: random.Random) -> Action:
-        action = decide(observe_view(view), rng, never=frozenset({kind}))
-        return action if action in legal else DRAW
-
-    return bot
-
-
 def decide(obs: Obs, rng: random.Random, never: Iterable[str] = ()) -> Action:
     """The heuristic's action: the best-valued of drawing and each candidate play."""
     model = Model(obs)

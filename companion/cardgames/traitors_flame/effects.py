@@ -91,8 +91,7 @@ def outcome(flames: list[int], counts: list[int], seat: int, action: Action) -> 
     Each acting block comes as ``{"block": name, ...}`` with what it takes (``take``: ``flame``,
     ``non_flame`` or None when there is nothing to take), gives or buries (``card``); blocks whose
     condition fails, and targeted blocks aimed at the player (D10), are left out."""
-    card = str(action["card"])
-    kind = moves.KIND[card] if card in moves.KIND else kinds()[card]
+    kind = moves.KIND[action["card"]]
     target = action.get("target")
     out: list[Step] = []
     for block in kind["effect"]:
@@ -123,20 +122,9 @@ def _step(
     return {"block": name}
 
 
-def resolve(st: State, seat: int, kind: Kind, action: Action) -> bool:
-    """Run a played card's blocks in order; True if the deck ran out (the rest is cancelled)."""
-    target = action.get("target")
-    active = kind["effect"]
-    if any("if" in b for b in active):  # conditions are tested once, before any block runs
-        active = [b for b in active if condition_holds(st["flames"], seat, target, b)]
-    for block in active:
-        if _BLOCKS[block["block"]](st, seat, target, block, action):
-            return True
-    return False
-
-
 def run_card(st: State, seat: int, card: str, action: Action) -> bool:
-    """``resolve`` for a card of the set, from its kind's blocks bound once to their code."""
+    """Run a played card's blocks in order, each bound once to its code; True if the deck ran out
+    (the blocks after that are cancelled, D2)."""
     conditional, program = _PROGRAMS[card]
     target = action.get("target")
     if conditional:  # conditions are tested once, before any block runs
@@ -307,11 +295,15 @@ _BLOCKS: dict[str, Callable[[State, int, int | None, Block, Action], bool]] = {
     "SKIP": _skip,
 }
 
-# each card id: whether any block has a condition, and its blocks with the code that runs them
-_PROGRAMS = {
-    card: (
-        any("if" in b for b in kind["effect"]),
-        tuple((_BLOCKS[b["block"]], b) for b in kind["effect"]),
-    )
-    for card, kind in moves.KIND.items()
-}
+Program = tuple[
+    bool, tuple[tuple[Callable[[State, int, int | None, Block, Action], bool], Block], ...]
+]
+
+
+def program(effect: list[Block]) -> Program:
+    """An effect bound to its code: whether any block has a condition, and each block's code."""
+    return any("if" in b for b in effect), tuple((_BLOCKS[b["block"]], b) for b in effect)
+
+
+# each card id's program, built once
+_PROGRAMS = {card: program(kind["effect"]) for card, kind in moves.KIND.items()}

@@ -297,7 +297,7 @@ def end_round(st: State, how: Literal["flame", "deck"], ender: int) -> None:
     order = tie_order(st, ender)
     best = max(totals)
     cap = st["options"].get("max_rounds")
-    if best >= WIN_SCORE or (cap and st["round"] >= cap):  # ``reached``, from ``best``
+    if best >= WIN_SCORE or (cap and st["round"] >= cap):
         winner = next(s for s in order if totals[s] == best)
         st["result"] = {
             "winner": winner,

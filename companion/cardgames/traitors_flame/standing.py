@@ -27,11 +27,6 @@ def standings(st: State) -> list[Standing]:
     ]
 
 
-def reached(st: State) -> bool:
-    """True once some seat has banked the winning total."""
-    return any(row["to_go"] == 0 for row in standings(st))
-
-
 def ranking(result: Result) -> list[int]:
     """Seats from first to last: higher total first, a tie to whoever would play sooner (D6)."""
     totals = result["totals"]

@@ -22,13 +22,12 @@ from .shapes import (
     Status,
     Worth,
 )
-from .words import card_name, count_words, direction, language, pgettext, round_end, seat_name
+from .words import card_name, count_words, direction, pgettext, round_end, seat_name
 
 
 def board(view: View, names: Sequence[str], bots: Sequence[object]) -> BoardModel:
     """Everything the board template shows, worked out from the view."""
     return {
-        "lang": language(),
         "status": status(view, names),
         "order": play_order(view, names),
         "direction": direction(view["direction"]),

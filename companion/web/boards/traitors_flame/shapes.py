@@ -96,7 +96,6 @@ class RoundRow(TypedDict):
 class BoardModel(TypedDict):
     """Everything ``_board.html`` draws."""
 
-    lang: str
     status: Status
     order: list[Place]
     direction: str
