@@ -7,6 +7,7 @@ facts about writing a language that code needs. No Flask here, so the pure cores
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 
 @dataclass(frozen=True)
@@ -18,11 +19,12 @@ class Language:
     list_separator: str  # between names in a row
     sentence_gap: str  # between whole sentences
     vertical: bool  # whether a book may be set in vertical lines
+    wrap: Literal["characters", "words"]  # where a line may break: anywhere, or between words
 
 
 TABLE: dict[str, Language] = {
-    "ja": Language("ja", "日本語", "、", "", vertical=True),
-    "en": Language("en", "English", ", ", " ", vertical=False),
+    "ja": Language("ja", "日本語", "、", "", vertical=True, wrap="characters"),
+    "en": Language("en", "English", ", ", " ", vertical=False, wrap="words"),
 }
 LANGUAGES: tuple[str, ...] = tuple(TABLE)
 DEFAULT = "en"

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import xml.etree.ElementTree as ET
 
 import pytest
+from traitors_flame_text import effect_text, text_languages, text_mismatches
 
+from companion import languages
 from companion.cardgames.traitors_flame import cards
 from companion.web.boards.traitors_flame import svg
 
@@ -44,8 +47,17 @@ def test_every_kind_has_both_names_text_and_flavour():
     for k in CHARS:
         for field in ("name_ja", "name_en", "text_ja", "text_en", "flavour_ja", "flavour_en"):
             assert k[field].strip(), (k["id"], field)
-        assert k["text_en"] == cards.effect_text(k, "en")
-        assert k["text_ja"] == cards.effect_text(k, "ja")
+
+
+def test_the_rules_texts_in_the_data_say_what_the_blocks_do():
+    kinds = list(cards.kinds().values())
+    assert all(text_languages(k) == ["en", "ja"] for k in kinds)
+    assert text_mismatches(CHARS) == []
+    changed = [dict(k) for k in CHARS]
+    changed[0]["text_ja"] = changed[0]["text_ja"] + "！"
+    assert text_mismatches(changed) == [
+        f"{CHARS[0]['id']}: text_ja differs from the text built from its blocks"
+    ]
 
 
 def test_effects_use_only_the_closed_block_list():
@@ -57,19 +69,20 @@ def test_effects_use_only_the_closed_block_list():
 
 def test_check_set_notices_a_broken_set(monkeypatch):
     broken = [dict(k) for k in CHARS]
-    broken[0] = dict(broken[0], value=5, text_en="different")
+    broken[0] = dict(broken[0], value=5)
+    saint = next(i for i, k in enumerate(broken) if k["id"] == "saint")
+    broken[saint] = dict(broken[saint], usable=True, effect=[{"block": "DRAW", "n": 1}])
     monkeypatch.setattr(cards, "characters", lambda: broken)
     problems = cards.check_set()
-    assert any("values" in p for p in problems) and any("text_en" in p for p in problems)
+    assert any("values" in p for p in problems)
+    assert "saint must exist and be unusable" in problems
 
 
 def test_generated_text_joins_blocks_and_conditions():
     hound = cards.kinds()["hound"]
-    assert cards.effect_text(hound, "en").startswith(
-        "Choose another player. If they hold 2 or more"
-    )
-    assert "見て、" in cards.effect_text(cards.kinds()["seer"], "ja")
-    assert "、、" not in "".join(cards.effect_text(k, "ja") for k in CHARS)
+    assert effect_text(hound, "en").startswith("Choose another player. If they hold 2 or more")
+    assert "見て、" in effect_text(cards.kinds()["seer"], "ja")
+    assert "、、" not in "".join(effect_text(k, "ja") for k in CHARS)
 
 
 @pytest.mark.parametrize("kind", sorted(cards.kinds()))
@@ -113,3 +126,15 @@ def test_the_engine_package_holds_no_presentation() -> None:
                 imported.update(alias.name.split(".")[0] for alias in node.names)
     assert not imported & {"flask", "flask_babel", "markupsafe", "jinja2"}
     assert not (package / "board.py").exists() and not (package / "svg.py").exists()
+
+
+def test_card_text_breaks_into_lines_where_its_language_breaks_them(monkeypatch):
+    text = cards.kinds()["hound"]["text_en"]
+    lines = svg.text_lines(text, "en")
+    assert " ".join(lines) == text and len(lines) > 1 and all(len(li) <= 36 for li in lines)
+    ja = cards.kinds()["hound"]["text_ja"]
+    assert "".join(svg.text_lines(ja, "ja")) == ja
+    by_characters = dataclasses.replace(languages.TABLE["en"], wrap="characters")
+    monkeypatch.setitem(languages.TABLE, "en", by_characters)
+    lines = svg.text_lines(text, "en")
+    assert "".join(lines) == text and len(lines[0]) == 17

@@ -106,6 +106,8 @@ def test_view_shows_what_the_table_needs():
         "known": [],
     }
     assert [c["id"] for c in view["hands"][0]["cards"]] == ["jester-1", "flame-01"]
+    jester = {"id": "jester-1", "kind": "jester", "colour": "white", "value": -2, "usable": True}
+    assert view["hands"][0]["cards"][0] == jester  # names and texts are the board's card data
     worth = sum(KIND[c]["value"] for c in ("jester-1", "flame-01", "night"))
     assert view["hands"][0]["worth"] == worth
     assert "worth" not in view["hands"][1]
@@ -114,7 +116,18 @@ def test_view_shows_what_the_table_needs():
     assert skipping["next"] == {"seat": 1, "skipped": 2} and skipping["order"] == [0, 2, 1]
     assert view["pending"]["actions"] == GAME.legal_actions(st, 0)
     assert GAME.view(st, 1)["pending"] is None and GAME.view(st, None)["pending"] is None
-    assert view["deck"]["flames"] == 12 and view["direction_name"] == "clockwise"
+    assert view["deck"]["flames"] == 12 and view["direction"] == 1
+
+
+def test_the_view_says_what_each_legal_play_would_do():
+    st = make_state(3, hands=[["hound", "queen"], ["flame", "flame", "spy"], ["spy"]], night=0)
+    pending = GAME.view(st, 0)["pending"]
+    actions, outcomes = pending["actions"], pending["outcomes"]
+    assert len(outcomes) == len(actions) and outcomes[actions.index({"type": "draw"})] == []
+    both = {"type": "play", "card": "hound-1", "target": 1, "give": "queen-1"}
+    steps = [{"block": "TAKE", "take": "flame"}, {"block": "GIVE", "card": "queen-1"}]
+    assert outcomes[actions.index(both)] == steps
+    assert outcomes[actions.index({"type": "play", "card": "hound-1", "target": 2})] == []
 
 
 def test_private_event_details_reach_only_their_seats():

@@ -171,6 +171,41 @@ def test_the_board_shows_markers_warnings_skips_and_what_you_saw(app: Flask) -> 
     assert "Saint of the Rebel Flame" not in text  # Cy's card: never seen by Ann
 
 
+def test_the_board_words_the_numbers_the_engine_and_the_card_data_give(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.cardgames.traitors_flame import engine
+
+    monkeypatch.setattr(engine, "FLAME_END", 4)
+    monkeypatch.setitem(cards.kinds()["night"], "value", 5)
+    st = make_state(2, hands=[["right-hand"], ["flame"] * 4], deck=["spy"], night=0, dawn=1)
+    st["rounds"] = [
+        {
+            "round": 1,
+            "ended_by": "flame",
+            "ender": 1,
+            "raw": [-3, 7],
+            "scores": [0, 7],
+            "totals": [0, 7],
+            "hands": [
+                {"seat": s, "flames": 0, "kinds": [], "night": s == 1, "dawn": s == 0}
+                for s in range(2)
+            ],
+        }
+    ]
+    match = SimpleNamespace(names=lambda: ["Ann", "Bo"], seats=[SimpleNamespace(bot=None)] * 2)
+    with app.test_request_context("/?lang=en"):
+        text = render_template(
+            "tables/traitors-flame/_board.html", view=GAME.view(st, 0), board=board, match=match
+        )
+    text = html.unescape(text)
+    assert "4+ Flames: the round ends if Night reaches them" in text
+    assert "holds Night (+5)" in text and "Night +5" in text and "holds Before-Dawn (+4)" in text
+    assert "Round 1: Night reached 4 Flames; Bo ended it" in text
+    assert 'title="sum -3, counts as 0" class="tf-floored"' in text
+    assert "Your hand is worth -2 now (a negative sum counts as 0)" in text
+
+
 BOARD_WORDS = {
     "en": (
         "Round 2",
@@ -233,16 +268,62 @@ def test_the_board_speaks_the_catalogue_of_the_locale(app: Flask, lang: str) -> 
         names=lambda: ["Ann", "Brianna", "Cy", "Dee"],
         seats=[SimpleNamespace(name=n, bot=None) for n in "ABCD"],
     )
-    result = {"winner": 1, "totals": scores, "rounds": 1, "order": [3, 0, 1, 2]}
+    result = {"winner": 1, "totals": scores, "rounds": 1, "order": [3, 0, 1, 2], "capped": False}
+    over = GAME.view({**st, "result": result}, 0)
     with app.test_request_context(f"/?lang={lang}"):
-        context = {"view": GAME.view(st, 0), "board": board, "match": match, "seat": 0}
-        text = render_template("tables/traitors-flame/_board.html", lang=lang, **context)
-        text += render_template("tables/traitors-flame/_result.html", result=result, **context)
+        context = {"board": board, "match": match, "seat": 0}
+        text = render_template(
+            "tables/traitors-flame/_board.html", lang=lang, view=GAME.view(st, 0), **context
+        )
+        text += render_template(
+            "tables/traitors-flame/_result.html", result=result, view=over, **context
+        )
     text = html.unescape(text)
     for phrase in BOARD_WORDS[lang]:
         assert phrase in text, phrase
     other = BOARD_WORDS["ja" if lang == "en" else "en"]
     assert not [phrase for phrase in other if phrase in text and "Brianna" not in phrase]
+
+
+# Refusals -----------------------------------------------------------------------------------
+
+
+def test_a_refusal_names_the_card_in_the_viewers_language(client: FlaskClient, app: Flask) -> None:
+    host, seats, _spectator = four_at_a_table(client, lang="ja")
+    for _ in range(40):  # draw until the seat to act holds a card that cannot be played
+        match = load(app, host)
+        current = match.state["night"]
+        held = [c for c in match.state["hands"][current] if not cards.kind_of(c)["usable"]]
+        if held:
+            break
+        act(client, seats[current], match, {"type": "draw"})
+    kind = cards.kind_of(held[0])
+    action = json.dumps({"type": "play", "card": held[0]})
+    response = client.post(
+        f"/t/{seats[current]}/act", data={"version": str(match.version), "action": action}
+    )
+    text = html.unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert f"「{kind['name_ja']}」は使えません。" in text and kind["name_en"] not in text
+
+
+def test_a_refusal_of_a_target_in_japanese_and_in_english(app: Flask) -> None:
+    from companion.cardgames import CardGameRuleError
+    from companion.web.text_errors import rule_message
+
+    st = make_state(3, hands=[["cupbearer", "queen"], [], []], night=0)
+    with pytest.raises(CardGameRuleError) as refused:
+        GAME.apply(st, 0, {"type": "play", "card": "cupbearer-1", "target": 0})
+    with app.test_request_context(), force_locale("ja"):
+        ja = rule_message(refused.value, KEY)
+    with app.test_request_context(), force_locale("en"):
+        en = rule_message(refused.value, KEY)
+    assert ja == "「毒盃の酌人」の対象には正しいプレイヤーを選んでください（指定：0）。"
+    assert (
+        en
+        == str(refused.value)
+        == "Choose a valid player for Cupbearer of the Poisoned Cup, not 0."
+    )
 
 
 # Labels -------------------------------------------------------------------------------------
@@ -275,6 +356,14 @@ def test_labels_name_the_card_the_target_and_the_choice(app: Flask) -> None:
     assert "「真義の剣士」をBriannaに使う（「逆臣の炎」を奪う）" in ja
     assert "「狂王の猟犬」をBriannaに使う（「逆臣の炎」を奪い、「幽閉の王妃」を渡す）" in ja
     assert "山札から1枚引く" in ja
+
+
+def test_a_play_without_a_target_words_its_steps_in_japanese(app: Flask) -> None:
+    st = make_state(2, hands=[["archivist", "queen"], []], deck=["jester"], night=0)
+    view = GAME.view(st, 0)
+    with app.test_request_context(), force_locale("ja"):
+        ja = {board.label(a, view) for a in GAME.legal_actions(st, 0)}
+    assert "「禁書庫の司書」を使う（「幽閉の王妃」を山札の一番下に置く）" in ja
 
 
 def test_labels_on_the_page_are_words_not_json(client: FlaskClient, app: Flask) -> None:
@@ -433,9 +522,11 @@ def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
 
 
 def test_the_result_explains_a_tie() -> None:
-    result = {"winner": 1, "totals": [22, 22, 19], "rounds": 4, "order": [1, 2, 0]}
-    rounds = [{"ender": 0}]
-    info = board.result_info(result, rounds, ["Ann", "Bo", "Cy"])
+    result = {"winner": 1, "totals": [22, 22, 19], "rounds": 4, "order": [1, 2, 0], "capped": False}
+    st = make_state(3, totals=[22, 22, 19])
+    last = {"round": 4, "ended_by": "deck", "ender": 0, "raw": [3, 3, 3], "hands": []}
+    st["result"], st["rounds"] = result, [{**last, "scores": [3, 3, 3], "totals": [22, 22, 19]}]
+    info = board.result_info(result, GAME.view(st, None), ["Ann", "Bo", "Cy"])
     assert info["winner"] == "Bo" and info["tied"] == ["Bo", "Ann"]
     assert info["ender"] == "Ann" and info["first"] == "Bo"
     assert [r["name"] for r in info["rows"]] == ["Bo", "Ann", "Cy"]

@@ -9,12 +9,23 @@ import pytest
 
 from companion.cardgames import get_game
 from companion.cardgames.traitors_flame import cards, engine
-from companion.cardgames.traitors_flame.bots import never_bot
+from companion.cardgames.traitors_flame.bots import DRAW, decide
 from companion.cardgames.traitors_flame.moves import FLAMES
 from companion.cardgames.traitors_flame.search import search_bot
+from companion.cardgames.traitors_flame.view import observe_view
 
 GAME = get_game("traitors-flame")
 ALL = set(cards.all_cards())
+
+
+def never_bot(kind: str):
+    """The heuristic that never plays ``kind``, through the view (more shapes of play)."""
+
+    def bot(view, legal, rng):
+        action = decide(observe_view(view), rng, never=frozenset({kind}))
+        return action if action in legal else DRAW
+
+    return bot
 
 
 def bot_for(name: str):

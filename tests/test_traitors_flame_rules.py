@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.cardgames.traitors_flame import engine
+from companion.cardgames.traitors_flame import effects, engine
 from companion.cardgames.traitors_flame.cards import FLAME_TOTAL
-from companion.cardgames.traitors_flame.effects import resolve
 from companion.cardgames.traitors_flame.moves import FLAMES, KIND
 from companion.cardgames.traitors_flame.scenario import make_state
 
@@ -134,11 +133,13 @@ def test_deck_emptied_mid_effect_cancels_the_rest():
     assert len(events(st, "drew")) == 1
 
 
-def test_blocks_after_the_deck_runs_out_do_not_resolve():
-    st = make_state(3, hands=[[], [], []], deck=["saint"], fill=False)
-    kind = {"id": "test", "effect": [{"block": "DRAW", "n": 1}, {"block": "REVERSE"}]}
-    assert resolve(st, 0, kind, {"type": "play"}) is True
-    assert st["direction"] == 1 and st["hands"][0] == ["saint-1"]
+def test_blocks_after_the_deck_runs_out_do_not_resolve(monkeypatch):
+    st = make_state(3, hands=[["queen"], [], []], deck=["saint"], fill=False)
+    # no card of the set draws before another block: give the Queen such an effect
+    draw_then_reverse = effects.program([{"block": "DRAW", "n": 1}, {"block": "REVERSE"}])
+    monkeypatch.setitem(effects._PROGRAMS, "queen-1", draw_then_reverse)
+    assert effects.run_card(st, 0, "queen-1", {"type": "play", "card": "queen-1"}) is True
+    assert st["direction"] == 1 and st["hands"][0] == ["queen-1", "saint-1"]
 
 
 def test_jester_emptying_the_deck_keeps_its_reversal_for_the_next_round():

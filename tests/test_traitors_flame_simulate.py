@@ -56,6 +56,7 @@ def test_unknown_bots_are_refused():
 
 def test_never_plays_reports_every_usable_kind():
     gaps = never_plays(4, 2, seed=1)
+    assert all(-0.5 <= gap <= 0.5 for gap in gaps.values())  # a win rate, less 1/2
     assert set(gaps) == {
         "cupbearer",
         "swordsman",
@@ -67,6 +68,12 @@ def test_never_plays_reports_every_usable_kind():
         "bellringer",
         "pilgrim",
     }
+
+
+def test_a_never_bot_never_plays_its_kind():
+    report = simulate(6, 3, "never-swordsman,heuristic", seed=2)
+    rates = report["kinds"]["swordsman"]["play_rate"]
+    assert rates["never-swordsman"] == 0 and rates["heuristic"] > 0
 
 
 def test_simulate_with_the_search_bot_uses_views():
@@ -98,3 +105,16 @@ def test_sentences_show_private_cards_only_when_the_view_has_them(app):
     with app.test_request_context(), force_locale("ja"):
         ja = [describe(e, names=["アン", "ベン", "カイ"]) for e in GAME.view(st, 2)["events"]]
     assert "アンがカイに「王の右手」を渡した。" in ja
+
+
+def test_the_round_end_sentence_says_how_many_flames_the_engine_ends_a_round_on(app, monkeypatch):
+    from companion.cardgames.traitors_flame import engine
+
+    monkeypatch.setattr(engine, "FLAME_END", 4)
+    st = make_state(2, hands=[[], ["flame"] * 4], deck=["spy"], totals=[0, 15])
+    st = GAME.apply(st, 0, {"type": "draw"})
+    ended = [e for e in GAME.view(st, None)["events"] if e["type"] == "round-ended"]
+    with app.test_request_context(), force_locale("en"):
+        assert "(Night reached 4 Flames); Seat 2 ended it" in describe(ended[0])
+    with app.test_request_context(), force_locale("ja"):
+        assert "炎4枚に「夜」が到達" in describe(ended[0])

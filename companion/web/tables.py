@@ -272,7 +272,7 @@ def act(token: str) -> Response | tuple[str | Response, int]:
         return streams.stale(message, latest.version, lambda: _table_page(token, cap, latest))
     except ValueError as err:
         message = (
-            rule_message(err)
+            rule_message(err, match.key)
             if isinstance(err, CardGameRuleError)
             else _("That action could not be read.")
         )
@@ -302,7 +302,9 @@ def rematch(token: str) -> Response:
         matches.rematch(get_db(), match, int(request.form.get("version", "-1")))
     except (CardGameRuleError, StaleVersionError) as err:
         flash(
-            rule_message(err) if isinstance(err, CardGameRuleError) else _("Someone moved first."),
+            rule_message(err, match.key)
+            if isinstance(err, CardGameRuleError)
+            else _("Someone moved first."),
             "error",
         )
     return redirect(url_for("tables.table", token=token))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from flask_babel import gettext, ngettext, pgettext
 
 # Refusals that count something: (singular, plural, the parameter that counts). The cores keep
 # one English template; the count picks the right form here.
@@ -17,17 +17,47 @@ COUNTED = {
 }
 
 
-def rule_message(err: Any) -> str:
-    """Translate a RuleError's English template, then fill in its parameters."""
+def rule_message(err: Any, game: str | None = None) -> str:
+    """Translate a RuleError's English template, then fill in its parameters.
+
+    ``game``: the key of the card game whose table refused (its refusals are in the catalogue
+    under the game's context, and a card they name is named as the game's board names it)."""
     template = getattr(err, "message", None) or getattr(err, "template", None) or str(err)
     params = getattr(err, "params", {}) or {}
     counted = COUNTED.get(getattr(err, "code", ""))
     try:
         if counted and isinstance(params.get(counted[2]), int):
             return ngettext(counted[0], counted[1], params[counted[2]], **params)
-        return gettext(template) % params if params else gettext(template)
+        if game is not None:
+            params = _card_named(params, game)
+        text = _translated(template, game)
+        return text % params if params else text
     except (KeyError, TypeError, ValueError):
         return str(err)
+
+
+def _translated(template: str, game: str | None) -> str:
+    """A card game's refusal under the game's context; the shell's own words (a read-only
+    match, a stale table) have none, and the legacy game's errors come without a game."""
+    if game is not None:
+        text = pgettext(game, template)
+        if text != template:
+            return str(text)
+    return str(gettext(template))
+
+
+def _card_named(params: dict[str, Any], game: str) -> dict[str, Any]:
+    """A refusal naming a card carries its id (``card``) beside its English ``name``: the page
+    names it in the reader's language, through the game's board."""
+    from .boards import board_for
+
+    card, name_of = params.get("card"), getattr(board_for(game), "card_name", None)
+    if "name" not in params or not isinstance(card, str) or name_of is None:
+        return params
+    try:
+        return {**params, "name": str(name_of(card))}
+    except KeyError:  # not one of the game's card ids: keep the engine's words
+        return params
 
 
 # A refusal about who asks is 403; one about the moment, or a decision that stays, is 409.

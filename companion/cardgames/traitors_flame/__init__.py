@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from companion.cardgames import Bot, CardGame, GameOption, rules_markdown
+from companion.cardgames import Bot, CardGame, GameOption, Result, View, rules_markdown
 
 from . import engine, view
 from .bots import BOTS
@@ -40,13 +40,15 @@ class TraitorsFlame:
         """The next state; raises CardGameRuleError and leaves ``state`` untouched."""
         return engine.apply(state, seat, action)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    # The contract speaks of views, results, standings and reports as JSON dicts; the engine's
+    # are TypedDicts (view.View, moves.Result, standing.Standing, simulate.Report).
+    def view(self, state: State, seat: int | None) -> View:
         """What ``seat`` may know (None: a spectator)."""
-        return view.view(state, seat)
+        return cast(View, view.view(state, seat))
 
-    def result(self, state: State) -> dict[str, Any] | None:
+    def result(self, state: State) -> Result | None:
         """None while the match runs, then the winner and totals."""
-        return engine.result(state)
+        return cast(Result | None, engine.result(state))
 
     def log(self, state: State) -> list[tuple[int, Action]]:
         """The moves played so far."""
@@ -54,7 +56,7 @@ class TraitorsFlame:
 
     def standings(self, state: State) -> list[dict[str, Any]]:
         """Every seat's score as it stands now, from public facts only."""
-        return standings(state)
+        return cast(list[dict[str, Any]], standings(state))
 
     def bots(self) -> Mapping[str, Bot[Action]]:
         """Random, heuristic and search bots."""
@@ -80,13 +82,15 @@ class TraitorsFlame:
 
         if workers != 1:
             raise ValueError("--workers is not available for Traitor's Flame (one process only)")
-        return simulate(games, players, list(bots), seed=seed, options=options)
+        return cast(
+            dict[str, Any], simulate(games, players, list(bots), seed=seed, options=options)
+        )
 
     def report(self, summary: dict[str, Any]) -> str:
         """A simulation summary as text."""
-        from .simulate import format_table
+        from .simulate import Report, format_table
 
-        return format_table(summary)
+        return format_table(cast(Report, summary))
 
 
 GAME: CardGame[State, Action] = TraitorsFlame()

@@ -14,43 +14,48 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TypedDict, cast
 
 from . import cards
+from .cards import Block, Kind
 from .effects import choices, condition_holds
-from .moves import FLAMES, KIND, VALUE
-from .view import observe_view
+from .moves import FLAMES, KIND, VALUE, Action
+from .view import Observation, View, observe_view
 
-Action = dict[str, Any]
-Obs = dict[str, Any]
-Bot = Callable[[dict[str, Any], list[Action], random.Random], Action]
+Obs = Observation
+Bot = Callable[[View, list[Action], random.Random], Action]
+
+
+class Pos(TypedDict):
+    """The model's table while it acts a play out: Flames and expected non-Flame values per hand,
+    the direction, a pending skip, the deck (size, Flames, the chance its top is one), a bonus."""
+
+    flames: list[int]
+    nf: list[float]
+    dir: int
+    skip: bool
+    deck: int
+    df: int
+    top: float
+    bonus: float
+
 
 WIN = 60.0
-DRAW = {"type": "draw"}
+DRAW: Action = {"type": "draw"}
 CHARACTER_IDS = tuple(c for c in cards.all_cards() if KIND[c]["colour"])
 NIGHT = cards.kinds()["night"]["value"]
 DAWN = cards.kinds()["dawn"]["value"]
 
 
-def random_bot(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def random_bot(view: View, legal: list[Action], rng: random.Random) -> Action:
     """Any legal action, uniformly."""
     return rng.choice(legal)
 
 
-def heuristic_bot(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def heuristic_bot(view: View, legal: list[Action], rng: random.Random) -> Action:
     """The heuristic's choice for the viewing seat (drawing if it ever proposed an illegal one)."""
     action = decide(observe_view(view), rng)
     return action if action in legal else DRAW
-
-
-def never_bot(kind: str) -> Bot:
-    """The heuristic bot that never plays ``kind`` (balance check of the design brief, 8.5)."""
-
-    def bot(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        action = decide(observe_view(view), rng, never=frozenset({kind}))
-        return action if action in legal else DRAW
-
-    return bot
 
 
 def decide(obs: Obs, rng: random.Random, never: Iterable[str] = ()) -> Action:
@@ -92,7 +97,7 @@ class Model:
         unknown = obs["counts"][s] - obs["flames"][s] - len(known)
         return float(sum(VALUE[c] for c in known) + unknown * self.mean)
 
-    def candidates(self, card: str, kind: dict[str, Any]) -> list[Action]:
+    def candidates(self, card: str, kind: Kind) -> list[Action]:
         """One play per target and Flame choice; gives and burials pick the worst card."""
         obs, me = self.obs, self.me
         rule = kind["target_rule"]
@@ -100,7 +105,7 @@ class Model:
             [None] if rule == "none" else [s for s in range(self.n) if rule == "any" or s != me]
         )
         rest = [c for c in obs["hand"] if c != card]
-        out = []
+        out: list[Action] = []
         for target in targets:
             base: Action = {"type": "play", "card": card}
             if target is not None:
@@ -108,17 +113,17 @@ class Model:
             variants = [base]
             for key, opts in choices(obs["flames"], obs["counts"], me, target, kind, rest):
                 if key == "take":
-                    variants = [{**v, "take": o} for v in variants for o in opts]
+                    variants = [_with(v, key, o) for v in variants for o in opts]
                 else:
                     worst = min(opts, key=lambda c: (VALUE[c], c))
-                    variants = [{**v, key: worst} for v in variants]
+                    variants = [_with(v, key, worst) for v in variants]
             out.extend(variants)
         return out
 
-    def value(self, effect: list[dict[str, Any]], action: Action | None) -> float:
+    def value(self, effect: list[Block], action: Action | None) -> float:
         """Expected standing after acting the blocks out (``action`` None: a plain draw)."""
         obs, me = self.obs, self.me
-        pos = {
+        pos: Pos = {
             "flames": list(obs["flames"]),
             "nf": list(self.nf),
             "dir": obs["direction"],
@@ -136,19 +141,15 @@ class Model:
         active = [b for b in effect if condition_holds(obs["flames"], me, target, b)]
         return self._run(pos, active, action)
 
-    def _run(
-        self, pos: dict[str, Any], blocks: list[dict[str, Any]], action: Action | None
-    ) -> float:
+    def _run(self, pos: Pos, blocks: list[Block], action: Action | None) -> float:
         for i, block in enumerate(blocks):
             name = block["block"]
             if name == "DRAW":
                 return self._draw(pos, block["n"], blocks[i + 1 :], action)
-            _ACT[name](self, pos, block, action or {})
+            _ACT[name](self, pos, block, action or DRAW)
         return self._hand_off(pos)
 
-    def _draw(
-        self, pos: dict[str, Any], n: int, rest: list[dict[str, Any]], action: Action | None
-    ) -> float:
+    def _draw(self, pos: Pos, n: int, rest: list[Block], action: Action | None) -> float:
         if n == 0:
             return self._run(pos, rest, action)
         if pos["deck"] <= 0:
@@ -157,7 +158,7 @@ class Model:
         for flame, p in ((True, pos["top"]), (False, 1.0 - pos["top"])):
             if p <= 0:
                 continue
-            nxt = {**pos, "flames": list(pos["flames"]), "nf": list(pos["nf"])}
+            nxt: Pos = {**pos, "flames": list(pos["flames"]), "nf": list(pos["nf"])}
             nxt["deck"] -= 1
             if flame:
                 nxt["flames"][self.me] += 1
@@ -171,7 +172,7 @@ class Model:
                 total += p * self._draw(nxt, n - 1, rest, action)
         return total
 
-    def _hand_off(self, pos: dict[str, Any]) -> float:
+    def _hand_off(self, pos: Pos) -> float:
         me, n = self.me, self.n
         nxt = (me + pos["dir"] * (2 if pos["skip"] else 1)) % n
         if pos["flames"][nxt] >= 3:
@@ -180,13 +181,13 @@ class Model:
         est[nxt] += 3.0 * pos["top"] * 0.5
         return self._standing([t + e for t, e in zip(self.obs["totals"], est, strict=True)])
 
-    def _estimates(self, pos: dict[str, Any], night: int, dawn: int | None) -> list[float]:
+    def _estimates(self, pos: Pos, night: int, dawn: int | None) -> list[float]:
         return [
             3 * f + v + (NIGHT if s == night else 0) + (DAWN if s == dawn else 0)
             for s, (f, v) in enumerate(zip(pos["flames"], pos["nf"], strict=True))
         ]
 
-    def _end(self, pos: dict[str, Any], ender: int, dawn: int | None) -> float:
+    def _end(self, pos: Pos, ender: int, dawn: int | None) -> float:
         night = ender
         if dawn is None:
             dawn = self.obs["dawn"]
@@ -199,8 +200,8 @@ class Model:
             order = [(ender + pos["dir"] * k) % self.n for k in range(1, self.n + 1)]
             winner = next(s for s in order if totals[s] == best)
             bonus = WIN if winner == self.me else -WIN
-            return bonus + self._standing(totals) + float(pos["bonus"])
-        return self._standing(totals) + float(pos["bonus"])
+            return bonus + self._standing(totals) + pos["bonus"]
+        return self._standing(totals) + pos["bonus"]
 
     def _standing(self, totals: list[float]) -> float:
         others = [t for s, t in enumerate(totals) if s != self.me]
@@ -212,11 +213,11 @@ class Model:
         return self.nf[s] / count if count else 0.0
 
 
-def _peek(m: Model, pos: dict[str, Any], block: dict[str, Any], action: Action) -> None:
+def _peek(m: Model, pos: Pos, block: Block, action: Action) -> None:
     pos["bonus"] += 0.05
 
 
-def _take(m: Model, pos: dict[str, Any], block: dict[str, Any], action: Action) -> None:
+def _take(m: Model, pos: Pos, block: Block, action: Action) -> None:
     target = action.get("target")
     choice = action.get("take") if block["selector"] == "choose" else block["selector"]
     if target is None or target == m.me or choice is None:
@@ -230,7 +231,7 @@ def _take(m: Model, pos: dict[str, Any], block: dict[str, Any], action: Action) 
         pos["nf"][m.me] += v
 
 
-def _give(m: Model, pos: dict[str, Any], block: dict[str, Any], action: Action) -> None:
+def _give(m: Model, pos: Pos, block: Block, action: Action) -> None:
     target, card = action.get("target"), action.get("give")
     if target is None or card is None:
         return
@@ -242,11 +243,11 @@ def _give(m: Model, pos: dict[str, Any], block: dict[str, Any], action: Action) 
         pos["nf"][target] += VALUE[card]
 
 
-def _look(m: Model, pos: dict[str, Any], block: dict[str, Any], action: Action) -> None:
+def _look(m: Model, pos: Pos, block: Block, action: Action) -> None:
     pos["bonus"] += 0.05
 
 
-def _bottom(m: Model, pos: dict[str, Any], block: dict[str, Any], action: Action) -> None:
+def _bottom(m: Model, pos: Pos, block: Block, action: Action) -> None:
     if block["source"] == "deck_top":
         if pos["top"] >= 1.0:
             pos["df"] -= 1  # a Flame buried at the bottom is as good as gone this round
@@ -262,15 +263,15 @@ def _bottom(m: Model, pos: dict[str, Any], block: dict[str, Any], action: Action
     pos["deck"] += 1
 
 
-def _reverse(m: Model, pos: dict[str, Any], block: dict[str, Any], action: Action) -> None:
+def _reverse(m: Model, pos: Pos, block: Block, action: Action) -> None:
     pos["dir"] = -pos["dir"]
 
 
-def _skip(m: Model, pos: dict[str, Any], block: dict[str, Any], action: Action) -> None:
+def _skip(m: Model, pos: Pos, block: Block, action: Action) -> None:
     pos["skip"] = True
 
 
-_ACT: dict[str, Callable[[Model, dict[str, Any], dict[str, Any], Action], None]] = {
+_ACT: dict[str, Callable[[Model, Pos, Block, Action], None]] = {
     "PEEK": _peek,
     "TAKE": _take,
     "GIVE": _give,
@@ -281,7 +282,12 @@ _ACT: dict[str, Callable[[Model, dict[str, Any], dict[str, Any], Action], None]]
 }
 
 
-def _search_bot(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def _with(action: Action, key: str, value: str) -> Action:
+    """``action`` with one more choice filled in (``take``, ``give`` or ``bottom``)."""
+    return cast(Action, {**action, key: value})
+
+
+def _search_bot(view: View, legal: list[Action], rng: random.Random) -> Action:
     from .search import search_bot
 
     return search_bot(view, legal, rng)

@@ -1,11 +1,13 @@
-"""The Traitor's Flame card set: kinds loaded from data, card ids, and rules text built from blocks."""
+"""The Traitor's Flame card set: kinds loaded from data, card ids, and the design brief's checks.
+
+Names, rules texts and flavour are card data (``name_<code>``, ``text_<code>``...) for the board."""
 
 from __future__ import annotations
 
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Literal, NotRequired, Required, TypedDict, cast
 
 DATA = Path(__file__).with_name("data") / "cards.json"
 
@@ -16,26 +18,67 @@ COLOURS = ("red", "blue", "white")
 FLAME_TOTAL = 14
 ROUND_SPECIALS = ("night", "dawn")
 
+# One building block of an effect: its name and parameters, with an optional public condition
+# (``"if": {"target_flames_at_least": 2}``; the key is a Python keyword, hence this form).
+Block = TypedDict(
+    "Block",
+    {"block": Required[str], "n": int, "selector": str, "source": str, "if": dict[str, int]},
+    total=False,
+)
+
+
+class Kind(TypedDict):
+    """A kind's rules as the card data holds them (its names, texts and flavour, ``name_<code>``
+    and so on, are there too, for the board)."""
+
+    id: str
+    name_en: str  # the engine's refusals are English sentences, and name a card by it
+    special: NotRequired[Literal["night", "dawn", "flame"]]
+    colour: str | None
+    copies: int
+    value: int
+    usable: bool
+    target_rule: Literal["none", "any", "other"]
+    effect: list[Block]
+
+
+class CardData(TypedDict):
+    """The card data file."""
+
+    version: int
+    specials: list[Kind]
+    characters: list[Kind]
+
+
+class CardInfo(TypedDict):
+    """A card as a view shows it."""
+
+    id: str
+    kind: str
+    colour: str | None
+    value: int
+    usable: bool
+
 
 @cache
-def load() -> dict[str, Any]:
-    """The raw card data file."""
-    return json.loads(DATA.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+def load() -> CardData:
+    """The card data file."""
+    return cast(CardData, json.loads(DATA.read_text(encoding="utf-8")))
 
 
 @cache
-def kinds() -> dict[str, dict[str, Any]]:
+def kinds() -> dict[str, Kind]:
     """Every kind (specials first, then characters) by kind id."""
     data = load()
     return {k["id"]: k for k in data["specials"] + data["characters"]}
 
 
-def characters() -> list[dict[str, Any]]:
+def characters() -> list[Kind]:
     """The 12 character kinds in data order."""
     return list(load()["characters"])
 
 
-def card_ids_of(kind: dict[str, Any]) -> list[str]:
+def card_ids_of(kind: Kind) -> list[str]:
     """The ids of every copy of a kind: ``night``, ``flame-01``, ``swordsman-3``."""
     if kind["id"] in ROUND_SPECIALS:
         return [kind["id"]]
@@ -67,151 +110,22 @@ def flame_ids() -> frozenset[str]:
     return frozenset(cid for cid, kid in all_cards().items() if kid == "flame")
 
 
-def kind_of(card: str) -> dict[str, Any]:
+def kind_of(card: str) -> Kind:
     """The kind record of a card id."""
     return kinds()[all_cards()[card]]
 
 
-def card_info(card: str) -> dict[str, Any]:
-    """A card as the table shows it: id, kind, names, colour, value, usability and text."""
+def card_info(card: str) -> CardInfo:
+    """A card as a view shows it: id, kind, colour, value and usability (names and texts are
+    card data, which the board reads in its reader's language)."""
     k = kind_of(card)
     return {
         "id": card,
         "kind": k["id"],
-        "name": {lang: k[f"name_{lang}"] for lang in TEXT_LANGUAGES},
         "colour": k["colour"],
         "value": k["value"],
         "usable": k["usable"],
-        "text": {lang: k[f"text_{lang}"] for lang in TEXT_LANGUAGES},
     }
-
-
-_PHRASES: dict[str, dict[tuple[Any, ...], str]] = {}
-_PHRASES["en"] = {
-    ("DRAW", 1): "draw a card",
-    ("DRAW", 2): "draw 2 cards",
-    ("PEEK",): "look at the top {n} cards of the deck",
-    (
-        "TAKE",
-        "choose",
-    ): "take from their hand either a Flame or a random non-Flame card, as you choose",
-    ("TAKE", "flame"): "take a Flame from their hand",
-    ("TAKE", "non_flame"): "take a random non-Flame card from their hand",
-    ("GIVE", "any"): "give them a card of your choice from your hand",
-    ("GIVE", "non_flame"): "give them a non-Flame card of your choice from your hand",
-    ("LOOK_HAND",): "look at their whole hand",
-    ("BOTTOM", "own_hand"): "put a card of your choice from your hand at the bottom of the deck",
-    ("BOTTOM", "deck_top"): "put the top card of the deck at the bottom",
-    ("REVERSE",): "reverse the direction of play",
-    ("SKIP",): "at the next hand-off, Night passes over the next player",
-}
-_PHRASES["ja"] = {
-    ("DRAW", 1): "山札からカードを1枚引く",
-    ("DRAW", 2): "山札からカードを2枚引く",
-    ("PEEK",): "山札の上から{n}枚を見る",
-    (
-        "TAKE",
-        "choose",
-    ): "そのプレイヤーの手札から「逆臣の炎」1枚か、それ以外のカード1枚（無作為）かを選んで奪う",
-    ("TAKE", "flame"): "そのプレイヤーの手札から「逆臣の炎」を1枚奪う",
-    ("TAKE", "non_flame"): "そのプレイヤーの手札から「逆臣の炎」以外のカードを無作為に1枚奪う",
-    ("GIVE", "any"): "自分の手札から1枚を選び、そのプレイヤーに渡す",
-    ("GIVE", "non_flame"): "自分の手札から「逆臣の炎」以外の1枚を選び、そのプレイヤーに渡す",
-    ("LOOK_HAND",): "そのプレイヤーの手札をすべて見る",
-    ("BOTTOM", "own_hand"): "自分の手札から1枚を選び、山札の一番下に置く",
-    ("BOTTOM", "deck_top"): "山札の一番上のカードを一番下に置く",
-    ("REVERSE",): "手番の回る向きを逆にする",
-    ("SKIP",): "次に「夜」を渡すとき、次のプレイヤーを1人飛ばす",
-}
-_TARGET = {
-    "en": {"any": "Choose a player (you may choose yourself).", "other": "Choose another player."},
-    "ja": {"any": "プレイヤー1人を選ぶ（自分でもよい）。", "other": "他のプレイヤー1人を選ぶ。"},
-}
-_COND = {
-    "en": {
-        "target_flames_at_least": "If they hold {n} or more Flames: ",
-        "self_flames_at_least": "If you hold {n} or more Flames: ",
-    },
-    "ja": {
-        "target_flames_at_least": "そのプレイヤーが「逆臣の炎」を{n}枚以上持っていれば、",
-        "self_flames_at_least": "自分が「逆臣の炎」を{n}枚以上持っていれば、",
-    },
-}
-
-
-# How each language strings a card's clauses together: the joiner between clauses of one
-# condition (after ``conjugate`` turns a clause into its joining form, if it can), the stop after
-# the last, the gap between sentences, whether a sentence starts with a capital, the unplayable text.
-_GRAMMAR: dict[str, dict[str, Any]] = {
-    "en": {
-        "then": ", then ",
-        "conjugate": (),
-        "stop": ".",
-        "gap": " ",
-        "capitalise": True,
-        "unusable": "Cannot be played.",
-    },
-    "ja": {
-        "then": "、",
-        "conjugate": (
-            ("引く", "引き、"),
-            ("見る", "見て、"),
-            ("奪う", "奪い、"),
-            ("渡す", "渡し、"),
-            ("置く", "置き、"),
-            ("する", "し、"),
-            ("飛ばす", "飛ばし、"),
-        ),
-        "stop": "。",
-        "gap": "",
-        "capitalise": False,
-        "unusable": "使用できない。",
-    },
-}
-TEXT_LANGUAGES = tuple(_GRAMMAR)
-
-
-def _phrase(block: dict[str, Any], lang: str) -> str:
-    table = _PHRASES[lang]
-    name = block["block"]
-    param = block.get("n") if name == "DRAW" else block.get("selector") or block.get("source")
-    key: tuple[Any, ...] = (name, param)
-    if key not in table:
-        key = (name,)
-    return table[key].format(n=block.get("n"))
-
-
-def effect_text(kind: dict[str, Any], lang: str) -> str:
-    """The rules text of a kind, generated from its blocks (consecutive blocks share a condition)."""
-    grammar = _GRAMMAR[lang]
-    if not kind["usable"]:
-        return str(grammar["unusable"])
-    parts = [_TARGET[lang][kind["target_rule"]]] if kind["target_rule"] != "none" else []
-    groups: list[tuple[Any, list[str]]] = []
-    for block in kind["effect"]:
-        cond = block.get("if")
-        if groups and groups[-1][0] == cond:
-            groups[-1][1].append(_phrase(block, lang))
-        else:
-            groups.append((cond, [_phrase(block, lang)]))
-    for cond, phrases in groups:
-        head = ""
-        if cond:
-            ((name, n),) = cond.items()
-            head = _COND[lang][name].format(n=n)
-        body = "".join(_joined(p, grammar) for p in phrases[:-1]) + phrases[-1]
-        if not head and grammar["capitalise"]:
-            body = body[0].upper() + body[1:]
-        parts.append(head + body + grammar["stop"])
-    return str(grammar["gap"]).join(parts)
-
-
-def _joined(phrase: str, grammar: dict[str, Any]) -> str:
-    """A clause in the form that joins it to the next one (Japanese: 引く → 引き、)."""
-    for plain, joined in grammar["conjugate"]:
-        if phrase.endswith(plain):
-            return phrase[: -len(plain)] + str(joined)
-    return phrase + str(grammar["then"])
 
 
 def check_set() -> list[str]:
@@ -231,15 +145,15 @@ def check_set() -> list[str]:
     unusable = [k for k in chars if not k["usable"]]
     if not 2 <= len(unusable) <= 4:
         problems.append("2 to 4 unusable kinds")
-    names = {k["name_ja"]: k for k in chars}
-    for name in ("叛炎の聖女", "王の右手"):
-        if name not in names or names[name]["usable"]:
-            problems.append(f"{name} must exist and be unusable")
-    if "真義の剣士" not in names or names["真義の剣士"]["target_rule"] != "any":
-        problems.append("真義の剣士 must target any player")
-    jester = names.get("忘却の道化師")
+    by_id = {k["id"]: k for k in chars}
+    for kid in ("saint", "right-hand"):  # 叛炎の聖女, 王の右手
+        if kid not in by_id or by_id[kid]["usable"]:
+            problems.append(f"{kid} must exist and be unusable")
+    if "swordsman" not in by_id or by_id["swordsman"]["target_rule"] != "any":  # 真義の剣士
+        problems.append("swordsman must target any player")
+    jester = by_id.get("jester")  # 忘却の道化師
     if not jester or [b["block"] for b in jester["effect"]] != ["REVERSE", "DRAW"]:
-        problems.append("忘却の道化師 must reverse then draw")
+        problems.append("jester must reverse then draw")
     gap = mean_value(chars, usable=False) - mean_value(chars, usable=True)
     if gap < 1.5:
         problems.append(f"usable cards must average 1.5 below unusable ones (gap {gap:.2f})")
@@ -248,13 +162,13 @@ def check_set() -> list[str]:
     return problems
 
 
-def mean_value(chars: list[dict[str, Any]], *, usable: bool) -> float:
+def mean_value(chars: list[Kind], *, usable: bool) -> float:
     """Card-weighted mean value of the usable (or unusable) character cards."""
     group = [k for k in chars if k["usable"] == usable]
     return float(sum(k["value"] * k["copies"] for k in group) / sum(k["copies"] for k in group))
 
 
-def _check_effect(k: dict[str, Any]) -> list[str]:
+def _check_effect(k: Kind) -> list[str]:
     effect, name = k["effect"], k["id"]
     if not k["usable"]:
         return [f"{name}: unusable kinds have no effect"] if effect else []
@@ -270,7 +184,4 @@ def _check_effect(k: dict[str, Any]) -> list[str]:
         )
         if not ok:
             problems.append(f"{name}: bad block {b!r}")
-    for lang in TEXT_LANGUAGES:
-        if k[f"text_{lang}"] != effect_text(k, lang):
-            problems.append(f"{name}: text_{lang} differs from the text built from its blocks")
     return problems

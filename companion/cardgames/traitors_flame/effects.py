@@ -8,13 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Literal, Required, TypedDict
 
 from . import moves
-from .cards import TARGETED, kinds
+from .cards import TARGETED, Block, Kind, kinds
 from .moves import FLAMES, Action, State
 
-Block = dict[str, Any]
+
+class Step(TypedDict, total=False):
+    """What one block of a legal play will do, as ``outcome`` foresees it from public facts."""
+
+    block: Required[str]  # the block's name: TAKE, GIVE, BOTTOM, DRAW...
+    take: Literal["flame", "non_flame"] | None  # TAKE: what it takes (None: nothing to take)
+    card: str | None  # GIVE, BOTTOM: the card given or buried (None: nothing to give)
+    source: str  # BOTTOM: "own_hand" or "deck_top"
 
 
 def condition_holds(flames: list[int], seat: int, target: int | None, block: Block) -> bool:
@@ -49,14 +56,14 @@ def choices(
     counts: list[int],
     seat: int,
     target: int | None,
-    kind: dict[str, Any],
+    kind: Kind,
     rest: list[str],
-) -> list[tuple[str, list[Any]]]:
+) -> list[tuple[str, list[str]]]:
     """The choices a play asks for, as (action key, allowed values); ``rest`` is the hand after it.
 
     Only public facts are read (Flame counts and hand sizes), so bots can call it on what they see.
     """
-    asks: list[tuple[str, list[Any]]] = []
+    asks: list[tuple[str, list[str]]] = []
     for key, block in asking_blocks(kind["id"]):
         if "if" in block and not condition_holds(flames, seat, target, block):
             continue
@@ -78,55 +85,46 @@ def choices(
     return asks
 
 
-def outcome(flames: list[int], counts: list[int], seat: int, action: Action) -> list[Block]:
+def outcome(flames: list[int], counts: list[int], seat: int, action: Action) -> list[Step]:
     """What a legal play will do, block by block, judged on public facts as it is played.
 
     Each acting block comes as ``{"block": name, ...}`` with what it takes (``take``: ``flame``,
     ``non_flame`` or None when there is nothing to take), gives or buries (``card``); blocks whose
     condition fails, and targeted blocks aimed at the player (D10), are left out."""
-    card = str(action["card"])
-    kind = moves.KIND[card] if card in moves.KIND else kinds()[card]
+    kind = moves.KIND[action["card"]]
     target = action.get("target")
-    out: list[Block] = []
+    out: list[Step] = []
     for block in kind["effect"]:
         name = block["block"]
         if not condition_holds(flames, seat, target, block):
             continue
         if name in TARGETED and (target is None or target == seat):
             continue
-        out.append({"block": name, **_outcome_of(block, action, flames, counts, target)})
+        out.append(_step(block, action, flames, counts, target))
     return out
 
 
-def _outcome_of(
+def _step(
     block: Block, action: Action, flames: list[int], counts: list[int], target: int | None
-) -> dict[str, Any]:
+) -> Step:
     name = block["block"]
     if name == "TAKE" and target is not None:
         what = action.get("take") if block["selector"] == "choose" else block["selector"]
-        there = flames[target] if what == "flame" else counts[target] - flames[target]
-        return {"take": what if what in ("flame", "non_flame") and there > 0 else None}
+        if what == "flame" and flames[target]:
+            return {"block": name, "take": "flame"}
+        if what == "non_flame" and counts[target] > flames[target]:
+            return {"block": name, "take": "non_flame"}
+        return {"block": name, "take": None}
     if name == "GIVE":
-        return {"card": action.get("give")}
+        return {"block": name, "card": action.get("give")}
     if name == "BOTTOM":
-        return {"source": block["source"], "card": action.get("bottom")}
-    return {}
-
-
-def resolve(st: State, seat: int, kind: dict[str, Any], action: Action) -> bool:
-    """Run a played card's blocks in order; True if the deck ran out (the rest is cancelled)."""
-    target = action.get("target")
-    active = kind["effect"]
-    if any("if" in b for b in active):  # conditions are tested once, before any block runs
-        active = [b for b in active if condition_holds(st["flames"], seat, target, b)]
-    for block in active:
-        if _BLOCKS[block["block"]](st, seat, target, block, action):
-            return True
-    return False
+        return {"block": name, "source": block["source"], "card": action.get("bottom")}
+    return {"block": name}
 
 
 def run_card(st: State, seat: int, card: str, action: Action) -> bool:
-    """``resolve`` for a card of the set, from its kind's blocks bound once to their code."""
+    """Run a played card's blocks in order, each bound once to its code; True if the deck ran out
+    (the blocks after that are cancelled, D2)."""
     conditional, program = _PROGRAMS[card]
     target = action.get("target")
     if conditional:  # conditions are tested once, before any block runs
@@ -297,11 +295,15 @@ _BLOCKS: dict[str, Callable[[State, int, int | None, Block, Action], bool]] = {
     "SKIP": _skip,
 }
 
-# each card id: whether any block has a condition, and its blocks with the code that runs them
-_PROGRAMS = {
-    card: (
-        any("if" in b for b in kind["effect"]),
-        tuple((_BLOCKS[b["block"]], b) for b in kind["effect"]),
-    )
-    for card, kind in moves.KIND.items()
-}
+Program = tuple[
+    bool, tuple[tuple[Callable[[State, int, int | None, Block, Action], bool], Block], ...]
+]
+
+
+def program(effect: list[Block]) -> Program:
+    """An effect bound to its code: whether any block has a condition, and each block's code."""
+    return any("if" in b for b in effect), tuple((_BLOCKS[b["block"]], b) for b in effect)
+
+
+# each card id's program, built once
+_PROGRAMS = {card: program(kind["effect"]) for card, kind in moves.KIND.items()}

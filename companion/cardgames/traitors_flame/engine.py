@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from companion.cardgames import CardGameRuleError, shown
 
 from . import cards, moves
+from .cards import Kind
 from .effects import asking_blocks, choices, run_card
-from .moves import FLAMES, KIND, Action, State
+from .moves import FLAMES, KIND, Action, Event, Options, Result, RoundSummary, State
 from .playout import random_action as random_action
 from .standing import WIN_SCORE
 
@@ -38,7 +39,7 @@ def new(
             "bad-players",
             players=players,
         )
-    opts = dict(options or {})
+    opts = cast(Options, dict(options or {}))  # a table's JSON options; new reads two of them
     st: State = {
         "game": KEY,
         "version": 1,
@@ -162,7 +163,7 @@ def plays(
     counts: list[int],
     seat: int,
     card: str,
-    kind: dict[str, Any],
+    kind: Kind,
     hand: list[str],
 ) -> list[Action]:
     """Every legal way to play ``card``, from public counts and the player's own hand."""
@@ -236,7 +237,7 @@ def step(st: State, seat: int, action: Action) -> None:
         st["hands"][seat].remove(card)
         st["played"].append(card)
         if not quiet:
-            ev = {"type": "played", "seat": seat, "card": card}
+            ev: Event = {"type": "played", "seat": seat, "card": card}
             if "target" in action:
                 ev["target"] = action["target"]
             moves.event(st, ev)
@@ -265,13 +266,13 @@ def tie_order(st: State, ender: int) -> list[int]:
     return [(ender + d * k) % n for k in range(1, n + 1)]
 
 
-def end_round(st: State, how: str, ender: int) -> None:
+def end_round(st: State, how: Literal["flame", "deck"], ender: int) -> None:
     """Score the round (negative sums count 0), then end the match or deal the next round."""
     raw = moves.score_hands(st)
-    scores = [max(0, v) for v in raw]
+    scores = [moves.round_score(v) for v in raw]
     totals = [t + s for t, s in zip(st["totals"], scores, strict=True)]
     st["totals"] = totals
-    summary = {
+    summary: RoundSummary = {
         "round": st["round"],
         "ended_by": how,
         "ender": ender,
@@ -296,7 +297,7 @@ def end_round(st: State, how: str, ender: int) -> None:
     order = tie_order(st, ender)
     best = max(totals)
     cap = st["options"].get("max_rounds")
-    if best >= WIN_SCORE or (cap and st["round"] >= cap):  # ``reached``, from ``best``
+    if best >= WIN_SCORE or (cap and st["round"] >= cap):
         winner = next(s for s in order if totals[s] == best)
         st["result"] = {
             "winner": winner,
@@ -310,7 +311,7 @@ def end_round(st: State, how: str, ender: int) -> None:
     deal(st, order[0])
 
 
-def result(st: State) -> dict[str, Any] | None:
+def result(st: State) -> Result | None:
     """None while the match runs; then winner, totals, rounds, tie order and whether it was capped."""
     return st["result"]
 
@@ -342,7 +343,7 @@ def _refuse(st: State, seat: int, action: Any) -> None:
         )
     if kind == "play" and not KIND[card]["usable"]:
         raise CardGameRuleError(
-            "%(name)s cannot be played.", "card-unusable", name=KIND[card]["name_en"]
+            "%(name)s cannot be played.", "card-unusable", name=KIND[card]["name_en"], card=card
         )
     if kind == "play" and KIND[card]["target_rule"] != "none":
         counts = [len(h) for h in st["hands"]]
@@ -353,6 +354,7 @@ def _refuse(st: State, seat: int, action: Any) -> None:
                 "Choose a valid player for %(name)s, not %(target)s.",
                 "bad-target",
                 name=KIND[card]["name_en"],
+                card=card,
                 target=shown(target),
             )
     raise CardGameRuleError(

@@ -23,6 +23,81 @@ class Action(TypedDict, total=False):
     bottom: str
 
 
+class Options(TypedDict, total=False):
+    """What ``new`` reads of a table's options."""
+
+    start: int | None  # the start player of round 1 (None: drawn from the seed)
+    max_rounds: int | None  # a safety cap on rounds (simulations)
+
+
+class Private(TypedDict, total=False):
+    """The secret part of an event, for the seats it names only."""
+
+    seats: Required[list[int]]
+    card: str
+    cards: list[str]
+
+
+class Event(TypedDict, total=False):
+    """One step of the story (docs/cardgames.md, "Events"): a type, the round, and the facts of
+    that type; ``private`` holds what only some seats may read."""
+
+    type: Required[str]
+    round: int
+    seat: int
+    target: int
+    start: int
+    direction: int
+    shuffles: int
+    flame: bool
+    card: str
+    cards: list[str]
+    count: int
+    source: str
+    block: str
+    ended_by: str
+    ender: int
+    scores: list[int]
+    totals: list[int]
+    winner: int
+    flame_end: int  # views only: the Flames that end a round (round-ended)
+    private: Private
+
+
+class Revealed(TypedDict):
+    """One hand as a round's scoring shows it: by kind, so no card id outlives the round."""
+
+    seat: int
+    flames: int
+    kinds: list[str]
+    night: bool
+    dawn: bool
+
+
+class RoundSummary(TypedDict):
+    """A finished round: how and by whom it ended, its raw sums, scores and running totals."""
+
+    round: int
+    ended_by: Literal["flame", "deck"]
+    ender: int
+    turns: int
+    raw: list[int]
+    scores: list[int]
+    totals: list[int]
+    hands: list[Revealed]
+
+
+class Result(TypedDict):
+    """A finished match: the winner, the totals, the rounds played, the tie order (D6) and whether
+    the round cap ended it."""
+
+    winner: int
+    totals: list[int]
+    rounds: int
+    order: list[int]
+    capped: bool
+
+
 class State(TypedDict):
     """A whole match. The deck's top card is its LAST element."""
 
@@ -30,7 +105,7 @@ class State(TypedDict):
     version: int
     players: int
     seed: int
-    options: dict[str, Any]
+    options: Options
     quiet: bool  # a bot's sampled world: no log, events or knowledge
     rng: int  # draws taken from the seeded generator so far
     round: int
@@ -45,13 +120,13 @@ class State(TypedDict):
     hands: list[list[str]]
     flames: list[int]
     played: list[str]
-    known: list[list[Any]]
+    known: list[list[str]]  # per seat, the cards it has seen and still knows the place of
     totals: list[int]
-    rounds: list[dict[str, Any]]
-    log: list[list[Any]]  # [seat, action] per move
-    events: list[dict[str, Any]]
+    rounds: list[RoundSummary]
+    log: list[list[Any]]  # [seat, action] per move: a JSON pair
+    events: list[Event]
     round_events: int
-    result: dict[str, Any] | None
+    result: Result | None
 
 
 FLAMES = cards.flame_ids()
@@ -67,7 +142,7 @@ def rng(st: State) -> random.Random:
     return random.Random(f"traitors-flame:{st['seed']}:{st['rng']}")
 
 
-def event(st: State, ev: dict[str, Any]) -> None:
+def event(st: State, ev: Event) -> None:
     """Append an event (tagged with the round) unless the state is quiet."""
     if not st["quiet"]:
         ev["round"] = st["round"]
@@ -150,6 +225,11 @@ def hand_score(hand: list[str], night: bool, dawn: bool) -> int:
     return int(total)
 
 
+def round_score(raw: int) -> int:
+    """What a hand's raw sum scores when a round ends: a negative sum counts 0."""
+    return raw if raw > 0 else 0
+
+
 def next_holder(players: int, direction: int, seat: int, skip: bool) -> tuple[int, int | None]:
     """Who receives Night from ``seat``, and the seat a pending skip passes over (or None)."""
     nxt = (seat + direction) % players
@@ -158,7 +238,7 @@ def next_holder(players: int, direction: int, seat: int, skip: bool) -> tuple[in
     return (nxt + direction) % players, nxt
 
 
-def reveal(st: State) -> list[dict[str, Any]]:
+def reveal(st: State) -> list[Revealed]:
     """The hands shown at scoring, by kind (no card ids, so they cannot leak into later rounds)."""
     flames, night, dawn = st["flames"], st["night"], st["dawn"]
     return [

@@ -222,6 +222,7 @@ def _spell(
             opts = rest if key == "bottom" or any_card else [c for c in rest if c not in FLAMES]
         if opts:
             asked.append((key, opts))
+    # the choice keys (take, give, bottom) are filled by name: one loop, no branch per key
     chosen: dict[str, Any] = action  # type: ignore[assignment]
     for key, opts in reversed(asked):
         pick, i = divmod(pick, len(opts))

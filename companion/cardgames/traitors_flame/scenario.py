@@ -7,10 +7,8 @@ given top first; the cards not placed anywhere go under it, or into the played r
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import cards, engine
-from .moves import FLAMES, State
+from .moves import FLAMES, Options, State
 
 
 def make_state(
@@ -26,7 +24,7 @@ def make_state(
     totals: list[int] | None = None,
     round_no: int = 1,
     seed: int = 1,
-    options: dict[str, Any] | None = None,
+    options: Options | None = None,
 ) -> State:
     """A state where ``night`` is to act; the log is empty, so it does not replay from its seed."""
     st = engine.new(players, seed, {**(options or {}), "start": night})
@@ -55,7 +53,7 @@ def make_state(
             "known": [[] for _ in range(players)],
         }
     )
-    st["events"] = [dict(ev, round=round_no) for ev in st["events"]]
+    st["events"] = [{**ev, "round": round_no} for ev in st["events"]]
     return st
 
 

@@ -10,16 +10,14 @@ of rollouts, never by a clock, so a seeded match plays the same on any machine.
 from __future__ import annotations
 
 import random
-from typing import Any, cast
 
 from . import engine
 from .bots import CHARACTER_IDS, DRAW, WIN, Model, decide
-from .moves import FLAMES, KIND, State
-from .moves import Action as Move
-from .view import observe, observe_view
+from .moves import FLAMES, KIND, Action, State
+from .view import Observation, View, observe, observe_view
 
-Action = dict[str, Any]
-Obs = dict[str, Any]
+Obs = Observation
+ClassKey = tuple[str, str | None, int | None, str | None, str | None, str | None]
 
 # Rollouts per decision, shared by the candidates (about 0.4 s on the reference machine).
 ROLLOUTS = 48
@@ -30,7 +28,7 @@ MAX_TURNS = 400
 
 
 def search_bot(
-    view: dict[str, Any], legal: list[Action], rng: random.Random, rollouts: int = ROLLOUTS
+    view: View, legal: list[Action], rng: random.Random, rollouts: int = ROLLOUTS
 ) -> Action:
     """The action with the best mean rollout standing over sampled worlds.
 
@@ -52,7 +50,7 @@ def search_bot(
 
 def _shortlist(obs: Obs, legal: list[Action], rng: random.Random) -> list[Action]:
     """One action per class of equivalent actions, the heuristic's favourites first."""
-    classes: dict[tuple[Any, ...], Action] = {}
+    classes: dict[ClassKey, Action] = {}
     for action in legal:
         classes.setdefault(_class_key(action), action)
     model = Model(obs)
@@ -70,7 +68,7 @@ def _shortlist(obs: Obs, legal: list[Action], rng: random.Random) -> list[Action
     return ranked
 
 
-def _class_key(action: Action) -> tuple[Any, ...]:
+def _class_key(action: Action) -> ClassKey:
     def kind(card: str | None) -> str | None:
         return None if card is None else "flame" if card in FLAMES else KIND[card]["id"]
 
@@ -89,11 +87,11 @@ def rollout(world: State, me: int, action: Action, seed: int) -> float:
     st = engine.copy_state(world)
     gen = random.Random(seed)
     start_round = st["round"]
-    engine.step(st, me, cast(Move, action))
+    engine.step(st, me, action)
     turns = 0
     while st["result"] is None and st["round"] == start_round and turns < MAX_TURNS:
         seat = st["night"]
-        engine.step(st, seat, cast(Move, decide(observe(st, seat), gen)))
+        engine.step(st, seat, decide(observe(st, seat), gen))
         turns += 1
     totals = st["totals"]
     others = [t for s, t in enumerate(totals) if s != me]

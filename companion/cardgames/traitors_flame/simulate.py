@@ -6,13 +6,53 @@ import random
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, NotRequired, TypedDict
 
 from . import cards, engine
 from .bots import decide
 from .moves import KIND, Action, State
 from .search import ROLLOUTS, search_bot
 from .view import observe, view
+
+
+class Tally(TypedDict):
+    """One bot's chances to play each kind (turns it held one) and its plays of it."""
+
+    chances: Counter[str]
+    plays: Counter[str]
+
+
+class KindRow(TypedDict):
+    """One kind in a report: value, copies held per round, points held per round, play rates."""
+
+    value: int
+    held_per_round: float
+    value_held_per_round: float
+    play_rate: NotRequired[dict[str, float | None]]  # usable kinds, by bot
+
+
+class Turns(TypedDict):
+    mean: float
+    median: float
+
+
+class Report(TypedDict):
+    """The balance figures of a ``simulate`` run (design brief 8.5)."""
+
+    games: int
+    players: int
+    bots: list[str]
+    seed: int
+    rounds_per_game: float
+    turns_per_round: Turns
+    ended_by: dict[str, float]
+    win_rate_by_seat: list[float]
+    win_rate_by_offset_from_first: list[float]
+    first_player_win_rate: float
+    win_rate_by_bot: dict[str, float]
+    kinds: dict[str, KindRow]
+    capped: list[int]
+
 
 SAFETY_CAP = 100
 # What ``engine.new`` reads from its options.
@@ -36,7 +76,7 @@ def play_match(
     players: int,
     seed: int,
     seats: list[str],
-    stats: dict[str, Any] | None = None,
+    stats: dict[str, Tally] | None = None,
     options: Mapping[str, Any] | None = None,
     search_rollouts: int = ROLLOUTS,
 ) -> State:
@@ -68,13 +108,12 @@ def _choose(name: str, st: State, seat: int, rng: random.Random, rollouts: int) 
     if name == "random":
         return rng.choice(engine.legal_actions(st, seat))
     if name == "search":
-        legal = cast(list[dict[str, Any]], engine.legal_actions(st, seat))
-        return cast(Action, search_bot(view(st, seat), legal, rng, rollouts=rollouts))
+        return search_bot(view(st, seat), engine.legal_actions(st, seat), rng, rollouts=rollouts)
     never = frozenset({name.removeprefix("never-")}) if name.startswith("never-") else frozenset()
-    return cast(Action, decide(observe(st, seat), rng, never))
+    return decide(observe(st, seat), rng, never)
 
 
-def _count_chances(entry: dict[str, Counter[str]], hand: list[str]) -> None:
+def _count_chances(entry: Tally, hand: list[str]) -> None:
     for kid in {KIND[c]["id"] for c in hand if KIND[c]["usable"]}:
         entry["chances"][kid] += 1
 
@@ -86,7 +125,7 @@ def simulate(
     seed: int = 1,
     search_rollouts: int = ROLLOUTS,
     options: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> Report:
     """Play ``games`` matches on seeds ``seed..seed+games-1``; bots rotate seats game by game.
 
     ``options`` go to every match (``max_rounds``, ``start``)."""
@@ -94,7 +133,7 @@ def simulate(
     strange = [k for k in options or {} if k not in ENGINE_OPTIONS]
     if strange:
         raise ValueError(f"option {strange[0]!r} is not available: {', '.join(ENGINE_OPTIONS)}")
-    stats: dict[str, Any] = defaultdict(lambda: {"chances": Counter(), "plays": Counter()})
+    stats: defaultdict[str, Tally] = defaultdict(lambda: {"chances": Counter(), "plays": Counter()})
     wins_by_seat, wins_by_offset = [0] * players, [0] * players
     bot_games: Counter[str] = Counter()
     bot_wins: Counter[str] = Counter()
@@ -144,11 +183,11 @@ def simulate(
     }
 
 
-def _kind_table(stats: dict[str, Any], held: Counter[str], rounds: int) -> dict[str, Any]:
+def _kind_table(stats: dict[str, Tally], held: Counter[str], rounds: int) -> dict[str, KindRow]:
     table = {}
     for kind in [cards.kinds()["flame"], *cards.characters()]:
         kid = kind["id"]
-        row: dict[str, Any] = {
+        row: KindRow = {
             "value": kind["value"],
             "held_per_round": held[kid] / rounds,
             "value_held_per_round": held[kid] * kind["value"] / rounds,
@@ -173,7 +212,7 @@ def never_plays(games: int, players: int, seed: int = 1) -> dict[str, float]:
     return out
 
 
-def format_table(report: dict[str, Any]) -> str:
+def format_table(report: Report) -> str:
     """A plain-text table of a ``simulate`` report."""
     lines = [
         f"Traitor's Flame: {report['games']} games, {report['players']} players, "

@@ -4,14 +4,22 @@ Hands are scored only when a round ends, so the banked totals are all anyone may
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
-from .moves import State
+from .moves import Result, State
 
 WIN_SCORE = 20
 
 
-def standings(st: State) -> list[dict[str, Any]]:
+class Standing(TypedDict):
+    """One seat's banked total, the winning total and what it still needs."""
+
+    total: int
+    goal: int
+    to_go: int
+
+
+def standings(st: State) -> list[Standing]:
     """Every seat's banked total from the rounds scored so far, and what it still needs."""
     return [
         {"total": total, "goal": WIN_SCORE, "to_go": max(0, WIN_SCORE - total)}
@@ -19,12 +27,7 @@ def standings(st: State) -> list[dict[str, Any]]:
     ]
 
 
-def reached(st: State) -> bool:
-    """True once some seat has banked the winning total."""
-    return any(row["to_go"] == 0 for row in standings(st))
-
-
-def ranking(result: dict[str, Any]) -> list[int]:
+def ranking(result: Result) -> list[int]:
     """Seats from first to last: higher total first, a tie to whoever would play sooner (D6)."""
     totals = result["totals"]
     order = result.get("order") or list(range(len(totals)))

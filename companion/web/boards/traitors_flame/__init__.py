@@ -7,20 +7,29 @@ Every word comes from the catalogues in the current locale (message context ``tr
 
 from __future__ import annotations
 
-from typing import Any
+from companion.cardgames.traitors_flame.standing import Standing
 
 from .labels import label
 from .log import describe
-from .model import board, hand_value, result_info
+from .model import board, result_info
 from .pictures import BACKS, back, back_of, defs, face, full_back, full_face
 from .steps import steps
-from .words import count_words, data_name, data_text, flame_count, say
+from .words import (
+    card_name,
+    count_words,
+    data_name,
+    data_text,
+    flame_count,
+    pgettext,
+    printed_value,
+)
 
 __all__ = [
     "BACKS",
     "back",
     "back_of",
     "board",
+    "card_name",
     "count_words",
     "data_name",
     "data_text",
@@ -30,21 +39,20 @@ __all__ = [
     "flame_count",
     "full_back",
     "full_face",
-    "hand_value",
     "label",
     "option_words",
+    "printed_value",
     "result_info",
-    "say",
     "standing_line",
     "steps",
 ]
 
 
-def standing_line(row: dict[str, Any]) -> str:
+def standing_line(row: Standing) -> str:
     """One seat's running total in words: "4 of 20 points; 16 to go"."""
-    return say("%(total)s of %(goal)s points; %(to_go)s to go", **row)
+    return pgettext("traitors-flame", "%(total)s of %(goal)s points; %(to_go)s to go", **row)
 
 
 def option_words(message: str) -> str:
     """An option's label or help sentence (the game has no options yet)."""
-    return say(message)
+    return pgettext("traitors-flame", message)

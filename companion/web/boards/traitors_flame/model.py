@@ -1,74 +1,92 @@
 """The board as the template draws it, worked out from a view (what one seat may know).
 
-Rules come from the engine: the view says who is next, whose Flames put the round at risk and
-what the viewer's hand is worth; ``standing.ranking`` orders the final table.
+Rules come from the engine: the view says who is next, whose Flames put the round at risk, what
+the viewer's hand is worth and would score, how many Flames end a round and the final places.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from companion.cardgames.traitors_flame.standing import WIN_SCORE, ranking
+from companion.cardgames.traitors_flame.moves import Result, RoundSummary
+from companion.cardgames.traitors_flame.view import SeatView, View
 
-from .words import card_name, count_words, direction, language, say, seat_name
+from .shapes import (
+    BoardModel,
+    Group,
+    Place,
+    ResultInfo,
+    RoundRow,
+    ScoreRow,
+    SeatRow,
+    Status,
+    Worth,
+)
+from .words import card_name, count_words, direction, pgettext, round_end, seat_name
 
 
-def board(view: dict[str, Any], names: Sequence[str], bots: Sequence[Any]) -> dict[str, Any]:
+def board(view: View, names: Sequence[str], bots: Sequence[object]) -> BoardModel:
     """Everything the board template shows, worked out from the view."""
     return {
-        "lang": language(),
         "status": status(view, names),
         "order": play_order(view, names),
         "direction": direction(view["direction"]),
         "seats": [seat_info(view, h, names, bots) for h in view["hands"]],
         "played": played_groups(view),
         "hand": hand_groups(view),
+        "worth": hand_worth(view),
         "scores": score_rows(view, names),
-        "rounds": [round_info(r, names) for r in view.get("rounds", [])],
+        "rounds": [round_info(r, names, view["flame_end"]) for r in view["rounds"]],
     }
 
 
-def status(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def status(view: View, names: Sequence[str]) -> Status:
     """Whose turn, who is next (and who a pending skip passes over)."""
-    current, coming = view.get("current"), view.get("next")
+    current, coming = view["current"], view["next"]
     if current is None or coming is None:
-        return {"turn": say("The match is over"), "next": "", "skip": "", "mine": False}
-    skipped = coming.get("skipped")
-    mine = current == view.get("seat")
+        return {
+            "turn": pgettext("traitors-flame", "The match is over"),
+            "next": "",
+            "skip": "",
+            "mine": False,
+        }
+    skipped = coming["skipped"]
+    mine = current == view["seat"]
     if mine:
-        turn = say("Your turn: you hold Night")
+        turn = pgettext("traitors-flame", "Your turn: you hold Night")
     else:
-        turn = say("%(name)s's turn: holds Night", name=seat_name(current, names))
+        turn = pgettext(
+            "traitors-flame", "%(name)s's turn: holds Night", name=seat_name(current, names)
+        )
     return {
         "turn": turn,
-        "next": say("Next: %(name)s", name=seat_name(coming["seat"], names)),
-        "skip": say("Night will pass over %(name)s", name=seat_name(skipped, names))
+        "next": pgettext("traitors-flame", "Next: %(name)s", name=seat_name(coming["seat"], names)),
+        "skip": pgettext(
+            "traitors-flame", "Night will pass over %(name)s", name=seat_name(skipped, names)
+        )
         if skipped is not None
         else "",
         "mine": mine,
     }
 
 
-def play_order(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+def play_order(view: View, names: Sequence[str]) -> list[Place]:
     """Every seat in the direction of play, starting from whoever holds Night."""
     return [
-        {"seat": s, "name": seat_name(s, names), "current": s == view.get("current")}
+        {"seat": s, "name": seat_name(s, names), "current": s == view["current"]}
         for s in view["order"]
     ]
 
 
-def seat_info(
-    view: dict[str, Any], hand: dict[str, Any], names: Sequence[str], bots: Sequence[Any]
-) -> dict[str, Any]:
+def seat_info(view: View, hand: SeatView, names: Sequence[str], bots: Sequence[object]) -> SeatRow:
     """One seat's public hand: how many backs of each kind, markers, total, what you saw."""
     s = hand["seat"]
     return {
         "seat": s,
         "name": seat_name(s, names),
         "bot": s < len(bots) and bool(bots[s]),
-        "me": s == view.get("seat"),
-        "current": s == view.get("current"),
+        "me": s == view["seat"],
+        "current": s == view["current"],
         "count": hand["count"],
         "flames": hand["flames"],
         "others": hand["count"] - hand["flames"],
@@ -81,25 +99,25 @@ def seat_info(
     }
 
 
-def hand_groups(view: dict[str, Any]) -> list[dict[str, Any]] | None:
+def hand_groups(view: View) -> list[Group] | None:
     """The viewer's own hand grouped by kind (usable cards first), or None for a spectator."""
-    me = view.get("seat")
+    me = view["seat"]
     if me is None:
         return None
-    groups: dict[str, dict[str, Any]] = {}
+    groups: dict[str, Group] = {}
     for card in view["hands"][me].get("cards", []):
-        groups.setdefault(card["kind"], {"card": card, "count": 0})["count"] += 1
+        groups.setdefault(card["kind"], {"card": card, "count": 0, "latest": False})["count"] += 1
     return sorted(
         groups.values(),
         key=lambda g: (not g["card"]["usable"], g["card"]["kind"] != "flame", -g["card"]["value"]),
     )
 
 
-def played_groups(view: dict[str, Any]) -> list[dict[str, Any]]:
+def played_groups(view: View) -> list[Group]:
     """The played row grouped by kind, in the order the kinds first came out; the last card's
     group is marked ``latest``."""
-    groups: dict[str, dict[str, Any]] = {}
-    played = view.get("played", [])
+    groups: dict[str, Group] = {}
+    played = view["played"]
     for card in played:
         group = groups.setdefault(card["kind"], {"card": card, "count": 0, "latest": False})
         group["count"] += 1
@@ -108,15 +126,20 @@ def played_groups(view: dict[str, Any]) -> list[dict[str, Any]]:
     return list(groups.values())
 
 
-def hand_value(view: dict[str, Any]) -> int:
-    """What the viewer's hand would score now, as the engine counts it (0 for a spectator)."""
-    me = view.get("seat")
-    return int(view["hands"][me].get("worth", 0)) if me is not None else 0
+def hand_worth(view: View) -> Worth | None:
+    """The viewer's hand: its raw sum now, what it would score, and whether the two differ
+    (None for a spectator)."""
+    me = view["seat"]
+    if me is None:
+        return None
+    hand = view["hands"][me]
+    worth, score = hand.get("worth", 0), hand.get("score", 0)
+    return {"sum": worth, "score": score, "floored": score != worth}
 
 
-def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+def score_rows(view: View, names: Sequence[str]) -> list[ScoreRow]:
     """Per seat: the score of every finished round, the total and the share of the goal."""
-    rounds = view.get("rounds", [])
+    rounds = view["rounds"]
     win = view["win_score"]
     best = max(view["totals"]) if view["totals"] else 0
     return [
@@ -125,6 +148,7 @@ def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any
             "name": seat_name(s, names),
             "scores": [r["scores"][s] for r in rounds],
             "raw": [r["raw"][s] for r in rounds],
+            "floored": [r["scores"][s] != r["raw"][s] for r in rounds],
             "total": total,
             "bar": min(total, win),
             "lead": best > 0 and total == best,
@@ -133,16 +157,13 @@ def score_rows(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any
     ]
 
 
-def round_info(summary: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def round_info(summary: RoundSummary, names: Sequence[str], flame_end: int) -> RoundRow:
     """A finished round: how it ended, who ended it, and the hands revealed at scoring."""
-    if summary["ended_by"] == "flame":
-        how = say("Night reached 3 Flames")
-    else:
-        how = say("the deck ran out")
-    line = say(
+    line = pgettext(
+        "traitors-flame",
         "Round %(n)s: %(how)s; %(name)s ended it",
         n=summary["round"],
-        how=how,
+        how=round_end(summary["ended_by"], flame_end),
         name=seat_name(summary["ender"], names),
     )
     return {
@@ -157,18 +178,18 @@ def round_info(summary: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
                 "dawn": h["dawn"],
                 "raw": summary["raw"][h["seat"]],
                 "score": summary["scores"][h["seat"]],
+                "floored": summary["scores"][h["seat"]] != summary["raw"][h["seat"]],
             }
             for h in summary["hands"]
         ],
     }
 
 
-def result_info(
-    result: dict[str, Any], rounds: list[dict[str, Any]], names: Sequence[str]
-) -> dict[str, Any]:
-    """The final standings in tie order, the winner and why ties went the way they did."""
-    totals = result["totals"]
-    order = result.get("order") or list(range(len(totals)))
+def result_info(result: Result, view: View, names: Sequence[str]) -> ResultInfo:
+    """The final standings in the places the view gives, the winner and why ties went the way
+    they did."""
+    totals, rounds = result["totals"], view["rounds"]
+    order = result["order"]
     best = totals[result["winner"]]
     tied = [s for s in order if totals[s] == best]
     ender = rounds[-1]["ender"] if rounds else None
@@ -182,13 +203,13 @@ def result_info(
                 "total": totals[s],
                 "winner": s == result["winner"],
             }
-            for i, s in enumerate(ranking(result))
+            for i, s in enumerate(view["places"] or [])
         ],
         "order": [seat_name(s, names) for s in order],
         "first": seat_name(order[0], names),
         "ender": seat_name(ender, names) if ender is not None else "",
         "tied": [seat_name(s, names) for s in tied] if len(tied) > 1 else [],
-        "rounds": result.get("rounds", len(rounds)),
-        "capped": bool(result.get("capped")),
-        "goal": WIN_SCORE,
+        "rounds": result["rounds"],
+        "capped": result["capped"],
+        "goal": view["win_score"],
     }

@@ -6,21 +6,22 @@ from __future__ import annotations
 import re
 from functools import cache
 from html import escape
-from typing import Any
 
 from flask_babel import lazy_pgettext
 from markupsafe import Markup
 
 from companion.cardgames.traitors_flame import cards
+from companion.cardgames.traitors_flame.cards import CardInfo
+from companion.cardgames.traitors_flame.view import View
 
 from . import svg
-from .words import CONTEXT, data_name, kind_of, language, say
+from .words import data_name, kind_of, language, pgettext
 
 BACKS = ("back", "flame", "night", "dawn")
 BACK_NAMES = {
-    "flame": lazy_pgettext(CONTEXT, "Flame"),
-    "night": lazy_pgettext(CONTEXT, "Night"),
-    "dawn": lazy_pgettext(CONTEXT, "Before-Dawn"),
+    "flame": lazy_pgettext("traitors-flame", "Flame"),
+    "night": lazy_pgettext("traitors-flame", "Night"),
+    "dawn": lazy_pgettext("traitors-flame", "Before-Dawn"),
 }
 _SVG_BODY = re.compile(r"^<svg[^>]*>(?:<title>.*?</title>)?(?P<body>.*)</svg>$", re.DOTALL)
 
@@ -48,13 +49,13 @@ def _back_kind(which: str) -> str:
     return str(cards.characters()[0]["id"])  # every character shares the one rose-window back
 
 
-def back_of(card: dict[str, Any] | str) -> str:
+def back_of(card: CardInfo | str) -> str:
     """Which back a card shows: ``flame``, ``night``, ``dawn`` or the common ``back``."""
-    kind = card["kind"] if isinstance(card, dict) else kind_of(card)["id"]
-    return kind if kind in ("flame", "night", "dawn") else "back"
+    kind = kind_of(card["kind"] if isinstance(card, dict) else card)
+    return str(kind.get("special") or "back")  # the card data marks the three own backs
 
 
-def defs(view: dict[str, Any]) -> Markup:
+def defs(view: View) -> Markup:
     """One hidden <svg> holding every picture this view needs: the four backs, and a face per
     kind the viewer may see (own hand, played row, cards they have seen)."""
     lang = language()
@@ -73,16 +74,16 @@ def defs(view: dict[str, Any]) -> Markup:
     )
 
 
-def visible_kinds(view: dict[str, Any]) -> set[str]:
+def visible_kinds(view: View) -> set[str]:
     """The kinds whose faces this view shows."""
-    seen = [c["kind"] for c in view.get("played", [])]
-    seen += [k["card"]["kind"] for k in view.get("known_deck", [])]
-    for hand in view.get("hands", []):
+    seen = [c["kind"] for c in view["played"]]
+    seen += [k["card"]["kind"] for k in view["known_deck"]]
+    for hand in view["hands"]:
         seen += [c["kind"] for c in hand.get("cards", []) + hand.get("known", [])]
     return set(seen)
 
 
-def face(card: dict[str, Any] | str, extra: str = "") -> Markup:
+def face(card: CardInfo | str, extra: str = "") -> Markup:
     """A card face drawn from its symbol in ``defs`` (the kind must be visible to the viewer)."""
     kind = card["kind"] if isinstance(card, dict) else kind_of(card)["id"]
     return _use(f"tf-face-{kind}-{language()}", data_name(kind), f"tf-card tf-face {extra}")
@@ -96,8 +97,8 @@ def back(which: str, extra: str = "") -> Markup:
 def back_title(which: str) -> str:
     """What a back shows to a screen reader: "card back", or whose back it is."""
     if which == "back":
-        return say("card back")
-    return say("back: %(name)s", name=str(BACK_NAMES[which]))
+        return pgettext("traitors-flame", "card back")
+    return pgettext("traitors-flame", "back: %(name)s", name=str(BACK_NAMES[which]))
 
 
 def _use(symbol: str, title: str, classes: str) -> Markup:

@@ -11,7 +11,10 @@ import math
 import random
 from html import escape
 
+from companion import languages
 from companion.cardgames.traitors_flame import cards
+
+from .carddata import data_field, data_language
 
 W, H = 250, 350
 LEAD = "#15110f"
@@ -26,9 +29,11 @@ PALETTES = {
     "back": ("#2a2622", "#3a332c", "#4a3f33", "#1d1a17", "#5a4a38"),
 }
 BAND = {"red": "#7a2e2e", "blue": "#2e4a6b", "white": "#bdb7a2"}
-# How a language's rules text breaks into lines: between characters (closing marks never start a
-# line) or between words, and how long a line and a name may be before they are squeezed.
-WRAP = {"ja": ("characters", 17, 9), "en": ("words", 36, 20)}
+# How long a line of rules text and a name may be before they wrap or are squeezed, by where the
+# language breaks a line (``Language.wrap``): between any two characters, or between words.
+WIDTHS = {"characters": (17, 9), "words": (36, 20)}
+# Marks that close a phrase never start a line of text that breaks between characters.
+CLOSING = "。、」）"
 
 
 def _svg(body: str, title: str) -> str:
@@ -110,12 +115,18 @@ def _rose(
     return "".join(parts)
 
 
-def _wrap(text: str, lang: str) -> list[str]:
-    how, width, _name = WRAP.get(lang, WRAP["en"])
+def _widths(lang: str) -> tuple[int, int]:
+    """(line, name) widths for text in ``lang``."""
+    return WIDTHS[languages.about(lang).wrap]
+
+
+def text_lines(text: str, lang: str) -> list[str]:
+    """Rules text broken into lines the way ``lang`` breaks them."""
+    width = _widths(lang)[0]
     lines: list[str] = []
-    if how == "characters":
+    if languages.about(lang).wrap == "characters":
         for ch in text:
-            if lines and (len(lines[-1]) < width or ch in "。、」）"):
+            if lines and (len(lines[-1]) < width or ch in CLOSING):
                 lines[-1] += ch
             else:
                 lines.append(ch)
@@ -167,15 +178,16 @@ def back(card: str, title: str = "") -> str:
     return _svg(body, title)
 
 
-def front(card: str, lang: str = "en") -> str:
-    """The face of a card (id or kind) with its name and rules text from the data in ``lang``."""
-    lang = lang if f"name_{lang}" in cards.kinds()["night"] else "en"
+def front(card: str, lang: str = languages.DEFAULT) -> str:
+    """The face of a card (id or kind) with its name and rules text from the data in ``lang``
+    (the default language's where the data has none in ``lang``)."""
     kid = card if card in cards.kinds() else cards.all_cards()[card]
     kind = cards.kinds()[kid]
+    lang = data_language(kind, lang)
     special = kind.get("special")
-    palette = PALETTES[special or kind["colour"]]
+    palette = PALETTES[special or kind["colour"] or "back"]
     band = BAND.get(kind["colour"] or "", palette[1])
-    name = kind[f"name_{lang}"]
+    name = data_field(kind, "name", lang)
     parts = [
         _frame("#221d19"),
         f'<rect x="10" y="10" width="{W - 20}" height="40" rx="6" fill="{band}" '
@@ -192,7 +204,7 @@ def front(card: str, lang: str = "en") -> str:
         f'stroke-width="2"/><text x="32" y="37" text-anchor="middle" font-size="19" '
         f'font-family="{FONT}" fill="#e9dcb8">{value:+d}</text>'
     )
-    long = len(name) > WRAP.get(lang, WRAP["en"])[2]
+    long = len(name) > _widths(lang)[1]
     fit = ' textLength="172" lengthAdjust="spacingAndGlyphs"' if long else ""
     ink = "#1a1714" if kind["colour"] == "white" else "#efe6cf"
     parts.append(
@@ -203,7 +215,7 @@ def front(card: str, lang: str = "en") -> str:
         f'<rect x="16" y="216" width="{W - 32}" height="120" rx="6" fill="#e8e0cc" '
         f'stroke="{LEAD}" stroke-width="2"/>'
     )
-    lines = _wrap(kind[f"text_{lang}"], lang)
+    lines = text_lines(data_field(kind, "text", lang), lang)
     fsize = 12.5 if len(lines) <= 6 else 11 if len(lines) <= 7 else 9.5
     for i, line in enumerate(lines[:10]):
         parts.append(

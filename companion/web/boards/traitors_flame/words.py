@@ -9,12 +9,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import npgettext, pgettext
+import flask_babel
 
 from companion.cardgames.traitors_flame import cards
+from companion.cardgames.traitors_flame.cards import CardInfo, Kind
 from companion.web.wording import join_list, reader_language
 
-CONTEXT = "traitors-flame"
+from .carddata import data_field
+
+
+def pgettext(context: str, message: str, **params: Any) -> str:
+    """Flask-Babel's ``pgettext``, typed (call it with the context and message as literals, so
+    ``pybabel extract`` files the message under the context)."""
+    return str(flask_babel.pgettext(context, message, **params))
+
+
+def npgettext(context: str, singular: str, plural: str, num: int, **params: Any) -> str:
+    """Flask-Babel's ``npgettext``, typed (literal context and messages, as for ``pgettext``)."""
+    return str(flask_babel.npgettext(context, singular, plural, num, **params))
 
 
 def language() -> str:
@@ -22,32 +34,30 @@ def language() -> str:
     return reader_language()
 
 
-def say(message: str, **params: Any) -> str:
-    """One of the game's phrases from the catalogue, filled with ``params``."""
-    return str(pgettext(CONTEXT, message, **params))
-
-
-def kind_of(card: str) -> dict[str, Any]:
+def kind_of(card: str) -> Kind:
     """The kind record of a card id or kind id."""
     kinds = cards.kinds()
     return kinds[card] if card in kinds else cards.kind_of(card)
 
 
-def data_name(card: dict[str, Any] | str) -> str:
+def data_name(card: CardInfo | str) -> str:
     """A card's (or kind's) name from the card data, in the reader's language."""
-    kind = kind_of(card["kind"] if isinstance(card, dict) else card)
-    return str(kind.get(f"name_{language()}") or kind["name_en"])
+    return _data(card, "name")
 
 
-def data_text(card: dict[str, Any] | str) -> str:
+def data_text(card: CardInfo | str) -> str:
     """A card's rules text from the card data, in the reader's language."""
-    kind = kind_of(card["kind"] if isinstance(card, dict) else card)
-    return str(kind.get(f"text_{language()}") or kind["text_en"])
+    return _data(card, "text")
+
+
+def _data(card: CardInfo | str, field: str) -> str:
+    """A field of a card's data in the reader's language, else in the default language."""
+    return data_field(kind_of(card["kind"] if isinstance(card, dict) else card), field, language())
 
 
 def card_name(card: str) -> str:
     """A card's name as a sentence writes it (Japanese sets names in 「」)."""
-    return say("%(card)s", card=data_name(card))
+    return pgettext("traitors-flame", "%(card)s", card=data_name(card))
 
 
 def seat_name(seat: int | None, names: Sequence[str] | None = None) -> str:
@@ -56,7 +66,7 @@ def seat_name(seat: int | None, names: Sequence[str] | None = None) -> str:
         return "—"
     if names is not None and seat < len(names):
         return names[seat]
-    return say("Seat %(n)s", n=seat + 1)
+    return pgettext("traitors-flame", "Seat %(n)s", n=seat + 1)
 
 
 def list_of(items: Sequence[str]) -> str:
@@ -67,24 +77,46 @@ def list_of(items: Sequence[str]) -> str:
 def card_count(n: int) -> str:
     """A number of cards: "no cards", "1 card", "5 cards"."""
     if n == 0:
-        return say("no cards")
-    return str(npgettext(CONTEXT, "%(num)d card", "%(num)d cards", n))
+        return pgettext("traitors-flame", "no cards")
+    return str(npgettext("traitors-flame", "%(num)d card", "%(num)d cards", n))
 
 
 def flame_count(n: int) -> str:
     """A number of Flames: "no Flames", "1 Flame", "3 Flames"."""
     if n == 0:
-        return say("no Flames")
-    return str(npgettext(CONTEXT, "%(num)d Flame", "%(num)d Flames", n))
+        return pgettext("traitors-flame", "no Flames")
+    return str(npgettext("traitors-flame", "%(num)d Flame", "%(num)d Flames", n))
 
 
 def count_words(n: int, flames: int | None = None) -> str:
     """A hand summary: "5 cards · 2 Flames"."""
     if flames is None:
         return card_count(n)
-    return say("%(cards)s · %(flames)s", cards=card_count(n), flames=flame_count(flames))
+    return pgettext(
+        "traitors-flame", "%(cards)s · %(flames)s", cards=card_count(n), flames=flame_count(flames)
+    )
+
+
+def printed_value(card: CardInfo | str) -> str:
+    """A card's value as its face prints it, from the card data: "+2", "-3"."""
+    return f"{kind_of(card['kind'] if isinstance(card, dict) else card)['value']:+d}"
+
+
+def round_end(ended_by: str | None, flame_end: int | None) -> str:
+    """How a round ended: Night reached ``flame_end`` Flames, or the deck ran out."""
+    if ended_by == "deck":
+        return pgettext("traitors-flame", "the deck ran out")
+    if ended_by != "flame":
+        return ""
+    if flame_end is None:  # an event straight from the state, not from a view
+        return pgettext("traitors-flame", "Night reached a hand full of Flames")
+    return pgettext("traitors-flame", "Night reached %(n)s Flames", n=flame_end)
 
 
 def direction(d: int) -> str:
     """The direction of play in words."""
-    return say("Clockwise") if d == 1 else say("Counterclockwise")
+    return (
+        pgettext("traitors-flame", "Clockwise")
+        if d == 1
+        else pgettext("traitors-flame", "Counterclockwise")
+    )
