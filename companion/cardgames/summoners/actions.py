@@ -9,7 +9,25 @@ from .abilities import assist_triggers, lineup, reachable_of, resolve, take_vp, 
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
-from .state import Action, Await, State, emit, gain_faith, push, seats_from
+from .state import (
+    ALCHEMY_DRAW,
+    ALCHEMY_FAITH,
+    CONQUEST_TAKE,
+    FESTIVAL_FAITH,
+    FESTIVAL_REVEAL,
+    PILGRIMAGE_DRAW,
+    PILGRIMAGE_FAITH,
+    PRAYER_DRAW,
+    REFILL_TO,
+    Action,
+    Await,
+    State,
+    emit,
+    gain_faith,
+    push,
+    right_of,
+    seats_from,
+)
 
 _KIND = kind_of_card()
 _NUMBER = number_of_card()
@@ -131,7 +149,7 @@ def _conquest(s: State, seat: int, a: Action) -> None:
     s["seats"][seat]["vp"] += gain
     victim = a.get("victim")
     s["turn"]["victim"] = victim
-    take_vp(s, seat, victim, 1)
+    take_vp(s, seat, victim, CONQUEST_TAKE)
     emit(s, "conquest", seat, gain=gain, victim=victim)
 
 
@@ -150,28 +168,28 @@ def _research(s: State, seat: int, a: Action) -> None:
 def _alchemy(s: State, seat: int, a: Action) -> None:
     stone = {"step": "deal", "seat": seat, "n": 1, "to": "stone"}
     if a["choice"] == "draw":
-        push(s, {"step": "deal", "seat": seat, "n": 1, "to": "hand"}, stone)
+        push(s, {"step": "deal", "seat": seat, "n": ALCHEMY_DRAW, "to": "hand"}, stone)
     else:
-        gain_faith(s, seat, 1)
+        gain_faith(s, seat, ALCHEMY_FAITH)
         push(s, stone)
 
 
 def _prayer(s: State, seat: int, a: Action) -> None:
     if a["choice"] == "draw":
-        push(s, {"step": "deal", "seat": seat, "n": 2, "to": "hand"})
+        push(s, {"step": "deal", "seat": seat, "n": PRAYER_DRAW, "to": "hand"})
     else:
         push(
             s,
             {"step": "prayer", "seat": seat},
-            {"step": "deal", "seat": seat, "n": 0, "upto": 5, "to": "hand"},
+            {"step": "deal", "seat": seat, "n": 0, "upto": REFILL_TO, "to": "hand"},
         )
 
 
 def _festival(s: State, seat: int, a: Action) -> None:
-    gain_faith(s, seat, 1)
+    gain_faith(s, seat, FESTIVAL_FAITH)
     push(
         s,
-        {"step": "deal", "seat": seat, "n": 2, "to": "reveal"},
+        {"step": "deal", "seat": seat, "n": FESTIVAL_REVEAL, "to": "reveal"},
         {"step": "festival", "seat": seat},
     )
 
@@ -202,8 +220,8 @@ def _pilgrimage(s: State, seat: int, a: Action) -> None:
         p["vp"] += p["faith"]
         emit(s, "pilgrimage", seat, gain=p["faith"])
     else:
-        gain_faith(s, seat, 1)
-        push(s, {"step": "deal", "seat": seat, "n": 1, "to": "hand"})
+        gain_faith(s, seat, PILGRIMAGE_FAITH)
+        push(s, {"step": "deal", "seat": seat, "n": PILGRIMAGE_DRAW, "to": "hand"})
 
 
 def _discard(s: State, seat: int, a: Action, ctx: Await) -> None:
@@ -254,7 +272,7 @@ def _keep(s: State, seat: int, a: Action, ctx: Await) -> None:
     other = drawn[1] if drawn[0] == card else next(c for c in drawn if c != card)
     seats = s["seats"]
     seats[seat]["hand"].append(card)
-    neighbour = (seat - 1) % s["players"]  # right_of
+    neighbour = right_of(s, seat)
     seats[neighbour]["mana"].append(other)
     seats[neighbour]["pairing"] = other
     turn["drawn"] = []

@@ -12,7 +12,7 @@ from .flow import advance, start_turn
 from .legal import check, legal_actions
 from .options import OPTIONS
 from .scoring import standings
-from .state import Action, State, copy_state, new_state
+from .state import MAX_PLAYERS, MIN_PLAYERS, Action, State, copy_state, new_state
 from .view import view
 
 KEY = "age-of-summoners"
@@ -22,10 +22,12 @@ ENGINE_VERSION = 1
 
 def new(players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
     """A fresh match for 2-4 players; the start player comes from the seed unless given."""
-    if not isinstance(players, int) or not 2 <= players <= 4:
+    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CardGameRuleError(
-            "Age of Summoners needs 2 to 4 players, not %(players)r.",
+            "Age of Summoners needs %(least)s to %(most)s players, not %(players)r.",
             "bad-players",
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
             players=players,
         )
     s = new_state(players, seed, options or {})
@@ -73,8 +75,8 @@ class SummonersGame:
 
     key = KEY
     names: Mapping[str, str] = {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
-    min_players = 2
-    max_players = 4
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
     engine_version = ENGINE_VERSION
     options: Sequence[GameOption] = OPTIONS
 

@@ -18,8 +18,13 @@ from .abilities import (
 from .cards import kind_of_card, kinds, number_of_card
 from .scoring import final_result
 from .state import (
+    ASSIST_DRAW,
     END_SPIRITS,
     END_VP,
+    FESTIVAL_REVEAL,
+    NO_PAIRING,
+    RULE99_HAND,
+    RULE99_MANA,
     TURN_CAP,
     State,
     Step,
@@ -80,7 +85,10 @@ def _deal(s: State, step: Step) -> None:
 def _rule99(s: State, retry: Step) -> None:
     s["rule99"] += 1
     emit(s, "rule-9-9", None)
-    trims = [{"step": "trim", "seat": p, "hand": 9, "mana": 9} for p in seats_from(s, _active(s))]
+    trims = [
+        {"step": "trim", "seat": p, "hand": RULE99_HAND, "mana": RULE99_MANA}
+        for p in seats_from(s, _active(s))
+    ]
     push(s, *trims, {"step": "reform"}, retry)
 
 
@@ -132,7 +140,7 @@ def set_command(s: State, seat: int, card: str | None) -> None:
     p = s["seats"][seat]
     mana = p["mana"]
     pairing = p["pairing"] if p["pairing"] in mana else mana[-1] if mana else None
-    number = _NUMBER[pairing] if pairing else 0
+    number = _NUMBER[pairing] if pairing else NO_PAIRING
     played = _NUMBER[card] if card else 0
     if card is not None:
         mana.append(card)
@@ -183,7 +191,7 @@ def _festival(s: State, step: Step) -> None:
     reveal = s["turn"]["reveal"]
     faith = s["seats"][seat]["faith"]
     lower = any(s["seats"][o]["faith"] < faith for o in seats_from(s, seat)[1:])
-    if len(reveal) == 2 and not lower:
+    if len(reveal) == FESTIVAL_REVEAL and not lower:
         wait(s, seat, "festival")
         return
     s["seats"][seat]["mana"] += reveal
@@ -220,14 +228,14 @@ def _phase3(s: State, step: Step) -> None:
         {"step": "end-check", "seat": seat},
         {"step": "end-of-turn", "seat": seat},
         {"step": "keep", "seat": seat},
-        {"step": "deal", "seat": seat, "n": 2, "to": "drawn"},
+        {"step": "deal", "seat": seat, "n": ASSIST_DRAW, "to": "drawn"},
     )
 
 
 def _keep(s: State, step: Step) -> None:
     seat = step["seat"]
     drawn = s["turn"]["drawn"]
-    if len(drawn) == 2:
+    if len(drawn) == ASSIST_DRAW:
         s["await"] = {"seat": seat, "phase": "keep"}
     elif drawn:
         s["seats"][seat]["hand"] += drawn

@@ -52,11 +52,27 @@ State = TypedDict(
 )
 Step = dict[str, Any]
 Await = dict[str, Any]  # the decision a seat owes: seat, phase and its particulars
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
 HAND_SIZE = 6
 TURN_CAP = 80
 FAITH_CAP = 10
 END_SPIRITS = 10
 END_VP = 30
+# The numbers the actions and phases use (3, 4.3, 4.7); the view tells them to the board.
+NO_PAIRING = 0  # the pairing number with no face-up mana (4.1)
+ASSIST_DRAW = 2  # Phase III: draw two, keep one, assist the other
+CONQUEST_TAKE = 1  # VP a conquest takes from its victim or the supply
+ALCHEMY_DRAW = 1
+ALCHEMY_FAITH = 1
+PRAYER_DRAW = 2
+REFILL_TO = 5  # prayer's refill draws until the hand holds this many (D11)
+FESTIVAL_FAITH = 1
+FESTIVAL_REVEAL = 2
+PILGRIMAGE_DRAW = 1
+PILGRIMAGE_FAITH = 1
+RULE99_HAND = 9  # the 9/9 rule: with deck and discard empty, everyone trims to these (4.7)
+RULE99_MANA = 9
 
 
 def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
@@ -102,10 +118,15 @@ def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
         p["pairing"] = p["mana"][1]
         emit(s, "initial-mana", seat, kinds=[kind_of_card()[c] for c in p["mana"]])
     if s["options"].get("catch_up", True):
-        for place, seat in enumerate(seats_from(s, start)[1:], start=2):
-            s["seats"][seat]["vp"] = place
-            emit(s, "catch-up", seat, vp=place)
+        for seat, chips in zip(seats_from(s, start)[1:], catch_up_chips(players), strict=True):
+            s["seats"][seat]["vp"] = chips
+            emit(s, "catch-up", seat, vp=chips)
     return s
+
+
+def catch_up_chips(players: int) -> list[int]:
+    """The VP chips of each player after the start player, in turn order (D23): their place."""
+    return list(range(2, players + 1))
 
 
 def _new_seat() -> dict[str, Any]:

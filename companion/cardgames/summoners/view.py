@@ -13,7 +13,7 @@ from .cards import colour_of_card, kind_of_card, number_of_card
 from .flow import pairing_card
 from .legal import legal_actions
 from .payment import cost_symbols
-from .state import END_SPIRITS, END_VP, FAITH_CAP, State, may_declare
+from .state import END_SPIRITS, END_VP, FAITH_CAP, NO_PAIRING, State, may_declare
 
 PUBLIC_WAIT_KEYS = ("seat", "phase", "to", "hand", "mana", "kind")
 
@@ -82,7 +82,7 @@ def _prospects(s: State, seat: int, actions: list[dict[str, Any]]) -> dict[str, 
     out: dict[str, Any] = {}
     if "play" in types:
         pair = pairing_card(s, seat)
-        pair_no = number_of_card()[pair] if pair else 0
+        pair_no = number_of_card()[pair] if pair else NO_PAIRING
         out["plays"] = {
             a["card"]: {
                 "number": pair_no + number_of_card()[a["card"]],
