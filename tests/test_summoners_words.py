@@ -122,3 +122,16 @@ def test_the_thresholds_come_from_the_engine(app: Flask) -> None:
     assert "10 or more spirits or 30 or more VP" in line
     arrange(s, 1, vp=30)
     assert GAME.view(s, 0)["seats"][1]["can_declare"] is True
+
+
+def test_every_refusal_reads_in_japanese_under_the_games_context() -> None:
+    """The table translates a refusal's template in the game's message context."""
+    from flask_babel import pgettext
+
+    from companion.cardgames.summoners import refusals
+
+    templates = [v for k, v in vars(refusals).items() if k.isupper() and isinstance(v, str)]
+    assert "Nobody is to act now." in templates and len(templates) >= 10
+    with speaking("ja"):
+        untranslated = [t for t in templates if pgettext("age-of-summoners", t) == t]
+    assert untranslated == []

@@ -11,6 +11,7 @@ from .actions import HANDLERS
 from .flow import advance, start_turn
 from .legal import check, legal_actions
 from .options import OPTIONS
+from .refusals import BAD_PLAYERS, NOBODY_TO_ACT
 from .scoring import standings
 from .state import MAX_PLAYERS, MIN_PLAYERS, Action, State, copy_state, new_state
 from .view import view
@@ -24,7 +25,7 @@ def new(players: int, seed: int, options: Mapping[str, Any] | None = None) -> St
     """A fresh match for 2-4 players; the start player comes from the seed unless given."""
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CardGameRuleError(
-            "Age of Summoners needs %(least)s to %(most)s players, not %(players)r.",
+            BAD_PLAYERS,
             "bad-players",
             least=MIN_PLAYERS,
             most=MAX_PLAYERS,
@@ -39,7 +40,7 @@ def step(s: State, seat: int, action: Action) -> None:
     """Carry out a legal action on ``s`` in place (the fast path bots and playouts use)."""
     ctx = s["await"]
     if ctx is None:
-        raise CardGameRuleError("Nobody is to act now.", "not-your-turn")
+        raise CardGameRuleError(NOBODY_TO_ACT, "not-your-turn")
     copy = action.copy()
     if "pay" in action:
         copy["pay"] = dict(action["pay"])

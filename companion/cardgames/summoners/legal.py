@@ -24,6 +24,16 @@ from .payment import (
     pending_payments,
     symbols,
 )
+from .refusals import (
+    BAD_CHOICE,
+    CANNOT_PAY,
+    MATCH_OVER,
+    NOT_AN_ACTION,
+    NOT_IN_HAND,
+    NOT_NOW,
+    NOT_YOUR_TURN,
+    PAYMENT_SHORT,
+)
 from .state import Action, Await, State
 
 Counts = tuple[int, ...]
@@ -339,14 +349,12 @@ def check(s: State, seat: int, action: Any) -> None:
     its own hand and its legal actions), never on where a hidden card lies.
     """
     if s["result"] is not None:
-        raise CardGameRuleError("The match is over.", "match-over")
+        raise CardGameRuleError(MATCH_OVER, "match-over")
     ctx = s["await"]
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise CardGameRuleError("An action must be a dict with a type.", "unknown-action")
+        raise CardGameRuleError(NOT_AN_ACTION, "unknown-action")
     if ctx is None or ctx["seat"] != seat:
-        raise CardGameRuleError(
-            "It is not seat %(seat)s's turn to act.", "not-your-turn", seat=seat
-        )
+        raise CardGameRuleError(NOT_YOUR_TURN, "not-your-turn", seat=seat)
     legal = legal_actions(s, seat)
     wanted = signature(s, seat, action)
     if any(signature(s, seat, a) == wanted for a in legal) and _in_place(s, seat, action):
@@ -367,24 +375,15 @@ def _refuse(s: State, seat: int, action: Any, legal: list[Action], phase: str) -
     hand = s["seats"][seat]["hand"]
     in_hand = isinstance(card, str) and card in hand
     if kind == "summon" and phase in ("main", "summon") and in_hand:
-        raise CardGameRuleError("You cannot pay for %(card)r now.", "cannot-pay", card=card)
+        raise CardGameRuleError(CANNOT_PAY, "cannot-pay", card=card)
     if kind not in {a["type"] for a in legal}:
-        raise CardGameRuleError(
-            "A %(type)s action is not possible now (waiting for %(phase)s).",
-            "unknown-action",
-            type=shown(kind),
-            phase=phase,
-        )
+        raise CardGameRuleError(NOT_NOW, "unknown-action", type=shown(kind), phase=phase)
     if kind == "pay":
-        raise CardGameRuleError("That payment does not pay the cost.", "cannot-pay")
+        raise CardGameRuleError(PAYMENT_SHORT, "cannot-pay")
     from_hand = kind in _FROM_HAND or (kind == "discard" and action.get("zone") == "hand")
     if from_hand and "card" in action and not in_hand:
-        raise CardGameRuleError(
-            "Card %(card)s is not in your hand.", "card-not-in-hand", card=shown(card)
-        )
-    raise CardGameRuleError(
-        "That choice is not allowed now: %(action)s.", "bad-choice", action=shown(action)
-    )
+        raise CardGameRuleError(NOT_IN_HAND, "card-not-in-hand", card=shown(card))
+    raise CardGameRuleError(BAD_CHOICE, "bad-choice", action=shown(action))
 
 
 _FROM_HAND = ("play", "summon", "place", "give")
