@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypedDict
 
 from .abilities import assist_triggers, lineup, reachable_of, resolve, take_vp, warded
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
+from .records import Private
 from .state import (
     ALCHEMY_DRAW,
     ALCHEMY_FAITH,
@@ -22,6 +23,7 @@ from .state import (
     Action,
     Await,
     State,
+    Step,
     emit,
     gain_faith,
     push,
@@ -132,7 +134,17 @@ def inquisition_draw(s: State) -> int:
     return 2 if s["players"] == 4 else 3
 
 
-def action_prospects(s: State, seat: int) -> dict[str, Any]:
+class Gains(TypedDict):
+    """What the seat's actions would give now, as the buttons describe them."""
+
+    conquest: int  # VP for axes and swords, before the steal
+    research: int  # VP for stones
+    pilgrimage: int  # VP for faith
+    inquisition: int  # cards drawn
+    givers: list[int]  # who would give a card, in turn order
+
+
+def action_prospects(s: State, seat: int) -> Gains:
     """What the seat's actions would give now, as the buttons describe them."""
     p = s["seats"][seat]
     return {
@@ -166,7 +178,7 @@ def _research(s: State, seat: int, a: Action) -> None:
 
 
 def _alchemy(s: State, seat: int, a: Action) -> None:
-    stone = {"step": "deal", "seat": seat, "n": 1, "to": "stone"}
+    stone: Step = {"step": "deal", "seat": seat, "n": 1, "to": "stone"}
     if a["choice"] == "draw":
         push(s, {"step": "deal", "seat": seat, "n": ALCHEMY_DRAW, "to": "hand"}, stone)
     else:
@@ -210,7 +222,9 @@ def inquisition_givers(s: State, seat: int) -> list[int]:
 
 def _inquisition(s: State, seat: int, a: Action) -> None:
     n = inquisition_draw(s)
-    gives = [{"step": "give", "seat": g, "to": seat} for g in inquisition_givers(s, seat)]
+    gives: list[Step] = [
+        {"step": "give", "seat": g, "to": seat} for g in inquisition_givers(s, seat)
+    ]
     push(s, {"step": "deal", "seat": seat, "n": n, "to": "hand"}, *gives)
 
 
@@ -232,7 +246,7 @@ def _discard(s: State, seat: int, a: Action, ctx: Await) -> None:
         emit(s, "discarded", seat, zone=zone)
     else:
         card = a["card"]
-        p[zone].remove(card)
+        (p["hand"] if zone == "hand" else p["mana"]).remove(card)
         s["discard"].append(card)
         kind = _KIND[card]
         if zone == "hand":
@@ -251,7 +265,7 @@ def _give(s: State, seat: int, a: Action, ctx: Await) -> None:
     receiver = ctx["to"]
     s["seats"][seat]["hand"].remove(a["card"])
     s["seats"][receiver]["hand"].append(a["card"])
-    private = {"seats": [seat, receiver], "kinds": [_KIND[a["card"]]]}
+    private: Private = {"seats": [seat, receiver], "kinds": [_KIND[a["card"]]]}
     emit(s, "gave", seat, to=receiver, from_deck=False, private=private)
 
 
@@ -277,7 +291,7 @@ def _keep(s: State, seat: int, a: Action, ctx: Await) -> None:
     seats[neighbour]["pairing"] = other
     turn["drawn"] = []
     turn["assisted"] = other
-    private = {"seats": [seat], "kinds": [_KIND[card]]}
+    private: Private = {"seats": [seat], "kinds": [_KIND[card]]}
     s["events"].append({"type": "assisted", "turn": s["turn_number"], "seat": seat,
                         "to": neighbour, "kind": _KIND[other], "number": _NUMBER[other],
                         "private": private})  # fmt: skip

@@ -11,6 +11,7 @@ from .actions import HANDLERS
 from .flow import advance, start_turn
 from .legal import check, legal_actions
 from .options import OPTIONS
+from .records import Result
 from .refusals import BAD_PLAYERS, NOBODY_TO_ACT
 from .scoring import standings
 from .state import MAX_PLAYERS, MIN_PLAYERS, Action, State, copy_state, new_state
@@ -66,7 +67,7 @@ def replay(seed: int, players: int, options: Mapping[str, Any], log: list[Any]) 
     return s
 
 
-def result(state: State) -> dict[str, Any] | None:
+def result(state: State) -> Result | None:
     """None while the match runs; then totals, breakdowns, the winner and why it ended (5.3-5.4)."""
     return state["result"]
 
@@ -93,13 +94,14 @@ class SummonersGame:
         """Validate and apply an action, returning a new state."""
         return apply(state, seat, action)
 
+    # The contract speaks of plain dicts; the engine's are typed (view.View, records.Result).
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know."""
-        return view(state, seat)
+        return cast(dict[str, Any], view(state, seat))
 
     def result(self, state: State) -> dict[str, Any] | None:
         """The final result, or None while running."""
-        return result(state)
+        return cast(dict[str, Any] | None, result(state))
 
     def log(self, state: State) -> list[tuple[int, Action]]:
         """The moves played so far."""
@@ -107,7 +109,7 @@ class SummonersGame:
 
     def standings(self, state: State) -> list[dict[str, Any]]:
         """Every seat's score as it stands now, from public facts only."""
-        return standings(state)
+        return cast(list[dict[str, Any]], standings(state))
 
     def bots(self) -> Mapping[str, Bot[Action]]:
         """Random, heuristic and search bots."""
@@ -133,10 +135,11 @@ class SummonersGame:
         """Bot matches and the balance figures (simulate.py)."""
         from .simulate import simulate
 
-        return simulate(games, players, bots, seed=seed, workers=workers, options=options)
+        report = simulate(games, players, bots, seed=seed, workers=workers, options=options)
+        return cast(dict[str, Any], report)
 
     def report(self, summary: dict[str, Any]) -> str:
         """A simulation summary as text."""
-        from .simulate import format_table
+        from .simulate import Report, format_table
 
-        return format_table(summary)
+        return format_table(cast(Report, summary))

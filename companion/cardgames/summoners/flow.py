@@ -7,7 +7,7 @@ can suspend it, run the 9/9 rule (4.7, D16) and retry once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Unpack
 
 from .abilities import (
     action_triggers,
@@ -16,6 +16,7 @@ from .abilities import (
     summon_triggers,
 )
 from .cards import kind_of_card, kinds, number_of_card
+from .records import Private
 from .scoring import final_result
 from .state import (
     ASSIST_DRAW,
@@ -28,6 +29,7 @@ from .state import (
     TURN_CAP,
     State,
     Step,
+    WaitFor,
     deck_ready,
     emit,
     push,
@@ -49,7 +51,7 @@ def advance(s: State) -> None:
         steps[step["step"]](s, step)
 
 
-def wait(s: State, seat: int, phase: str, **context: Any) -> None:
+def wait(s: State, seat: int, phase: str, **context: Unpack[WaitFor]) -> None:
     """Stop and wait for ``seat`` to choose (legal_actions lists the options)."""
     s["await"] = {"seat": seat, "phase": phase, **context}
 
@@ -85,7 +87,7 @@ def _deal(s: State, step: Step) -> None:
 def _rule99(s: State, retry: Step) -> None:
     s["rule99"] += 1
     emit(s, "rule-9-9", None)
-    trims = [
+    trims: list[Step] = [
         {"step": "trim", "seat": p, "hand": RULE99_HAND, "mana": RULE99_MANA}
         for p in seats_from(s, _active(s))
     ]
@@ -120,7 +122,7 @@ def _place(s: State, step: Step, got: list[str]) -> None:
     elif to == "give":
         receiver = step["receiver"]
         s["seats"][receiver]["hand"] += got
-        private = {"seats": [seat, receiver], "kinds": kinds_got}
+        private: Private = {"seats": [seat, receiver], "kinds": kinds_got}
         emit(s, "gave", seat, to=receiver, from_deck=True, private=private)
     else:
         set_command(s, seat, got[0] if got else None)
@@ -179,11 +181,12 @@ def _reform(s: State, step: Step) -> None:
 
 
 def _give(s: State, step: Step) -> None:
-    giver = step["seat"]
+    giver, receiver = step["seat"], step["to"]
+    assert isinstance(receiver, int)  # a give step's "to" is a seat (a deal's is a zone)
     if s["seats"][giver]["hand"]:
-        wait(s, giver, "give", to=step["to"])
+        wait(s, giver, "give", to=receiver)
     else:
-        push(s, {"step": "deal", "seat": giver, "n": 1, "to": "give", "receiver": step["to"]})
+        push(s, {"step": "deal", "seat": giver, "n": 1, "to": "give", "receiver": receiver})
 
 
 def _festival(s: State, step: Step) -> None:

@@ -34,7 +34,7 @@ from .refusals import (
     NOT_YOUR_TURN,
     PAYMENT_SHORT,
 )
-from .state import Action, Await, State
+from .state import Action, Await, State, zone_cards
 
 Counts = tuple[int, ...]
 _KIND = kind_of_card()
@@ -298,20 +298,18 @@ _PHASES: dict[str, Callable[[State, int, Await], list[Action]]] = {
     "declare": _declare,
 }
 
-_ZONES = {
-    "play": "hand", "summon": "hand", "place": "hand", "give": "hand",
-    "choose": "reveal", "keep": "drawn",
-}  # fmt: skip
 
-
-def _zone(s: State, seat: int, action: Any) -> list[str] | None:
+def _zone(s: State, seat: int, action: dict[Any, Any]) -> list[str] | None:
+    """Where the card of a card action must lie (None: the action takes no card from a zone)."""
     kind = action.get("type")
     if kind == "discard":
-        return s["seats"][seat].get(action.get("zone", ""), None)
-    if kind in ("choose", "keep"):
-        return s["turn"][_ZONES[kind]]  # type: ignore[no-any-return]
-    if kind in _ZONES:
-        return s["seats"][seat]["hand"]  # type: ignore[no-any-return]
+        return zone_cards(s["seats"][seat], action.get("zone"))
+    if kind == "choose":
+        return s["turn"]["reveal"]
+    if kind == "keep":
+        return s["turn"]["drawn"]
+    if kind in _FROM_HAND:
+        return s["seats"][seat]["hand"]
     return None
 
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .abilities import end_game_points
 from .cards import kind_of_card, kinds
+from .records import Result, Score
 from .state import State, seats_from
 
 _POINTS = {card: kinds()[kind]["points"] for card, kind in kind_of_card().items()}
 
 
-def score_seat(s: State, seat: int) -> dict[str, Any]:
+def score_seat(s: State, seat: int) -> Score:
     """One seat's final score: VP chips + spirits' point values + game-end abilities (D15)."""
     p = s["seats"][seat]
     points = sum(_POINTS[c] for c in p["spirits"])
@@ -20,13 +19,13 @@ def score_seat(s: State, seat: int) -> dict[str, Any]:
     return {"chips": p["vp"], "points": points, "abilities": abilities, "total": total}
 
 
-def standings(s: State) -> list[dict[str, Any]]:
+def standings(s: State) -> list[Score]:
     """Every seat's score as the match would end now; built from public facts only (chips,
     spirits, faith, the number of stones), so any seat may see every row."""
     return [score_seat(s, seat) for seat in range(s["players"])]
 
 
-def final_result(s: State, reason: str | None = None) -> dict[str, Any]:
+def final_result(s: State, reason: str | None = None) -> Result:
     """Totals, breakdowns and the winner.
 
     Ties go to the tied player nearest clockwise from the declarer, so the declarer loses every
