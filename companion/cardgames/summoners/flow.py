@@ -26,15 +26,16 @@ from .state import (
     NO_PAIRING,
     RULE99_HAND,
     RULE99_MANA,
-    TURN_CAP,
     State,
     Step,
     WaitFor,
     deck_ready,
     emit,
+    mana_count,
     push,
     reshuffle,
     seats_from,
+    turn_cap,
 )
 
 _KIND = kind_of_card()
@@ -169,7 +170,7 @@ def set_command(s: State, seat: int, card: str | None) -> None:
 def _trim(s: State, step: Step) -> None:
     p = s["seats"][step["seat"]]
     over_hand = len(p["hand"]) > step["hand"]
-    over_mana = len(p["mana"]) + len(p["stones"]) > step["mana"]
+    over_mana = mana_count(p) > step["mana"]
     if over_hand or over_mana:
         push(s, step)
         wait(s, step["seat"], "trim", hand=step["hand"], mana=step["mana"])
@@ -272,7 +273,7 @@ def _end_turn(s: State, step: Step) -> None:
             finish(s, "declared")
             return
     nxt = (seat + 1) % s["players"]
-    if s["seats"][nxt]["turns"] >= s["options"].get("turn_cap", TURN_CAP):
+    if s["seats"][nxt]["turns"] >= turn_cap(s):
         finish(s, "cap")
         return
     start_turn(s, nxt)

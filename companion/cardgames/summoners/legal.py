@@ -34,7 +34,7 @@ from .refusals import (
     NOT_YOUR_TURN,
     PAYMENT_SHORT,
 )
-from .state import Action, Await, State, zone_cards
+from .state import Action, Await, State, mana_count, zone_cards
 
 Counts = tuple[int, ...]
 _KIND = kind_of_card()
@@ -257,7 +257,7 @@ def _trim(s: State, seat: int, ctx: Await) -> list[Action]:
     found: list[Action] = []
     if len(p["hand"]) > ctx["hand"]:
         found += [{"type": "discard", "zone": "hand", "card": c} for c in _firsts(p["hand"])]
-    if len(p["mana"]) + len(p["stones"]) > ctx["mana"]:
+    if mana_count(p) > ctx["mana"]:
         found += [{"type": "discard", "zone": "mana", "card": c} for c in _mana_firsts(s, seat)]
         if p["stones"]:
             found.append({"type": "discard", "zone": "stones"})

@@ -36,9 +36,7 @@ def final_result(s: State, reason: str | None = None) -> Result:
     totals = [b["total"] for b in breakdown]
     best = max(totals)
     tied = [seat for seat, total in enumerate(totals) if total == best]
-    anchor = s["declarer"] if s["declarer"] is not None else s["turn"].get("seat", s["start"])
-    order = seats_from(s, (anchor + 1) % s["players"])
-    winner = min(tied, key=order.index)
+    winner = ranking(totals, tie_order(s)[1])[0]
     return {
         "winner": winner,
         "totals": totals,
@@ -48,3 +46,15 @@ def final_result(s: State, reason: str | None = None) -> Result:
         "reason": reason,
         "turns": [p["turns"] for p in s["seats"]],
     }
+
+
+def tie_order(s: State) -> tuple[int, list[int]]:
+    """The seat ties are counted from (the declarer, else whoever took the last turn) and every
+    seat in the order a tie goes, from the one after it (5.4)."""
+    anchor = s["declarer"] if s["declarer"] is not None else s["turn"].get("seat", s["start"])
+    return anchor, seats_from(s, (anchor + 1) % s["players"])
+
+
+def ranking(totals: list[int], order: list[int]) -> list[int]:
+    """Seats from first place to last: by total, equal totals in tie order."""
+    return sorted(order, key=lambda seat: -totals[seat])

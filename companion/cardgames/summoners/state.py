@@ -285,6 +285,16 @@ def right_of(s: State, seat: int) -> int:
     return (seat - 1) % s["players"]
 
 
+def mana_count(p: Seat) -> int:
+    """A seat's mana as a discard-down limit counts it: face-up cards and stones (4.7, 4.10)."""
+    return len(p["mana"]) + len(p["stones"])
+
+
+def turn_cap(s: State) -> int:
+    """Turns per player after which the safety cap ends the match."""
+    return s["options"].get("turn_cap", TURN_CAP)
+
+
 def gain_faith(s: State, seat: int, amount: int) -> int:
     """Change faith within 0..10 (rule 4.4); returns the change actually made."""
     p = s["seats"][seat]

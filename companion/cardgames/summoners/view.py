@@ -14,7 +14,33 @@ from .flow import pairing_card
 from .legal import legal_actions
 from .payment import Cost, cost_symbols
 from .records import Event, Result
-from .state import END_SPIRITS, END_VP, FAITH_CAP, NO_PAIRING, Action, Await, State, may_declare
+from .scoring import ranking, tie_order
+from .state import (
+    ALCHEMY_DRAW,
+    ALCHEMY_FAITH,
+    ASSIST_DRAW,
+    CONQUEST_TAKE,
+    END_SPIRITS,
+    END_VP,
+    FAITH_CAP,
+    FESTIVAL_FAITH,
+    FESTIVAL_REVEAL,
+    NO_PAIRING,
+    PILGRIMAGE_DRAW,
+    PILGRIMAGE_FAITH,
+    PRAYER_DRAW,
+    REFILL_TO,
+    RULE99_HAND,
+    RULE99_MANA,
+    Action,
+    Await,
+    State,
+    mana_count,
+    may_declare,
+    right_of,
+    seats_from,
+    turn_cap,
+)
 
 Reach = tuple[int, str]  # an action's command number and how it is reached (base, shift...)
 
@@ -50,6 +76,9 @@ class SeatView(TypedDict):
     turns: int
     declared: bool
     can_declare: bool
+    assists_to: int  # the right-hand neighbour, who gets this seat's assist
+    mana_total: int  # mana as the discard-down limits count it: stones included
+    pairing_from: int | None  # who assisted the pending pairing card (None: nobody, or no events)
 
 
 class CommandView(TypedDict):
@@ -85,6 +114,54 @@ class Pending(TypedDict):
     drawn: NotRequired[list[CardView]]  # the keep phase's two cards
 
 
+class Numbers(TypedDict):
+    """The amounts the rules use, for the words that tell them (state.py names each)."""
+
+    no_pairing: int
+    assist_draw: int
+    conquest_take: int
+    alchemy_draw: int
+    alchemy_faith: int
+    prayer_draw: int
+    refill_to: int
+    festival_faith: int
+    festival_reveal: int
+    pilgrimage_draw: int
+    pilgrimage_faith: int
+    rule99_hand: int
+    rule99_mana: int
+
+
+NUMBERS: Numbers = {
+    "no_pairing": NO_PAIRING,
+    "assist_draw": ASSIST_DRAW,
+    "conquest_take": CONQUEST_TAKE,
+    "alchemy_draw": ALCHEMY_DRAW,
+    "alchemy_faith": ALCHEMY_FAITH,
+    "prayer_draw": PRAYER_DRAW,
+    "refill_to": REFILL_TO,
+    "festival_faith": FESTIVAL_FAITH,
+    "festival_reveal": FESTIVAL_REVEAL,
+    "pilgrimage_draw": PILGRIMAGE_DRAW,
+    "pilgrimage_faith": PILGRIMAGE_FAITH,
+    "rule99_hand": RULE99_HAND,
+    "rule99_mana": RULE99_MANA,
+}
+
+
+def numbers() -> Numbers:
+    """The rules' amounts (a fresh copy): what a view carries as ``numbers``."""
+    return NUMBERS.copy()
+
+
+class TieBreak(TypedDict):
+    """How the final standings were ordered (5.4): totals, then the tie order from ``anchor``."""
+
+    anchor: int  # the declarer, else whoever took the last turn
+    order: list[int]  # the order a tie goes, from the seat after the anchor
+    ranking: list[int]  # seats from first place to last
+
+
 class View(TypedDict):
     """The match as one seat (or a spectator) may know it."""
 
@@ -110,6 +187,10 @@ class View(TypedDict):
     pending: Pending | None
     result: Result | None
     events: list[Event]
+    order: list[int]  # every seat in turn order, from the active player
+    turn_cap: int  # turns per player before the safety cap
+    numbers: Numbers
+    tie_break: TieBreak | None  # once the match is over
 
 
 def card_view(card: str) -> CardView:
@@ -148,7 +229,14 @@ def view(s: State, seat: int | None, *, events: bool = True) -> View:
         "pending": None,
         "result": s["result"],
         "events": _events(s, seat) if events else [],
+        "order": seats_from(s, s["turn"]["seat"]),
+        "turn_cap": turn_cap(s),
+        "numbers": numbers(),
+        "tie_break": _tie_break(s),
     }
+    if events:
+        for shown in out["seats"]:
+            shown["pairing_from"] = _assisted_by(s, shown["seat"])
     if ctx is not None and seat is not None and ctx["seat"] == seat:
         out["pending"] = _pending(s, seat, ctx["phase"], events)
     return out
@@ -169,6 +257,29 @@ def _pending(s: State, seat: int, phase: str, actions: bool) -> Pending:
     if phase == "keep":
         pending["drawn"] = [card_view(c) for c in s["turn"]["drawn"]]
     return pending
+
+
+def _tie_break(s: State) -> TieBreak | None:
+    result = s["result"]
+    if result is None:
+        return None
+    anchor, order = tie_order(s)
+    return {"anchor": anchor, "order": order, "ranking": ranking(result["totals"], order)}
+
+
+def _assisted_by(s: State, seat: int) -> int | None:
+    """Who assisted the seat's pending pairing card: the last assist it got since its own turn,
+    if that card is still its pending one (else it is an initial mana card, or was replaced)."""
+    p = s["seats"][seat]
+    pairing = p["pairing"]
+    if pairing is None or pairing not in p["mana"]:
+        return None
+    for event in reversed(s["events"]):
+        if event["type"] == "turn" and event["seat"] == seat:
+            return None
+        if event["type"] == "assisted" and event.get("to") == seat:
+            return event["seat"] if event.get("kind") == kind_of_card()[pairing] else None
+    return None
 
 
 def _next_pairing(s: State) -> CardView | None:
@@ -248,6 +359,9 @@ def _seat(s: State, i: int, viewer: int | None) -> SeatView:
         "turns": p["turns"],
         "declared": s["declarer"] == i,
         "can_declare": may_declare(s, i),
+        "assists_to": right_of(s, i),
+        "mana_total": mana_count(p),
+        "pairing_from": None,
     }
 
 
