@@ -397,7 +397,7 @@ def test_describe_names_the_players() -> None:
     with speaking("ja"):
         ja = [describe(e, NAMES) for e in view["events"]]
     assert ja[0] == "3人のゲームを開始。スタートプレイヤーはBrianna。"
-    assert describe(view["events"][0]) == "A match for 3 players begins; P2 starts."
+    assert describe(view["events"][0]) == "A match for 3 players begins; Seat 2 starts."
 
 
 # Rules --------------------------------------------------------------------------------------

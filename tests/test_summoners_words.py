@@ -135,3 +135,34 @@ def test_every_refusal_reads_in_japanese_under_the_games_context() -> None:
     with speaking("ja"):
         untranslated = [t for t in templates if pgettext("age-of-summoners", t) == t]
     assert untranslated == []
+
+
+def test_a_language_the_card_data_does_not_name_reads_the_default_languages_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from companion.web.boards.summoners import names
+
+    monkeypatch.setattr(names, "DEFAULT", "ja")
+    with speaking("fr"):
+        assert board.kind_name("belial") == "ベリアル"
+        assert names.colour_name("black") == "黒" and names.mana_name("black") == "雷光"
+    with speaking("en"):
+        assert board.kind_name("belial") == "Belial"
+
+
+def test_card_text_symbols_are_read_in_every_language_of_the_card_data(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A third language's card texts write their colours in its own words: "[noir]"."""
+    from companion.cardgames.summoners import cards
+    from companion.web.boards.summoners import card_text
+
+    words = {**cards.colour_words("black"), "name_fr": "noir"}
+    monkeypatch.setattr(card_text, "colour_words", lambda s: words if s == "black" else {})
+    card_text._placeholders.cache_clear()
+    try:
+        with speaking("en"):
+            line = card_text.svg_line(card_text.marked("payez [noir]"))
+        assert line.endswith('<tspan fill="#34343c" font-weight="bold">●black</tspan>')
+    finally:
+        card_text._placeholders.cache_clear()

@@ -132,9 +132,10 @@ def kind_words(kind: str) -> dict[str, str]:
 
 
 @cache
-def colour_words(colour: str) -> dict[str, str]:
-    """A colour's name and its mana's name in each language the data gives ("mana_en"...)."""
-    return _words(_raw()["colours"][colour])
+def colour_words(symbol: str) -> dict[str, str]:
+    """A cost symbol's words in each language the data gives: a colour's name and its mana's
+    ("name_ja", "mana_en"...); the generic symbol "any" has a name, as card texts write it."""
+    return _words(_raw()["any"] if symbol == "any" else _raw()["colours"][symbol])
 
 
 def check_set(specs: list[Kind]) -> None:

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from flask_babel import pgettext
-
 from companion.cardgames.summoners.cards import kinds, number_of_action
 
+from .catalogue import pgettext
 from .words import (
     action_name,
     card_tag,

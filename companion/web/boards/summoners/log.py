@@ -1,4 +1,4 @@
-"""Story events in words: ``describe(event, lang, names)`` gives one sentence in ``lang``.
+"""Story events in words: ``describe(event, names)`` gives one sentence in the reader's language.
 
 Every word comes from the message catalogue under the "age-of-summoners" context; spirit and
 colour names come from the card data (``names.py``) in the same locale.
@@ -9,13 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import flask_babel
-from flask_babel import lazy_pgettext
-
+from .catalogue import lazy_pgettext, pgettext
 from .names import colour_name, kind_name
-
-# The catalogue lookup, typed: flask_babel ships no type information.
-pgettext: Callable[..., str] = flask_babel.pgettext
+from .words import seat_name
 
 _TEMPLATES = {
     "setup": lazy_pgettext(
@@ -123,12 +119,8 @@ def _via(via: Any) -> str:
 
 
 def _who(seat: Any, names: Sequence[str] | None) -> str:
-    """A seat by its player's name, else "P1", "P2"..."""
-    if seat is None:
-        return "—"
-    if names is not None and 0 <= seat < len(names):
-        return str(names[seat])
-    return f"P{seat + 1}"
+    """A seat by its player's name (the board's seat name when none is given)."""
+    return seat_name(seat, names)
 
 
 def _kind(kind: Any) -> str:

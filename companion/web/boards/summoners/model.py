@@ -10,11 +10,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import pgettext
-
 from companion.cardgames.summoners.cards import COLOURS, kinds
 
 from . import phrases
+from .catalogue import pgettext
 from .seats import seat_info
 from .words import (
     action_name,

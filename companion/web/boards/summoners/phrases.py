@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask_babel import lazy_pgettext
+from .catalogue import lazy_pgettext
 
 # (phase, the viewer is the one choosing) -> sentence; filled with name, to, right, hand,
 # mana and kind.

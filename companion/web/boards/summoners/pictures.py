@@ -12,12 +12,12 @@ from functools import cache
 from html import escape
 from typing import Any
 
-from flask_babel import pgettext
 from markupsafe import Markup
 
 from companion.cardgames.summoners.cards import kinds
 
 from . import svg
+from .catalogue import pgettext
 from .words import data_lang, icon_name, kind_id, kind_name, mana_name
 
 _SVG = re.compile(r'^<svg[^>]*viewBox="(?P<box>[^"]+)"[^>]*>(?P<body>.*)</svg>$', re.DOTALL)

@@ -6,10 +6,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import pgettext
-
 from companion.cardgames.summoners.cards import COLOURS, ICONS, kinds
 
+from .catalogue import pgettext
 from .words import card_count, kind_data, kind_name, seat_name
 
 

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import flask_babel
-from flask_babel import lazy_pgettext
-
+from .catalogue import lazy_pgettext, pgettext
 from .names import kind_name
-
-# The catalogue lookup, typed: flask_babel ships no type information.
-pgettext: Callable[..., str] = flask_babel.pgettext
 
 # The label and help ids of the options in ``companion.cardgames.summoners.options.OPTIONS``.
 OPTION_WORDS = {

@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from flask_babel import npgettext, pgettext
-
+from .catalogue import npgettext, pgettext
 from .words import action_name
 
 Action = dict[str, Any]
