@@ -166,3 +166,48 @@ def test_card_text_symbols_are_read_in_every_language_of_the_card_data(
         assert line.endswith('<tspan fill="#34343c" font-weight="bold">●black</tspan>')
     finally:
         card_text._placeholders.cache_clear()
+
+
+def _texts_on_the_board(app: Flask, lang: str) -> list[str]:
+    """The card texts of the hand list and of "What their spirits do", as the page has them."""
+    s = new(2, 3, {"start": 0})
+    arrange(s, 0, hand=["belial", "giant"], mana=["sphinx"])
+    arrange(s, 1, hand=["redcap"], mana=["basilisk"], spirits=["gargoyle", "belial"])
+    match = SimpleNamespace(
+        names=lambda: NAMES, seats=[SimpleNamespace(name=n, bot=None) for n in NAMES]
+    )
+    with app.test_request_context(f"/?lang={lang}"):
+        page = render_template(
+            "tables/age-of-summoners/_board.html", view=GAME.view(s, 0), board=board, match=match
+        )
+    hand = re.findall(r'<p class="aos-rule">(.*?)</p>', page)
+    spirits = re.findall(r'<details class="aos-abilities">.*?<ul>(.*?)</ul>', page, re.S)
+    return hand + spirits
+
+
+@pytest.mark.parametrize(("lang", "black", "green", "any_"), [
+    ("en", "black", "green", "any"), ("ja", "黒", "緑", "任意"),
+])  # fmt: skip
+def test_card_texts_on_the_table_draw_their_colour_symbols(
+    app: Flask, lang: str, black: str, green: str, any_: str
+) -> None:
+    texts = _texts_on_the_board(app, lang)
+    assert len(texts) == 3  # Belial and Giant in hand, the rival's two spirits
+    for text in texts:
+        assert not re.search(r"\[[^\]]{1,6}\]", html.unescape(text)), text
+    symbol = r'<span class="aos-symbol"><svg class="aos-pip"[^>]*>.*?</svg>{}</span>'
+    belial, giant, spirits = texts
+    assert re.search(symbol.format(black) + symbol.format(any_), belial)
+    assert re.search(symbol.format(green), giant)
+    assert re.search(symbol.format(any_), spirits) and re.search(symbol.format(black), spirits)
+
+
+def test_a_kinds_text_for_markdown_names_its_symbols_and_holds_no_markup() -> None:
+    from companion.web.boards.summoners.rules_text import markdown_text
+
+    with speaking("en"):
+        assert "pay ●black◇any from your mana" in markdown_text("belial")
+        assert "[" not in markdown_text("gargoyle") and "◇any" in markdown_text("gargoyle")
+    with speaking("ja"):
+        assert "魔力から●黒◇任意を支払ってもよい" in markdown_text("belial")
+        assert "●緑" in markdown_text("giant")

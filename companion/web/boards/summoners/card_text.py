@@ -53,18 +53,26 @@ def marked(text: str) -> str:
     return _PLACEHOLDER.sub(mark, text)
 
 
+def symbol_of(char: str) -> str | None:
+    """The symbol ("black"... "any") a character of marked text stands for, else None."""
+    index = ord(char) - _FIRST_MARK if len(char) == 1 else -1
+    return _SYMBOLS[index] if 0 <= index < len(_SYMBOLS) else None
+
+
+def disc(symbol: str) -> str:
+    """The character a symbol is drawn with in text: a filled disc, a hollow one for any."""
+    return "◇" if symbol == ANY else "●"
+
+
 def svg_line(line: str) -> str:
     """One wrapped line of marked text as escaped SVG text content with coloured symbols."""
     out = []
     for char in line:
-        index = ord(char) - _FIRST_MARK
-        if 0 <= index < len(_SYMBOLS):
-            symbol = _SYMBOLS[index]
+        symbol = symbol_of(char)
+        if symbol is not None:
             fill = ANY_COLOUR if symbol == ANY else _FILL[symbol]
-            disc = "◇" if symbol == ANY else "●"
-            out.append(
-                f'<tspan fill="{fill}" font-weight="bold">{disc}{escape(colour_name(symbol))}</tspan>'
-            )
+            name = escape(colour_name(symbol))
+            out.append(f'<tspan fill="{fill}" font-weight="bold">{disc(symbol)}{name}</tspan>')
         else:
             out.append(escape(char))
     return "".join(out)

@@ -10,17 +10,19 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from companion.cardgames.summoners.cards import COLOURS, kinds
 
 from . import phrases
 from .catalogue import pgettext
+from .rules_text import card_text
 from .seats import seat_info
 from .words import (
     action_name,
     card_tag,
     cost_words,
     icon_name,
-    kind_data,
     kind_id,
     kind_name,
     listed,
@@ -185,14 +187,10 @@ def choice_info(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any] | 
     return info
 
 
-def ability_line(kind: str) -> str:
-    """A spirit's name and what it does: "Golem: …"."""
-    return pgettext(
-        "age-of-summoners",
-        "%(kind)s: %(text)s",
-        kind=kind_name(kind),
-        text=kind_data(kind, "text"),
-    )
+def ability_line(kind: str) -> Markup:
+    """A spirit's name and what it does: "Golem: …", its colour symbols drawn."""
+    template = pgettext("age-of-summoners", "%(kind)s: %(text)s")
+    return escape(template) % {"kind": kind_name(kind), "text": card_text(kind)}
 
 
 def hand_info(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -231,6 +229,6 @@ def _hand_card(kind: str, count: int, summonable: bool) -> dict[str, Any]:
         "icons": icons,
         "points": spec["points"],
         "facts": facts,
-        "text": kind_data(kind, "text"),
+        "text": card_text(kind),
         "summonable": summonable,
     }

@@ -9,7 +9,8 @@ from typing import Any
 from companion.cardgames.summoners.cards import COLOURS, ICONS, kinds
 
 from .catalogue import pgettext
-from .words import card_count, kind_data, kind_name, seat_name
+from .rules_text import card_text
+from .words import card_count, kind_name, seat_name
 
 
 def _assisted_by(view: dict[str, Any], seat: int, kind: str) -> int | None:
@@ -46,7 +47,7 @@ def _spirits(seat: dict[str, Any]) -> list[dict[str, Any]]:
             "kind": kind,
             "count": n,
             "name": kind_name(kind),
-            "text": kind_data(kind, "text"),
+            "text": card_text(kind),
             "points": kinds()[kind]["points"],
         }
         for kind, n in counts.items()
