@@ -22,6 +22,7 @@ from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.cards import kind_of_card, kinds, number_of_action
 from companion.cardgames.summoners.engine import new
 from companion.cardgames.summoners.scenario import arrange, stack_deck
+from companion.cardgames.summoners.scoring import final_result
 from companion.web.boards import summoners as board
 from companion.web.boards.summoners import spirit_list
 from companion.web.boards.summoners.log import describe
@@ -588,19 +589,30 @@ def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
 
 
 def test_the_result_explains_a_tie() -> None:
-    result = {
-        "winner": 0,
-        "totals": [40, 40, 40],
-        "breakdown": [{"chips": 30, "points": 10, "abilities": {"chimera": 0}, "total": 40}] * 3,
-        "tied": [0, 1, 2],
-        "declarer": 2,
-        "reason": "declared",
-    }
-    info = board.result_info(result, {"active": 2}, NAMES)
+    s = new(3, 2, {"start": 0})
+    for seat in range(3):
+        arrange(s, seat, spirits=["ankou"], vp=30)
+    s["declarer"] = 2
+    s["result"] = result = final_result(s, "declared")
+    assert result["totals"] == [32, 32, 32]  # 30 chips, Ankou's point and its axe
+    with speaking("en"):
+        info = board.result_info(result, GAME.view(s, 0), NAMES)
     assert info["winner"] == "Ann" and info["order"] == ["Ann", "Brianna", "Cy"]
     assert [r["name"] for r in info["rows"]] == ["Ann", "Brianna", "Cy"]
     assert info["tied"] == ["Ann", "Brianna", "Cy"] and info["anchor"] == "Cy"
-    assert info["rows"][2]["declarer"] and info["rows"][0]["abilities"][0]["name"] == "Chimera"
+    assert info["rows"][2]["declarer"] and info["rows"][0]["abilities"][0]["name"] == "Ankou"
+
+
+def test_the_result_of_a_capped_match_names_the_matchs_turn_cap(app: Flask) -> None:
+    s = new(2, 4, {"start": 0, "turn_cap": 3})
+    s["result"] = final_result(s, "cap")
+    match = SimpleNamespace(names=lambda: NAMES[:2])
+    for lang, words in (("en", "limit of 3 turns per player"), ("ja", "1人3手番の上限")):
+        with app.test_request_context(f"/?lang={lang}"):
+            text = render_template(
+                f"tables/{KEY}/_result.html", view=GAME.view(s, 0), board=board, match=match
+            )
+        assert words in text
 
 
 # Pictures and escaping ----------------------------------------------------------------------

@@ -211,3 +211,24 @@ def test_a_kinds_text_for_markdown_names_its_symbols_and_holds_no_markup() -> No
     with speaking("ja"):
         assert "魔力から●黒◇任意を支払ってもよい" in markdown_text("belial")
         assert "●緑" in markdown_text("giant")
+
+
+def test_the_amounts_the_words_tell_are_the_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Labels and log lines take the rules' amounts from the engine, never their own copy."""
+    from companion.cardgames.summoners import view as engine_view
+
+    s = new(3, 2, {"start": 0})
+    arrange(s, 0, hand=["asmodai", "kelpie"], mana=["selkie"])  # 5 + 1: prayer
+    s = GAME.apply(s, 0, {"type": "play", "card": next(c for c in s["seats"][0]["hand"])})
+    monkeypatch.setitem(engine_view.NUMBERS, "prayer_draw", 3)
+    monkeypatch.setitem(engine_view.NUMBERS, "refill_to", 7)
+    view = GAME.view(s, 0)
+    with speaking("en"):
+        labels = {board.label(a, view, NAMES) for a in GAME.legal_actions(s, 0)}
+        done = board.describe({"type": "prayer-done", "turn": 1, "seat": 0}, NAMES)
+    assert "Prayer (6): draw 3 cards" in labels
+    assert "Prayer (6): discard any, then draw up to 7" in labels
+    assert done == "Ann stops discarding and refills to 7."
+    with speaking("ja"):
+        labels = {board.label(a, view, NAMES) for a in GAME.legal_actions(s, 0)}
+    assert any("カードを3枚引く" in t for t in labels) and any("7枚まで引く" in t for t in labels)

@@ -199,6 +199,14 @@ def number_of_card() -> dict[str, int]:
     return {card: table[kind]["number"] for card, kind in kind_of_card().items()}
 
 
+def trim_of(kind: str) -> Limits | None:
+    """What a kind's trim effect makes everyone discard down to (Nightmare), else None."""
+    for effect in kinds()[kind]["ability"].get("effects", []):
+        if "trim" in effect:
+            return effect["trim"]
+    return None
+
+
 def number_of_action(number: int) -> str:
     """The action a command number selects: <=3 conquest ... >=9 pilgrimage."""
     if number <= 3:

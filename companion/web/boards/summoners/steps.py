@@ -4,37 +4,37 @@ then the exact choice, so a phone shows a few buttons at a time instead of one l
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+
+from companion.cardgames.summoners.state import Action
+from companion.cardgames.summoners.view import View
 
 from .catalogue import npgettext, pgettext
 from .words import action_name
 
-Action = dict[str, Any]
-
 
 def steps(
-    action: Action, label: str, view: dict[str, Any], names: Sequence[str] | None = None
+    action: Action, label: str, view: View, names: Sequence[str] | None = None
 ) -> tuple[str, ...]:
     """The step labels that lead to ``action``; the last is its full ``label``."""
-    first = _FIRST.get(str(action.get("type")))
+    first = _FIRST.get(action["type"])
     head = first(action) if first is not None else None
     return (head, label) if head else (label,)
 
 
 def _summon(action: Action) -> str:
-    return str(pgettext("age-of-summoners", "Summon a spirit"))
+    return pgettext("age-of-summoners", "Summon a spirit")
 
 
 def _place(action: Action) -> str:
-    return str(pgettext("age-of-summoners", "Place a card as mana first"))
+    return pgettext("age-of-summoners", "Place a card as mana first")
 
 
 def _paid(action: Action) -> str:
-    return str(pgettext("age-of-summoners", "Use a spirit's ability"))
+    return pgettext("age-of-summoners", "Use a spirit's ability")
 
 
 def _act(action: Action) -> str:
-    return action_name(str(action.get("action", "")))
+    return action_name(action["action"])
 
 
 def _pay(action: Action) -> str:
