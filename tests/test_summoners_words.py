@@ -232,3 +232,17 @@ def test_the_amounts_the_words_tell_are_the_engines(monkeypatch: pytest.MonkeyPa
     with speaking("ja"):
         labels = {board.label(a, view, NAMES) for a in GAME.legal_actions(s, 0)}
     assert any("カードを3枚引く" in t for t in labels) and any("7枚まで引く" in t for t in labels)
+
+
+def test_the_end_of_a_match_names_every_seat_with_its_score() -> None:
+    end = {"type": "game-end", "turn": 60, "seat": None, "reason": "declared",
+           "totals": [37, 50], "winner": 1}  # fmt: skip
+    with speaking("en"):
+        assert board.describe(end, NAMES) == (
+            "The match ends. Scores: Ann 37, Brianna 50; Brianna wins."
+        )
+    with speaking("ja"):
+        assert (
+            board.describe(end, NAMES)
+            == "ゲーム終了。得点はAnn 37点、Brianna 50点。Briannaの勝利。"
+        )

@@ -14,7 +14,7 @@ from companion.cardgames.summoners.view import numbers
 
 from .catalogue import lazy_pgettext, pgettext
 from .names import colour_name, kind_name
-from .words import action_name, seat_name
+from .words import action_name, listed, seat_name
 
 _TEMPLATES = {
     "setup": lazy_pgettext(
@@ -83,7 +83,7 @@ _TEMPLATES = {
         "Deck and discard are empty: everyone discards down to %(hand)s hand and %(mana)s mana.",
     ),
     "game-end": lazy_pgettext(
-        "age-of-summoners", "The match ends. Scores %(totals)s; %(winner)s wins."
+        "age-of-summoners", "The match ends. Scores: %(scores)s; %(winner)s wins."
     ),
 }
 
@@ -228,8 +228,19 @@ def _sentence(event: Event, names: Sequence[str] | None) -> str:
     )
     ctx["times"] = f"×{event['times']}" if event.get("times", 1) > 1 else ""
     ctx["effects"] = _effects(event)
+    ctx["scores"] = _scores(event.get("totals", []), names)
     ctx["what"] = _discard_what(event.get("zone"), event.get("kind"))
     return str(template) % ctx
+
+
+def _scores(totals: list[int], names: Sequence[str] | None) -> str:
+    """Every seat with its score: "Ann 37, Ben 50"."""
+    return listed(
+        [
+            pgettext("age-of-summoners", "%(name)s %(score)s", name=_who(seat, names), score=n)
+            for seat, n in enumerate(totals)
+        ]
+    )
 
 
 def _discard_what(zone: str | None, kind: str | None) -> str:
