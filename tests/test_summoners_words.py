@@ -16,6 +16,7 @@ import companion.cardgames.summoners as engine_package
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.engine import new
 from companion.cardgames.summoners.scenario import arrange
+from companion.cardgames.summoners.scoring import final_result
 from companion.web.boards import summoners as board
 
 NAMES = ["Ann", "Brianna"]
@@ -246,3 +247,24 @@ def test_the_end_of_a_match_names_every_seat_with_its_score() -> None:
             board.describe(end, NAMES)
             == "ゲーム終了。得点はAnn 37点、Brianna 50点。Briannaの勝利。"
         )
+
+
+def test_the_board_leaves_out_empty_parts(app: Flask) -> None:
+    """No empty panel under the status while the buttons say it all; no "+ 0 Chimera"."""
+    s = new(2, 3, {"start": 0})
+    match = SimpleNamespace(
+        names=lambda: NAMES, seats=[SimpleNamespace(name=n, bot=None) for n in NAMES]
+    )
+    with app.test_request_context("/?lang=en"):
+        page = render_template(
+            "tables/age-of-summoners/_board.html", view=GAME.view(s, 0), board=board, match=match
+        )
+        row = {"chips": 3, "points": 5, "abilities": {"chimera": 0, "ankou": 2}, "total": 10}
+        assert board.standing_line(row) == "3 VP chips + 5 spirit points + 2 Ankou"
+    assert GAME.view(s, 0)["pending"] is not None and 'class="aos-choice"' not in page
+    arrange(s, 0, spirits=["chimera"])
+    s["result"] = final_result(s, "cap")
+    assert s["result"]["breakdown"][0]["abilities"] == {"chimera": 0}
+    with speaking("en"):
+        rows = board.result_info(s["result"], GAME.view(s, 0), NAMES)["rows"]
+    assert [part for row in rows for part in row["abilities"]] == []

@@ -153,7 +153,8 @@ def _phase1(view: View, name: str) -> CommandInfo:
 
 def choice_info(view: View, names: Sequence[str]) -> ChoiceInfo | None:
     """What the viewer must decide now, beyond the buttons: the two cards drawn in Phase III,
-    the seat an inquisition gives to, the counts a discard must reach."""
+    the seat an inquisition gives to, the counts a discard must reach; None when the buttons
+    say it all."""
     pending = view["pending"]
     me = view["seat"]
     if not pending or me is None:
@@ -192,7 +193,7 @@ def choice_info(view: View, names: Sequence[str]) -> ChoiceInfo | None:
         )
     elif phase == "optional" and waiting and waiting.get("kind") in kinds():
         info["note"] = ability_line(waiting.get("kind", ""))
-    return info
+    return info if info["drawn"] or info["note"] else None
 
 
 def ability_line(kind: str) -> Markup:

@@ -127,7 +127,9 @@ def _result_row(result: Result, rank: int, s: int, names: Sequence[str]) -> Resu
         "chips": part["chips"],
         "points": part["points"],
         "abilities": [
-            {"name": kind_name(kind), "points": pts} for kind, pts in part["abilities"].items()
+            {"name": kind_name(kind), "points": pts}
+            for kind, pts in part["abilities"].items()
+            if pts  # an ability that scored nothing is no part of the total
         ],
         "winner": s == result["winner"],
         "declarer": s == result["declarer"],

@@ -30,9 +30,10 @@ def standing_line(row: Score) -> str:
         points=row["points"],
     )
     for kind, points in row["abilities"].items():
-        text += pgettext(
-            "age-of-summoners", " + %(points)s %(name)s", points=points, name=kind_name(kind)
-        )
+        if points:  # an ability that scores nothing yet is no part of the total
+            text += pgettext(
+                "age-of-summoners", " + %(points)s %(name)s", points=points, name=kind_name(kind)
+            )
     return text
 
 
