@@ -19,14 +19,13 @@ from table_helpers import new_table as new_game_table
 
 from companion import matches
 from companion.cardgames.summoners import GAME
-from companion.cardgames.summoners.cards import kind_of_card, kinds, number_of_action
+from companion.cardgames.summoners.cards import ACTIONS, kind_of_card, kinds, number_of_action
 from companion.cardgames.summoners.engine import new
 from companion.cardgames.summoners.scenario import arrange, stack_deck
 from companion.cardgames.summoners.scoring import final_result
 from companion.web.boards import summoners as board
 from companion.web.boards.summoners import spirit_list
 from companion.web.boards.summoners.log import describe
-from companion.web.boards.summoners.words import ACTIONS_AND_SUMMON
 
 KEY = "age-of-summoners"
 THREE = {
@@ -366,7 +365,7 @@ def test_labels_on_the_page_are_words_not_json(client: FlaskClient, app: Flask) 
     seen: set[str] = set()
     starts = (
         "Play", "Summon", "First place", "Use", "Pay with", "Discard", "Stop", "Give", "Place",
-        "Keep", "Do not", "Declare", *(board.action_name(a) for a in ACTIONS_AND_SUMMON),
+        "Keep", "Do not", "Declare", *(board.action_name(a) for a in ACTIONS),
     )  # fmt: skip
     for _ in range(150):
         match = load(app, token)

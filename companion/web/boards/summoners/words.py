@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from companion.cardgames.summoners.cards import ACTIONS, COLOURS, Effect, kinds
+from companion.cardgames.summoners.cards import COLOURS, Effect, kinds
 
 from .catalogue import pgettext
 from .names import colour_name as colour_name
@@ -27,9 +27,6 @@ def seat_name(seat: int | None, names: Sequence[str] | None = None) -> str:
     if names is not None and 0 <= seat < len(names):
         return str(names[seat])
     return pgettext("age-of-summoners", "Seat %(n)s", n=seat + 1)
-
-
-ACTIONS_AND_SUMMON = (*ACTIONS, "summon")
 
 
 def action_name(action: str) -> str:
