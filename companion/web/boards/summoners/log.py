@@ -80,7 +80,8 @@ _TEMPLATES = {
     ),
     "rule-9-9": lazy_pgettext(
         "age-of-summoners",
-        "Deck and discard are empty: everyone discards down to %(hand)s hand and %(mana)s mana.",
+        "Deck and discard are empty: everyone discards down to %(hand_limit)s hand and"
+        " %(mana_limit)s mana.",
     ),
     "game-end": lazy_pgettext(
         "age-of-summoners", "The match ends. Scores: %(scores)s; %(winner)s wins."
@@ -191,7 +192,7 @@ def _sentence(event: Event, names: Sequence[str] | None) -> str:
     ctx["winner"] = _who(event.get("winner"), names)
     n = numbers()
     ctx.update(take=n["conquest_take"], refill=n["refill_to"])
-    ctx.update(hand=n["rule99_hand"], mana=n["rule99_mana"])
+    ctx.update(hand_limit=n["rule99_hand"], mana_limit=n["rule99_mana"])
     ctx["who"] = _who(event.get("seat"), names)
     ctx["victim"] = (
         _who(event["victim"], names)
