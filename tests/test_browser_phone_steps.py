@@ -93,12 +93,13 @@ def summon_step_by_step(page: Page) -> str:
     assert page.locator(".action-bar summary:visible").count() == 1  # the way back, nothing else
     name = summons.first.inner_text().removeprefix("Summon ").split(" (")[0]
     press(page, summons.first)
-    while page.locator(".action-bar :is(button, summary):visible:has-text('Pay with')").count():
+    while page.locator(".action-bar").get_by_text("Pay with").count():  # the payment's steps
         assert bar_height(page) <= PHONE["height"] / 3
-        steps = page.locator(".action-bar summary:visible")
-        if steps.count():
-            steps.first.click()
-        press(page, page.locator(".action-bar button:visible").first)
+        buttons = page.locator(".action-bar button:visible")
+        while not buttons.count():  # open the first step until a payment's button shows
+            page.locator(".action-bar details:not([open]) > summary:visible").first.click()
+            assert bar_height(page) <= PHONE["height"] / 3
+        press(page, buttons.first)
     return name
 
 

@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 from conftest import make_app
-from flask import Flask
+from flask import Flask, get_template_attribute
 from flask_babel import force_locale
 
 from companion.cardgames.summoners import GAME as SUMMONERS
 from companion.cardgames.summoners.engine import new
+from companion.cardgames.summoners.scenario import arrange
 from companion.cardgames.traitors_flame import GAME as TRAITORS_FLAME
 from companion.cardgames.traitors_flame import engine as flame_engine
 from companion.cardgames.traitors_flame.engine import DECK
@@ -48,9 +49,6 @@ SUMMONER_CASES = [
     ({"type": "place", "card": "belial-1"}, "Place a card as mana first", "先にカードを魔力として置く"),
     ({"type": "paid", "kind": "belial"}, "Use a spirit's ability", "精霊の能力を使う"),
     ({"type": "act", "action": "conquest", "victim": 1}, "Conquest", "征服"),
-    ({"type": "pay", "pay": {"black": 1}}, "Pay without philosopher's stones", "賢者の石を使わずに支払う"),
-    ({"type": "pay", "pay": {"stone": 1}}, "Pay with 1 philosopher's stone", "賢者の石を1枚使って支払う"),
-    ({"type": "pay", "pay": {"stone": 2}}, "Pay with 2 philosopher's stones", "賢者の石を2枚使って支払う"),
     ({"type": "discard", "zone": "hand", "card": "belial-1"}, "Discard from your hand", "手札から捨てる"),
     ({"type": "discard", "zone": "stones"}, "Discard mana or a stone", "魔力か賢者の石を捨てる"),
 ]  # fmt: skip
@@ -97,6 +95,75 @@ def test_flame_card_without_a_target_has_no_target_step(in_lang: Any) -> None:
     with in_lang("en"):
         path = flame_steps({"type": "play", "card": card("saint")}, "L", {"seat": 0}, NAMES)
         assert path == (f"Play {flame_words.card_name(card('saint'))}", "L")
+
+
+def paying(stones: int, mana: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Seat 0 of a 2-player match summoning Nightmare (3 black + 2 any) out of a row of ``mana``
+    kinds and ``stones`` stones: (the state, seat 0's view) at the payment."""
+    state = new(2, 3, {"start": 0})
+    arrange(
+        state, 0, hand=["nightmare", "belial"], mana=mana, stones=["kelpie", "rusalka"][:stones]
+    )
+    belial = next(c for c in state["seats"][0]["hand"] if c.startswith("belial"))
+    state = SUMMONERS.apply(state, 0, {"type": "play", "card": belial})
+    summon = next(a for a in SUMMONERS.legal_actions(state, 0) if a["type"] == "summon")
+    state = SUMMONERS.apply(state, 0, summon)
+    assert state["await"]["phase"] == "pay"
+    return state, SUMMONERS.view(state, 0)
+
+
+WIDE_ROW = ["ankou", "ankou", "asmodai", "giant", "dryad", "redcap", "kasha", "kobold", "sphinx",
+            "amabie", "selkie"]  # fmt: skip
+
+
+def levels(steps: tuple[Step, ...]) -> list[tuple[Step, ...]]:
+    """Every level of a tree of steps, the top one first."""
+    found = [steps]
+    for step in steps:
+        found += levels(step.children)
+    return found
+
+
+@pytest.mark.parametrize(("lang", "stones"), [("en", 2), ("ja", 2), ("en", 0), ("ja", 0)])
+def test_a_long_payment_list_is_paid_in_a_few_short_steps(
+    in_lang: Any, lang: str, stones: int
+) -> None:
+    state, view = paying(stones, WIDE_ROW)
+    with in_lang(lang):
+        flat = [
+            (a, summoners_board.label(a, view, NAMES)) for a in SUMMONERS.legal_actions(state, 0)
+        ]
+        chosen = with_steps("age-of-summoners", flat, view, NAMES)
+        macro = get_template_attribute("tables/_steps.html", "step_list")
+        html = str(macro(chosen.steps, len(chosen) == 1))
+    assert html.count("<button") == len(flat) and "primary" not in html
+    assert len(flat) > 12  # more than twice what a level shows
+    assert max(len(level) for level in levels(chosen.steps)) <= 6
+    assert sorted(s.label for s in leaves(chosen.steps)) == sorted(label for _, label in flat)
+    assert list(chosen) == flat  # the flat list keeps the engine's order
+    first = chosen.steps[0]
+    if stones:  # the fewest stones come first: nothing puts the costliest payment forward
+        assert first.label in ("Pay without philosopher's stones", "賢者の石を使わずに支払う")
+        stone_counts = [min(a["pay"].get("stone", 0) for a in _actions(s)) for s in chosen.steps]
+        assert stone_counts == sorted(stone_counts)
+
+
+def _actions(step: Step) -> list[dict[str, Any]]:
+    return [s.action for s in leaves((step,)) if s.action is not None]
+
+
+def test_a_few_payments_are_one_level_of_buttons(in_lang: Any) -> None:
+    state, view = paying(1, ["ankou", "ankou", "asmodai", "giant", "dryad"])
+    with in_lang("en"):
+        flat = [
+            (a, summoners_board.label(a, view, NAMES)) for a in SUMMONERS.legal_actions(state, 0)
+        ]
+        chosen = with_steps("age-of-summoners", flat, view, NAMES)
+    assert 1 < len(flat) <= 6
+    assert [s.label for s in chosen.steps] == sorted(
+        (label for _, label in flat), key=lambda t: "stone" in t
+    )
+    assert all(s.action is not None for s in chosen.steps)
 
 
 def leaves(steps: tuple[Step, ...]) -> list[Step]:

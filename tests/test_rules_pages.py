@@ -18,7 +18,7 @@ from table_helpers import page
 
 from companion import babel
 from companion.cardgames import game_keys, get_game
-from companion.cardgames.summoners.cards import kinds
+from companion.cardgames.summoners import cards
 from companion.markdown_blocks import blocks
 from companion.web import tables
 from companion.web.boards.summoners import spirit_list
@@ -133,8 +133,8 @@ def test_a_third_language_is_a_catalogue(client: FlaskClient, tmp_path: Path, ke
 def test_the_spirit_list_is_made_from_the_card_data(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(kinds()["belial"], "flavour_en", "A fresh line of lore.")
-    monkeypatch.setitem(kinds()["belial"], "flavour_ja", "新しい伝承。")
+    monkeypatch.setitem(cards.kind_words("belial"), "flavour_en", "A fresh line of lore.")
+    monkeypatch.setitem(cards.kind_words("belial"), "flavour_ja", "新しい伝承。")
     assert "<em>A fresh line of lore.</em>" in rules_page(client, "age-of-summoners", "en")
     assert "<em>新しい伝承。</em>" in rules_page(client, "age-of-summoners", "ja")
 
@@ -143,7 +143,7 @@ def test_a_spirit_is_named_in_every_other_language(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(spirit_list, "LANGUAGES", ("ja", "en", "fr"))
-    monkeypatch.setitem(kinds()["nightmare"], "name_fr", "Cauchemar")
+    monkeypatch.setitem(cards.kind_words("nightmare"), "name_fr", "Cauchemar")
     en = rules_page(client, "age-of-summoners", "en")
     assert "<strong>Nightmare</strong> (ナイトメア, Cauchemar, SU03)" in en
     ja = rules_page(client, "age-of-summoners", "ja")

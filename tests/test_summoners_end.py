@@ -48,6 +48,29 @@ def test_keep_one_and_assist_the_other_to_the_right() -> None:
     assert s["await"] == {"seat": 1, "phase": "play"}
 
 
+def test_the_view_says_where_an_assist_goes_and_who_gave_it() -> None:
+    s = start()
+    arrange(s, 0, hand=["kelpie"], mana=["selkie"])
+    stack_deck(s, ["ankou", "sphinx"])
+    before = GAME.view(s, 1)
+    right = before["seats"][0]["assists_to"]
+    assert before["seats"][right]["pairing_from"] is None  # an initial mana card
+    s = do(s, 0, type="play", card=card_of(s, 0, "kelpie"))
+    s = do(s, 0, type="act", action="pilgrimage", choice="vp")
+    s = do(s, 0, type="keep", card=next(c for c in s["turn"]["drawn"] if "sphinx" in c))
+    assert kind_of_card()[s["seats"][right]["pairing"]] == "ankou"
+    for viewer in (None, 0, 1, 2):
+        seats = GAME.view(s, viewer)["seats"]
+        assert seats[right]["pairing_from"] == 0
+        assert [x["pairing_from"] for i, x in enumerate(seats) if i != right] == [None, None]
+
+
+def test_the_view_counts_stones_as_mana_as_the_limits_do() -> None:
+    s = start()
+    arrange(s, 1, mana=["selkie", "kelpie"], stones=["ankou", "sphinx"])
+    assert [seat["mana_total"] for seat in GAME.view(s, 0)["seats"]][1] == 4
+
+
 def test_with_only_one_card_left_keep_it_and_assist_nothing() -> None:
     s = start()
     arrange(s, 0, hand=["kelpie"], mana=["selkie"])
@@ -107,6 +130,9 @@ def test_example_10_final_lap_and_tie_rule() -> None:
     result = final_result(s)
     assert result["totals"] == [44, 44, 40, 44]
     assert result["winner"] == 3 and result["tied"] == [0, 1, 3]
+    s["result"] = result
+    tie = GAME.view(s, None)["tie_break"]
+    assert tie == {"anchor": 1, "order": [2, 3, 0, 1], "ranking": [3, 0, 1, 2]}
 
 
 def test_the_declarer_wins_when_alone_on_top() -> None:
@@ -148,6 +174,11 @@ def test_the_safety_cap_ends_a_match() -> None:
     s = pilgrimage_turn(s, 0)
     s = pilgrimage_turn(s, 1)
     assert GAME.result(s) is s["result"] and s["result"]["reason"] == "cap"
+    # no declarer: a tie is counted from the player who took the last turn
+    assert GAME.view(s, 0)["tie_break"]["anchor"] == 1
+    assert GAME.view(s, 0)["tie_break"]["order"] == [0, 1]
+    assert GAME.view(s, 0)["turn_cap"] == 1 and new(2, 4, {})["options"] == {}
+    assert GAME.view(new(2, 4, {}), 0)["turn_cap"] == 80
 
 
 # --- deck and discard exhaustion (4.7) ----------------------------------------------------------

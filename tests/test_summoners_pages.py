@@ -18,14 +18,14 @@ from table_helpers import act, buttons, load, page, play_through_pages
 from table_helpers import new_table as new_game_table
 
 from companion import matches
-from companion.cardgames.summoners import GAME
-from companion.cardgames.summoners.cards import kind_of_card, kinds, number_of_action
+from companion.cardgames.summoners import GAME, cards
+from companion.cardgames.summoners.cards import ACTIONS, kind_of_card, kinds, number_of_action
 from companion.cardgames.summoners.engine import new
 from companion.cardgames.summoners.scenario import arrange, stack_deck
+from companion.cardgames.summoners.scoring import final_result
 from companion.web.boards import summoners as board
 from companion.web.boards.summoners import spirit_list
 from companion.web.boards.summoners.log import describe
-from companion.web.boards.summoners.words import ACTIONS_AND_SUMMON
 
 KEY = "age-of-summoners"
 THREE = {
@@ -365,7 +365,7 @@ def test_labels_on_the_page_are_words_not_json(client: FlaskClient, app: Flask) 
     seen: set[str] = set()
     starts = (
         "Play", "Summon", "First place", "Use", "Pay with", "Discard", "Stop", "Give", "Place",
-        "Keep", "Do not", "Declare", *(board.action_name(a) for a in ACTIONS_AND_SUMMON),
+        "Keep", "Do not", "Declare", *(board.action_name(a) for a in ACTIONS),
     )  # fmt: skip
     for _ in range(150):
         match = load(app, token)
@@ -397,7 +397,7 @@ def test_describe_names_the_players() -> None:
     with speaking("ja"):
         ja = [describe(e, NAMES) for e in view["events"]]
     assert ja[0] == "3人のゲームを開始。スタートプレイヤーはBrianna。"
-    assert describe(view["events"][0]) == "A match for 3 players begins; P2 starts."
+    assert describe(view["events"][0]) == "A match for 3 players begins; Seat 2 starts."
 
 
 # Rules --------------------------------------------------------------------------------------
@@ -589,19 +589,30 @@ def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
 
 
 def test_the_result_explains_a_tie() -> None:
-    result = {
-        "winner": 0,
-        "totals": [40, 40, 40],
-        "breakdown": [{"chips": 30, "points": 10, "abilities": {"chimera": 0}, "total": 40}] * 3,
-        "tied": [0, 1, 2],
-        "declarer": 2,
-        "reason": "declared",
-    }
-    info = board.result_info(result, {"active": 2}, NAMES)
+    s = new(3, 2, {"start": 0})
+    for seat in range(3):
+        arrange(s, seat, spirits=["ankou"], vp=30)
+    s["declarer"] = 2
+    s["result"] = result = final_result(s, "declared")
+    assert result["totals"] == [32, 32, 32]  # 30 chips, Ankou's point and its axe
+    with speaking("en"):
+        info = board.result_info(result, GAME.view(s, 0), NAMES)
     assert info["winner"] == "Ann" and info["order"] == ["Ann", "Brianna", "Cy"]
     assert [r["name"] for r in info["rows"]] == ["Ann", "Brianna", "Cy"]
     assert info["tied"] == ["Ann", "Brianna", "Cy"] and info["anchor"] == "Cy"
-    assert info["rows"][2]["declarer"] and info["rows"][0]["abilities"][0]["name"] == "Chimera"
+    assert info["rows"][2]["declarer"] and info["rows"][0]["abilities"][0]["name"] == "Ankou"
+
+
+def test_the_result_of_a_capped_match_names_the_matchs_turn_cap(app: Flask) -> None:
+    s = new(2, 4, {"start": 0, "turn_cap": 3})
+    s["result"] = final_result(s, "cap")
+    match = SimpleNamespace(names=lambda: NAMES[:2])
+    for lang, words in (("en", "limit of 3 turns per player"), ("ja", "1人3手番の上限")):
+        with app.test_request_context(f"/?lang={lang}"):
+            text = render_template(
+                f"tables/{KEY}/_result.html", view=GAME.view(s, 0), board=board, match=match
+            )
+        assert words in text
 
 
 # Pictures and escaping ----------------------------------------------------------------------
@@ -652,7 +663,7 @@ def test_the_docs_spirit_table_is_in_step_with_the_data(tmp_path: Path) -> None:
 
 def test_the_docs_table_names_a_spirit_in_every_language(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(spirit_list, "LANGUAGES", ("ja", "en", "fr"))
-    monkeypatch.setitem(kinds()["nightmare"], "name_fr", "Cauchemar")
+    monkeypatch.setitem(cards.kind_words("nightmare"), "name_fr", "Cauchemar")
     assert (
         "| SU03 | Nightmare ナイトメア Cauchemar | black 1 |" in spirit_list.docs_table_markdown()
     )

@@ -30,6 +30,21 @@ def _pick(legal: list[Any], rng: random.Random) -> Any:
     return rng.choice(rng.choice(list(groups.values())))
 
 
+# Keys views gained after the digest was taken: what the board reads instead of working rules
+# out again. They are left out, so the pinned views stay the ones the digest was taken on.
+LATER_VIEW_KEYS = ("order", "turn_cap", "numbers", "tie_break")
+LATER_SEAT_KEYS = ("assists_to", "mana_total", "pairing_from")
+
+
+def _pinned(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without the keys added after the digest was taken."""
+    kept = {k: v for k, v in view.items() if k not in LATER_VIEW_KEYS}
+    kept["seats"] = [
+        {k: v for k, v in seat.items() if k not in LATER_SEAT_KEYS} for seat in view["seats"]
+    ]
+    return kept
+
+
 def _feed(h: Any, obj: Any) -> None:
     h.update(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode())
     h.update(b"\n")
@@ -47,7 +62,7 @@ def _play(h: Any, players: int, seed: int, full: bool) -> None:
         legal = GAME.legal_actions(s, seat)
         _feed(h, legal)
         if full:
-            _feed(h, GAME.view(s, seat))
+            _feed(h, _pinned(GAME.view(s, seat)))
         if rng.random() < 0.05:
             _feed(h, _refusal(s, seat, rng))
         action = _pick(legal, rng)
@@ -56,7 +71,7 @@ def _play(h: Any, players: int, seed: int, full: bool) -> None:
     _feed(h, s)
     _feed(h, GAME.log(s))
     _feed(h, GAME.standings(s))
-    _feed(h, [GAME.view(s, seat) for seat in [None, *range(players)]])
+    _feed(h, [_pinned(GAME.view(s, seat)) for seat in [None, *range(players)]])
 
 
 def _refusal(s: Any, seat: int, rng: random.Random) -> Any:

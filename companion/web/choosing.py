@@ -1,5 +1,6 @@
 """A card table's choices as steps (card, then target, then payment or option), so a phone shows
-a handful of buttons at each level; each game's ``boards/<game>/steps.py`` names the steps."""
+a handful of buttons at each level; each game's ``boards/<game>/steps.py`` names the steps (and
+may say, by ``step_order``, which choices its levels show first)."""
 
 from __future__ import annotations
 
@@ -51,13 +52,16 @@ def with_steps(
     view: dict[str, Any],
     names: Sequence[str] | None = None,
 ) -> Choosing:
-    """Attach the game's steps to each (action, label) and group them level by level."""
+    """Attach the game's steps to each (action, label) and group them level by level, in the
+    order the game's ``step_order`` gives, if it has one (the flat list keeps its order)."""
     module = steps_module(key)
     made = tuple(
         Choice(action, label, _path(module, action, label, view, names))
         for action, label in choices
     )
-    return Choosing(made, tree(made))
+    order = getattr(module, "step_order", None)
+    shown = sorted(made, key=lambda c: order(c.action, view)) if order else made
+    return Choosing(made, tree(shown))
 
 
 def steps_module(key: str) -> ModuleType | None:

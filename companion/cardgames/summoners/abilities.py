@@ -11,8 +11,18 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-from .cards import ICONS, kind_of_card, kinds, number_of_action, number_of_card
-from .state import State, gain_faith, push, seats_from
+from .cards import (
+    ICONS,
+    Effect,
+    Kind,
+    PerIcon,
+    kind_of_card,
+    kinds,
+    number_of_action,
+    number_of_card,
+)
+from .records import EventFields
+from .state import State, Step, gain_faith, push, seats_from
 
 _KIND = kind_of_card()
 _NUMBER = number_of_card()
@@ -20,7 +30,7 @@ _SPECS = kinds()
 _ORDER = {k: i for i, k in enumerate(_SPECS)}
 
 
-def _kind_info(spec: dict[str, Any]) -> tuple[str, int, str | None, int, tuple[str, ...]]:
+def _kind_info(spec: Kind) -> tuple[str, int, str | None, int, tuple[str, ...]]:
     ability = spec["ability"]
     hook = ability["hook"]
     against = ability["against"] if hook == "ward" else None
@@ -164,11 +174,12 @@ def take_vp(s: State, taker: int, victim: int | None, amount: int) -> int:
     return lost
 
 
-def resolve(s: State, seat: int, kind: str, effects: list[dict[str, Any]], times: int) -> None:
+def resolve(s: State, seat: int, kind: str, effects: list[Effect], times: int) -> None:
     """Apply one kind's effects ``times`` over as a single step; deck draws become steps."""
     p = s["seats"][seat]
-    done: dict[str, Any] = {}
-    steps: list[dict[str, Any]] = []
+    done: EventFields = {}
+    steps: list[Step] = []
+    value: Any  # an effect's amount: an int, or a dict for cards-per-icon and trim (cards.Effect)
     for effect in effects:
         for name, value in effect.items():
             if name == "vp":
@@ -176,10 +187,15 @@ def resolve(s: State, seat: int, kind: str, effects: list[dict[str, Any]], times
                 done["vp"] = done.get("vp", 0) + value * times
             elif name == "faith":
                 done["faith"] = gain_faith(s, seat, value * times)
-            elif name in _DEAL_TO:
-                to = _DEAL_TO[name]
-                done[name] = value * times
-                steps.append({"step": "deal", "seat": seat, "n": value * times, "to": to})
+            elif name == "draw":
+                done["draw"] = value * times
+                steps.append({"step": "deal", "seat": seat, "n": value * times, "to": "hand"})
+            elif name == "stone":
+                done["stone"] = value * times
+                steps.append({"step": "deal", "seat": seat, "n": value * times, "to": "stone"})
+            elif name == "mana":
+                done["mana"] = value * times
+                steps.append({"step": "deal", "seat": seat, "n": value * times, "to": "mana"})
             elif name == "steal-victim":
                 victim = s["turn"].get("victim")
                 done["steal"] = {"from": victim, "amount": value * times}
@@ -197,17 +213,14 @@ def resolve(s: State, seat: int, kind: str, effects: list[dict[str, Any]], times
                 ]
     s["events"].append(
         {"type": "ability", "turn": s["turn_number"], "seat": seat, "kind": kind, "times": times,
-         **done}
+         **done}  # type: ignore[typeddict-item]  # an ability event has no private part
     )  # fmt: skip
     if steps:
         s["todo"] += reversed(steps)  # push()
 
 
-_DEAL_TO = {"draw": "hand", "stone": "stone", "mana": "mana"}
-
-
 def _steal_each(s: State, seat: int, amount: int) -> dict[str, int]:
-    taken = {}
+    taken: dict[str, int] = {}
     for other in seats_from(s, seat)[1:]:
         if s["seats"][other]["vp"] > 0 and not warded(s, other, "steal"):
             lost = min(amount, s["seats"][other]["vp"])
@@ -217,10 +230,10 @@ def _steal_each(s: State, seat: int, amount: int) -> dict[str, int]:
     return taken
 
 
-def _cards_per_icon(s: State, seat: int, value: dict[str, Any], times: int) -> list[dict[str, Any]]:
+def _cards_per_icon(s: State, seat: int, value: PerIcon, times: int) -> list[Step]:
     count = icon_counts(s, seat)[value["icon"]] * times
     to_hand = min(count, value["hand"])
-    steps = [{"step": "deal", "seat": seat, "n": to_hand, "to": "hand"}]
+    steps: list[Step] = [{"step": "deal", "seat": seat, "n": to_hand, "to": "hand"}]
     if count > to_hand:
         steps.append({"step": "deal", "seat": seat, "n": count - to_hand, "to": "mana"})
     return steps

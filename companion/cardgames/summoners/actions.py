@@ -3,13 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypedDict
 
 from .abilities import assist_triggers, lineup, reachable_of, resolve, take_vp, warded
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
-from .state import Action, Await, State, emit, gain_faith, push, seats_from
+from .records import Private
+from .state import (
+    ALCHEMY_DRAW,
+    ALCHEMY_FAITH,
+    CONQUEST_TAKE,
+    FESTIVAL_FAITH,
+    FESTIVAL_REVEAL,
+    PILGRIMAGE_DRAW,
+    PILGRIMAGE_FAITH,
+    PRAYER_DRAW,
+    REFILL_TO,
+    Action,
+    Await,
+    State,
+    Step,
+    emit,
+    gain_faith,
+    push,
+    right_of,
+    seats_from,
+)
 
 _KIND = kind_of_card()
 _NUMBER = number_of_card()
@@ -114,7 +134,17 @@ def inquisition_draw(s: State) -> int:
     return 2 if s["players"] == 4 else 3
 
 
-def action_prospects(s: State, seat: int) -> dict[str, Any]:
+class Gains(TypedDict):
+    """What the seat's actions would give now, as the buttons describe them."""
+
+    conquest: int  # VP for axes and swords, before the steal
+    research: int  # VP for stones
+    pilgrimage: int  # VP for faith
+    inquisition: int  # cards drawn
+    givers: list[int]  # who would give a card, in turn order
+
+
+def action_prospects(s: State, seat: int) -> Gains:
     """What the seat's actions would give now, as the buttons describe them."""
     p = s["seats"][seat]
     return {
@@ -131,7 +161,7 @@ def _conquest(s: State, seat: int, a: Action) -> None:
     s["seats"][seat]["vp"] += gain
     victim = a.get("victim")
     s["turn"]["victim"] = victim
-    take_vp(s, seat, victim, 1)
+    take_vp(s, seat, victim, CONQUEST_TAKE)
     emit(s, "conquest", seat, gain=gain, victim=victim)
 
 
@@ -148,30 +178,30 @@ def _research(s: State, seat: int, a: Action) -> None:
 
 
 def _alchemy(s: State, seat: int, a: Action) -> None:
-    stone = {"step": "deal", "seat": seat, "n": 1, "to": "stone"}
+    stone: Step = {"step": "deal", "seat": seat, "n": 1, "to": "stone"}
     if a["choice"] == "draw":
-        push(s, {"step": "deal", "seat": seat, "n": 1, "to": "hand"}, stone)
+        push(s, {"step": "deal", "seat": seat, "n": ALCHEMY_DRAW, "to": "hand"}, stone)
     else:
-        gain_faith(s, seat, 1)
+        gain_faith(s, seat, ALCHEMY_FAITH)
         push(s, stone)
 
 
 def _prayer(s: State, seat: int, a: Action) -> None:
     if a["choice"] == "draw":
-        push(s, {"step": "deal", "seat": seat, "n": 2, "to": "hand"})
+        push(s, {"step": "deal", "seat": seat, "n": PRAYER_DRAW, "to": "hand"})
     else:
         push(
             s,
             {"step": "prayer", "seat": seat},
-            {"step": "deal", "seat": seat, "n": 0, "upto": 5, "to": "hand"},
+            {"step": "deal", "seat": seat, "n": 0, "upto": REFILL_TO, "to": "hand"},
         )
 
 
 def _festival(s: State, seat: int, a: Action) -> None:
-    gain_faith(s, seat, 1)
+    gain_faith(s, seat, FESTIVAL_FAITH)
     push(
         s,
-        {"step": "deal", "seat": seat, "n": 2, "to": "reveal"},
+        {"step": "deal", "seat": seat, "n": FESTIVAL_REVEAL, "to": "reveal"},
         {"step": "festival", "seat": seat},
     )
 
@@ -192,7 +222,9 @@ def inquisition_givers(s: State, seat: int) -> list[int]:
 
 def _inquisition(s: State, seat: int, a: Action) -> None:
     n = inquisition_draw(s)
-    gives = [{"step": "give", "seat": g, "to": seat} for g in inquisition_givers(s, seat)]
+    gives: list[Step] = [
+        {"step": "give", "seat": g, "to": seat} for g in inquisition_givers(s, seat)
+    ]
     push(s, {"step": "deal", "seat": seat, "n": n, "to": "hand"}, *gives)
 
 
@@ -202,8 +234,8 @@ def _pilgrimage(s: State, seat: int, a: Action) -> None:
         p["vp"] += p["faith"]
         emit(s, "pilgrimage", seat, gain=p["faith"])
     else:
-        gain_faith(s, seat, 1)
-        push(s, {"step": "deal", "seat": seat, "n": 1, "to": "hand"})
+        gain_faith(s, seat, PILGRIMAGE_FAITH)
+        push(s, {"step": "deal", "seat": seat, "n": PILGRIMAGE_DRAW, "to": "hand"})
 
 
 def _discard(s: State, seat: int, a: Action, ctx: Await) -> None:
@@ -214,7 +246,7 @@ def _discard(s: State, seat: int, a: Action, ctx: Await) -> None:
         emit(s, "discarded", seat, zone=zone)
     else:
         card = a["card"]
-        p[zone].remove(card)
+        (p["hand"] if zone == "hand" else p["mana"]).remove(card)
         s["discard"].append(card)
         kind = _KIND[card]
         if zone == "hand":
@@ -233,7 +265,7 @@ def _give(s: State, seat: int, a: Action, ctx: Await) -> None:
     receiver = ctx["to"]
     s["seats"][seat]["hand"].remove(a["card"])
     s["seats"][receiver]["hand"].append(a["card"])
-    private = {"seats": [seat, receiver], "kinds": [_KIND[a["card"]]]}
+    private: Private = {"seats": [seat, receiver], "kinds": [_KIND[a["card"]]]}
     emit(s, "gave", seat, to=receiver, from_deck=False, private=private)
 
 
@@ -254,12 +286,12 @@ def _keep(s: State, seat: int, a: Action, ctx: Await) -> None:
     other = drawn[1] if drawn[0] == card else next(c for c in drawn if c != card)
     seats = s["seats"]
     seats[seat]["hand"].append(card)
-    neighbour = (seat - 1) % s["players"]  # right_of
+    neighbour = right_of(s, seat)
     seats[neighbour]["mana"].append(other)
     seats[neighbour]["pairing"] = other
     turn["drawn"] = []
     turn["assisted"] = other
-    private = {"seats": [seat], "kinds": [_KIND[card]]}
+    private: Private = {"seats": [seat], "kinds": [_KIND[card]]}
     s["events"].append({"type": "assisted", "turn": s["turn_number"], "seat": seat,
                         "to": neighbour, "kind": _KIND[other], "number": _NUMBER[other],
                         "private": private})  # fmt: skip

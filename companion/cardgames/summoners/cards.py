@@ -6,7 +6,80 @@ import json
 from collections import Counter
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, TypedDict, cast
+
+
+class PerIcon(TypedDict):
+    """Sphinx: one card per ``icon`` among the spirits, the first ``hand`` into the hand."""
+
+    icon: str
+    hand: int
+
+
+class Limits(TypedDict):
+    """Nightmare: the hand and mana (stones included) everyone discards down to."""
+
+    hand: int
+    mana: int
+
+
+# One effect block: a single name and its amount (a dict for the last two).
+Effect = TypedDict(
+    "Effect",
+    {
+        "vp": int,
+        "faith": int,
+        "draw": int,
+        "stone": int,
+        "mana": int,
+        "steal-victim": int,
+        "steal-each": int,
+        "cards-per-icon": PerIcon,
+        "trim": Limits,
+    },
+    total=False,
+)
+
+
+class Ability(TypedDict, total=False):
+    """A spirit's one ability: its hook and the parameters that hook reads."""
+
+    hook: Required[str]
+    effects: list[Effect]
+    actions: list[str]  # on-action: the actions that trigger it
+    amount: int  # discount, self-discount, place-on-summon, shift-command
+    colour: str  # self-discount: the colour it waives
+    cost: list[str]  # paid
+    optional: bool  # on-summon: a yes/no choice
+    min_number: int  # on-assist
+    max_hand: int  # end-of-turn
+    max_faith: int  # end-of-turn
+    score: str  # end-game: icon-sets, icons, stones or faith
+    icon: str  # end-game icons
+    per: int  # end-game: one point-step per this many
+    points: int  # end-game
+    against: str  # ward: steal or inquisition
+
+
+class Kind(TypedDict):
+    """A spirit kind as the rules read it; its words in each language are ``kind_words``."""
+
+    id: str
+    code: str
+    colour: str
+    number: int
+    copies: int
+    cost: list[str]
+    icons: list[str]
+    points: int
+    ability: Ability
+
+
+class Colour(TypedDict):
+    """A colour as the rules read it: its number; its words are ``colour_words``."""
+
+    number: int
+
 
 COLOURS = ("black", "green", "red", "yellow", "blue")
 ICONS = ("armour", "shield", "staff", "axe", "sword")
@@ -31,21 +104,41 @@ def _raw() -> dict[str, Any]:
 
 
 @cache
-def colour_info() -> dict[str, dict[str, Any]]:
-    """Per colour: its number and the ja/en names of the colour and its mana."""
-    info: dict[str, dict[str, Any]] = _raw()["colours"]
-    return info
+def colour_info() -> dict[str, Colour]:
+    """Per colour: its number."""
+    return cast(dict[str, Colour], _raw()["colours"])
 
 
 @cache
-def kinds() -> dict[str, dict[str, Any]]:
+def kinds() -> dict[str, Kind]:
     """Every spirit kind by id, in card-code order; raises ValueError on a malformed set."""
-    table = {spec["id"]: spec for spec in _raw()["spirits"]}
+    table: dict[str, Kind] = {spec["id"]: spec for spec in _raw()["spirits"]}
     check_set(list(table.values()))
     return table
 
 
-def check_set(specs: list[dict[str, Any]]) -> None:
+def _words(record: dict[str, Any]) -> dict[str, str]:
+    """The language fields of a data record ("name_ja", "text_en"...): one per language given."""
+    return {k: v for k, v in record.items() if k.split("_")[0] in WORD_FIELDS}
+
+
+WORD_FIELDS = ("name", "text", "flavour", "mana")
+
+
+@cache
+def kind_words(kind: str) -> dict[str, str]:
+    """A kind's name, text and flavour in each language the data gives ("name_ja"...)."""
+    return _words(next(s for s in _raw()["spirits"] if s["id"] == kind))
+
+
+@cache
+def colour_words(symbol: str) -> dict[str, str]:
+    """A cost symbol's words in each language the data gives: a colour's name and its mana's
+    ("name_ja", "mana_en"...); the generic symbol "any" has a name, as card texts write it."""
+    return _words(_raw()["any"] if symbol == "any" else _raw()["colours"][symbol])
+
+
+def check_set(specs: list[Kind]) -> None:
     """Raise ValueError unless the set follows the design brief's structural rules."""
     if sum(s["copies"] for s in specs) != 110 or len(specs) != 30:
         raise ValueError("the set must have 30 kinds and 110 cards")
@@ -60,7 +153,7 @@ def check_set(specs: list[dict[str, Any]]) -> None:
             raise ValueError(f"icon {icon!r} must appear on at least 4 kinds")
 
 
-def _check_kind(spec: dict[str, Any]) -> None:
+def _check_kind(spec: Kind) -> None:
     name = spec["id"]
     if spec["number"] != colour_info()[spec["colour"]]["number"]:
         raise ValueError(f"{name!r}: number does not match colour")
@@ -104,6 +197,14 @@ def number_of_card() -> dict[str, int]:
     """Card id -> number."""
     table = kinds()
     return {card: table[kind]["number"] for card, kind in kind_of_card().items()}
+
+
+def trim_of(kind: str) -> Limits | None:
+    """What a kind's trim effect makes everyone discard down to (Nightmare), else None."""
+    for effect in kinds()[kind]["ability"].get("effects", []):
+        if "trim" in effect:
+            return effect["trim"]
+    return None
 
 
 def number_of_action(number: int) -> str:

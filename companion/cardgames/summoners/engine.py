@@ -11,8 +11,10 @@ from .actions import HANDLERS
 from .flow import advance, start_turn
 from .legal import check, legal_actions
 from .options import OPTIONS
+from .records import Result
+from .refusals import BAD_PLAYERS, NOBODY_TO_ACT
 from .scoring import standings
-from .state import Action, State, copy_state, new_state
+from .state import MAX_PLAYERS, MIN_PLAYERS, Action, State, copy_state, new_state
 from .view import view
 
 KEY = "age-of-summoners"
@@ -22,10 +24,12 @@ ENGINE_VERSION = 1
 
 def new(players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
     """A fresh match for 2-4 players; the start player comes from the seed unless given."""
-    if not isinstance(players, int) or not 2 <= players <= 4:
+    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CardGameRuleError(
-            "Age of Summoners needs 2 to 4 players, not %(players)r.",
+            BAD_PLAYERS,
             "bad-players",
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
             players=players,
         )
     s = new_state(players, seed, options or {})
@@ -37,7 +41,7 @@ def step(s: State, seat: int, action: Action) -> None:
     """Carry out a legal action on ``s`` in place (the fast path bots and playouts use)."""
     ctx = s["await"]
     if ctx is None:
-        raise CardGameRuleError("Nobody is to act now.", "not-your-turn")
+        raise CardGameRuleError(NOBODY_TO_ACT, "not-your-turn")
     copy = action.copy()
     if "pay" in action:
         copy["pay"] = dict(action["pay"])
@@ -63,7 +67,7 @@ def replay(seed: int, players: int, options: Mapping[str, Any], log: list[Any]) 
     return s
 
 
-def result(state: State) -> dict[str, Any] | None:
+def result(state: State) -> Result | None:
     """None while the match runs; then totals, breakdowns, the winner and why it ended (5.3-5.4)."""
     return state["result"]
 
@@ -73,8 +77,8 @@ class SummonersGame:
 
     key = KEY
     names: Mapping[str, str] = {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
-    min_players = 2
-    max_players = 4
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
     engine_version = ENGINE_VERSION
     options: Sequence[GameOption] = OPTIONS
 
@@ -90,13 +94,14 @@ class SummonersGame:
         """Validate and apply an action, returning a new state."""
         return apply(state, seat, action)
 
+    # The contract speaks of plain dicts; the engine's are typed (view.View, records.Result).
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know."""
-        return view(state, seat)
+        return cast(dict[str, Any], view(state, seat))
 
     def result(self, state: State) -> dict[str, Any] | None:
         """The final result, or None while running."""
-        return result(state)
+        return cast(dict[str, Any] | None, result(state))
 
     def log(self, state: State) -> list[tuple[int, Action]]:
         """The moves played so far."""
@@ -104,7 +109,7 @@ class SummonersGame:
 
     def standings(self, state: State) -> list[dict[str, Any]]:
         """Every seat's score as it stands now, from public facts only."""
-        return standings(state)
+        return cast(list[dict[str, Any]], standings(state))
 
     def bots(self) -> Mapping[str, Bot[Action]]:
         """Random, heuristic and search bots."""
@@ -130,10 +135,11 @@ class SummonersGame:
         """Bot matches and the balance figures (simulate.py)."""
         from .simulate import simulate
 
-        return simulate(games, players, bots, seed=seed, workers=workers, options=options)
+        report = simulate(games, players, bots, seed=seed, workers=workers, options=options)
+        return cast(dict[str, Any], report)
 
     def report(self, summary: dict[str, Any]) -> str:
         """A simulation summary as text."""
-        from .simulate import format_table
+        from .simulate import Report, format_table
 
-        return format_table(summary)
+        return format_table(cast(Report, summary))

@@ -7,7 +7,7 @@ can suspend it, run the 9/9 rule (4.7, D16) and retry once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Unpack
 
 from .abilities import (
     action_triggers,
@@ -16,18 +16,26 @@ from .abilities import (
     summon_triggers,
 )
 from .cards import kind_of_card, kinds, number_of_card
+from .records import Private
 from .scoring import final_result
 from .state import (
+    ASSIST_DRAW,
     END_SPIRITS,
     END_VP,
-    TURN_CAP,
+    FESTIVAL_REVEAL,
+    NO_PAIRING,
+    RULE99_HAND,
+    RULE99_MANA,
     State,
     Step,
+    WaitFor,
     deck_ready,
     emit,
+    mana_count,
     push,
     reshuffle,
     seats_from,
+    turn_cap,
 )
 
 _KIND = kind_of_card()
@@ -44,7 +52,7 @@ def advance(s: State) -> None:
         steps[step["step"]](s, step)
 
 
-def wait(s: State, seat: int, phase: str, **context: Any) -> None:
+def wait(s: State, seat: int, phase: str, **context: Unpack[WaitFor]) -> None:
     """Stop and wait for ``seat`` to choose (legal_actions lists the options)."""
     s["await"] = {"seat": seat, "phase": phase, **context}
 
@@ -80,7 +88,10 @@ def _deal(s: State, step: Step) -> None:
 def _rule99(s: State, retry: Step) -> None:
     s["rule99"] += 1
     emit(s, "rule-9-9", None)
-    trims = [{"step": "trim", "seat": p, "hand": 9, "mana": 9} for p in seats_from(s, _active(s))]
+    trims: list[Step] = [
+        {"step": "trim", "seat": p, "hand": RULE99_HAND, "mana": RULE99_MANA}
+        for p in seats_from(s, _active(s))
+    ]
     push(s, *trims, {"step": "reform"}, retry)
 
 
@@ -112,7 +123,7 @@ def _place(s: State, step: Step, got: list[str]) -> None:
     elif to == "give":
         receiver = step["receiver"]
         s["seats"][receiver]["hand"] += got
-        private = {"seats": [seat, receiver], "kinds": kinds_got}
+        private: Private = {"seats": [seat, receiver], "kinds": kinds_got}
         emit(s, "gave", seat, to=receiver, from_deck=True, private=private)
     else:
         set_command(s, seat, got[0] if got else None)
@@ -132,7 +143,7 @@ def set_command(s: State, seat: int, card: str | None) -> None:
     p = s["seats"][seat]
     mana = p["mana"]
     pairing = p["pairing"] if p["pairing"] in mana else mana[-1] if mana else None
-    number = _NUMBER[pairing] if pairing else 0
+    number = _NUMBER[pairing] if pairing else NO_PAIRING
     played = _NUMBER[card] if card else 0
     if card is not None:
         mana.append(card)
@@ -159,7 +170,7 @@ def set_command(s: State, seat: int, card: str | None) -> None:
 def _trim(s: State, step: Step) -> None:
     p = s["seats"][step["seat"]]
     over_hand = len(p["hand"]) > step["hand"]
-    over_mana = len(p["mana"]) + len(p["stones"]) > step["mana"]
+    over_mana = mana_count(p) > step["mana"]
     if over_hand or over_mana:
         push(s, step)
         wait(s, step["seat"], "trim", hand=step["hand"], mana=step["mana"])
@@ -171,11 +182,12 @@ def _reform(s: State, step: Step) -> None:
 
 
 def _give(s: State, step: Step) -> None:
-    giver = step["seat"]
+    giver, receiver = step["seat"], step["to"]
+    assert isinstance(receiver, int)  # a give step's "to" is a seat (a deal's is a zone)
     if s["seats"][giver]["hand"]:
-        wait(s, giver, "give", to=step["to"])
+        wait(s, giver, "give", to=receiver)
     else:
-        push(s, {"step": "deal", "seat": giver, "n": 1, "to": "give", "receiver": step["to"]})
+        push(s, {"step": "deal", "seat": giver, "n": 1, "to": "give", "receiver": receiver})
 
 
 def _festival(s: State, step: Step) -> None:
@@ -183,7 +195,7 @@ def _festival(s: State, step: Step) -> None:
     reveal = s["turn"]["reveal"]
     faith = s["seats"][seat]["faith"]
     lower = any(s["seats"][o]["faith"] < faith for o in seats_from(s, seat)[1:])
-    if len(reveal) == 2 and not lower:
+    if len(reveal) == FESTIVAL_REVEAL and not lower:
         wait(s, seat, "festival")
         return
     s["seats"][seat]["mana"] += reveal
@@ -220,14 +232,14 @@ def _phase3(s: State, step: Step) -> None:
         {"step": "end-check", "seat": seat},
         {"step": "end-of-turn", "seat": seat},
         {"step": "keep", "seat": seat},
-        {"step": "deal", "seat": seat, "n": 2, "to": "drawn"},
+        {"step": "deal", "seat": seat, "n": ASSIST_DRAW, "to": "drawn"},
     )
 
 
 def _keep(s: State, step: Step) -> None:
     seat = step["seat"]
     drawn = s["turn"]["drawn"]
-    if len(drawn) == 2:
+    if len(drawn) == ASSIST_DRAW:
         s["await"] = {"seat": seat, "phase": "keep"}
     elif drawn:
         s["seats"][seat]["hand"] += drawn
@@ -261,7 +273,7 @@ def _end_turn(s: State, step: Step) -> None:
             finish(s, "declared")
             return
     nxt = (seat + 1) % s["players"]
-    if s["seats"][nxt]["turns"] >= s["options"].get("turn_cap", TURN_CAP):
+    if s["seats"][nxt]["turns"] >= turn_cap(s):
         finish(s, "cap")
         return
     start_turn(s, nxt)

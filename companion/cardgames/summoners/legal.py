@@ -24,7 +24,17 @@ from .payment import (
     pending_payments,
     symbols,
 )
-from .state import Action, Await, State
+from .refusals import (
+    BAD_CHOICE,
+    CANNOT_PAY,
+    MATCH_OVER,
+    NOT_AN_ACTION,
+    NOT_IN_HAND,
+    NOT_NOW,
+    NOT_YOUR_TURN,
+    PAYMENT_SHORT,
+)
+from .state import Action, Await, State, mana_count, zone_cards
 
 Counts = tuple[int, ...]
 _KIND = kind_of_card()
@@ -247,7 +257,7 @@ def _trim(s: State, seat: int, ctx: Await) -> list[Action]:
     found: list[Action] = []
     if len(p["hand"]) > ctx["hand"]:
         found += [{"type": "discard", "zone": "hand", "card": c} for c in _firsts(p["hand"])]
-    if len(p["mana"]) + len(p["stones"]) > ctx["mana"]:
+    if mana_count(p) > ctx["mana"]:
         found += [{"type": "discard", "zone": "mana", "card": c} for c in _mana_firsts(s, seat)]
         if p["stones"]:
             found.append({"type": "discard", "zone": "stones"})
@@ -288,20 +298,18 @@ _PHASES: dict[str, Callable[[State, int, Await], list[Action]]] = {
     "declare": _declare,
 }
 
-_ZONES = {
-    "play": "hand", "summon": "hand", "place": "hand", "give": "hand",
-    "choose": "reveal", "keep": "drawn",
-}  # fmt: skip
 
-
-def _zone(s: State, seat: int, action: Any) -> list[str] | None:
+def _zone(s: State, seat: int, action: dict[Any, Any]) -> list[str] | None:
+    """Where the card of a card action must lie (None: the action takes no card from a zone)."""
     kind = action.get("type")
     if kind == "discard":
-        return s["seats"][seat].get(action.get("zone", ""), None)
-    if kind in ("choose", "keep"):
-        return s["turn"][_ZONES[kind]]  # type: ignore[no-any-return]
-    if kind in _ZONES:
-        return s["seats"][seat]["hand"]  # type: ignore[no-any-return]
+        return zone_cards(s["seats"][seat], action.get("zone"))
+    if kind == "choose":
+        return s["turn"]["reveal"]
+    if kind == "keep":
+        return s["turn"]["drawn"]
+    if kind in _FROM_HAND:
+        return s["seats"][seat]["hand"]
     return None
 
 
@@ -339,14 +347,12 @@ def check(s: State, seat: int, action: Any) -> None:
     its own hand and its legal actions), never on where a hidden card lies.
     """
     if s["result"] is not None:
-        raise CardGameRuleError("The match is over.", "match-over")
+        raise CardGameRuleError(MATCH_OVER, "match-over")
     ctx = s["await"]
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise CardGameRuleError("An action must be a dict with a type.", "unknown-action")
+        raise CardGameRuleError(NOT_AN_ACTION, "unknown-action")
     if ctx is None or ctx["seat"] != seat:
-        raise CardGameRuleError(
-            "It is not seat %(seat)s's turn to act.", "not-your-turn", seat=seat
-        )
+        raise CardGameRuleError(NOT_YOUR_TURN, "not-your-turn", seat=seat)
     legal = legal_actions(s, seat)
     wanted = signature(s, seat, action)
     if any(signature(s, seat, a) == wanted for a in legal) and _in_place(s, seat, action):
@@ -367,24 +373,15 @@ def _refuse(s: State, seat: int, action: Any, legal: list[Action], phase: str) -
     hand = s["seats"][seat]["hand"]
     in_hand = isinstance(card, str) and card in hand
     if kind == "summon" and phase in ("main", "summon") and in_hand:
-        raise CardGameRuleError("You cannot pay for %(card)r now.", "cannot-pay", card=card)
+        raise CardGameRuleError(CANNOT_PAY, "cannot-pay", card=card)
     if kind not in {a["type"] for a in legal}:
-        raise CardGameRuleError(
-            "A %(type)s action is not possible now (waiting for %(phase)s).",
-            "unknown-action",
-            type=shown(kind),
-            phase=phase,
-        )
+        raise CardGameRuleError(NOT_NOW, "unknown-action", type=shown(kind), phase=phase)
     if kind == "pay":
-        raise CardGameRuleError("That payment does not pay the cost.", "cannot-pay")
+        raise CardGameRuleError(PAYMENT_SHORT, "cannot-pay")
     from_hand = kind in _FROM_HAND or (kind == "discard" and action.get("zone") == "hand")
     if from_hand and "card" in action and not in_hand:
-        raise CardGameRuleError(
-            "Card %(card)s is not in your hand.", "card-not-in-hand", card=shown(card)
-        )
-    raise CardGameRuleError(
-        "That choice is not allowed now: %(action)s.", "bad-choice", action=shown(action)
-    )
+        raise CardGameRuleError(NOT_IN_HAND, "card-not-in-hand", card=shown(card))
+    raise CardGameRuleError(BAD_CHOICE, "bad-choice", action=shown(action))
 
 
 _FROM_HAND = ("play", "summon", "place", "give")

@@ -8,13 +8,22 @@ a colour fixes the number), so payments are distinct by counts only.
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import Any
+from typing import TypedDict
 
 from .abilities import Lineup, lineup
-from .cards import COLOURS, colour_of_card, kind_of_card, kinds
+from .cards import COLOURS, Kind, colour_of_card, kind_of_card, kinds
 from .state import State
 
 Payment = tuple[int, int, int, int, int, int]
+
+
+class Cost(TypedDict):
+    """A summon's cost as symbols ("black", "any") and the coloured symbols waived (``free``)."""
+
+    cost: list[str]
+    free: int
+
+
 _INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
@@ -32,7 +41,7 @@ _SPECS = kinds()
 _COLOUR_INDEX = {card: _INDEX[colour] for card, colour in colour_of_card().items()}
 
 
-def _self_discounted(spec: dict[str, Any]) -> tuple[tuple[int, ...], int]:
+def _self_discounted(spec: Kind) -> tuple[tuple[int, ...], int]:
     req, generic = symbols(tuple(spec["cost"]))
     ability = spec["ability"]
     reduced = list(req)
@@ -53,7 +62,7 @@ def summon_cost(s: State, seat: int, kind: str) -> tuple[tuple[int, ...], int, i
     return lineup_cost(lineup(s, seat), kind)
 
 
-def cost_symbols(s: State, seat: int, kind: str) -> dict[str, Any]:
+def cost_symbols(s: State, seat: int, kind: str) -> Cost:
     """A kind's summon cost for the seat as symbols ("black", "any") after its own discount,
     with the coloured symbols the seat's spirits waive (``free``)."""
     req, generic, free = summon_cost(s, seat, kind)
@@ -205,7 +214,7 @@ def payment_dict(payment: Payment) -> dict[str, int]:
     return found.copy()
 
 
-def payment_tuple(pay: Any) -> Payment | None:
+def payment_tuple(pay: object) -> Payment | None:
     """Parse a payment dict; None when it is malformed."""
     if not isinstance(pay, dict) or not _PAY_NAME_SET.issuperset(pay):
         return None

@@ -6,7 +6,7 @@ from typing import Any
 
 from .cards import kind_of_card
 from .flow import start_turn
-from .state import State
+from .state import Seat, State, zone_cards
 
 ZONES = ("hand", "mana", "stones", "spirits")
 
@@ -24,6 +24,12 @@ def _pull(s: State, wanted: str, locked: set[str]) -> str:
     raise ValueError(f"no free card of kind {wanted!r}")
 
 
+def _cards(p: Seat, zone: str) -> list[str]:
+    found = zone_cards(p, zone)
+    assert found is not None, zone
+    return found
+
+
 def arrange(s: State, seat: int, **zones: Any) -> State:
     """Set a seat's zones (lists of kinds or card ids), chips and pairing card, in place.
 
@@ -34,17 +40,21 @@ def arrange(s: State, seat: int, **zones: Any) -> State:
     p = s["seats"][seat]
     locked: set[str] = set()
     for zone in ZONES:
+        cards = _cards(p, zone)
         if zone in zones:
-            s["deck"][:0] = p[zone]
-            p[zone] = []
+            s["deck"][:0] = cards
+            cards.clear()
     for zone in ZONES:
         for wanted in zones.get(zone, []):
             card = _pull(s, wanted, locked)
             locked.add(card)
-            p[zone].append(card)
-    for chip in ("vp", "faith", "turns"):
-        if chip in zones:
-            p[chip] = zones[chip]
+            _cards(p, zone).append(card)
+    if "vp" in zones:
+        p["vp"] = zones["vp"]
+    if "faith" in zones:
+        p["faith"] = zones["faith"]
+    if "turns" in zones:
+        p["turns"] = zones["turns"]
     if "pairing" in zones:
         index = zones["pairing"]
         p["pairing"] = None if index is None else p["mana"][index]

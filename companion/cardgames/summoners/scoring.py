@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .abilities import end_game_points
 from .cards import kind_of_card, kinds
+from .records import Result, Score
 from .state import State, seats_from
 
 _POINTS = {card: kinds()[kind]["points"] for card, kind in kind_of_card().items()}
 
 
-def score_seat(s: State, seat: int) -> dict[str, Any]:
+def score_seat(s: State, seat: int) -> Score:
     """One seat's final score: VP chips + spirits' point values + game-end abilities (D15)."""
     p = s["seats"][seat]
     points = sum(_POINTS[c] for c in p["spirits"])
@@ -20,13 +19,13 @@ def score_seat(s: State, seat: int) -> dict[str, Any]:
     return {"chips": p["vp"], "points": points, "abilities": abilities, "total": total}
 
 
-def standings(s: State) -> list[dict[str, Any]]:
+def standings(s: State) -> list[Score]:
     """Every seat's score as the match would end now; built from public facts only (chips,
     spirits, faith, the number of stones), so any seat may see every row."""
     return [score_seat(s, seat) for seat in range(s["players"])]
 
 
-def final_result(s: State, reason: str | None = None) -> dict[str, Any]:
+def final_result(s: State, reason: str | None = None) -> Result:
     """Totals, breakdowns and the winner.
 
     Ties go to the tied player nearest clockwise from the declarer, so the declarer loses every
@@ -37,9 +36,7 @@ def final_result(s: State, reason: str | None = None) -> dict[str, Any]:
     totals = [b["total"] for b in breakdown]
     best = max(totals)
     tied = [seat for seat, total in enumerate(totals) if total == best]
-    anchor = s["declarer"] if s["declarer"] is not None else s["turn"].get("seat", s["start"])
-    order = seats_from(s, (anchor + 1) % s["players"])
-    winner = min(tied, key=order.index)
+    winner = ranking(totals, tie_order(s)[1])[0]
     return {
         "winner": winner,
         "totals": totals,
@@ -49,3 +46,15 @@ def final_result(s: State, reason: str | None = None) -> dict[str, Any]:
         "reason": reason,
         "turns": [p["turns"] for p in s["seats"]],
     }
+
+
+def tie_order(s: State) -> tuple[int, list[int]]:
+    """The seat ties are counted from (the declarer, else whoever took the last turn) and every
+    seat in the order a tie goes, from the one after it (5.4)."""
+    anchor = s["declarer"] if s["declarer"] is not None else s["turn"].get("seat", s["start"])
+    return anchor, seats_from(s, (anchor + 1) % s["players"])
+
+
+def ranking(totals: list[int], order: list[int]) -> list[int]:
+    """Seats from first place to last: by total, equal totals in tie order."""
+    return sorted(order, key=lambda seat: -totals[seat])

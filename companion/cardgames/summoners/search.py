@@ -17,18 +17,16 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from .bots import _SCORERS, group_key, heuristic_bot
+from .bots import _SCORERS, Action, View, group_key, heuristic_bot
 from .cards import card_ids
 from .engine import step
 from .legal import legal_actions
 from .state import Action as Move
-from .state import State, copy_state
+from .state import Seat, State, Step, Turn, copy_state
 from .valuation import Eye
-from .view import view as make_view
+from .view import CardView, bot_view
 
-# Bots read actions as the plain dicts a view lists; the engine's ``step`` takes them as moves.
-Action = dict[str, Any]
-View = dict[str, Any]
+# Bots read actions as the plain dicts a view lists (bots.Action); ``step`` takes them as moves.
 SEARCHED = ("play", "main", "declare")
 ENDGAME_TURNS = 7.0
 # Rollouts per decision, shared by the candidates (about 0.5 s on the reference machine).
@@ -93,7 +91,7 @@ def determinize(view: View, rng: random.Random) -> State:
     known.update(c["id"] for c in view["reveal"])
     unseen = [c for c in card_ids() if c not in known]
     rng.shuffle(unseen)
-    seats = []
+    seats: list[Seat] = []
     for p in view["seats"]:
         hand = [c["id"] for c in p["hand"]] if p["seat"] == seat else _take(unseen, p["hand_count"])
         seats.append(
@@ -133,7 +131,7 @@ def determinize(view: View, rng: random.Random) -> State:
     }
 
 
-def _todo(view: View) -> list[dict[str, Any]]:
+def _todo(view: View) -> list[Step]:
     """Steps still due this turn: only a declaration has any (the end of the turn)."""
     if view["pending"]["phase"] == "declare":
         return [{"step": "end-turn", "seat": view["seat"]}]
@@ -146,24 +144,23 @@ def _take(pool: list[str], count: int) -> list[str]:
     return taken
 
 
-def _turn(view: View) -> dict[str, Any]:
+def _turn(view: View) -> Turn:
     command = view["command"]
-    turn: dict[str, Any] = {"seat": view["active"], "played": None, "pairing_card": None}
-    turn.update(pairing_num=0, base=0, paid={}, placed=0, drawn=[], victim=None, action=None)
+    turn: Turn = {"seat": view["active"], "played": None, "pairing_card": None, "pairing_num": 0,
+                  "base": 0, "paid": {}, "placed": 0, "drawn": [], "reveal": [], "victim": None,
+                  "action": None}  # fmt: skip
     turn["reveal"] = [c["id"] for c in view["reveal"]]
     if command is not None:
-        turn.update(
-            played=_card_id(command["played"]),
-            pairing_card=_card_id(command["pairing"]),
-            pairing_num=command["pairing_number"],
-            base=command["number"],
-            paid=dict(command["paid"]),
-            placed=command["placed"],
-        )
+        turn["played"] = _card_id(command["played"])
+        turn["pairing_card"] = _card_id(command["pairing"])
+        turn["pairing_num"] = command["pairing_number"]
+        turn["base"] = command["number"]
+        turn["paid"] = dict(command["paid"])
+        turn["placed"] = command["placed"]
     return turn
 
 
-def _card_id(card: dict[str, Any] | None) -> str | None:
+def _card_id(card: CardView | None) -> str | None:
     """A card seen this turn; a stand-in copy of its kind once it has left the table."""
     if card is None:
         return None
@@ -181,7 +178,7 @@ def rollout(s: State, seat: int, rng: random.Random, limit: int = 80) -> None:
             return
         actor = ctx["seat"]
         legal = cast(list[Action], legal_actions(s, actor))
-        step(s, actor, cast(Move, heuristic_bot(make_view(s, actor, events=False), legal, rng)))
+        step(s, actor, cast(Move, heuristic_bot(bot_view(s, actor), legal, rng)))
 
 
 def evaluate(s: State, seat: int) -> float:
@@ -191,5 +188,5 @@ def evaluate(s: State, seat: int) -> float:
         totals = res["totals"]
         best_other = max(t for i, t in enumerate(totals) if i != seat)
         return float(totals[seat] - best_other) + (6.0 if res["winner"] == seat else 0.0)
-    values = [Eye(make_view(s, i, events=False)).position_value() for i in range(s["players"])]
+    values = [Eye(bot_view(s, i)).position_value() for i in range(s["players"])]
     return values[seat] - max(v for i, v in enumerate(values) if i != seat)

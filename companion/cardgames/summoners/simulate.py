@@ -9,15 +9,15 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from .bots import BOTS
 from .cards import ACTIONS, kinds
 from .engine import new, step
 from .legal import legal_actions
 from .playout import random_action
-from .state import State
-from .view import view
+from .state import END_SPIRITS, END_VP, Action, Options, State
+from .view import bot_view
 
 _HAND_EVENTS = ("dealt", "drew", "kept", "assisted", "gave")
 # What ``new`` reads from its options: the lobby's, and the start seat and turn cap for tests.
@@ -37,15 +37,77 @@ def no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
+class Row(TypedDict):
+    """The figures one finished match contributes."""
+
+    winner: int
+    position: int  # the winner's place in turn order from the start player
+    winner_bot: str
+    tie: bool
+    declarer: int | None
+    declared_by: str | None  # "spirits", "vp" or both
+    declare_turn: int | None
+    turns: int
+    reason: str | None
+    choices: dict[str, int]  # Phase II choices: "summon" and the actions
+    summoned: list[tuple[str, int]]  # (kind, seat)
+    in_hand: list[str]  # kinds that reached a hand
+    reshuffles: int
+    rule99: int
+    totals: list[int]
+
+
+class Spread(TypedDict):
+    """A figure over the matches."""
+
+    median: float
+    mean: float
+    min: float
+    max: float
+
+
+class KindRow(TypedDict):
+    """One kind over the matches: how often it was summoned, and how its summoners fared."""
+
+    summon_rate: float
+    summoner_win: float
+    summons: int
+
+
+class Report(TypedDict):
+    """The balance figures of the design brief (8.5) over a run of matches."""
+
+    games: int
+    players: int
+    bots: list[str]
+    turns_end: Spread
+    turns_declare: Spread
+    declared_share: float
+    declared_by: dict[str | None, int]
+    cap_games: int
+    choice_share: dict[str, float]
+    action_share: dict[str, float]
+    kinds: dict[str, KindRow]
+    seat_win: list[float]
+    bot_win: dict[str, float]
+    declarer_win: float
+    tie_share: float
+    reshuffles: float
+    rule99: int
+    rule99_games: int
+    mean_total: float
+    options: Options
+
+
 def play_match(
-    players: int, seed: int, bots: Sequence[str], options: dict[str, Any] | None = None
+    players: int, seed: int, bots: Sequence[str], options: Mapping[str, Any] | None = None
 ) -> State:
     """One full match, seat ``i`` played by ``bots[i]``; returns the final state."""
     with no_cycle_collection():
         return _play(players, seed, bots, options)
 
 
-def _play(players: int, seed: int, bots: Sequence[str], options: dict[str, Any] | None) -> State:
+def _play(players: int, seed: int, bots: Sequence[str], options: Mapping[str, Any] | None) -> State:
     rng = random.Random(f"bots/{seed}")
     s = new(players, seed, options or {})
     funcs = [BOTS[b] for b in bots]
@@ -54,31 +116,32 @@ def _play(players: int, seed: int, bots: Sequence[str], options: dict[str, Any] 
         if bots[seat] == "random":  # the random bot's pick, without listing every action
             action = random_action(s, seat, rng)
         else:
-            action = funcs[seat](view(s, seat, events=False), legal_actions(s, seat), rng)
+            legal = cast(list[dict[str, Any]], legal_actions(s, seat))  # as the bots take them
+            action = cast(Action, funcs[seat](bot_view(s, seat), legal, rng))
         step(s, seat, action)
     return s
 
 
-def summarise(s: State, bots: Sequence[str]) -> dict[str, Any]:
+def summarise(s: State, bots: Sequence[str]) -> Row:
     """The figures one finished match contributes."""
     res = s["result"]
     if res is None:
         raise ValueError("the match is still running")
     n = s["players"]
-    summoned: set[tuple[str, int]] = set()
+    summoned: set[tuple[str, int]] = set()  # (kind, seat)
     in_hand: set[str] = set()
     choices: Counter[str] = Counter()
     declared_by = None
     for e in s["events"]:
         kind = e["type"]
         if kind == "summoned":
-            summoned.add((e["kind"], e["seat"]))
+            summoned.add((e["kind"], seat_of(e["seat"])))
             choices["summon"] += 1
         elif kind == "action":
             choices[e["action"]] += 1
         elif kind == "declared":
-            declared_by = ("spirits" if e["spirits"] >= 10 else "") + (
-                "vp" if e["vp"] >= 30 else ""
+            declared_by = ("spirits" if e["spirits"] >= END_SPIRITS else "") + (
+                "vp" if e["vp"] >= END_VP else ""
             )
         if kind in _HAND_EVENTS and "private" in e:
             in_hand.update(e["private"].get("kinds", []))
@@ -103,7 +166,13 @@ def summarise(s: State, bots: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def _job(args: tuple[int, int, list[str], dict[str, Any]]) -> dict[str, Any]:
+def seat_of(seat: int | None) -> int:
+    """The seat a seat's own event is about (a summon, an action): never None."""
+    assert seat is not None
+    return seat
+
+
+def _job(args: tuple[int, int, list[str], dict[str, Any]]) -> Row:
     players, seed, bots, options = args
     return summarise(play_match(players, seed, bots, options), bots)
 
@@ -115,7 +184,7 @@ def simulate(
     seed: int = 1,
     workers: int = 1,
     options: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+) -> Report:
     """Play ``games`` matches (seeds seed..seed+games-1); bots rotate through the seats.
 
     ``options`` go to every match (``{"catch_up": False}`` plays the printed set-up)."""
@@ -135,10 +204,10 @@ def simulate(
             rows = list(pool.map(_job, jobs, chunksize=16))
     else:
         rows = [_job(job) for job in jobs]
-    return {**aggregate(rows, players, bots), "options": dict(options or {})}
+    return aggregate(rows, players, bots, cast(Options, dict(options or {})))
 
 
-def aggregate(rows: list[dict[str, Any]], players: int, bots: list[str]) -> dict[str, Any]:
+def aggregate(rows: list[Row], players: int, bots: list[str], options: Options) -> Report:
     """Turn per-match rows into the report."""
     games = len(rows)
     choices: Counter[str] = Counter()
@@ -151,7 +220,7 @@ def aggregate(rows: list[dict[str, Any]], players: int, bots: list[str]) -> dict
         "players": players,
         "bots": bots,
         "turns_end": _spread([r["turns"] for r in rows]),
-        "turns_declare": _spread([r["declare_turn"] for r in declared]),
+        "turns_declare": _spread([r["declare_turn"] or 0 for r in declared]),
         "declared_share": len(declared) / games,
         "declared_by": dict(Counter(r["declared_by"] for r in declared)),
         "cap_games": sum(r["reason"] == "cap" for r in rows),
@@ -166,10 +235,11 @@ def aggregate(rows: list[dict[str, Any]], players: int, bots: list[str]) -> dict
         "rule99": sum(r["rule99"] for r in rows),
         "rule99_games": sum(1 for r in rows if r["rule99"]),
         "mean_total": statistics.fmean(max(r["totals"]) for r in rows),
+        "options": options,
     }
 
 
-def _spread(values: list[int]) -> dict[str, float]:
+def _spread(values: list[int]) -> Spread:
     if not values:
         return {"median": 0, "mean": 0, "min": 0, "max": 0}
     return {
@@ -185,8 +255,8 @@ def _action_share(choices: Counter[str]) -> dict[str, float]:
     return {a: choices[a] / acts for a in ACTIONS}
 
 
-def _kind_rows(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    table = {}
+def _kind_rows(rows: list[Row]) -> dict[str, KindRow]:
+    table: dict[str, KindRow] = {}
     for kind in kinds():
         reached = [r for r in rows if kind in r["in_hand"]]
         summons = [(r, seat) for r in rows for k, seat in r["summoned"] if k == kind]
@@ -200,7 +270,7 @@ def _kind_rows(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     return table
 
 
-def _bot_wins(rows: list[dict[str, Any]], players: int, bots: list[str]) -> dict[str, float]:
+def _bot_wins(rows: list[Row], players: int, bots: list[str]) -> dict[str, float]:
     if len(set(bots)) < 2:
         return {}
     seats: Counter[str] = Counter()
@@ -210,7 +280,7 @@ def _bot_wins(rows: list[dict[str, Any]], players: int, bots: list[str]) -> dict
     return {b: wins[b] / max(1, seats[b]) for b in sorted(set(bots))}
 
 
-def format_table(report: dict[str, Any]) -> str:
+def format_table(report: Report) -> str:
     """The report as plain-text tables."""
     r = report
     lines = [

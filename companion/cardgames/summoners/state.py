@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Required, TypedDict
+from typing import Any, NotRequired, Required, TypedDict, Unpack, cast
 
 from .cards import card_ids, kind_of_card
+from .records import Chance, Event, EventFields, Private, Result
 
 
 class Action(TypedDict, total=False):
@@ -19,9 +20,87 @@ class Action(TypedDict, total=False):
     flip: str | None  # act research: the colour
     choice: str  # act alchemy, prayer, pilgrimage
     kind: str  # paid: the spirit kind
-    pay: dict[str, Any]  # pay: cards and stones
+    pay: dict[str, int]  # pay: counts per colour and "stone"
     zone: str  # discard: hand, mana or stones
     use: bool  # optional
+
+
+class Options(TypedDict, total=False):
+    """The choices a table made before the deal (options.py offers the lobby's)."""
+
+    start: int | None  # the start seat (else drawn from the seed)
+    turn_cap: int  # turns per player before the safety cap ends the match
+    catch_up: bool  # the catch-up chips (D23)
+
+
+class Seat(TypedDict):
+    """One player's zones (card ids) and counters."""
+
+    hand: list[str]
+    mana: list[str]  # the face-up row, oldest first
+    stones: list[str]
+    spirits: list[str]
+    vp: int
+    faith: int
+    pairing: str | None  # the pending pairing card (D5)
+    turns: int
+
+
+# What a payment pays for: a summon's card or a paid ability's kind ("for" is a keyword).
+Paying = TypedDict("Paying", {"for": str, "card": str, "kind": str}, total=False)
+
+
+class Turn(TypedDict):
+    """This turn so far: the command number's cards, what was paid, placed, drawn, chosen."""
+
+    seat: int
+    played: str | None
+    pairing_card: str | None
+    pairing_num: int
+    base: int  # the command number
+    paid: dict[str, int]  # paid abilities used, by kind
+    placed: int  # cards placed as mana (Baltanders)
+    drawn: list[str]  # the two Phase III cards
+    reveal: list[str]  # the festival's revealed cards
+    victim: int | None
+    action: str | None
+    paying: NotRequired[Paying]
+    assisted: NotRequired[str]
+
+
+class WaitFor(TypedDict, total=False):
+    """The particulars of a decision; every one is public (the view shows a wait whole)."""
+
+    to: int  # give: who receives
+    hand: int  # trim: the hand to discard down to
+    mana: int  # trim: the mana (stones included) to discard down to
+    kind: str  # optional: the spirit asking
+
+
+class Await(WaitFor):
+    """The decision a seat owes now: who, the phase (legal.py's table) and its particulars."""
+
+    seat: int
+    phase: str
+
+
+class Step(TypedDict, total=False):
+    """One step of the turn machine still to run (flow.py's table), with what it needs."""
+
+    step: Required[str]
+    seat: int
+    n: int  # deal: cards to take
+    to: str | int  # deal: where the cards go; give: the seat that receives
+    upto: int  # deal: take until the hand holds this many
+    after99: bool  # deal: the retry after the 9/9 rule
+    receiver: int  # deal to "give": who receives
+    hand: int  # trim
+    mana: int  # trim
+    kind: str  # optional, resolve
+    times: int  # resolve: copies resolving together
+    action: str  # triggers
+    card: str  # on-summon
+    phase: str  # await
 
 
 # The whole match (``await`` is a keyword, hence the functional form).
@@ -31,32 +110,46 @@ State = TypedDict(
         "game": str,
         "seed": int,
         "players": int,
-        "options": dict[str, Any],
+        "options": Options,
         "start": int,
         "deck": list[str],
         "discard": list[str],
-        "seats": list[dict[str, Any]],
-        "turn": dict[str, Any],
-        "await": dict[str, Any] | None,  # who must decide what now
-        "todo": list[dict[str, Any]],  # steps still due this turn
+        "seats": list[Seat],
+        "turn": Turn,
+        "await": Await | None,  # who must decide what now
+        "todo": list[Step],  # steps still due this turn
         "declarer": int | None,
         "final_left": int | None,
-        "result": dict[str, Any] | None,  # set once the match is over
+        "result": Result | None,  # set once the match is over
         "turn_number": int,
         "reshuffles": int,
         "rule99": int,
-        "log": list[list[Any]],  # [seat, action] per move
-        "events": list[dict[str, Any]],
-        "chance": list[dict[str, Any]],
+        "log": list[list[Any]],  # [seat, action] per move: a JSON pair of an int and an Action
+        "events": list[Event],
+        "chance": list[Chance],
     },
 )
-Step = dict[str, Any]
-Await = dict[str, Any]  # the decision a seat owes: seat, phase and its particulars
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
 HAND_SIZE = 6
 TURN_CAP = 80
 FAITH_CAP = 10
 END_SPIRITS = 10
 END_VP = 30
+# The numbers the actions and phases use (3, 4.3, 4.7); the view tells them to the board.
+NO_PAIRING = 0  # the pairing number with no face-up mana (4.1)
+ASSIST_DRAW = 2  # Phase III: draw two, keep one, assist the other
+CONQUEST_TAKE = 1  # VP a conquest takes from its victim or the supply
+ALCHEMY_DRAW = 1
+ALCHEMY_FAITH = 1
+PRAYER_DRAW = 2
+REFILL_TO = 5  # prayer's refill draws until the hand holds this many (D11)
+FESTIVAL_FAITH = 1
+FESTIVAL_REVEAL = 2
+PILGRIMAGE_DRAW = 1
+PILGRIMAGE_FAITH = 1
+RULE99_HAND = 9  # the 9/9 rule: with deck and discard empty, everyone trims to these (4.7)
+RULE99_MANA = 9
 
 
 def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
@@ -75,12 +168,12 @@ def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
         "game": "age-of-summoners",
         "seed": seed,
         "players": players,
-        "options": dict(options),
+        "options": cast(Options, dict(options)),  # as given: the lobby checks them (options.py)
         "start": start,
         "deck": deck,
         "discard": [],
         "seats": [_new_seat() for _ in range(players)],
-        "turn": {},
+        "turn": cast(Turn, {}),  # start_turn fills it before anything reads it
         "await": None,
         "todo": [],
         "declarer": None,
@@ -102,13 +195,18 @@ def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
         p["pairing"] = p["mana"][1]
         emit(s, "initial-mana", seat, kinds=[kind_of_card()[c] for c in p["mana"]])
     if s["options"].get("catch_up", True):
-        for place, seat in enumerate(seats_from(s, start)[1:], start=2):
-            s["seats"][seat]["vp"] = place
-            emit(s, "catch-up", seat, vp=place)
+        for seat, chips in zip(seats_from(s, start)[1:], catch_up_chips(players), strict=True):
+            s["seats"][seat]["vp"] = chips
+            emit(s, "catch-up", seat, vp=chips)
     return s
 
 
-def _new_seat() -> dict[str, Any]:
+def catch_up_chips(players: int) -> list[int]:
+    """The VP chips of each player after the start player, in turn order (D23): their place."""
+    return list(range(2, players + 1))
+
+
+def _new_seat() -> Seat:
     return {
         "hand": [],
         "mana": [],
@@ -121,7 +219,7 @@ def _new_seat() -> dict[str, Any]:
     }
 
 
-def _kinds_for(seat: int, cards: list[str]) -> dict[str, Any]:
+def _kinds_for(seat: int, cards: list[str]) -> Private:
     return {"seats": [seat], "kinds": [kind_of_card()[c] for c in cards]}
 
 
@@ -140,14 +238,15 @@ def copy_state(s: State) -> State:
         }
         for p in s["seats"]
     ]
-    turn = dict(s["turn"])
-    for key in ("drawn", "reveal"):
-        if key in turn:
-            turn[key] = turn[key][:]
+    turn = s["turn"].copy()
+    if "drawn" in turn:
+        turn["drawn"] = turn["drawn"][:]
+    if "reveal" in turn:
+        turn["reveal"] = turn["reveal"][:]
     if "paid" in turn:
         turn["paid"] = dict(turn["paid"])
     c["turn"] = turn
-    c["await"] = dict(s["await"]) if s["await"] else None
+    c["await"] = s["await"].copy() if s["await"] else None
     c["todo"] = s["todo"][:]
     c["log"] = s["log"][:]
     c["events"] = s["events"][:]
@@ -156,10 +255,15 @@ def copy_state(s: State) -> State:
 
 
 def emit(
-    s: State, etype: str, seat: int | None, private: dict[str, Any] | None = None, **fields: Any
+    s: State,
+    etype: str,
+    seat: int | None,
+    private: Private | None = None,
+    **fields: Unpack[EventFields],
 ) -> None:
     """Append one story event; ``private`` holds what only ``private["seats"]`` may see."""
-    event: dict[str, Any] = {"type": etype, "turn": s["turn_number"], "seat": seat, **fields}
+    # mypy asks every key of an unpacked literal to be spelled out, "private" too: it comes next
+    event: Event = {"type": etype, "turn": s["turn_number"], "seat": seat, **fields}  # type: ignore[typeddict-item]
     if private is not None:
         event["private"] = private
     s["events"].append(event)
@@ -178,7 +282,17 @@ def seats_from(s: State, seat: int) -> list[int]:
 
 def right_of(s: State, seat: int) -> int:
     """The right-hand neighbour: the player who took the turn just before ``seat``."""
-    return (seat - 1) % int(s["players"])
+    return (seat - 1) % s["players"]
+
+
+def mana_count(p: Seat) -> int:
+    """A seat's mana as a discard-down limit counts it: face-up cards and stones (4.7, 4.10)."""
+    return len(p["mana"]) + len(p["stones"])
+
+
+def turn_cap(s: State) -> int:
+    """Turns per player after which the safety cap ends the match."""
+    return s["options"].get("turn_cap", TURN_CAP)
 
 
 def gain_faith(s: State, seat: int, amount: int) -> int:
@@ -186,7 +300,7 @@ def gain_faith(s: State, seat: int, amount: int) -> int:
     p = s["seats"][seat]
     before = p["faith"]
     p["faith"] = max(0, min(FAITH_CAP, before + amount))
-    return int(p["faith"] - before)
+    return p["faith"] - before
 
 
 def deck_ready(s: State) -> bool:
@@ -209,6 +323,19 @@ def reshuffle(s: State) -> None:
     s["discard"] = []
     s["chance"].append({"kind": "shuffle", "order": list(deck)})
     emit(s, "reshuffled", None, count=len(deck))
+
+
+def zone_cards(p: Seat, zone: object) -> list[str] | None:
+    """A seat's cards in ``zone`` ("hand", "mana", "stones", "spirits"); None for another name."""
+    if zone == "hand":
+        return p["hand"]
+    if zone == "mana":
+        return p["mana"]
+    if zone == "stones":
+        return p["stones"]
+    if zone == "spirits":
+        return p["spirits"]
+    return None
 
 
 def all_cards(s: State) -> list[str]:

@@ -7,13 +7,17 @@ is worth its points, its icons and its ability over the turns that remain.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
-from .cards import COLOURS, ICONS, kinds
+from .cards import COLOURS, ICONS, Ability, Effect, kinds
 from .payment import symbols
 from .payvalue import cheapest_payment
+from .state import END_SPIRITS, END_VP, FAITH_CAP, NO_PAIRING, REFILL_TO
+from .view import CardView, SeatView
 
-View = dict[str, Any]
+# A seat's view (view.View); the bots pass it on as the Bot contract hands it over, a plain dict.
+View = Mapping[str, Any]
 # Least-squares fit of (final score - projected score) on 80,000 turn starts of heuristic
 # self-play (2-4 players); R^2 0.55. Order: turns left, hand, mana, stones, faith, faith*turns,
 # stones*turns, (axes+swords)*turns, ability stream, spirits, players, 1.
@@ -46,8 +50,8 @@ class Eye:
         self.view = view
         self.seat = view["seat"]
         self.players = int(view["players"])
-        self.me = view["seats"][self.seat]
-        self.pending = view["pending"] or {}
+        self.me: SeatView = view["seats"][self.seat]
+        self.pending: Mapping[str, Any] = view["pending"] or {}
         self.hand = [c["kind"] for c in self.me["hand"] or []]
         self.spirits = Counter(c["kind"] for c in self.me["spirits"])
         self.icons = Counter(self.me["icons"])
@@ -65,7 +69,9 @@ class Eye:
         v = self.view
         if v["final_turns_left"] is not None:
             return max(1.0, float(v["final_turns_left"]) / self.players)
-        progress = float(max(max(s["vp"] / 30, len(s["spirits"]) / 10) for s in v["seats"]))
+        progress = float(
+            max(max(s["vp"] / END_VP, len(s["spirits"]) / END_SPIRITS) for s in v["seats"])
+        )
         return max(1.0, 15.0 * (1.0 - progress) + 1.0)
 
     def _colour_need(self) -> dict[str, float]:
@@ -106,13 +112,14 @@ class Eye:
 
     def faith_value(self) -> float:
         """One faith point, for future pilgrimages and comparisons."""
-        if self.me["faith"] >= 10:
+        if self.me["faith"] >= FAITH_CAP:
             return 0.0
         return max(0.15, min(self.K["faith_cap"], self.K["faith_rate"] * self.turns_left))
 
-    def effect_value(self, effects: list[dict[str, Any]], times: int = 1) -> float:
+    def effect_value(self, effects: list[Effect], times: int = 1) -> float:
         """Value of a list of ability effects."""
         total = 0.0
+        value: Any  # an effect's amount: an int, or a dict for cards-per-icon and trim
         for effect in effects:
             for name, value in effect.items():
                 if name == "vp":
@@ -161,7 +168,7 @@ class Eye:
             value += self.K["icons"] * rate * t if icon in ("axe", "sword") else other_icon
         return value + self._ability_value(kind, spec["ability"], t)
 
-    def _ability_value(self, kind: str, a: dict[str, Any], t: float) -> float:
+    def _ability_value(self, kind: str, a: Ability, t: float) -> float:
         hook = a["hook"]
         if hook == "on-action":
             rate = sum(_TRIGGER_RATE.get(name, 0.12) for name in a["actions"])
@@ -195,13 +202,13 @@ class Eye:
         others = (s for s in self.view["seats"] if s["seat"] != self.seat)
         return float(sum(1 for s in others if abs(int(s["faith"]) - mine) <= 1))
 
-    def _end_of_turn_count(self, a: dict[str, Any], t: float) -> float:
+    def _end_of_turn_count(self, a: Ability, t: float) -> float:
         """How many more turns an end-of-turn ability is expected to fire."""
         if "max_faith" in a:
             return max(0.0, min(0.9 * t, float(a["max_faith"] - self.me["faith"]) + 1.0))
         return 0.35 * t
 
-    def _end_game_estimate(self, kind: str, a: dict[str, Any]) -> float:
+    def _end_game_estimate(self, kind: str, a: Ability) -> float:
         icons = self.icons + Counter(kinds()[kind]["icons"])
         growth = self.turns_left / 8.0
         if a["score"] == "icon-sets":
@@ -275,7 +282,7 @@ class Eye:
         for card in mana:
             if card["pairing"]:
                 return int(card["number"])
-        return int(mana[-1]["number"]) if mana else 0
+        return int(mana[-1]["number"]) if mana else NO_PAIRING
 
     def command_numbers(self, played: int) -> set[int]:
         """Command numbers reachable when playing a card numbered ``played``."""
@@ -290,7 +297,7 @@ class Eye:
         """True when ``card`` is this seat's pending pairing card."""
         return any(c["id"] == card and c["pairing"] for c in self.me["mana"])
 
-    def act_value(self, name: str, action: dict[str, Any] | None = None,
+    def act_value(self, name: str, action: Mapping[str, Any] | None = None,
                   extra_mana: str | None = None) -> float:  # fmt: skip
         """Immediate worth of taking action ``name`` (with its choice, if given)."""
         choice = (action or {}).get("choice")
@@ -306,7 +313,7 @@ class Eye:
             gain = {"draw": card, "faith": faith}.get(choice or "", max(card, faith))
             base = gain + self.stone_value()
         elif name == "prayer":
-            refill = max(0, 5 - len(self.hand) + (1 if extra_mana else 0)) * card
+            refill = max(0, REFILL_TO - len(self.hand) + (1 if extra_mana else 0)) * card
             base = {"draw": 2 * card, "refill": refill}.get(choice or "", max(2 * card, refill))
         elif name == "festival":
             lower = any(s["faith"] < min(10, me["faith"] + 1) for s in others)
@@ -335,21 +342,21 @@ class Eye:
             + 0.4
         )
 
-    def assist_bonus(self, other: dict[str, Any]) -> float:
+    def assist_bonus(self, other: CardView) -> float:
         """Cerberus pays for assisting a high card."""
         return float(self.spirits["cerberus"]) if other["number"] >= 4 else 0.0
 
     def nightmare_gain(self) -> float:
         """Cards the others would lose minus cards this seat would lose."""
 
-        def excess(s: dict[str, Any]) -> int:
+        def excess(s: SeatView) -> int:
             return max(0, int(s["hand_count"]) - 6) + max(0, len(s["mana"]) + int(s["stones"]) - 7)
 
         mine = excess(self.me)
         theirs = sum(excess(s) for s in self.view["seats"] if s["seat"] != self.seat)
         return 0.6 * float(theirs - mine * (self.players - 1))
 
-    def projected(self, s: dict[str, Any]) -> float:
+    def projected(self, s: SeatView) -> float:
         """A seat's score if the match ended now (chips, points, game-end abilities)."""
         spirits = Counter(c["kind"] for c in s["spirits"])
         icons = Counter(s["icons"])

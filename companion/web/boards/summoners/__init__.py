@@ -12,7 +12,7 @@ from .model import board
 from .pictures import back, card, defs, full_back, full_card, icon_pip, mana_pip, stone
 from .seats import result_info
 from .standing import option_words, standing_line
-from .steps import steps
+from .steps import step_order, steps
 from .words import action_name, card_count, card_tag, cost_words, kind_name
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "option_words",
     "result_info",
     "standing_line",
+    "step_order",
     "steps",
     "stone",
 ]

@@ -7,11 +7,10 @@ followed by the colour's name in the current locale, so the colour reads without
 from __future__ import annotations
 
 import re
+from functools import cache
 from html import escape
 
-from flask_babel import pgettext
-
-from companion.cardgames.summoners.cards import colour_info
+from companion.cardgames.summoners.cards import colour_words
 
 from .words import colour_name
 
@@ -29,11 +28,15 @@ _FIRST_MARK = 0xE000
 _SYMBOLS = (*COLOURS, ANY)
 
 
+@cache
 def _placeholders() -> dict[str, str]:
-    names = {f"[{c}]": c for c in COLOURS}
-    names.update({f"[{info['name_ja']}]": c for c, info in colour_info().items()})
-    names.update({"[any]": ANY, "[任意]": ANY})  # the placeholders the card data is written with
-    return names
+    """What card texts write for each symbol: its name, in brackets, in any language of the data."""
+    return {
+        f"[{name}]": symbol
+        for symbol in _SYMBOLS
+        for field, name in colour_words(symbol).items()
+        if field.startswith("name_")
+    }
 
 
 _PLACEHOLDER = re.compile(r"\[[^\[\]]{1,6}\]")
@@ -50,22 +53,26 @@ def marked(text: str) -> str:
     return _PLACEHOLDER.sub(mark, text)
 
 
-def _name(symbol: str) -> str:
-    return pgettext("age-of-summoners", "any") if symbol == ANY else colour_name(symbol)
+def symbol_of(char: str) -> str | None:
+    """The symbol ("black"... "any") a character of marked text stands for, else None."""
+    index = ord(char) - _FIRST_MARK if len(char) == 1 else -1
+    return _SYMBOLS[index] if 0 <= index < len(_SYMBOLS) else None
+
+
+def disc(symbol: str) -> str:
+    """The character a symbol is drawn with in text: a filled disc, a hollow one for any."""
+    return "◇" if symbol == ANY else "●"
 
 
 def svg_line(line: str) -> str:
     """One wrapped line of marked text as escaped SVG text content with coloured symbols."""
     out = []
     for char in line:
-        index = ord(char) - _FIRST_MARK
-        if 0 <= index < len(_SYMBOLS):
-            symbol = _SYMBOLS[index]
+        symbol = symbol_of(char)
+        if symbol is not None:
             fill = ANY_COLOUR if symbol == ANY else _FILL[symbol]
-            disc = "◇" if symbol == ANY else "●"
-            out.append(
-                f'<tspan fill="{fill}" font-weight="bold">{disc}{escape(_name(symbol))}</tspan>'
-            )
+            name = escape(colour_name(symbol))
+            out.append(f'<tspan fill="{fill}" font-weight="bold">{disc(symbol)}{name}</tspan>')
         else:
             out.append(escape(char))
     return "".join(out)

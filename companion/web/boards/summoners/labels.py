@@ -1,18 +1,19 @@
 """Button labels of the Age of Summoners legal actions, in the current Babel locale.
 
-A label reads the action and the view only: what a play reaches, what a summon costs and what
-an action gives come from the engine's view (``pending``), never worked out here.
+A label reads the action and the view only: what a play reaches, what a summon costs, what an
+action gives and the amounts the rules use come from the engine's view, never worked out here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from flask_babel import pgettext
+from companion.cardgames.summoners.actions import Gains
+from companion.cardgames.summoners.cards import kinds, trim_of
+from companion.cardgames.summoners.state import Action
+from companion.cardgames.summoners.view import Pending, SeatView, View
 
-from companion.cardgames.summoners.cards import kinds, number_of_action
-
+from .catalogue import npgettext, pgettext
 from .words import (
     action_name,
     card_tag,
@@ -27,42 +28,44 @@ from .words import (
 )
 
 Names = Sequence[str] | None
-Label = Callable[[dict[str, Any], dict[str, Any], Names], str]
+Label = Callable[[Action, View, Names], str]
 
 
-def label(action: dict[str, Any], view: dict[str, Any], names: Names = None) -> str:
+def label(action: Action, view: View, names: Names = None) -> str:
     """The button text of a legal action: the card, the choice and what it does."""
-    handler = _LABELS.get(str(action.get("type")))
+    handler = _LABELS.get(action["type"])
     if handler is None:
-        return str(action.get("type") or "?")
+        return action["type"] or "?"
     return handler(action, view, names)
 
 
-def _pending(view: dict[str, Any], key: str) -> Any:
-    return (view.get("pending") or {}).get(key) or {}
+def _pending(view: View) -> Pending:
+    """The viewer's decision: a label is asked for the viewing seat's legal actions only."""
+    pending = view["pending"]
+    assert pending is not None, "labels are for the viewing seat's legal actions"
+    return pending
 
 
-def _my_seat(view: dict[str, Any]) -> dict[str, Any]:
-    me = view.get("seat")
-    seats = view.get("seats") or []
-    return seats[me] if me is not None and 0 <= me < len(seats) else {}
+def _my_seat(view: View) -> SeatView | None:
+    me = view["seat"]
+    return view["seats"][me] if me is not None else None
 
 
-def _play(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    card = str(a["card"])
-    play = _pending(view, "plays").get(card) or {"number": 0, "reach": {}}
-    base = int(play["number"])
+def _play(a: Action, view: View, names: Names) -> str:
+    card = a["card"]
+    play = _pending(view)["plays"][card]
+    base = next(name for name, (_n, via) in play["reach"].items() if via == "base")
     extra = [
         pgettext("age-of-summoners", "%(action)s %(n)s", action=action_name(name), n=number)
         for name, (number, via) in play["reach"].items()
         if via != "base"
     ]
-    pair = view.get("next_pairing")
-    params = {
+    pair = view["next_pairing"]
+    params: dict[str, object] = {
         "card": kind_name(card),
         "number": kinds()[kind_id(card)]["number"],
-        "base": base,
-        "action": action_name(number_of_action(base)),
+        "base": play["number"],
+        "action": action_name(base),
     }
     if pair:
         text = pgettext(
@@ -81,13 +84,13 @@ def _play(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
     return text
 
 
-def _play_top(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
+def _play_top(a: Action, view: View, names: Names) -> str:
     return pgettext("age-of-summoners", "Play the top card of the deck (your hand is empty)")
 
 
-def _summon(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    kind = kind_id(str(a["card"]))
-    cost = _pending(view, "costs").get(kind) or {"cost": kinds()[kind]["cost"], "free": 0}
+def _summon(a: Action, view: View, names: Names) -> str:
+    kind = kind_id(a["card"])
+    cost = _pending(view)["costs"][kind]
     words = cost_words(cost["cost"])
     if cost["free"]:
         return pgettext(
@@ -102,8 +105,8 @@ def _summon(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
     )
 
 
-def _place(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    card = str(a["card"])
+def _place(a: Action, view: View, names: Names) -> str:
+    card = a["card"]
     return pgettext(
         "age-of-summoners",
         "First place %(card)s (%(tag)s) as mana",
@@ -112,8 +115,8 @@ def _place(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
     )
 
 
-def _paid(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    kind = str(a["kind"])
+def _paid(a: Action, view: View, names: Names) -> str:
+    kind = a["kind"]
     ability = kinds()[kind]["ability"]
     return pgettext(
         "age-of-summoners",
@@ -124,72 +127,93 @@ def _paid(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
     )
 
 
-def _pay(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    return pgettext("age-of-summoners", "Pay with %(what)s", what=payment_words(a.get("pay") or {}))
+def _pay(a: Action, view: View, names: Names) -> str:
+    return pgettext("age-of-summoners", "Pay with %(what)s", what=payment_words(a["pay"]))
 
 
-def _act(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    name = str(a["action"])
-    reach = (view.get("command") or {}).get("actions") or {}
-    number, via = (reach.get(name) or [None, "base"])[:2]
-    head = action_name(name)
-    if number is not None:
-        head = pgettext("age-of-summoners", "%(action)s (%(n)s)", action=head, n=number)
+def _act(a: Action, view: View, names: Names) -> str:
+    name = a["action"]
+    command = view["command"]
+    assert command is not None, "an action is taken with a command number"
+    number, via = command["actions"][name]
+    head = pgettext("age-of-summoners", "%(action)s (%(n)s)", action=action_name(name), n=number)
     if via == "zero-played":
         head += pgettext("age-of-summoners", " (Asmodai)")
     elif via == "shift":
         head += pgettext("age-of-summoners", " (Sandman)")
-    how = _ACT_WORDS[name](a, view, _pending(view, "gains"), names)
+    how = _ACT_WORDS[name](a, view, _pending(view)["gains"], names)
     return pgettext("age-of-summoners", "%(head)s: %(how)s", head=head, how=how)
 
 
-def _conquest(a: dict[str, Any], view: dict[str, Any], gains: Any, names: Names) -> str:
+def _conquest(a: Action, view: View, gains: Gains, names: Names) -> str:
     victim = a.get("victim")
+    take = view["numbers"]["conquest_take"]
     if victim is None:
         return pgettext(
             "age-of-summoners",
-            "gain %(n)s VP for axes and swords, take 1 VP from the supply",
-            n=gains.get("conquest", 0),
+            "gain %(n)s VP for axes and swords, take %(take)s VP from the supply",
+            n=gains["conquest"],
+            take=take,
         )
     return pgettext(
         "age-of-summoners",
-        "gain %(n)s VP for axes and swords, take 1 VP from %(victim)s",
-        n=gains.get("conquest", 0),
+        "gain %(n)s VP for axes and swords, take %(take)s VP from %(victim)s",
+        n=gains["conquest"],
+        take=take,
         victim=seat_name(victim, names),
     )
 
 
-def _research(a: dict[str, Any], view: dict[str, Any], gains: Any, names: Names) -> str:
-    n = gains.get("research", 0)
-    if a.get("flip"):
+def _research(a: Action, view: View, gains: Gains, names: Names) -> str:
+    n = gains["research"]
+    flip = a.get("flip")
+    if flip:
         return pgettext(
             "age-of-summoners",
             "gain %(n)s VP for stones, then turn a %(colour)s mana into a stone",
             n=n,
-            colour=colour_name(str(a["flip"])),
+            colour=colour_name(flip),
         )
     return pgettext("age-of-summoners", "gain %(n)s VP for stones", n=n)
 
 
-def _alchemy(a: dict[str, Any], view: dict[str, Any], gains: Any, names: Names) -> str:
+def _alchemy(a: Action, view: View, gains: Gains, names: Names) -> str:
+    numbers = view["numbers"]
     if a.get("choice") == "draw":
-        return pgettext("age-of-summoners", "draw 1 card and gain a stone")
-    return pgettext("age-of-summoners", "gain 1 faith and a stone")
+        return npgettext(
+            "age-of-summoners",
+            "draw %(num)d card and gain a stone",
+            "draw %(num)d cards and gain a stone",
+            numbers["alchemy_draw"],
+        )
+    return pgettext("age-of-summoners", "gain %(n)s faith and a stone", n=numbers["alchemy_faith"])
 
 
-def _prayer(a: dict[str, Any], view: dict[str, Any], gains: Any, names: Names) -> str:
+def _prayer(a: Action, view: View, gains: Gains, names: Names) -> str:
+    numbers = view["numbers"]
     if a.get("choice") == "draw":
-        return pgettext("age-of-summoners", "draw 2 cards")
-    return pgettext("age-of-summoners", "discard any, then draw up to 5")
+        return npgettext(
+            "age-of-summoners", "draw %(num)d card", "draw %(num)d cards", numbers["prayer_draw"]
+        )
+    return pgettext(
+        "age-of-summoners", "discard any, then draw up to %(n)s", n=numbers["refill_to"]
+    )
 
 
-def _festival(a: dict[str, Any], view: dict[str, Any], gains: Any, names: Names) -> str:
-    return pgettext("age-of-summoners", "gain 1 faith, reveal 2 cards for your mana row")
+def _festival(a: Action, view: View, gains: Gains, names: Names) -> str:
+    numbers = view["numbers"]
+    return npgettext(
+        "age-of-summoners",
+        "gain %(faith)s faith, reveal %(num)d card for your mana row",
+        "gain %(faith)s faith, reveal %(num)d cards for your mana row",
+        numbers["festival_reveal"],
+        faith=numbers["festival_faith"],
+    )
 
 
-def _inquisition(a: dict[str, Any], view: dict[str, Any], gains: Any, names: Names) -> str:
-    n = gains.get("inquisition", 0)
-    givers = [seat_name(g, names) for g in gains.get("givers", [])]
+def _inquisition(a: Action, view: View, gains: Gains, names: Names) -> str:
+    n = gains["inquisition"]
+    givers = [seat_name(g, names) for g in gains["givers"]]
     if not givers:
         return pgettext("age-of-summoners", "draw %(n)s, nobody has less faith", n=n)
     if len(givers) == 1:
@@ -202,15 +226,20 @@ def _inquisition(a: dict[str, Any], view: dict[str, Any], gains: Any, names: Nam
     )
 
 
-def _pilgrimage(a: dict[str, Any], view: dict[str, Any], gains: Any, names: Names) -> str:
+def _pilgrimage(a: Action, view: View, gains: Gains, names: Names) -> str:
     if a.get("choice") == "vp":
-        return pgettext(
-            "age-of-summoners", "gain %(n)s VP (your faith)", n=gains.get("pilgrimage", 0)
-        )
-    return pgettext("age-of-summoners", "draw 1 card and gain 1 faith")
+        return pgettext("age-of-summoners", "gain %(n)s VP (your faith)", n=gains["pilgrimage"])
+    numbers = view["numbers"]
+    return npgettext(
+        "age-of-summoners",
+        "draw %(num)d card and gain %(faith)s faith",
+        "draw %(num)d cards and gain %(faith)s faith",
+        numbers["pilgrimage_draw"],
+        faith=numbers["pilgrimage_faith"],
+    )
 
 
-_ACT_WORDS: dict[str, Callable[[dict[str, Any], dict[str, Any], Any, Names], str]] = {
+_ACT_WORDS: dict[str, Callable[[Action, View, Gains, Names], str]] = {
     "conquest": _conquest,
     "research": _research,
     "alchemy": _alchemy,
@@ -221,15 +250,15 @@ _ACT_WORDS: dict[str, Callable[[dict[str, Any], dict[str, Any], Any, Names], str
 }
 
 
-def _discard(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
+def _discard(a: Action, view: View, names: Names) -> str:
     zone = a.get("zone")
     if zone == "stones":
         return pgettext("age-of-summoners", "Discard a philosopher's stone")
-    card = str(a.get("card", ""))
+    card = a["card"]
     if zone != "mana":
         return pgettext("age-of-summoners", "Discard %(card)s from your hand", card=kind_name(card))
-    mine = _my_seat(view).get("mana", [])
-    if any(c.get("id") == card and c.get("pairing") for c in mine):
+    seat = _my_seat(view)
+    if seat is not None and any(c.get("id") == card and c["pairing"] for c in seat["mana"]):
         return pgettext(
             "age-of-summoners",
             "Discard your pairing card (%(tag)s, %(card)s)",
@@ -244,23 +273,25 @@ def _discard(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
     )
 
 
-def _done(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    return pgettext("age-of-summoners", "Stop discarding and draw up to 5")
-
-
-def _give(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    to = (view.get("waiting") or {}).get("to")
+def _done(a: Action, view: View, names: Names) -> str:
     return pgettext(
-        "age-of-summoners",
-        "Give %(card)s to %(who)s",
-        card=kind_name(str(a["card"])),
-        who=seat_name(to, names),
+        "age-of-summoners", "Stop discarding and draw up to %(n)s", n=view["numbers"]["refill_to"]
     )
 
 
-def _choose(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    card = str(a["card"])
-    others = [c for c in view.get("reveal", []) if c.get("id") != card]
+def _give(a: Action, view: View, names: Names) -> str:
+    waiting = view["waiting"]
+    return pgettext(
+        "age-of-summoners",
+        "Give %(card)s to %(who)s",
+        card=kind_name(a["card"]),
+        who=seat_name(waiting.get("to") if waiting else None, names),
+    )
+
+
+def _choose(a: Action, view: View, names: Names) -> str:
+    card = a["card"]
+    others = [c for c in view["reveal"] if c.get("id") != card]
     params = {"card": kind_name(card), "tag": card_tag(card)}
     if not others:
         return pgettext("age-of-summoners", "Place %(card)s (%(tag)s) as mana", **params)
@@ -272,14 +303,12 @@ def _choose(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
     )
 
 
-def _keep(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    card = str(a["card"])
-    drawn = _pending(view, "drawn") or []
-    others = [c for c in drawn if c.get("id") != card]
-    if not others:
+def _keep(a: Action, view: View, names: Names) -> str:
+    card = a["card"]
+    others = [c for c in _pending(view).get("drawn", []) if c.get("id") != card]
+    seat = _my_seat(view)
+    if not others or seat is None:
         return pgettext("age-of-summoners", "Keep %(card)s", card=kind_name(card))
-    me = view.get("seat")
-    right = seat_name((me - 1) % view["players"], names) if me is not None else "—"
     other = others[0]["kind"]
     return pgettext(
         "age-of-summoners",
@@ -287,34 +316,35 @@ def _keep(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
         card=kind_name(card),
         other=kind_name(other),
         tag=card_tag(other),
-        who=right,
+        who=seat_name(seat["assists_to"], names),
     )
 
 
-def _optional(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
-    kind = str((view.get("waiting") or {}).get("kind") or "")
+def _optional(a: Action, view: View, names: Names) -> str:
+    waiting = view["waiting"]
+    kind = waiting.get("kind", "") if waiting else ""
     if kind not in kinds():
         return "?"
     name = kind_name(kind)
-    trims = [e["trim"] for e in kinds()[kind]["ability"].get("effects", []) if "trim" in e]
+    trim = trim_of(kind)
     if not a.get("use"):
         return pgettext("age-of-summoners", "Do not use %(card)s", card=name)
-    if trims:
+    if trim is not None:
         return pgettext(
             "age-of-summoners",
             "Use %(card)s: everyone discards down to %(hand)s hand cards and %(mana)s mana",
             card=name,
-            hand=trims[0]["hand"],
-            mana=trims[0]["mana"],
+            hand=trim["hand"],
+            mana=trim["mana"],
         )
     return pgettext("age-of-summoners", "Use %(card)s", card=name)
 
 
-def _declare(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
+def _declare(a: Action, view: View, names: Names) -> str:
     return pgettext("age-of-summoners", "Declare the end (one more lap, then the match ends)")
 
 
-def _pass(a: dict[str, Any], view: dict[str, Any], names: Names) -> str:
+def _pass(a: Action, view: View, names: Names) -> str:
     return pgettext("age-of-summoners", "Do not declare yet")
 
 

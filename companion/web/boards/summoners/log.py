@@ -1,4 +1,4 @@
-"""Story events in words: ``describe(event, lang, names)`` gives one sentence in ``lang``.
+"""Story events in words: ``describe(event, names)`` gives one sentence in the reader's language.
 
 Every word comes from the message catalogue under the "age-of-summoners" context; spirit and
 colour names come from the card data (``names.py``) in the same locale.
@@ -7,15 +7,14 @@ colour names come from the card data (``names.py``) in the same locale.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
-import flask_babel
-from flask_babel import lazy_pgettext
+from companion.cardgames.summoners.cards import trim_of
+from companion.cardgames.summoners.records import Event
+from companion.cardgames.summoners.view import numbers
 
+from .catalogue import lazy_pgettext, pgettext
 from .names import colour_name, kind_name
-
-# The catalogue lookup, typed: flask_babel ships no type information.
-pgettext: Callable[..., str] = flask_babel.pgettext
+from .words import action_name, listed, seat_name
 
 _TEMPLATES = {
     "setup": lazy_pgettext(
@@ -42,7 +41,7 @@ _TEMPLATES = {
     ),
     "conquest": lazy_pgettext(
         "age-of-summoners",
-        "%(who)s gains %(gain)s VP from axes and swords and takes 1 VP from %(victim)s.",
+        "%(who)s gains %(gain)s VP from axes and swords and takes %(take)s VP from %(victim)s.",
     ),
     "research": lazy_pgettext(
         "age-of-summoners", "%(who)s gains %(gain)s VP for stones%(flip_text)s."
@@ -53,7 +52,7 @@ _TEMPLATES = {
     "stones": lazy_pgettext("age-of-summoners", "%(who)s gains %(count)s philosopher's stone(s)."),
     "mana": lazy_pgettext("age-of-summoners", "%(who)s places %(kinds)s from the deck as mana."),
     "refill-drawn": lazy_pgettext(
-        "age-of-summoners", "%(who)s draws 2 for the refill%(kinds_paren)s."
+        "age-of-summoners", "%(who)s draws %(count)s for the refill%(kinds_paren)s."
     ),
     "revealed": lazy_pgettext("age-of-summoners", "%(who)s reveals %(kinds)s."),
     "gave": lazy_pgettext("age-of-summoners", "%(who)s gives a card to %(to)s%(kinds_paren)s."),
@@ -61,7 +60,9 @@ _TEMPLATES = {
         "age-of-summoners", "%(who)s places %(placed)s as mana%(discard_text)s."
     ),
     "discarded": lazy_pgettext("age-of-summoners", "%(who)s discards %(what)s."),
-    "prayer-done": lazy_pgettext("age-of-summoners", "%(who)s stops discarding and refills to 5."),
+    "prayer-done": lazy_pgettext(
+        "age-of-summoners", "%(who)s stops discarding and refills to %(refill)s."
+    ),
     "kept": lazy_pgettext(
         "age-of-summoners", "%(who)s keeps the only card drawn%(kinds_paren)s; no assist."
     ),
@@ -79,42 +80,37 @@ _TEMPLATES = {
     ),
     "rule-9-9": lazy_pgettext(
         "age-of-summoners",
-        "Deck and discard are empty: everyone discards down to 9 hand and 9 mana.",
+        "Deck and discard are empty: everyone discards down to %(hand_limit)s hand and"
+        " %(mana_limit)s mana.",
     ),
     "game-end": lazy_pgettext(
-        "age-of-summoners", "The match ends. Scores %(totals)s; %(winner)s wins."
+        "age-of-summoners", "The match ends. Scores: %(scores)s; %(winner)s wins."
     ),
 }
 
 
 def _choice(action: str, choice: str) -> str:
     """An action's chosen option in a log line: "draw 2"."""
+    n = numbers()
     options: dict[tuple[str, str], Callable[[], str]] = {
         ("alchemy", "draw"): lambda: pgettext("age-of-summoners", "a card and a stone"),
-        ("prayer", "draw"): lambda: pgettext("age-of-summoners", "draw 2"),
-        ("alchemy", "faith"): lambda: pgettext("age-of-summoners", "1 faith and a stone"),
-        ("pilgrimage", "faith"): lambda: pgettext("age-of-summoners", "a card and 1 faith"),
-        ("prayer", "refill"): lambda: pgettext("age-of-summoners", "discard, then refill to 5"),
+        ("prayer", "draw"): lambda: pgettext("age-of-summoners", "draw %(n)s", n=n["prayer_draw"]),
+        ("alchemy", "faith"): lambda: pgettext(
+            "age-of-summoners", "%(n)s faith and a stone", n=n["alchemy_faith"]
+        ),
+        ("pilgrimage", "faith"): lambda: pgettext(
+            "age-of-summoners", "a card and %(n)s faith", n=n["pilgrimage_faith"]
+        ),
+        ("prayer", "refill"): lambda: pgettext(
+            "age-of-summoners", "discard, then refill to %(n)s", n=n["refill_to"]
+        ),
         ("pilgrimage", "vp"): lambda: pgettext("age-of-summoners", "VP equal to faith"),
     }
     word = options.get((action, choice))
     return "" if word is None else pgettext("age-of-summoners", " (%(x)s)", x=word())
 
 
-def _action(action: str) -> str:
-    names: dict[str, Callable[[], str]] = {
-        "conquest": lambda: pgettext("age-of-summoners", "Conquest"),
-        "research": lambda: pgettext("age-of-summoners", "Research"),
-        "alchemy": lambda: pgettext("age-of-summoners", "Alchemy"),
-        "prayer": lambda: pgettext("age-of-summoners", "Prayer"),
-        "festival": lambda: pgettext("age-of-summoners", "Festival"),
-        "inquisition": lambda: pgettext("age-of-summoners", "Inquisition"),
-        "pilgrimage": lambda: pgettext("age-of-summoners", "Pilgrimage"),
-    }
-    return names[action]() if action in names else ""
-
-
-def _via(via: Any) -> str:
+def _via(via: str | None) -> str:
     if via == "zero-played":
         return pgettext("age-of-summoners", " (by Asmodai)")
     if via == "shift":
@@ -122,16 +118,12 @@ def _via(via: Any) -> str:
     return ""
 
 
-def _who(seat: Any, names: Sequence[str] | None) -> str:
-    """A seat by its player's name, else "P1", "P2"..."""
-    if seat is None:
-        return "—"
-    if names is not None and 0 <= seat < len(names):
-        return str(names[seat])
-    return f"P{seat + 1}"
+def _who(seat: int | None, names: Sequence[str] | None) -> str:
+    """A seat by its player's name (the board's seat name when none is given)."""
+    return seat_name(seat, names)
 
 
-def _kind(kind: Any) -> str:
+def _kind(kind: str | None) -> str:
     return "—" if kind is None else kind_name(kind)
 
 
@@ -149,40 +141,58 @@ def _paid(paid: dict[str, int] | None) -> str:
     return " ".join(parts)
 
 
-def _effects(event: dict[str, Any]) -> str:
-    phrases: dict[str, Callable[[Any], str]] = {
-        "vp": lambda v: pgettext("age-of-summoners", "+%(n)s VP", n=v),
-        "faith": lambda v: pgettext("age-of-summoners", "+%(n)s faith", n=v),
-        "steal": lambda v: pgettext("age-of-summoners", "takes %(n)s VP", n=v["amount"]),
-        "steal_each": lambda v: pgettext(
-            "age-of-summoners", "takes %(n)s VP in all", n=sum(v.values())
-        ),
-        "draw": lambda v: pgettext("age-of-summoners", "draws %(n)s", n=v),
-        "stone": lambda v: pgettext("age-of-summoners", "%(n)s stone(s)", n=v),
-        "mana": lambda v: pgettext("age-of-summoners", "%(n)s mana from the deck", n=v),
-        "cards": lambda v: pgettext("age-of-summoners", "%(n)s cards", n=v),
-    }
-    parts = [say(event[key]) for key, say in phrases.items() if key in event]
-    if event.get("trim"):
-        parts.append(pgettext("age-of-summoners", "everyone trims to 6 hand, 7 mana"))
+def _effects(event: Event) -> str:
+    """What an ability did: "+2 VP, draws 1"."""
+    parts = []
+    if "vp" in event:
+        parts.append(pgettext("age-of-summoners", "+%(n)s VP", n=event["vp"]))
+    if "faith" in event:
+        parts.append(pgettext("age-of-summoners", "+%(n)s faith", n=event["faith"]))
+    if "steal" in event:
+        parts.append(pgettext("age-of-summoners", "takes %(n)s VP", n=event["steal"]["amount"]))
+    if "steal_each" in event:
+        taken = sum(event["steal_each"].values())
+        parts.append(pgettext("age-of-summoners", "takes %(n)s VP in all", n=taken))
+    if "draw" in event:
+        parts.append(pgettext("age-of-summoners", "draws %(n)s", n=event["draw"]))
+    if "stone" in event:
+        parts.append(pgettext("age-of-summoners", "%(n)s stone(s)", n=event["stone"]))
+    if "mana" in event:
+        parts.append(pgettext("age-of-summoners", "%(n)s mana from the deck", n=event["mana"]))
+    if "cards" in event:
+        parts.append(pgettext("age-of-summoners", "%(n)s cards", n=event["cards"]))
+    trim = trim_of(event["kind"]) if event.get("trim") and "kind" in event else None
+    if trim is not None:
+        parts.append(
+            pgettext(
+                "age-of-summoners",
+                "everyone trims to %(hand)s hand, %(mana)s mana",
+                hand=trim["hand"],
+                mana=trim["mana"],
+            )
+        )
     return pgettext("age-of-summoners", ", ").join(parts) or pgettext(
         "age-of-summoners", "resolved"
     )
 
 
-def describe(event: dict[str, Any], names: Sequence[str] | None = None) -> str:
+def describe(event: Event, names: Sequence[str] | None = None) -> str:
     """One sentence for a (viewed) event in the current locale, naming seats by ``names``;
     outside an application context the sentence is English."""
     return _sentence(event, names)
 
 
-def _sentence(event: dict[str, Any], names: Sequence[str] | None) -> str:
+def _sentence(event: Event, names: Sequence[str] | None) -> str:
     template = _TEMPLATES.get(event["type"])
     if template is None:
-        return str(event["type"])
-    ctx = dict(event)
-    for key in ("start", "to", "winner"):
-        ctx[key] = _who(event.get(key), names)
+        return event["type"]
+    ctx: dict[str, object] = dict(event)
+    ctx["start"] = _who(event.get("start"), names)
+    ctx["to"] = _who(event.get("to"), names)
+    ctx["winner"] = _who(event.get("winner"), names)
+    n = numbers()
+    ctx.update(take=n["conquest_take"], refill=n["refill_to"])
+    ctx.update(hand_limit=n["rule99_hand"], mana_limit=n["rule99_mana"])
     ctx["who"] = _who(event.get("seat"), names)
     ctx["victim"] = (
         _who(event["victim"], names)
@@ -204,7 +214,7 @@ def _sentence(event: dict[str, Any], names: Sequence[str] | None) -> str:
         else ""
     )
     ctx["paid"] = _paid(event.get("paid"))
-    ctx["action"] = _action(event.get("action", ""))
+    ctx["action"] = action_name(event["action"]) if "action" in event else ""
     ctx["choice_paren"] = _choice(event.get("action", ""), event.get("choice") or "")
     ctx["via_paren"] = _via(event.get("via"))
     flipped = event.get("flipped")
@@ -219,11 +229,22 @@ def _sentence(event: dict[str, Any], names: Sequence[str] | None) -> str:
     )
     ctx["times"] = f"×{event['times']}" if event.get("times", 1) > 1 else ""
     ctx["effects"] = _effects(event)
+    ctx["scores"] = _scores(event.get("totals", []), names)
     ctx["what"] = _discard_what(event.get("zone"), event.get("kind"))
     return str(template) % ctx
 
 
-def _discard_what(zone: Any, kind: Any) -> str:
+def _scores(totals: list[int], names: Sequence[str] | None) -> str:
+    """Every seat with its score: "Ann 37, Ben 50"."""
+    return listed(
+        [
+            pgettext("age-of-summoners", "%(name)s %(score)s", name=_who(seat, names), score=n)
+            for seat, n in enumerate(totals)
+        ]
+    )
+
+
+def _discard_what(zone: str | None, kind: str | None) -> str:
     if zone == "stones":
         return pgettext("age-of-summoners", "a philosopher's stone")
     if zone == "mana":

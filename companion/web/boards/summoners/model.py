@@ -8,20 +8,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
-from flask_babel import pgettext
+from markupsafe import Markup, escape
 
 from companion.cardgames.summoners.cards import COLOURS, kinds
+from companion.cardgames.summoners.view import View
 
 from . import phrases
+from .catalogue import pgettext
+from .rules_text import card_text
 from .seats import seat_info
+from .shapes import Board, ChoiceInfo, CommandInfo, EndLine, HandCard, HandInfo, OrderSeat, Status
 from .words import (
     action_name,
     card_tag,
     cost_words,
     icon_name,
-    kind_data,
     kind_id,
     kind_name,
     listed,
@@ -30,7 +32,7 @@ from .words import (
 )
 
 
-def board(view: dict[str, Any], names: Sequence[str], bots: Sequence[Any]) -> dict[str, Any]:
+def board(view: View, names: Sequence[str], bots: Sequence[object]) -> Board:
     """Everything the board template shows, worked out from the view."""
     return {
         "status": status(view, names),
@@ -43,33 +45,35 @@ def board(view: dict[str, Any], names: Sequence[str], bots: Sequence[Any]) -> di
     }
 
 
-def seat_order(view: dict[str, Any]) -> list[int]:
+def seat_order(view: View) -> list[int]:
     """The viewer's own seat first, then the others in turn order (a spectator: from seat 1)."""
-    n = view["players"]
-    first = view.get("seat") or 0
-    return [(first + k) % n for k in range(n)]
+    order = view["order"]
+    first = order.index(view["seat"] or 0)
+    return order[first:] + order[:first]
 
 
-def status(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def status(view: View, names: Sequence[str]) -> Status:
     """Whose turn it is and what the player who must choose now is doing."""
-    me = view.get("seat")
-    waiting = view.get("waiting")
-    if view.get("result") is not None or waiting is None:
+    me = view["seat"]
+    waiting = view["waiting"]
+    if view["result"] is not None or waiting is None:
         over = pgettext("age-of-summoners", "The match is over")
         return {"turn": over, "now": "", "mine": False, "acting": None}
     current = waiting["seat"]
-    active = view.get("active")
+    active = view["active"]
     if active == me and me is not None:
         turn = pgettext("age-of-summoners", "Your turn")
     else:
         turn = pgettext("age-of-summoners", "%(name)s's turn", name=seat_name(active, names))
+    kind = waiting.get("kind")
     params = {
         "name": seat_name(current, names),
         "to": seat_name(waiting.get("to"), names),
-        "right": seat_name((current - 1) % view["players"], names),
+        "right": seat_name(view["seats"][current]["assists_to"], names),
         "hand": waiting.get("hand", ""),
         "mana": waiting.get("mana", ""),
-        "kind": kind_name(waiting["kind"]) if waiting.get("kind") in kinds() else "",
+        "kind": kind_name(kind) if kind in kinds() else "",
+        "refill": view["numbers"]["refill_to"],
     }
     mine = current == me and me is not None
     sentence = phrases.NOW.get((waiting["phase"], mine))
@@ -77,14 +81,14 @@ def status(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     return {"turn": turn, "now": now, "mine": mine, "acting": current}
 
 
-def end_info(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def end_info(view: View, names: Sequence[str]) -> EndLine:
     """The end declaration and the final lap, or how the end can be declared."""
-    declarer = view.get("declarer")
-    left = view.get("final_turns_left")
+    declarer = view["declarer"]
+    left = view["final_turns_left"]
     if declarer is None:
         line = str(phrases.END_RULE) % {"spirits": view["end_spirits"], "vp": view["end_vp"]}
         return {"declared": False, "line": line}
-    if view.get("result") is not None:
+    if view["result"] is not None:
         return {"declared": True, "line": ""}
     sentence = phrases.LAST_TURN if left is not None and left <= 1 else phrases.DECLARED
     return {
@@ -93,124 +97,128 @@ def end_info(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def play_order(view: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+def play_order(view: View, names: Sequence[str]) -> list[OrderSeat]:
     """Every seat in turn order, starting with the player whose turn it is."""
-    n = view["players"]
-    start = view.get("active")
-    if start is None:
-        start = view.get("start") or 0
     return [
-        {"seat": s, "name": seat_name(s, names), "active": s == view.get("active")}
-        for s in ((start + k) % n for k in range(n))
+        {"seat": s, "name": seat_name(s, names), "active": s == view["active"]}
+        for s in view["order"]
     ]
 
 
-def command_info(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any] | None:
+def command_info(view: View, names: Sequence[str]) -> CommandInfo | None:
     """The command number of this turn (pairing card + played card), what it reaches and what
     was chosen; in Phase I, the card the active player will pair with."""
-    active = view.get("active")
-    command = view.get("command")
-    if view.get("result") is not None or active is None or active >= view["players"]:
+    command = view["command"]
+    if view["result"] is not None:
         return None
-    name = seat_name(active, names)
+    name = seat_name(view["active"], names)
     if command is None:
-        if (view.get("waiting") or {}).get("phase") != "play":
-            return None
-        pair = view.get("next_pairing")
-        line = (
-            pgettext("age-of-summoners", "%(name)s will pair with", name=name)
-            if pair
-            else pgettext(
-                "age-of-summoners",
-                "%(name)s has no face-up mana to pair with (counts 0).",
-                name=name,
-            )
-        )
-        return {"phase1": True, "name": name, "pairing": pair, "line": line}
+        waiting = view["waiting"]
+        return _phase1(view, name) if waiting and waiting["phase"] == "play" else None
     vias = {
         "zero-played": pgettext("age-of-summoners", "Asmodai: the played card counts 0"),
         "shift": pgettext("age-of-summoners", "Sandman: shifted"),
     }
-    reach = [
-        {"action": action_name(action), "number": number, "note": vias.get(via, "")}
-        for action, (number, via) in (command.get("actions") or {}).items()
-    ]
-    chosen = command.get("action")
+    chosen = command["action"]
     return {
         "phase1": False,
         "name": name,
-        "pairing": command.get("pairing"),
-        "pairing_number": command.get("pairing_number", 0),
-        "played": command.get("played"),
-        "number": command.get("number"),
-        "reach": reach,
+        "pairing": command["pairing"],
+        "pairing_number": command["pairing_number"],
+        "played": command["played"],
+        "played_number": command["number"] - command["pairing_number"],
+        "number": command["number"],
+        "reach": [
+            {"action": action_name(action), "number": number, "note": vias.get(via, "")}
+            for action, (number, via) in command["actions"].items()
+        ],
         "chosen": action_name(chosen) if chosen else "",
-        "reveal": view.get("reveal") or [],
+        "reveal": view["reveal"],
     }
 
 
-def choice_info(view: dict[str, Any], names: Sequence[str]) -> dict[str, Any] | None:
+def _phase1(view: View, name: str) -> CommandInfo:
+    pair = view["next_pairing"]
+    if pair:
+        line = pgettext("age-of-summoners", "%(name)s will pair with", name=name)
+    else:
+        line = pgettext(
+            "age-of-summoners",
+            "%(name)s has no face-up mana to pair with (counts %(n)s).",
+            name=name,
+            n=view["numbers"]["no_pairing"],
+        )
+    return {"phase1": True, "name": name, "pairing": pair, "line": line}
+
+
+def choice_info(view: View, names: Sequence[str]) -> ChoiceInfo | None:
     """What the viewer must decide now, beyond the buttons: the two cards drawn in Phase III,
-    the seat an inquisition gives to, the counts a discard must reach."""
-    pending = view.get("pending")
-    me = view.get("seat")
+    the seat an inquisition gives to, the counts a discard must reach; None when the buttons
+    say it all."""
+    pending = view["pending"]
+    me = view["seat"]
     if not pending or me is None:
         return None
-    waiting = view.get("waiting") or {}
-    phase = pending.get("phase")
-    info: dict[str, Any] = {"phase": phase, "drawn": [], "note": ""}
+    waiting = view["waiting"]
+    phase = pending["phase"]
+    info: ChoiceInfo = {"phase": phase, "drawn": [], "note": Markup()}
     if phase == "keep":
         info["drawn"] = pending.get("drawn") or []
-        right = seat_name((me - 1) % view["players"], names)
-        info["note"] = pgettext(
-            "age-of-summoners",
-            "Keep one; the other goes to %(right)s's mana row and becomes their next pairing card.",
-            right=right,
+        right = seat_name(view["seats"][me]["assists_to"], names)
+        info["note"] = escape(
+            pgettext(
+                "age-of-summoners",
+                "Keep one; the other goes to %(right)s's mana row and becomes their next"
+                " pairing card.",
+                right=right,
+            )
         )
     elif phase == "give":
-        info["note"] = pgettext(
-            "age-of-summoners",
-            "Your hand is shown below: the card you pick goes to %(to)s.",
-            to=seat_name(waiting.get("to"), names),
+        info["note"] = escape(
+            pgettext(
+                "age-of-summoners",
+                "Your hand is shown below: the card you pick goes to %(to)s.",
+                to=seat_name(waiting.get("to") if waiting else None, names),
+            )
         )
     elif phase in ("trim", "prayer-discard"):
         seat = view["seats"][me]
-        info["note"] = pgettext(
-            "age-of-summoners",
-            "Now: %(hand)s hand cards, %(mana)s mana.",
-            hand=seat["hand_count"],
-            mana=len(seat["mana"]) + seat["stones"],
+        info["note"] = escape(
+            pgettext(
+                "age-of-summoners",
+                "Now: %(hand)s hand cards, %(mana)s mana.",
+                hand=seat["hand_count"],
+                mana=seat["mana_total"],
+            )
         )
-    elif phase == "optional" and waiting.get("kind") in kinds():
-        info["note"] = ability_line(waiting["kind"])
-    return info
+    elif phase == "optional" and waiting and waiting.get("kind") in kinds():
+        info["note"] = ability_line(waiting.get("kind", ""))
+    return info if info["drawn"] or info["note"] else None
 
 
-def ability_line(kind: str) -> str:
-    """A spirit's name and what it does: "Golem: …"."""
-    return pgettext(
-        "age-of-summoners",
-        "%(kind)s: %(text)s",
-        kind=kind_name(kind),
-        text=kind_data(kind, "text"),
-    )
+def ability_line(kind: str) -> Markup:
+    """A spirit's name and what it does: "Golem: …", its colour symbols drawn."""
+    template = pgettext("age-of-summoners", "%(kind)s: %(text)s")
+    return escape(template) % {"kind": kind_name(kind), "text": card_text(kind)}
 
 
-def hand_info(view: dict[str, Any]) -> dict[str, Any] | None:
+def hand_info(view: View) -> HandInfo | None:
     """The viewer's own hand grouped by kind, with each card's cost, icons and ability; None for
     a spectator."""
-    me = view["seats"][view["seat"]] if view.get("seat") is not None else {}
-    if not me or me.get("hand") is None:
+    me = view["seat"]
+    hand = view["seats"][me]["hand"] if me is not None else None
+    if me is None or hand is None:
         return None
-    actions = (view.get("pending") or {}).get("actions") or []
-    summonable = {kind_id(a["card"]) for a in actions if a.get("type") == "summon"}
-    counts = Counter(c["kind"] for c in me["hand"])
+    pending = view["pending"]
+    actions = pending.get("actions", []) if pending else []
+    summonable = {kind_id(a["card"]) for a in actions if a["type"] == "summon"}
+    counts = Counter(c["kind"] for c in hand)
     cards = [_hand_card(kind, n, kind in summonable) for kind, n in counts.items()]
     cards.sort(key=lambda c: (not c["summonable"], COLOURS.index(c["colour"]), c["name"]))
-    return {"count": me["hand_count"], "cards": cards}
+    return {"count": view["seats"][me]["hand_count"], "cards": cards}
 
 
-def _hand_card(kind: str, count: int, summonable: bool) -> dict[str, Any]:
+def _hand_card(kind: str, count: int, summonable: bool) -> HandCard:
     spec = kinds()[kind]
     icons = [icon_name(i) for i in spec["icons"]]
     facts = pgettext(
@@ -232,6 +240,6 @@ def _hand_card(kind: str, count: int, summonable: bool) -> dict[str, Any]:
         "icons": icons,
         "points": spec["points"],
         "facts": facts,
-        "text": kind_data(kind, "text"),
+        "text": card_text(kind),
         "summonable": summonable,
     }

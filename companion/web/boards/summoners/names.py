@@ -1,17 +1,25 @@
-"""Card and colour names in the current Babel locale: names are data, one field per language."""
+"""Card and colour names in the current Babel locale: names are data, one field per language.
+
+A language the card data does not name yet reads the default language's names
+(``companion.languages.DEFAULT``); every other word comes from the catalogue.
+"""
 
 from __future__ import annotations
 
 from flask_babel import get_locale
 
-from companion.cardgames.summoners.cards import colour_info, kind_of_card, kinds
+from companion.cardgames.summoners.cards import colour_words, kind_of_card, kind_words
+from companion.languages import DEFAULT
 
 
 def data_lang() -> str:
-    """The language whose names the card data gives for the current locale ("en" if none)."""
+    """The reader's language: the current locale's (the default language outside a request)."""
     locale = get_locale()
-    language = locale.language if locale is not None else "en"
-    return language if f"name_{language}" in next(iter(kinds().values())) else "en"
+    return str(locale.language) if locale is not None else DEFAULT
+
+
+def _in_lang(words: dict[str, str], field: str) -> str:
+    return words.get(f"{field}_{data_lang()}") or words[f"{field}_{DEFAULT}"]
 
 
 def kind_id(kind_or_card: str) -> str:
@@ -21,7 +29,7 @@ def kind_id(kind_or_card: str) -> str:
 
 def kind_data(kind_or_card: str, field: str) -> str:
     """A language field of a kind in the card data: ``name``, ``text`` or ``flavour``."""
-    return str(kinds()[kind_id(kind_or_card)][f"{field}_{data_lang()}"])
+    return _in_lang(kind_words(kind_id(kind_or_card)), field)
 
 
 def kind_name(kind_or_card: str) -> str:
@@ -30,10 +38,10 @@ def kind_name(kind_or_card: str) -> str:
 
 
 def colour_name(colour: str) -> str:
-    """A colour as written on the cards: "black" / "黒"."""
-    return str(colour_info()[colour][f"name_{data_lang()}"])
+    """A colour as written on the cards: "black" / "黒" (also "any" / "任意")."""
+    return _in_lang(colour_words(colour), "name")
 
 
 def mana_name(colour: str) -> str:
     """A mana type's name: "Lightning" / "雷光"."""
-    return str(colour_info()[colour][f"mana_{data_lang()}"])
+    return _in_lang(colour_words(colour), "mana")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask_babel import lazy_pgettext
+from .catalogue import lazy_pgettext
 
 # (phase, the viewer is the one choosing) -> sentence; filled with name, to, right, hand,
-# mana and kind.
+# mana, kind and refill.
 NOW = {
     ("play", True): lazy_pgettext(
         "age-of-summoners", "Phase I: play a card from your hand beside your pairing card."
@@ -29,10 +29,11 @@ NOW = {
     ("pay", True): lazy_pgettext("age-of-summoners", "Choose which mana to pay with."),
     ("pay", False): lazy_pgettext("age-of-summoners", "%(name)s chooses which mana to pay with."),
     ("prayer-discard", True): lazy_pgettext(
-        "age-of-summoners", "Prayer: discard as many cards as you like, then draw up to 5."
+        "age-of-summoners",
+        "Prayer: discard as many cards as you like, then draw up to %(refill)s.",
     ),
     ("prayer-discard", False): lazy_pgettext(
-        "age-of-summoners", "Prayer: %(name)s discards, then draws up to 5."
+        "age-of-summoners", "Prayer: %(name)s discards, then draws up to %(refill)s."
     ),
     ("trim", True): lazy_pgettext(
         "age-of-summoners",

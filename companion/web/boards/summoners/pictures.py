@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 from functools import cache
 from html import escape
-from typing import Any
 
-from flask_babel import pgettext
 from markupsafe import Markup
 
 from companion.cardgames.summoners.cards import kinds
+from companion.cardgames.summoners.view import View
 
 from . import svg
+from .catalogue import pgettext
 from .words import data_lang, icon_name, kind_id, kind_name, mana_name
 
 _SVG = re.compile(r'^<svg[^>]*viewBox="(?P<box>[^"]+)"[^>]*>(?P<body>.*)</svg>$', re.DOTALL)
@@ -47,26 +47,24 @@ def _symbol_id(kind: str, state: str) -> str:
     return f"aos-{state}-{kind}-{data_lang()}"
 
 
-def visible_cards(view: dict[str, Any]) -> set[tuple[str, str]]:
+def visible_cards(view: View) -> set[tuple[str, str]]:
     """(kind, state) of every face this view shows: own hand and drawn cards, spirits, mana,
     the festival's revealed cards and the command number's two cards."""
     seen: set[tuple[str, str]] = set()
-    for seat in view.get("seats", []):
-        seen |= {(c["kind"], "spirit") for c in seat.get("spirits", [])}
-        seen |= {(c["kind"], "mana") for c in seat.get("mana", [])}
-        seen |= {(c["kind"], "hand") for c in seat.get("hand") or []}
-    seen |= {(c["kind"], "mana") for c in view.get("reveal", [])}
-    seen |= {(c["kind"], "hand") for c in (view.get("pending") or {}).get("drawn", [])}
-    command = view.get("command") or {}
-    for key in ("played", "pairing"):
-        if command.get(key):
-            seen.add((command[key]["kind"], "mana"))
-    if view.get("next_pairing"):
-        seen.add((view["next_pairing"]["kind"], "mana"))
+    for seat in view["seats"]:
+        seen |= {(c["kind"], "spirit") for c in seat["spirits"]}
+        seen |= {(c["kind"], "mana") for c in seat["mana"]}
+        seen |= {(c["kind"], "hand") for c in seat["hand"] or []}
+    seen |= {(c["kind"], "mana") for c in view["reveal"]}
+    if view["pending"] is not None:
+        seen |= {(c["kind"], "hand") for c in view["pending"].get("drawn", [])}
+    command = view["command"]
+    shown = [command["played"], command["pairing"]] if command else []
+    seen |= {(c["kind"], "mana") for c in [*shown, view["next_pairing"]] if c is not None}
     return seen
 
 
-def defs(view: dict[str, Any]) -> Markup:
+def defs(view: View) -> Markup:
     """One hidden <svg> holding every picture this view needs: the back, the stone and a face
     per (kind, state) the viewer may see; nothing else, so no hidden card's picture is sent."""
     wanted = [("", "back"), ("", "stone"), *sorted(visible_cards(view))]

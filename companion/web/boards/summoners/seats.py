@@ -4,82 +4,74 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
-
-from flask_babel import pgettext
 
 from companion.cardgames.summoners.cards import COLOURS, ICONS, kinds
+from companion.cardgames.summoners.records import Result
+from companion.cardgames.summoners.view import ManaView, SeatView, View
 
-from .words import card_count, kind_data, kind_name, seat_name
-
-
-def _assisted_by(view: dict[str, Any], seat: int, kind: str) -> int | None:
-    """Who assisted the seat's pending pairing card (from the public "assisted" events)."""
-    for event in reversed(view.get("events") or []):
-        if event.get("type") == "turn" and event.get("seat") == seat:
-            return None
-        if event.get("type") == "assisted" and event.get("to") == seat:
-            return event.get("seat") if event.get("kind") == kind else None
-    return None
+from .catalogue import pgettext
+from .rules_text import card_text
+from .shapes import ManaEntry, ResultInfo, ResultRow, SeatInfo, SpiritInfo
+from .words import card_count, kind_name, seat_name
 
 
-def _mana_note(view: dict[str, Any], s: int, card: dict[str, Any], names: Sequence[str]) -> str:
-    command = view.get("command") or {}
-    mine = command.get("seat") == s
-    if card.get("pairing"):
-        giver = _assisted_by(view, s, card["kind"])
+def _mana_note(view: View, s: int, card: ManaView, names: Sequence[str]) -> str:
+    if card["pairing"]:
+        giver = view["seats"][s]["pairing_from"]
         if giver is None:
             return pgettext("age-of-summoners", "Pairs next turn")
         return pgettext("age-of-summoners", "Assisted by %(name)s", name=seat_name(giver, names))
-    if card.get("id") is None or not mine:
+    command = view["command"]
+    if command is None or command["seat"] != s or "id" not in card:
         return ""
-    if card["id"] == (command.get("played") or {}).get("id"):
+    played, paired = command["played"], command["pairing"]
+    if played is not None and card["id"] == played.get("id"):
         return pgettext("age-of-summoners", "played this turn")
-    if card["id"] == (command.get("pairing") or {}).get("id"):
+    if paired is not None and card["id"] == paired.get("id"):
         return pgettext("age-of-summoners", "paired this turn")
     return ""
 
 
-def _spirits(seat: dict[str, Any]) -> list[dict[str, Any]]:
+def _spirits(seat: SeatView) -> list[SpiritInfo]:
     counts = Counter(c["kind"] for c in seat["spirits"])
     return [
         {
             "kind": kind,
             "count": n,
             "name": kind_name(kind),
-            "text": kind_data(kind, "text"),
+            "text": card_text(kind),
             "points": kinds()[kind]["points"],
         }
         for kind, n in counts.items()
     ]
 
 
-def seat_info(
-    view: dict[str, Any], s: int, names: Sequence[str], bots: Sequence[Any]
-) -> dict[str, Any]:
+def _mana_row(view: View, s: int, names: Sequence[str]) -> list[ManaEntry]:
+    """The row as drawn: colour by colour, the pending pairing card last."""
+    mana = sorted(
+        view["seats"][s]["mana"],
+        key=lambda c: (c["pairing"], COLOURS.index(c["colour"]), c["kind"]),
+    )
+    return [
+        {"card": c, "pairing": c["pairing"], "note": _mana_note(view, s, c, names)} for c in mana
+    ]
+
+
+def seat_info(view: View, s: int, names: Sequence[str], bots: Sequence[object]) -> SeatInfo:
     """One seat as everyone sees it: chips, hand size, spirits, the mana row and its stones."""
     seat = view["seats"][s]
-    mana = sorted(
-        seat["mana"],
-        key=lambda c: (bool(c.get("pairing")), COLOURS.index(c["colour"]), c["kind"]),
-    )
-    row = [
-        {"card": c, "pairing": bool(c.get("pairing")), "note": _mana_note(view, s, c, names)}
-        for c in mana
-    ]
     counts = Counter(c["colour"] for c in seat["mana"])
-    icons = seat.get("icons") or {}
-    stones = int(seat["stones"])
-    over = view.get("result") is not None
+    stones = seat["stones"]
+    over = view["result"] is not None
     return {
         "seat": s,
         "name": seat_name(s, names),
-        "me": s == view.get("seat"),
+        "me": s == view["seat"],
         "bot": s < len(bots) and bool(bots[s]),
-        "active": s == view.get("active") and not over,
-        "acting": (view.get("waiting") or {}).get("seat") == s and not over,
-        "declared": bool(seat.get("declared")),
-        "can_declare": bool(seat.get("can_declare")),
+        "active": s == view["active"] and not over,
+        "acting": view["current"] == s and not over,
+        "declared": seat["declared"],
+        "can_declare": seat["can_declare"],
         "vp": seat["vp"],
         "faith": seat["faith"],
         "hand_count": seat["hand_count"],
@@ -88,12 +80,12 @@ def seat_info(
         "stone_words": stone_words(stones),
         "spirit_count": len(seat["spirits"]),
         "spirits": _spirits(seat),
-        "icons": [{"icon": i, "count": int(icons.get(i, 0))} for i in ICONS],
-        "mana": row,
-        "mana_total": len(seat["mana"]) + stones,
+        "icons": [{"icon": i, "count": seat["icons"].get(i, 0)} for i in ICONS],
+        "mana": _mana_row(view, s, names),
+        "mana_total": seat["mana_total"],
         "mana_counts": [{"colour": c, "count": counts[c]} for c in COLOURS if counts[c]],
-        "turns": seat.get("turns", 0),
-        "assists_to": seat_name((s - 1) % view["players"], names),
+        "turns": seat["turns"],
+        "assists_to": seat_name(seat["assists_to"], names),
     }
 
 
@@ -104,44 +96,41 @@ def stone_words(n: int) -> str:
     return pgettext("age-of-summoners", "%(n)s philosopher's stones", n=n)
 
 
-def result_info(
-    result: dict[str, Any], view: dict[str, Any], names: Sequence[str]
-) -> dict[str, Any]:
+def result_info(result: Result, view: View, names: Sequence[str]) -> ResultInfo:
     """Final standings in winning order (ties as the rule breaks them), each total's parts, who
-    declared and how a tie was or would have been broken."""
-    totals = result["totals"]
-    n = len(totals)
-    declarer = result.get("declarer")
-    anchor = declarer if declarer is not None else view.get("active")
-    anchor = 0 if anchor is None else anchor
-    order = [(anchor + 1 + k) % n for k in range(n)]
-    ranked = sorted(range(n), key=lambda s: (-totals[s], order.index(s)))
-    breakdown = result.get("breakdown") or [{}] * n
-    rows = [
-        {
-            "rank": rank,
-            "seat": s,
-            "name": seat_name(s, names),
-            "total": totals[s],
-            "chips": breakdown[s].get("chips", 0),
-            "points": breakdown[s].get("points", 0),
-            "abilities": [
-                {"name": kind_name(kind), "points": pts}
-                for kind, pts in (breakdown[s].get("abilities") or {}).items()
-            ],
-            "winner": s == result["winner"],
-            "declarer": s == declarer,
-        }
-        for rank, s in enumerate(ranked, start=1)
-    ]
-    tied = result.get("tied") or []
+    declared and how a tie was or would have been broken: all as the view says."""
+    tie = view["tie_break"]
+    assert tie is not None, "a finished match's view says how it was ranked"
+    declarer = result["declarer"]
+    rows = [_result_row(result, rank, s, names) for rank, s in enumerate(tie["ranking"], start=1)]
+    tied = result["tied"]
     return {
         "winner": seat_name(result["winner"], names),
-        "score": totals[result["winner"]],
+        "score": result["totals"][result["winner"]],
         "rows": rows,
         "declarer": seat_name(declarer, names) if declarer is not None else "",
-        "capped": result.get("reason") == "cap",
-        "tied": [seat_name(s, names) for s in order if s in tied],
-        "order": [seat_name(s, names) for s in order],
-        "anchor": seat_name(anchor, names),
+        "capped": result["reason"] == "cap",
+        "turn_cap": view["turn_cap"],
+        "tied": [seat_name(s, names) for s in tie["order"] if s in tied],
+        "order": [seat_name(s, names) for s in tie["order"]],
+        "anchor": seat_name(tie["anchor"], names),
+    }
+
+
+def _result_row(result: Result, rank: int, s: int, names: Sequence[str]) -> ResultRow:
+    part = result["breakdown"][s]
+    return {
+        "rank": rank,
+        "seat": s,
+        "name": seat_name(s, names),
+        "total": result["totals"][s],
+        "chips": part["chips"],
+        "points": part["points"],
+        "abilities": [
+            {"name": kind_name(kind), "points": pts}
+            for kind, pts in part["abilities"].items()
+            if pts  # an ability that scored nothing is no part of the total
+        ],
+        "winner": s == result["winner"],
+        "declarer": s == result["declarer"],
     }

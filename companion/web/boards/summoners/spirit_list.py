@@ -3,21 +3,18 @@ spirit table of docs/cardgames.md (``python -m companion.web.boards.summoners.sp
 
 from __future__ import annotations
 
-import html
-import re
 from pathlib import Path
-from typing import Any
 
-from flask_babel import get_locale, pgettext
+from flask_babel import get_locale
 
-from companion.cardgames.summoners.cards import COLOURS, kinds
+from companion.cardgames.summoners.cards import COLOURS, kind_words, kinds
 from companion.languages import DEFAULT, LANGUAGES, about
 
-from .card_text import marked, svg_line
+from .catalogue import pgettext
+from .rules_text import markdown_text
 from .words import (
     colour_name,
     cost_words,
-    data_lang,
     icon_name,
     kind_data,
     mana_name,
@@ -31,16 +28,12 @@ def spirits_heading() -> str:
 
 
 def _other_names(kind: str) -> str:
-    """The spirit's names in the companion's other languages, shown beside its own."""
-    spec = kinds()[kind]
-    names = [str(spec[f"name_{code}"]) for code in _other_languages() if f"name_{code}" in spec]
+    """The spirit's names in the companion's other languages, shown beside the one it reads by."""
+    words, shown = kind_words(kind), kind_data(kind, "name")
+    names = [words[f"name_{code}"] for code in LANGUAGES if f"name_{code}" in words]
     locale = get_locale()
-    return about(locale.language if locale else DEFAULT).list_separator.join(names)
-
-
-def _other_languages() -> list[str]:
-    own = data_lang()
-    return [code for code in LANGUAGES if code != own]
+    separator = about(locale.language if locale else DEFAULT).list_separator
+    return separator.join(name for name in names if name != shown)
 
 
 def _entry(kind: str) -> str:
@@ -59,17 +52,7 @@ def _entry(kind: str) -> str:
         icons=icons or pgettext("age-of-summoners", "none"),
         points=points_words(spec["points"]),
     )
-    text = _card_text(kind_data(kind, "text"))
-    return f"{head}  \n  {text}  \n  *{kind_data(kind, 'flavour')}*"
-
-
-_TAG = re.compile(r"<[^>]*>")
-
-
-def _card_text(text: str) -> str:
-    """A card text with each mana placeholder as the colour's symbol and name ("●green")."""
-    # The card faces draw the symbols; their drawing is read here without its SVG markup.
-    return html.unescape(_TAG.sub("", svg_line(marked(text))))
+    return f"{head}  \n  {markdown_text(kind)}  \n  *{kind_data(kind, 'flavour')}*"
 
 
 def _colour_heading(colour: str, specs: list[str]) -> str:
@@ -109,20 +92,21 @@ DOCS_LANGUAGE = "en"  # docs/cardgames.md is written in English
 def docs_table_markdown() -> str:
     """The spirit table of docs/cardgames.md (English), one row per kind, from the card data."""
     rows = [DOCS_TABLE_HEAD + "---|---|---|---|---|---|---|"]
-    for s in kinds().values():
+    for kind, s in kinds().items():
         cost = "".join(_COST_LETTER[c] for c in s["cost"])
+        words = kind_words(kind)
         rows.append(
-            f"| {s['code']} | {_docs_names(s)} | {s['colour']} {s['number']} "
+            f"| {s['code']} | {_docs_names(words)} | {s['colour']} {s['number']} "
             f"| {s['copies']} | `{cost}` | {', '.join(s['icons']) or '-'} | {s['points']} "
-            f"| {s[f'text_{DOCS_LANGUAGE}']} |"
+            f"| {words[f'text_{DOCS_LANGUAGE}']} |"
         )
     return "\n".join(rows) + "\n"
 
 
-def _docs_names(spec: dict[str, Any]) -> str:
+def _docs_names(words: dict[str, str]) -> str:
     """The spirit's name in the docs' language, then in every other language the data has."""
     codes = (DOCS_LANGUAGE, *(code for code in LANGUAGES if code != DOCS_LANGUAGE))
-    return " ".join(str(spec[f"name_{code}"]) for code in codes if f"name_{code}" in spec)
+    return " ".join(words[f"name_{code}"] for code in codes if f"name_{code}" in words)
 
 
 def refresh_docs(path: Path | None = None) -> list[Path]:

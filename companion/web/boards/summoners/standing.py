@@ -2,29 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from companion.cardgames.summoners.records import Score
+from companion.cardgames.summoners.state import MAX_PLAYERS, catch_up_chips
 
-import flask_babel
-from flask_babel import lazy_pgettext
-
+from .catalogue import lazy_pgettext, pgettext
 from .names import kind_name
+from .words import listed
 
-# The catalogue lookup, typed: flask_babel ships no type information.
-pgettext: Callable[..., str] = flask_babel.pgettext
-
-# The label and help ids of the options in ``companion.cardgames.summoners.options.OPTIONS``.
+# The label and help ids of the options in ``companion.cardgames.summoners.options.OPTIONS``;
+# a sentence may name the chips each later seat begins with (``%(chips)s``).
 OPTION_WORDS = {
     "catch-up": lazy_pgettext("age-of-summoners", "Catch-up chips"),
     "catch-up-help": lazy_pgettext(
         "age-of-summoners",
         "Everyone after the start player begins with VP chips equal to their place in turn order"
-        " (2, 3, 4), which makes up for playing later.",
+        " (%(chips)s), which makes up for playing later.",
     ),
 }
 
 
-def standing_line(row: dict[str, Any]) -> str:
+def standing_line(row: Score) -> str:
     """How one seat's running total is made up, e.g. "3 VP chips + 5 spirit points + 2 Golem"."""
     text = pgettext(
         "age-of-summoners",
@@ -33,12 +30,14 @@ def standing_line(row: dict[str, Any]) -> str:
         points=row["points"],
     )
     for kind, points in row["abilities"].items():
-        text += pgettext(
-            "age-of-summoners", " + %(points)s %(name)s", points=points, name=kind_name(kind)
-        )
+        if points:  # an ability that scores nothing yet is no part of the total
+            text += pgettext(
+                "age-of-summoners", " + %(points)s %(name)s", points=points, name=kind_name(kind)
+            )
     return text
 
 
 def option_words(message: str) -> str:
     """The label or help sentence ``message`` of an option."""
-    return str(OPTION_WORDS[message])
+    chips = listed([str(n) for n in catch_up_chips(MAX_PLAYERS)])
+    return str(OPTION_WORDS[message]) % {"chips": chips}

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from html import escape
 
-from flask_babel import pgettext
-
 from companion.cardgames.summoners.cards import kind_of_card, kinds
 
 from .card_text import marked, svg_line
+from .catalogue import pgettext
 from .words import icon_name, kind_data, mana_name
 
 FILL = {

@@ -7,13 +7,11 @@ Card, colour and mana names are data (the card file holds each language's name),
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
-from flask_babel import pgettext
+from companion.cardgames.summoners.cards import COLOURS, Effect, kinds
 
-from companion.cardgames.summoners.cards import ACTIONS, COLOURS, kinds
-
+from .catalogue import pgettext
 from .names import colour_name as colour_name
 from .names import data_lang as data_lang
 from .names import kind_data as kind_data
@@ -29,9 +27,6 @@ def seat_name(seat: int | None, names: Sequence[str] | None = None) -> str:
     if names is not None and 0 <= seat < len(names):
         return str(names[seat])
     return pgettext("age-of-summoners", "Seat %(n)s", n=seat + 1)
-
-
-ACTIONS_AND_SUMMON = (*ACTIONS, "summon")
 
 
 def action_name(action: str) -> str:
@@ -88,8 +83,7 @@ def cost_words(symbols: Sequence[str]) -> str:
     parts = []
     for colour in (*COLOURS, "any"):
         if counts[colour]:
-            name = pgettext("age-of-summoners", "any") if colour == "any" else colour_name(colour)
-            parts.append(_counted(name, counts[colour]))
+            parts.append(_counted(colour_name(colour), counts[colour]))
     return _joined(parts)
 
 
@@ -131,9 +125,9 @@ def points_words(n: int) -> str:
     return pgettext("age-of-summoners", "%(n)s points", n=n)
 
 
-def effect_words(effects: list[dict[str, Any]]) -> str:
+def effect_words(effects: list[Effect]) -> str:
     """A paid ability's effects from the card data: "gain 2 VP, draw 1"."""
-    phrases = {
+    phrases: dict[str, Callable[[object], str]] = {
         "vp": lambda v: pgettext("age-of-summoners", "gain %(n)s VP", n=v),
         "faith": lambda v: pgettext("age-of-summoners", "gain %(n)s faith", n=v),
         "draw": lambda v: pgettext("age-of-summoners", "draw %(n)s", n=v),
