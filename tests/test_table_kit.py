@@ -14,7 +14,14 @@ from table_helpers import buttons, load, new_table, page
 
 JSON = {"Accept": "application/json"}
 UNKNOWN = "n0-such-link-n0-such-link-n0-such"
-PATHS = [f"/c/{UNKNOWN}/", f"/c/{UNKNOWN}/story", f"/t/{UNKNOWN}/", f"/t/{UNKNOWN}/version"]
+PATHS = [
+    f"/c/{UNKNOWN}/",
+    f"/c/{UNKNOWN}/story",
+    f"/c/{UNKNOWN}/export.md",
+    f"/c/{UNKNOWN}/export.json",
+    f"/t/{UNKNOWN}/",
+    f"/t/{UNKNOWN}/version",
+]
 
 
 @pytest.mark.parametrize("path", PATHS)
