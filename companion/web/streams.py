@@ -67,12 +67,16 @@ def use_stream_errors(bp: Blueprint) -> None:
     bp.register_error_handler(404, not_found)
 
 
+# A version is a stream's event count: 18 digits are more than any stream will hold.
+VERSION_DIGITS = 18
+
+
 def posted_version(form: Mapping[str, Any]) -> int:
-    """The version a form was made at; -1 when missing or unreadable."""
-    try:
-        return int(form.get("version", ""))
-    except (TypeError, ValueError):
+    """The version a form was made at; -1 when missing or unreadable (read in bounded time)."""
+    raw = form.get("version", "")
+    if not isinstance(raw, str) or not 0 < len(raw) <= VERSION_DIGITS:
         return -1
+    return int(raw) if raw.isascii() and raw.isdigit() else -1
 
 
 def is_stale(form: Mapping[str, Any], version: int) -> bool:

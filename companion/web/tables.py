@@ -33,6 +33,7 @@ from .choosing import with_steps
 from .text_errors import rule_message
 
 bp = Blueprint("tables", __name__)
+Refusal = tuple[str | Response, int]
 streams.use_stream_errors(bp)
 
 
@@ -256,59 +257,72 @@ def reveal(token: str) -> Response:
 
 
 @bp.post("/t/<token>/act")
-def act(token: str) -> Response | tuple[str | Response, int]:
+def act(token: str) -> Response | Refusal:
     """Apply one of the legal actions of the viewing seat."""
     cap, match = open_table(token)
     require_write(cap)
+    if match.read_only is not None:
+        return _refused(token, cap, match, matches.MatchReadOnlyError())
+    if streams.is_stale(request.form, match.version):
+        return _stale(token, cap, match)
     seat = viewer_seat(cap, match)
     try:
-        if match.read_only is not None:
-            raise matches.MatchReadOnlyError()
-        version = int(request.form.get("version", ""))
         action = json_input.loads(request.form.get("action", ""))
         if seat is None or not isinstance(action, dict):
             raise CardGameRuleError("Choose an action from the table.", "no-seat")
-        matches.act(get_db(), match, seat, action, version)
+        matches.act(get_db(), match, seat, action, match.version)
     except StaleVersionError:
-        latest = matches.load(get_db(), match.id)
-        message = _("Someone moved first; the table now shows the new state.")
-        return streams.stale(message, latest.version, lambda: _table_page(token, cap, latest))
+        return _stale(token, cap, matches.load(get_db(), match.id))
     except ValueError as err:
-        message = (
-            rule_message(err)
-            if isinstance(err, CardGameRuleError)
-            else _("That action could not be read.")
-        )
-        read_only = isinstance(err, matches.MatchReadOnlyError)
-        latest = matches.load(get_db(), match.id)
-        return streams.refuse(
-            message,
-            409 if read_only else 400,
-            lambda: _table_page(token, cap, latest),
-            code="read-only" if read_only else "refused",
-        )
+        return _refused(token, cap, match, err)
     return redirect(url_for("tables.table", token=token))
+
+
+@bp.post("/t/<token>/rematch")
+def rematch(token: str) -> Response | Refusal:
+    """Deal again for the same seats, once the match is over."""
+    cap, match = open_table(token)
+    require_write(cap)
+    if streams.is_stale(request.form, match.version):
+        return _stale(token, cap, match)
+    try:
+        matches.rematch(get_db(), match, match.version)
+    except StaleVersionError:
+        return _stale(token, cap, matches.load(get_db(), match.id))
+    except CardGameRuleError as err:
+        return _refused(token, cap, match, err, status=409)
+    return redirect(url_for("tables.table", token=token))
+
+
+def _stale(token: str, cap: Capability, match: matches.Match) -> Refusal:
+    """409: the table moved on since the page was made; the page (or JSON) shows it now."""
+    message = _("Someone moved first; the table now shows the new state.")
+    return streams.stale(message, match.version, lambda: _table_page(token, cap, match))
+
+
+def _refused(
+    token: str, cap: Capability, match: matches.Match, err: ValueError, status: int = 400
+) -> Refusal:
+    """A refused post: the rule's sentence (409 at a table that only replays), nothing stored."""
+    read_only = isinstance(err, matches.MatchReadOnlyError)
+    message = (
+        rule_message(err)
+        if isinstance(err, CardGameRuleError)
+        else _("That action could not be read.")
+    )
+    latest = matches.load(get_db(), match.id)
+    return streams.refuse(
+        message,
+        409 if read_only else status,
+        lambda: _table_page(token, cap, latest),
+        code="read-only" if read_only else "refused",
+    )
 
 
 def _table_page(token: str, cap: Capability, match: matches.Match) -> str:
     """The table page as it stands, after a refused move."""
     context = table_context(token, cap, match)
     return render_template("tables/table.html", live_html=live_html(context), **context)
-
-
-@bp.post("/t/<token>/rematch")
-def rematch(token: str) -> Response:
-    """Deal again for the same seats."""
-    cap, match = open_table(token)
-    require_write(cap)
-    try:
-        matches.rematch(get_db(), match, int(request.form.get("version", "-1")))
-    except (CardGameRuleError, StaleVersionError) as err:
-        flash(
-            rule_message(err) if isinstance(err, CardGameRuleError) else _("Someone moved first."),
-            "error",
-        )
-    return redirect(url_for("tables.table", token=token))
 
 
 @bp.get("/t/<token>/replay")
