@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -25,7 +24,6 @@ from . import streams
 from .access import require_write
 from .chronicle import acting_seat, open_chronicle
 from .narrate import describe_since
-from .render_cache import cached
 from .terms import stage_name
 from .text_errors import rule_message
 
@@ -40,35 +38,29 @@ Page = Callable[[chronicles.Chronicle], str]  # a form's page, as a chronicle st
 def log(token: str) -> str:
     """The life as a story: a chapter per stage, each turning point in full."""
     cap, chronicle = open_chronicle(token)
-    context = {"token": token, "cap": cap, "chronicle": chronicle, "state": chronicle.state}
-    key = ("story", chronicle.id, chronicle.version, str(get_locale()), cap.can_write)
+    context = _context(token, cap, chronicle)
 
     def chapters_html() -> Markup:
-        return cached(
-            key,
+        return streams.cached_page(
+            streams.cache_key("story", cap, chronicle.version),
+            token,
             lambda: render_template(
                 "chronicle/_chapters.html", chapters=story_chapters(chronicle.state), **context
             ),
-            token=token,
         )
 
-    if session.get("_flashes"):
+    def page() -> str:
         return render_template("chronicle/story.html", chapters_html=chapters_html(), **context)
+
+    if session.get("_flashes"):
+        return page()
     # The whole page is kept too; the export panel's books are part of its key.
     books = tuple(
         (job.id, job.status, job.progress, job.page)
         for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
     )
-    page_key = ("story-page", request.full_path, key, cap.role, books)
-    return str(
-        cached(
-            page_key,
-            lambda: render_template(
-                "chronicle/story.html", chapters_html=chapters_html(), **context
-            ),
-            token=token,
-        )
-    )
+    key = streams.cache_key("story-page", cap, chronicle.version, request.full_path, books)
+    return str(streams.cached_page(key, token, page))
 
 
 @bp.get("/text/<int:seq>/<field>")

@@ -104,16 +104,23 @@ def version_json(version: int, **extra: Any) -> Response:
     return jsonify(version=version, **extra)
 
 
-def live_key(
-    kind: str, stream_id: str, version: int, cap: Capability, *more: Hashable
-) -> tuple[Hashable, ...]:
-    """The render-cache key of a live fragment: everything it varies with per viewer.
+def cache_key(kind: str, cap: Capability, version: int, *more: Hashable) -> tuple[Hashable, ...]:
+    """The render-cache key of a stream's page or fragment: what it varies with per viewer.
 
-    The viewer's link token is not in it: ``live_fragment`` cuts it out of the kept HTML.
+    Every cached page of a stream is keyed here: the stream and its version, the reader's
+    language, and the link's role, seat and write permission, then whatever the page adds
+    (``more``). The viewer's link token and CSRF token are not in it: ``render_cache.cached``
+    cuts them out of the kept HTML and puts this viewer's back.
     """
-    return (kind, stream_id, version, str(get_locale()), cap.role, cap.seat, cap.can_write, *more)
+    locale = str(get_locale())
+    return (kind, cap.stream_id, version, locale, cap.role, cap.seat, cap.can_write, *more)
+
+
+def cached_page(key: tuple[Hashable, ...], token: str, render: Page) -> Markup:
+    """The page (or fragment) ``render`` makes, rendered once per ``key`` (see ``cache_key``)."""
+    return cached(key, render, token=token)
 
 
 def live_fragment(key: tuple[Hashable, ...], template: str, context: dict[str, Any]) -> Markup:
     """The live fragment, rendered once per ``key``; the viewer's token is put back in."""
-    return cached(key, lambda: render_template(template, **context), token=context["token"])
+    return cached_page(key, context["token"], lambda: render_template(template, **context))

@@ -225,9 +225,7 @@ def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
     """Everything the live part depends on: in hot-seat, whoever holds the device too."""
     match = context["match"]
     asked = tuple(sorted((k, v) for k, v in request.args.items(multi=True) if k != "fragment"))
-    return streams.live_key(
-        "table-live", match.id, match.version, context["cap"], context["seat"], asked
-    )
+    return streams.cache_key("table-live", context["cap"], match.version, context["seat"], asked)
 
 
 @bp.get("/t/<token>/version")
