@@ -198,3 +198,14 @@ def sheet_tokens(client: FlaskClient, host: str) -> list[str]:
 
     text = client.post(f"/t/{host}/links", data={"issue": "everyone"}).get_data(as_text=True)
     return re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", text)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_api_says_why_a_link_opens_nothing_as_the_pages_do(
+    client: FlaskClient, lang: str
+) -> None:
+    page = client.get(f"/c/{UNKNOWN}/?lang={lang}", headers=JSON).get_json()
+    for path in (f"/api/v1/chronicles/{UNKNOWN}/state", f"/api/v1/chronicles/{UNKNOWN}/story"):
+        answer = client.get(f"{path}?lang={lang}")
+        assert answer.status_code == 404
+        assert answer.get_json() == page == {"error": page["error"], "code": "not-found"}

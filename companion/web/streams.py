@@ -52,14 +52,21 @@ def wants_json() -> bool:
     return accept["application/json"] > accept["text/html"]
 
 
+def not_found_message() -> str:
+    """Why a link opens nothing here, in the reader's language (pages and the JSON API alike)."""
+    return str(
+        _(
+            "This link does not open this page: it may be mistyped, revoked, or allowed to read only. Ask whoever shared it for a new link."
+        )
+    )
+
+
 def not_found(_err: Exception | None = None) -> tuple[Response, int]:
     """The one answer for a link that opens nothing here: unknown, revoked, or not allowed."""
-    message = _(
-        "This link does not open this page: it may be mistyped, revoked, or allowed to read only. Ask whoever shared it for a new link."
-    )
     if wants_json():
-        return jsonify(error=message, code="not-found"), 404
-    return make_response(render_template("errors/404.html", reason=message)), 404
+        return refusal_json(not_found_message(), 404, "not-found")
+    page = render_template("errors/404.html", reason=not_found_message())
+    return make_response(page), 404
 
 
 def use_stream_errors(bp: Blueprint) -> None:
@@ -84,19 +91,32 @@ def is_stale(form: Mapping[str, Any], version: int) -> bool:
     return posted_version(form) != version
 
 
+def refusal_json(message: str, status: int, code: str, **data: Any) -> tuple[Response, int]:
+    """A refusal as JSON: ``{"error": message, "code": code, ...}`` with ``status``."""
+    return jsonify(error=message, code=code, **data), status
+
+
 def refuse(
     message: str, status: int, page: Page, code: str = "refused", **data: Any
 ) -> tuple[str | Response, int]:
     """Refuse a post: JSON ``{error, code, ...}`` when asked, else the page with the message."""
     if wants_json():
-        return jsonify(error=message, code=code, **data), status
+        return refusal_json(message, status, code, **data)
     flash(message, "error")
     return page(), status
 
 
+STALE = "stale-version"
+
+
 def stale(message: str, version: int, page: Page) -> tuple[str | Response, int]:
     """409: someone moved first; the page (or JSON) shows the stream at ``version`` now."""
-    return refuse(message, 409, page, code="stale-version", version=version)
+    return refuse(message, 409, page, code=STALE, version=version)
+
+
+def stale_json(message: str, version: int, **data: Any) -> tuple[Response, int]:
+    """The same 409 for a client that reads only JSON (the API), with what it needs to go on."""
+    return refusal_json(message, 409, STALE, version=version, **data)
 
 
 def version_json(version: int, **extra: Any) -> Response:
