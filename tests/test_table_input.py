@@ -37,3 +37,17 @@ def test_a_rematch_with_an_unreadable_version_is_409(
     assert answer.status_code == 409
     assert answer.get_json()["code"] == "stale-version"
     assert load(served_app, token).version == over.version
+
+
+@pytest.mark.parametrize("asked", ["seat-" + "7" * 5000, "seat-" + HUGE])
+def test_a_links_post_naming_a_seat_by_thousands_of_digits_is_400(
+    visitor: ServedClient, served_app: Flask, asked: str
+) -> None:
+    token = visitor.new_table(
+        "traitors-flame", **{"seat-0-kind": "person", "seat-1-kind": "person"}
+    )
+    started = time.monotonic()
+    answer = visitor.post(f"/t/{token}/links", {"issue": asked})
+    assert time.monotonic() - started < 2
+    assert answer.status_code == 400
+    assert "Choose whose link to make" in answer.get_data(as_text=True)

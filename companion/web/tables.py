@@ -369,7 +369,7 @@ def links(token: str) -> str:
 
 
 @bp.post("/t/<token>/links")
-def issue_links(token: str) -> str | Response:
+def issue_links(token: str) -> links_sheet.Answer:
     """Make links (one seat, the spectators, or everyone at once), or revoke one."""
     cap, match = open_table(token)
     return links_sheet.manage(token, cap, _sheet(match), match=match)
