@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -139,7 +140,8 @@ def test_no_move_is_highlighted_when_there_is_a_choice(
 
 
 def default_form(game: str, lang: str = "en") -> dict[str, str]:
-    """What the lobby sends when nobody edits it: two unnamed people and a steady bot."""
+    """What the lobby sends when nobody edits it: two unnamed people and a steady bot, and
+    every game's options as they start (the catch-up chips on, the start seat to chance)."""
     return {
         "game": game,
         "language": lang,
@@ -148,8 +150,10 @@ def default_form(game: str, lang: str = "en") -> dict[str, str]:
         "seat-1-kind": "person",
         "seat-2-kind": "heuristic",
         "seat-3-kind": "none",
-        f"options-{game}": "1",
-        f"option-{game}-catch_up": "1",
+        "options-age-of-summoners": "1",
+        "option-age-of-summoners-catch_up": "1",
+        "options-traitors-flame": "1",
+        "option-traitors-flame-start": "",
     }
 
 
@@ -197,13 +201,85 @@ def test_catch_up_chips_follow_the_lobby(client: FlaskClient, app: Flask, on: bo
     assert ("catch-up" in events) == on
 
 
-def test_options_outside_the_schema_are_refused() -> None:
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("age-of-summoners", {"turn_cap": "3"}),
+        ("age-of-summoners", {"turn_cap": 0}),
+        ("age-of-summoners", {"catch_up": 1}),
+        ("age-of-summoners", {"start": 3}),
+        ("traitors-flame", {"catch_up": True}),
+        ("traitors-flame", {"start": True}),
+        ("traitors-flame", {"max_rounds": 10**6}),
+    ],
+)
+def test_options_outside_the_schema_are_refused(game: str, options: dict[str, object]) -> None:
     from companion import matches
 
     with pytest.raises(matches.MatchSetupError):
-        matches.check_options("age-of-summoners", {"turn_cap": 3})
-    with pytest.raises(matches.MatchSetupError):
-        matches.check_options("traitors-flame", {"catch_up": True})
+        matches.check_options(game, options, 3)
+
+
+def test_options_inside_the_schema_pass() -> None:
+    from companion import matches
+
+    matches.check_options("age-of-summoners", {"catch_up": False, "start": 2, "turn_cap": 3}, 3)
+    matches.check_options("traitors-flame", {"start": None, "max_rounds": 5}, 2)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("option-traitors-flame-catch_up", "1", "There is no option 'catch_up' in this game."),
+        ("option-traitors-flame-start", "5", "The option start cannot be 5."),
+        ("option-traitors-flame-start", "first", "Choose the table's options from the list."),
+        ("option-traitors-flame-start", "9" * 5000, "Choose the table's options from the list."),
+        ("option-traitors-flame-max_rounds", "3", "There is no option 'max_rounds' in this game."),
+        ("option-chess-castling", "1", "There is no option 'option-chess-castling' in this game."),
+    ],
+)
+def test_the_lobby_refuses_an_option_it_does_not_offer(
+    client: FlaskClient, app: Flask, field: str, value: str, words: str
+) -> None:
+    form = {**default_form("traitors-flame"), field: value}
+    refused = client.post("/games/", data=form)
+    assert refused.status_code == 400
+    assert words in html.unescape(refused.get_data(as_text=True))
+
+
+def test_the_host_may_pick_the_start_player_in_the_lobby(client: FlaskClient, app: Flask) -> None:
+    lobby = page(client, "/games/")
+    picker = re.search(r'<select id="option-traitors-flame-start".*?</select>', lobby, re.S)
+    assert picker is not None
+    assert "Chosen at random" in picker.group(0) and "Seat 6" in picker.group(0)
+    assert "option-age-of-summoners-start" not in lobby  # the hidden options stay hidden
+    assert "turn_cap" not in lobby and "max_rounds" not in lobby
+    form = {**default_form("traitors-flame"), "option-traitors-flame-start": "2"}
+    response = client.post("/games/", data=form)
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    match = load(app, token)
+    assert match.options == {"start": 2} and match.state["first"] == 2
+
+
+def test_the_schema_describes_every_option_the_engines_read() -> None:
+    from pathlib import Path
+
+    from companion.cardgames import game_keys, get_game
+
+    read = re.compile(r'(?:options|opts|\["options"\])\.get\(\s*"(\w+)"')
+    for key in game_keys():
+        game = get_game(key)
+        package = Path(__file__).parent.parent / "companion" / "cardgames" / key.replace("-", "_")
+        if not package.is_dir():
+            package = package.with_name("summoners")
+        names = {
+            name
+            for path in package.glob("*.py")
+            if path.name != "simulate.py"
+            for name in read.findall(path.read_text("utf-8"))
+        }
+        assert names, key
+        assert names <= {option["key"] for option in game.options}, key
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -279,3 +355,45 @@ def test_card_texts_draw_mana_placeholders_as_symbols(lang: str) -> None:
         assert re.search(
             rf'<tspan fill="#[0-9a-f]{{6}}" font-weight="bold">[●◇]{name}</tspan>', drawn
         )
+
+
+def test_a_name_typed_in_an_empty_row_seats_that_person(client: FlaskClient, app: Flask) -> None:
+    form = {**default_form("traitors-flame"), "seat-3-name": "Dana"}
+    response = client.post("/games/", data=form)
+    assert response.status_code == 302
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    match = load(app, token)
+    assert match.names() == ["Player 1", "Player 2", "Bot 3", "Dana"]
+    assert match.seats[3].bot is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "names"),
+    [("en", ["Player 1", "Player 2", "Bot 3"]), ("ja", ["プレイヤー1", "プレイヤー2", "ボット3"])],
+)
+def test_default_names_count_the_seats_not_the_rows(
+    client: FlaskClient, app: Flask, lang: str, names: list[str]
+) -> None:
+    form = {**default_form("traitors-flame", lang), "seat-1-kind": "none"}
+    form |= {"seat-2-kind": "person", "seat-4-kind": "random"}
+    response = client.post("/games/", data=form)
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    assert load(app, token).names() == names
+
+
+def test_a_seat_kind_the_lobby_never_offers_is_refused(client: FlaskClient) -> None:
+    refused = client.post(
+        "/games/", data={**default_form("traitors-flame"), "seat-4-kind": "alien"}
+    )
+    assert refused.status_code == 400
+    assert "Choose who plays each seat from the list." in refused.get_data(as_text=True)
+
+
+def test_the_lobby_offers_the_bots_the_games_have(client: FlaskClient) -> None:
+    from companion.cardgames import game_keys, get_game
+
+    lobby = page(client, "/games/")
+    kinds = re.search(r'<select id="seat-0-kind".*?</select>', lobby, re.S).group(0)  # type: ignore[union-attr]
+    offered = re.findall(r'<option value="([^"]+)"', kinds)
+    levels = {level for key in game_keys() for level in get_game(key).bots()}
+    assert offered[:2] == ["none", "person"] and set(offered[2:]) == levels

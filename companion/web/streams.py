@@ -9,12 +9,13 @@ per version and kind of viewer through the render cache.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from flask import Blueprint, abort, flash, jsonify, make_response, render_template, request
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from ..capabilities import Capability
@@ -61,12 +62,22 @@ def not_found_message() -> str:
     )
 
 
-def not_found(_err: Exception | None = None) -> tuple[Response, int]:
-    """The one answer for a link that opens nothing here: unknown, revoked, or not allowed."""
+class Unreadable(NotFound):
+    """A stream that is there but whose record cannot be read at all; its page says why."""
+
+
+def unreadable(reason: str) -> NoReturn:
+    """Answer with the stream error page (404), saying ``reason`` instead of the usual words."""
+    raise Unreadable(reason)
+
+
+def not_found(err: Exception | None = None) -> tuple[Response, int]:
+    """The one answer for a link that opens nothing here: unknown, revoked, not allowed, or a
+    stream whose record cannot be read (``unreadable``)."""
+    reason = str(err.description) if isinstance(err, Unreadable) else not_found_message()
     if wants_json():
-        return refusal_json(not_found_message(), 404, "not-found")
-    page = render_template("errors/404.html", reason=not_found_message())
-    return make_response(page), 404
+        return refusal_json(reason, 404, "not-found")
+    return make_response(render_template("errors/404.html", reason=reason)), 404
 
 
 def use_stream_errors(bp: Blueprint) -> None:

@@ -53,7 +53,8 @@ def _lobby(form: Any) -> str:
     return render_template(
         "tables/lobby.html",
         games=_games(),
-        levels=matches.BOT_LEVELS,
+        bots=table_setup.bot_levels(),
+        seat_rows=table_setup.SEAT_ROWS,
         form=form,
         game_options=table_setup.option_rows(str(get_locale())),
     )
@@ -68,16 +69,16 @@ def create() -> Response | tuple[str, int]:
         form.get("mode", "hotseat"),
         form.get("language", "en"),
     )
-    seats = table_setup.seats_from(form, language)
-    options = table_setup.options_from(form, key)
     try:
+        seats = table_setup.seats_from(form, language)
+        options = table_setup.options_from(form, key)
         matches.check_seats(key, seats, mode, language)
-        matches.check_options(key, options)
+        matches.check_options(key, options, len(seats))
     except matches.MatchSetupError as err:
         flash(rule_message(err), "error")
         return _lobby(form), 400
     ratelimit.check_creation()
-    sid, token = matches.create(get_db(), key, seats, mode, language, options=options)
+    _sid, token = matches.create(get_db(), key, seats, mode, language, options=options)
     remember(url_for("tables.table", token=token))
     if mode == "devices":
         return redirect(url_for("tables.links", token=token))
@@ -97,11 +98,17 @@ def rules(key: str) -> str:
 
 
 def open_table(token: str) -> tuple[Capability, matches.Match]:
-    """The capability a link grants and the match it opens; the stream error page otherwise."""
-    # A stream of another kind (a chronicle) has no match in it: loading it raises KeyError.
-    cap, match = streams.open_stream(token, matches.load, missing=(UnknownStreamError, KeyError))
-    if match.key not in game_keys():
-        abort(404)
+    """The capability a link grants and the match it opens; the stream error page otherwise
+    (with why, for a table whose record cannot be read at all)."""
+    missing = (UnknownStreamError, matches.NotAMatchError)
+    try:
+        cap, match = streams.open_stream(token, matches.load, missing=missing)
+    except matches.UnreadableMatchError:
+        streams.unreadable(
+            _(
+                "This table's record is damaged: not even its seats can be read, so it cannot be shown."
+            )
+        )
     g.content_language = match.language
     return cap, match
 
@@ -113,6 +120,13 @@ def read_only_notice(match: matches.Match) -> str | None:
             "This match was recorded under an earlier version of the rules. You can read it and"
             " replay it step by step, but no one can play on."
         )
+    if match.read_only == matches.DAMAGED and match.damaged_from > 0:
+        return _(
+            "This match's record is damaged from move %(n)d; it can be read, not played.",
+            n=match.damaged_from,
+        )
+    if match.read_only == matches.DAMAGED:
+        return _("This match's record is damaged from its deal; it can be read, not played.")
     if match.read_only is not None:
         return _(
             "This match no longer replays under the current rules: it is shown up to its last move"
@@ -150,7 +164,8 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
     seat = viewer_seat(cap, match)
     game = match.game
     view = game.view(match.state, seat)
-    legal = game.legal_actions(match.state, seat) if seat is not None and cap.can_write else []
+    playable = seat is not None and cap.can_write and match.read_only is None
+    legal = game.legal_actions(match.state, seat) if playable else []
     if seat is not None and match.seats[seat].bot is not None:
         legal = []
     humans_to_act = _humans_to_act(match)
@@ -303,11 +318,12 @@ def _refused(
 ) -> Refusal:
     """A refused post: the rule's sentence (409 at a table that only replays), nothing stored."""
     read_only = isinstance(err, matches.MatchReadOnlyError)
-    message = (
-        rule_message(err)
-        if isinstance(err, CardGameRuleError)
-        else _("That action could not be read.")
-    )
+    if read_only:
+        message = read_only_notice(match) or rule_message(err)
+    elif isinstance(err, CardGameRuleError):
+        message = rule_message(err)
+    else:
+        message = _("That action could not be read.")
     latest = matches.load(get_db(), match.id)
     return streams.refuse(
         message,
