@@ -12,7 +12,6 @@ from flask import Flask, g, render_template, request, session
 from flask_babel import Babel, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from .cardgames import game_name
 from .languages import DEFAULT, LANGUAGES, language_name, writes_vertically
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,7 +117,6 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
-    app.jinja_env.globals["game_name"] = game_name
     from . import cli, hosts, ratelimit, sealed_session, security
     from .export import keeper
     from .web import render_cache, terms

@@ -196,7 +196,7 @@ def cardgame_simulate(
     engine = get_game(game)
     if not engine.min_players <= players <= engine.max_players:
         raise click.BadParameter(
-            f"{engine.names['en']} takes {engine.min_players} to {engine.max_players} players",
+            f"{_english_name(game)} takes {engine.min_players} to {engine.max_players} players",
             param_hint="--players",
         )
     levels = [b.strip() for b in bots.split(",") if b.strip()]
@@ -213,6 +213,16 @@ def cardgame_simulate(
     click.echo(
         json.dumps(report, ensure_ascii=False, sort_keys=True) if as_json else engine.report(report)
     )
+
+
+def _english_name(key: str) -> str:
+    """The game's name as its board says it in English, the CLI's language."""
+    from flask_babel import force_locale
+
+    from .web.boards import board_for
+
+    with force_locale("en"):
+        return board_for(key).name()
 
 
 def _option_pair(pair: str) -> tuple[str, Any]:

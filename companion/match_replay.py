@@ -157,9 +157,10 @@ def _deal(game: AnyGame, table: Replayed, deal: dict[str, Any]) -> None:
     table.moves, table.damaged_from = 0, 0
     version = deal.get("engine", FIRST_ENGINE_VERSION)
     table.engine_version = version if type(version) is int else -1
-    seed, options = deal.get("seed"), deal.get("options") or {}
+    seed = deal.get("seed") if type(deal.get("seed")) is int else None
+    options = deal.get("options") or {}
     table.problem = _deal_problem(game, len(table.seats), seed, options)
-    if table.problem is None:
+    if table.problem is None and seed is not None:
         try:
             table.state = game.new(len(table.seats), seed, options)
             table.seed, table.options = seed, dict(options)
@@ -168,17 +169,17 @@ def _deal(game: AnyGame, table: Replayed, deal: dict[str, Any]) -> None:
             table.problem = REPLAY_FAILED
         except MALFORMED:
             table.problem = DAMAGED
-    table.seed, table.options = seed if type(seed) is int else 0, {}
+    table.seed, table.options = seed or 0, {}
     try:
         table.state = game.new(len(table.seats), table.seed, {})
     except (CardGameRuleError, *MALFORMED) as err:  # the seats themselves make no table
         raise UnreadableMatchError(str(err)) from err
 
 
-def _deal_problem(game: AnyGame, players: int, seed: Any, options: Any) -> str | None:
+def _deal_problem(game: AnyGame, players: int, seed: int | None, options: Any) -> str | None:
     """Why a stored deal cannot be dealt as recorded: DAMAGED, REPLAY_FAILED (an option the
     game no longer has) or None. Options are checked against the game's schema first."""
-    if type(seed) is not int or not isinstance(options, dict):
+    if seed is None or not isinstance(options, dict):
         return DAMAGED
     try:
         cardgames.check_options(game, options, players)

@@ -157,8 +157,12 @@ def create(
     language: str,
     seed: int | None = None,
     options: dict[str, Any] | None = None,
+    title: str = "",
 ) -> tuple[str, str]:
-    """Set up the table and deal the first match; returns (match id, host token)."""
+    """Set up the table and deal the first match; returns (match id, host token).
+
+    ``title`` names the table in lists of opened tables (the game's name, as its board says it).
+    """
     check_seats(key, seats, mode, language)
     check_options(key, options or {}, len(seats))
     started = {
@@ -171,7 +175,7 @@ def create(
         "options": dict(options or {}),
         "engine": get_game(key).engine_version,
     }
-    sid = store.create_stream(db, key, [started], title=get_game(key).names[language])
+    sid = store.create_stream(db, key, [started], title=title or key)
     token = capabilities.issue(db, sid, "host")
     match = load(db, sid)
     run_bots(db, match)

@@ -13,12 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 
-# The order of the lobby, and each game's package (which still holds its board presentation).
-_PACKAGES = {
-    "traitors-flame": "companion.cardgames.traitors_flame",
-    "age-of-summoners": "companion.cardgames.summoners",
-}
-_KEYS = tuple(_PACKAGES)
+# Every game's key, in the lobby's order.
+_KEYS = ("traitors-flame", "age-of-summoners")
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
@@ -111,8 +107,7 @@ class CardGame(Protocol[StateT, ActionT]):
     action, another score). A match recorded under another version opens read-only.
     """
 
-    key: str
-    names: Mapping[str, str]  # the game's name in "ja" and "en"
+    key: str  # the game's name and words are its board's (``companion.web.boards``)
     min_players: int
     max_players: int
     engine_version: int
@@ -175,13 +170,6 @@ class CardGame(Protocol[StateT, ActionT]):
 
 
 AnyGame = CardGame[Any, Any]
-
-
-def game_name(game: AnyGame, language: str) -> str:
-    """The game's name in ``language``, or in the default language where it has none."""
-    from ..languages import DEFAULT
-
-    return game.names.get(language) or game.names[DEFAULT]
 
 
 def rules_markdown(package: str, lang: str) -> str:

@@ -9,7 +9,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from .. import languages, matches
-from ..cardgames import GameOption, game_keys, game_name, get_game, in_lobby, shown
+from ..cardgames import GameOption, game_keys, get_game, in_lobby, shown
 from ..legacy.errors import N_
 
 SEAT_ROWS = 6
@@ -114,7 +114,7 @@ def option_rows(lang: str) -> list[dict[str, Any]]:
         options = [
             _option_row(key, option, game.max_players, lang) for option in lobby_options(key)
         ]
-        rows.append({"game": key, "name": game_name(game, lang), "options": options})
+        rows.append({"game": key, "name": game_name(key, lang), "options": options})
     return [row for row in rows if row["options"]]
 
 
@@ -133,9 +133,17 @@ def _option_row(key: str, option: GameOption, seats: int, lang: str) -> dict[str
     return row
 
 
+def game_name(key: str, lang: str) -> str:
+    """The game's name in ``lang``, as its board says it (a table's title, the lobby)."""
+    from .boards import board_for
+
+    with force_locale(lang):
+        return board_for(key).name()
+
+
 def option_words(key: str, message: str, lang: str) -> str:
     """An option's label or help sentence in ``lang``, as the game's board says it."""
     from .boards import board_for
 
     with force_locale(lang):
-        return str(board_for(key).option_words(message))
+        return board_for(key).option_words(message)

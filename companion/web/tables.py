@@ -33,7 +33,9 @@ from .choosing import with_steps
 from .text_errors import rule_message
 
 bp = Blueprint("tables", __name__)
+bp.add_app_template_global(board_for, "board_for")  # the lobby and rules pages name each game
 Refusal = tuple[str | Response, int]
+LOG_LINES = 40  # the game log shows the latest events
 streams.use_stream_errors(bp)
 
 
@@ -78,7 +80,8 @@ def create() -> Response | tuple[str, int]:
         flash(rule_message(err), "error")
         return _lobby(form), 400
     ratelimit.check_creation()
-    _sid, token = matches.create(get_db(), key, seats, mode, language, options=options)
+    title = table_setup.game_name(key, language)
+    _sid, token = matches.create(get_db(), key, seats, mode, language, options=options, title=title)
     remember(url_for("tables.table", token=token))
     if mode == "devices":
         return redirect(url_for("tables.links", token=token))
@@ -181,7 +184,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
         "board": board_for(match.key),
         "stylesheet": game_stylesheet(match.key),
         "lang": match.language,
-        "log": [describe(game, e, match) for e in view.get("events", [])][-40:],
+        "log": game_log(match, view),
         "cover": cap.role == "host" and match.mode == "hotseat" and seat is None and humans_to_act,
         "humans_to_act": humans_to_act,
         "result": game.result(match.state),
@@ -211,12 +214,13 @@ def game_stylesheet(key: str) -> str | None:
 
 def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, Any]) -> str:
     """The button text of an action: the game's own words, else a plain description."""
-    return str(board_for(match.key).label(action, view, match.names()))
+    return board_for(match.key).label(action, view, match.names())
 
 
-def describe(game: AnyGame, event: dict[str, Any], match: matches.Match) -> str:
-    """An event of the view as a sentence in the reader's language, naming the seats."""
-    return str(board_for(match.key).describe(event, match.names()))
+def game_log(match: matches.Match, view: dict[str, Any]) -> list[str]:
+    """The view's latest events as sentences in the reader's language, naming the seats."""
+    board, names = board_for(match.key), match.names()
+    return [board.describe(event, names) for event in view.get("events", [])[-LOG_LINES:]]
 
 
 @bp.get("/t/<token>/")
@@ -360,7 +364,7 @@ def replay(token: str) -> str:
         view=view,
         step=step,
         moves=moves,
-        log=[describe(match.game, e, match) for e in view.get("events", [])][-40:],
+        log=game_log(match, view),
         notice=read_only_notice(match),
     )
 
@@ -381,11 +385,11 @@ def _sheet(match: matches.Match) -> links_sheet.Sheet:
 def links(token: str) -> str:
     """The host's links sheet: each person's seat and the spectators, with QR codes."""
     cap, match = open_table(token)
-    return links_sheet.show(token, cap, _sheet(match), match=match)
+    return links_sheet.show(token, cap, _sheet(match), match=match, board=board_for(match.key))
 
 
 @bp.post("/t/<token>/links")
 def issue_links(token: str) -> links_sheet.Answer:
     """Make links (one seat, the spectators, or everyone at once), or revoke one."""
     cap, match = open_table(token)
-    return links_sheet.manage(token, cap, _sheet(match), match=match)
+    return links_sheet.manage(token, cap, _sheet(match), match=match, board=board_for(match.key))

@@ -72,7 +72,6 @@ class SummonersGame:
     """Age of Summoners as the ``CardGame`` the registry holds (``GAME``)."""
 
     key = KEY
-    names: Mapping[str, str] = {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
     min_players = 2
     max_players = 4
     engine_version = ENGINE_VERSION

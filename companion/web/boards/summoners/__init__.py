@@ -6,6 +6,8 @@ speaks in the current Babel locale (the "age-of-summoners" message context).
 
 from __future__ import annotations
 
+from flask_babel import pgettext
+
 from .labels import label
 from .log import describe
 from .model import board
@@ -31,9 +33,15 @@ __all__ = [
     "kind_name",
     "label",
     "mana_pip",
+    "name",
     "option_words",
     "result_info",
     "standing_line",
     "steps",
     "stone",
 ]
+
+
+def name() -> str:
+    """The game's name in the current locale."""
+    return str(pgettext("age-of-summoners", "Age of Summoners"))

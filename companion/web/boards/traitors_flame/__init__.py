@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import pgettext
+
 from .labels import label
 from .log import describe
 from .model import board, hand_value, result_info
@@ -32,12 +34,18 @@ __all__ = [
     "full_face",
     "hand_value",
     "label",
+    "name",
     "option_words",
     "result_info",
     "say",
     "standing_line",
     "steps",
 ]
+
+
+def name() -> str:
+    """The game's name in the current locale."""
+    return str(pgettext("traitors-flame", "Traitor's Flame"))
 
 
 def standing_line(row: dict[str, Any]) -> str:
