@@ -119,7 +119,8 @@ def _parse_keystones(text: str) -> tuple[int, int, int]:
         raise click.BadParameter(f"{text!r} is not three numbers like 3,3,3") from None
     if len(parts) != 3 or not all(0 <= p <= 6 for p in parts):
         raise click.BadParameter(f"{text!r}: give three counts from 0 to 6, like 3,3,3")
-    return parts  # type: ignore[return-value]
+    resources, attachments, creeds = parts
+    return resources, attachments, creeds
 
 
 def _progress_bar(total: int) -> Any:

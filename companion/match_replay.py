@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cardgames
-from .cardgames import AnyGame, CardGameRuleError, game_keys, get_game
+from .cardgames import AnyGame, CardGameRuleError, GameState, game_keys, get_game
 from .languages import DEFAULT, LANGUAGES
 
 MODES = ("hotseat", "devices")
@@ -48,9 +48,9 @@ class Replayed:
     seats: list[Seat]
     mode: str
     language: str
-    state: Any = None
+    state: GameState = field(default_factory=dict)
     number: int = 0  # 1 for the first match at this table, 2 after a rematch...
-    history: list[Any] = field(default_factory=list)  # earlier matches' final states
+    history: list[GameState] = field(default_factory=list)  # earlier matches' final states
     seed: int = 0  # the current deal as the state was dealt (seed 0, no options: lost)
     options: dict[str, Any] = field(default_factory=dict)
     engine_version: int = FIRST_ENGINE_VERSION

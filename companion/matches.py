@@ -26,7 +26,7 @@ from sqlite_utils import Database
 
 from . import capabilities, cardgames, store
 from .bytecache import ByteLRU
-from .cardgames import AnyGame, CardGameRuleError, game_keys, get_game
+from .cardgames import AnyGame, CardGameRuleError, GameState, game_keys, get_game
 from .languages import LANGUAGES
 from .legacy.errors import N_
 from .match_replay import (
@@ -92,10 +92,10 @@ class Match:
     seats: list[Seat]
     mode: str
     language: str
-    state: dict[str, Any]
+    state: GameState
     version: int
     number: int  # 1 for the first match at this table, 2 after a rematch...
-    history: list[dict[str, Any]] = field(default_factory=list)  # earlier matches' final states
+    history: list[GameState] = field(default_factory=list)  # earlier matches' final states
     seed: int = 0  # the current match's seed, for step-by-step replays
     options: dict[str, Any] = field(default_factory=dict)  # the table's choices (game schema)
     engine_version: int = FIRST_ENGINE_VERSION  # the engine the current match was recorded under
@@ -297,7 +297,7 @@ def rematch(db: Database, match: Match, version: int) -> Match:
     return run_bots(db, load(db, match.id))
 
 
-def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
+def _moved(match: Match, state: GameState, version: int) -> Match:
     moved = Match(
         match.id,
         match.key,
@@ -320,11 +320,11 @@ def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
     return moved
 
 
-def state_at(match: Match, step: int) -> Any:
+def state_at(match: Match, step: int) -> GameState:
     """The current match's state after its first ``step`` moves (for step-by-step replays)."""
     game = match.game
     # The seed and options the shown state was dealt with (a read-only match's may be none).
-    state = game.new(len(match.seats), match.seed, match.options)
+    state: GameState = game.new(len(match.seats), match.seed, match.options)
     for seat, action in game.log(match.state)[:step]:
         state = game.apply(state, seat, action)
     return state

@@ -20,6 +20,9 @@ StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
 View = dict[str, Any]
 Result = dict[str, Any]
+# A game's state as the shell holds it: JSON-serialisable, kept server-side, and only ever
+# handed back to its own game (each game types it as its ``State`` TypedDict).
+GameState = Mapping[str, Any]
 # A bot sees a seat's view and that seat's legal actions, and draws chance from ``rng`` only.
 Bot = Callable[[View, list[ActionT], random.Random], ActionT]
 

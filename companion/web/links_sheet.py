@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import capabilities
 from ..capabilities import Capability
 from ..db import get_db
 from . import streams
+from .wording import gettext as _
 
 # More than a full table (eight seats and a reader) is never kept.
 MAX_KEPT = 12

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from flask import url_for
-from flask_babel import gettext as _
 
 from .. import chronicles
 from . import links_sheet
 from .chronicle import bp, open_chronicle
+from .wording import gettext as _
 
 
 def _sheet(chronicle: chronicles.Chronicle) -> links_sheet.Sheet:

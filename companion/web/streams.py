@@ -13,7 +13,6 @@ from typing import Any, NoReturn, TypeVar
 
 from flask import Blueprint, abort, flash, jsonify, make_response, render_template, request
 from flask_babel import get_locale
-from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
@@ -23,6 +22,7 @@ from ..db import get_db
 from ..store import UnknownStreamError
 from .access import capability_for
 from .render_cache import cached
+from .wording import gettext as _
 
 Stream = TypeVar("Stream")
 Loader = Callable[[Any, str], Stream]
@@ -55,10 +55,8 @@ def wants_json() -> bool:
 
 def not_found_message() -> str:
     """Why a link opens nothing here, in the reader's language (pages and the JSON API alike)."""
-    return str(
-        _(
-            "This link does not open this page: it may be mistyped, revoked, or allowed to read only. Ask whoever shared it for a new link."
-        )
+    return _(
+        "This link does not open this page: it may be mistyped, revoked, or allowed to read only. Ask whoever shared it for a new link."
     )
 
 

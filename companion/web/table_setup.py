@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import force_locale
-from flask_babel import gettext as _
 
 from .. import languages, matches
 from ..cardgames import GameOption, game_keys, get_game, in_lobby, shown
 from ..legacy.errors import N_
+from .wording import gettext as _
 
 SEAT_ROWS = 6
 # Digits enough for any number option (a seat, a cap on rounds); more is not a lobby choice.

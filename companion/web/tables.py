@@ -16,7 +16,6 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -31,6 +30,7 @@ from .access import remember, require_write
 from .boards import board_for
 from .choosing import with_steps
 from .text_errors import rule_message
+from .wording import gettext as _
 
 bp = Blueprint("tables", __name__)
 bp.add_app_template_global(board_for, "board_for")  # the lobby and rules pages name each game
@@ -167,8 +167,8 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
     seat = viewer_seat(cap, match)
     game = match.game
     view = game.view(match.state, seat)
-    playable = seat is not None and cap.can_write and match.read_only is None
-    legal = game.legal_actions(match.state, seat) if playable else []
+    playable = cap.can_write and match.read_only is None
+    legal = game.legal_actions(match.state, seat) if playable and seat is not None else []
     if seat is not None and match.seats[seat].bot is not None:
         legal = []
     humans_to_act = _humans_to_act(match)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from .wording import gettext, ngettext
 
 # Refusals that count something: (singular, plural, the parameter that counts). The cores keep
 # one English template; the count picks the right form here.
