@@ -49,6 +49,9 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        # A response sets the cookie only when it changed the session: a poll answered after
+        # another request changed it (a hot-seat reveal) must not put the old one back.
+        SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "companion" / "translations"),

@@ -9,7 +9,7 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from table_helpers import buttons, load, new_table, page
+from table_helpers import buttons, finish, load, new_table, page
 
 GAMES = ("traitors-flame", "age-of-summoners")
 
@@ -53,39 +53,71 @@ def covered(text: str) -> bool:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_one_person_against_bots_passes_the_device_once(
+def test_one_person_against_bots_never_sees_the_cover(
     client: FlaskClient, app: Flask, game: str
 ) -> None:
     token = new_table(client, game)
-    covers = 0
-    for _ in range(60):
+    for _ in range(10):  # the first moves through the pages, then the rest of the match
         match = load(app, token)
-        if match.game.result(match.state) is not None:
-            break
         text = page(client, f"/t/{token}/")
-        if covered(text):
-            covers += 1
-            client.post(f"/t/{token}/reveal", data={"seat": "0"})
-            text = page(client, f"/t/{token}/")
+        assert not covered(text) and "Your move, Ann" in text
+        action = json.dumps(buttons(text)[-1])
         response = client.post(
-            f"/t/{token}/act",
-            data={"version": str(match.version), "action": json.dumps(buttons(text)[-1])},
+            f"/t/{token}/act", data={"version": str(match.version), "action": action}
         )
         assert response.status_code == 302
-    assert covers == 1
+    over = finish(app, token)
+    assert (
+        client.post(f"/t/{token}/rematch", data={"version": str(over.version)}).status_code == 302
+    )
+    assert load(app, token).number == 2
+    text = page(client, f"/t/{token}/")  # the start of the next match
+    assert not covered(text) and "Your move, Ann" in text
+
+
+TWO_PEOPLE = {
+    "seat-0-kind": "person",
+    "seat-0-name": "Ann",
+    "seat-1-kind": "person",
+    "seat-1-name": "Ben",
+}
+
+
+def test_a_poll_answered_after_a_reveal_does_not_bring_the_cover_back(
+    client: FlaskClient, app: Flask
+) -> None:
+    token = new_table(client, "traitors-flame", **TWO_PEOPLE)
+    assert covered(page(client, f"/t/{token}/"))
+    before = client.get_cookie("session")
+    assert before is not None
+    # The page polls with the cookie it had; the person reveals their hand meanwhile.
+    poller = app.test_client()
+    poller.set_cookie("session", before.value)
+    seat = load(app, token).acting_seats()[0]
+    assert client.post(f"/t/{token}/reveal", data={"seat": str(seat)}).status_code == 302
+    poll = poller.get(f"/t/{token}/version")
+    assert poll.status_code == 200
+    for name, value in (c.split("=", 1) for c in poll.headers.getlist("Set-Cookie")):
+        client.set_cookie(name, value.split(";")[0])  # the browser keeps what the poll set
+    assert not covered(page(client, f"/t/{token}/"))
+    assert "Set-Cookie" not in poll.headers  # the poll answered without writing the session
+
+
+def test_reading_a_table_sets_no_cookie_once_the_session_holds_it(
+    client: FlaskClient, app: Flask
+) -> None:
+    token = new_table(client, "age-of-summoners")
+    page(client, f"/t/{token}/")
+    for path in ("", "?fragment=1", "version", "replay"):
+        response = client.get(f"/t/{token}/{path}")
+        assert response.status_code == 200 and "Set-Cookie" not in response.headers, path
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_cover_shows_when_the_device_changes_hands(
     client: FlaskClient, app: Flask, game: str
 ) -> None:
-    people = {
-        "seat-0-kind": "person",
-        "seat-0-name": "Ann",
-        "seat-1-kind": "person",
-        "seat-1-name": "Ben",
-    }
-    token = new_table(client, game, **people)
+    token = new_table(client, game, **TWO_PEOPLE)
     holder = None
     changes = 0
     for _ in range(40):

@@ -139,11 +139,15 @@ def read_only_notice(match: matches.Match) -> str | None:
 
 
 def viewer_seat(cap: Capability, match: matches.Match) -> int | None:
-    """Whose eyes this page looks through: a seat link's seat; in hot-seat the person holding
-    the device, while it is their move (the cover shows only when the device changes hands)."""
+    """Whose eyes this page looks through: a seat link's seat; in hot-seat the only person at
+    the table, or else the person holding the device while it is their move (the cover shows
+    only when the device changes hands between people)."""
     if cap.role == "seat":
         return cap.seat
     if cap.role == "host" and match.mode == "hotseat":
+        people = [s for s, seat in enumerate(match.seats) if seat.bot is None]
+        if len(people) == 1:
+            return people[0]
         holder = _device_holder(match.id)
         if holder is not None and holder in _humans_to_act(match):
             return holder
