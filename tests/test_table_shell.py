@@ -9,7 +9,12 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale
 from table_helpers import buttons, finish, load, new_table, page
+
+from companion import matches
+from companion.db import connect
+from companion.web.boards import board_for
 
 GAMES = ("traitors-flame", "age-of-summoners")
 
@@ -38,14 +43,36 @@ def test_every_log_line_names_players_by_name(
             "seat-2-name": "Xavier",
         },
     )
-    text = page(client, f"/t/{token}/?lang={lang}")
-    lines = log_lines(text)
-    assert lines
+    db = connect(app.config["DATABASE"])
+    for _ in range(30):  # Xavier moves, and the bots after him, until the log has a few lines
+        text = page(client, f"/t/{token}/?lang={lang}")
+        lines = log_lines(text)
+        match = load(app, token)
+        if len(lines) >= 4 or 2 not in match.acting_seats():
+            break
+        action = match.game.legal_actions(match.state, 2)[0]
+        matches.act(db, match, 2, action, match.version)
+    assert len(lines) >= 4
     joined = "\n".join(lines)
     for seat_word in ("Seat 1", "Seat 2", "Seat 3", "1番席", "2番席", "3番席"):
         assert seat_word not in joined
     assert not re.search(r"(?<![A-Za-z0-9])P[1-3](?![0-9])", joined)
-    assert any(name in joined for name in ("Zed", "Yolanda", "Xavier"))
+    # Every line that mentions a seat names that seat's player: the board words each event again
+    # with stand-ins for the names, and each stand-in it uses must be that player's name.
+    match = load(app, token)
+    events = match.game.view(match.state, 2)["events"][-len(lines) :]
+    stand_ins = [f"SEAT{n}X" for n in range(3)]
+    mentioned = 0
+    with app.test_request_context(f"/?lang={lang}"), force_locale(lang):
+        board = board_for(game)
+        for line, event in zip(reversed(lines), events, strict=True):
+            assert html.unescape(line) == board.describe(event, match.names())
+            said = board.describe(event, stand_ins)
+            for seat, stand_in in enumerate(stand_ins):
+                if stand_in in said:
+                    assert match.names()[seat] in html.unescape(line), (event, line)
+                    mentioned += 1
+    assert mentioned >= 3
 
 
 def covered(text: str) -> bool:
@@ -320,15 +347,33 @@ def test_the_table_shows_where_every_seat_stands(
     client: FlaskClient, app: Flask, game: str, lang: str, title: str
 ) -> None:
     token = new_table(client, game, lang=lang)
+    match = scored(app, token)
     text = page(client, f"/t/{token}/?lang={lang}")
     section = text[text.index('class="standing"') : text.index('class="log-lines"')]
     assert title in section
-    match = load(app, token)
     rows = re.findall(
         r'standing-name">([^<]+)</span> <strong class="standing-total">(\d+)</strong>', section
     )
     totals = [row["total"] for row in match.game.standings(match.state)]
+    assert any(totals) and len(set(totals)) > 1  # scores that tell the seats apart
     assert rows == [(name, str(total)) for name, total in zip(match.names(), totals, strict=True)]
+
+
+def scored(app: Flask, token: str) -> matches.Match:
+    """Play Ann's seat with seeded random moves until the seats' running totals differ (after a
+    Traitor's Flame round has been banked); the match is still running."""
+    import random
+
+    db, rng = connect(app.config["DATABASE"]), random.Random(7)
+    match = load(app, token)
+    for _ in range(500):
+        totals = [row["total"] for row in match.game.standings(match.state)]
+        if len(set(totals)) > 1 and match.state.get("rounds", [None]):
+            return match
+        action = rng.choice(match.game.legal_actions(match.state, 0))
+        match = matches.act(db, match, 0, action, match.version)
+        assert match.game.result(match.state) is None
+    raise AssertionError("the scores never moved apart")
 
 
 def test_summoners_standings_are_what_the_result_counts_and_ignore_hands() -> None:
