@@ -153,7 +153,8 @@ def links_in_use(app: Flask, host: str) -> int:
 
 
 @pytest.mark.parametrize(
-    "asked", ["seat-9", "seat-01x", "seat-" + "1" * 5000, "host", "", "x" * 9000]
+    "asked",
+    ["seat-9", "seat-01x", "seat-" + "1" * 5000, "host", "", "x" * 9000, "seat-١", "seat-２"],
 )
 @pytest.mark.parametrize("kind", ["c", "t"])
 def test_a_link_nobody_can_hold_is_refused_and_nothing_is_made(

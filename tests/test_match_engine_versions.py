@@ -86,7 +86,7 @@ def _assert_read_only(client: Any, app: Flask, token: str, message: str) -> None
         posted = _post(client, f"/t/{token}/{path}", form)
         assert posted.status_code == 409, path
         assert message in posted.get_data(as_text=True)
-    assert _post(client, f"/t/{token}/reveal", {"seat": "0"}).status_code == 302
+    assert _post(client, f"/t/{token}/reveal", {"seat": "0"}).status_code == 409
     assert _post(client, f"/t/{token}/links", {"issue": "reader"}).status_code == 200
     after = load(app, token)
     assert after.version == before.version and after.state == before.state

@@ -26,7 +26,7 @@ MAX_KEPT = 12
 # Links in use per stream besides the host's: every seat several times over and many readers,
 # while the page that lists them (and re-renders them on each post) stays small.
 MAX_LINKS = 64
-SEAT_VALUE = re.compile(r"seat-(\d{1,2})")
+SEAT_VALUE = re.compile(r"seat-([0-9]{1,2})")  # ASCII digits only: int() reads others too
 Answer = str | Response | tuple[str | Response, int]
 
 

@@ -98,7 +98,8 @@ def revise(token: str) -> Response | Refusal:
 
 def _seq(form: Any) -> int:
     raw = form.get("target_seq", "")
-    return int(raw) if isinstance(raw, str) and raw.isdigit() and len(raw) <= 18 else -1
+    readable = isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 18
+    return int(raw) if readable else -1
 
 
 def _execute(chronicle: chronicles.Chronicle, command: Command, page: Page) -> Refusal | None:

@@ -87,12 +87,20 @@ def use_stream_errors(bp: Blueprint) -> None:
 VERSION_DIGITS = 18
 
 
-def posted_version(form: Mapping[str, Any]) -> int:
-    """The version a form was made at; -1 when missing or unreadable (read in bounded time)."""
-    raw = form.get("version", "")
+def posted_number(form: Mapping[str, Any], name: str) -> int:
+    """A whole number a form sent (a version, a seat); -1 when missing or unreadable.
+
+    Read in bounded time, and only in ASCII digits: ``int`` also reads other scripts' digits
+    and refuses thousands of digits with an error."""
+    raw = form.get(name, "")
     if not isinstance(raw, str) or not 0 < len(raw) <= VERSION_DIGITS:
         return -1
     return int(raw) if raw.isascii() and raw.isdigit() else -1
+
+
+def posted_version(form: Mapping[str, Any]) -> int:
+    """The version a form was made at; -1 when missing or unreadable."""
+    return posted_number(form, "version")
 
 
 def is_stale(form: Mapping[str, Any], version: int) -> bool:

@@ -101,7 +101,7 @@ def _value(option: GameOption, raw: Any, shown_here: bool) -> bool | int | None:
             return raw == "1" if shown_here else bool(option["default"])
     elif raw is None or raw == "":
         return None  # left to its default (a start seat: the deal picks one)
-    elif isinstance(raw, str) and raw.isdigit() and len(raw) <= NUMBER_DIGITS:
+    elif isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= NUMBER_DIGITS:
         return int(raw)
     raise matches.MatchSetupError(N_("Choose the table's options from the list."))
 

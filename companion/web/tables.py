@@ -259,21 +259,18 @@ def version(token: str) -> Response:
 
 
 @bp.post("/t/<token>/reveal")
-def reveal(token: str) -> Response:
+def reveal(token: str) -> Response | Refusal:
     """Hot-seat: the person whose turn it is takes the device and shows their hand."""
     cap, match = open_table(token)
     if cap.role != "host" or match.mode != "hotseat":
         abort(404)
-    try:
-        seat = int(request.form.get("seat", ""))
-    except ValueError:
-        abort(400)
+    seat = streams.posted_number(request.form, "seat")
     if seat not in _humans_to_act(match):
-        flash(_("It is not that seat's turn."), "error")
-    else:
-        revealed = dict(session.get("revealed", {}))
-        revealed[match.id] = seat
-        session["revealed"] = revealed
+        message = _("It is not that seat's turn.")
+        return streams.refuse(message, 409, lambda: _table_page(token, cap, match))
+    revealed = dict(session.get("revealed", {}))
+    revealed[match.id] = seat
+    session["revealed"] = revealed
     return redirect(url_for("tables.table", token=token))
 
 
