@@ -474,3 +474,11 @@ def test_the_lobby_offers_the_bots_the_games_have(client: FlaskClient) -> None:
     offered = re.findall(r'<option value="([^"]+)"', kinds)
     levels = {level for key in game_keys() for level in get_game(key).bots()}
     assert offered[:2] == ["none", "person"] and set(offered[2:]) == levels
+
+
+@pytest.mark.parametrize(("lang", "title"), [("ja", "逆臣の炎"), ("en", "Traitor's Flame")])
+def test_a_table_is_listed_under_its_games_name_in_the_tables_language(
+    client: FlaskClient, lang: str, title: str
+) -> None:
+    new_table(client, "traitors-flame", lang=lang)
+    assert title in html.unescape(page(client, "/?lang=en"))

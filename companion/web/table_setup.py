@@ -114,7 +114,7 @@ def option_rows(lang: str) -> list[dict[str, Any]]:
         options = [
             _option_row(key, option, game.max_players, lang) for option in lobby_options(key)
         ]
-        rows.append({"game": key, "name": game_name(key, lang), "options": options})
+        rows.append({"game": key, "name": name_in(key, lang), "options": options})
     return [row for row in rows if row["options"]]
 
 
@@ -133,7 +133,7 @@ def _option_row(key: str, option: GameOption, seats: int, lang: str) -> dict[str
     return row
 
 
-def game_name(key: str, lang: str) -> str:
+def name_in(key: str, lang: str) -> str:
     """The game's name in ``lang``, as its board says it (a table's title, the lobby)."""
     from .boards import board_for
 

@@ -80,7 +80,7 @@ def create() -> Response | tuple[str, int]:
         flash(rule_message(err), "error")
         return _lobby(form), 400
     ratelimit.check_creation()
-    title = table_setup.game_name(key, language)
+    title = table_setup.name_in(key, language)
     _sid, token = matches.create(get_db(), key, seats, mode, language, options=options, title=title)
     remember(url_for("tables.table", token=token))
     if mode == "devices":
