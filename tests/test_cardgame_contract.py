@@ -15,7 +15,14 @@ from companion.web import boards
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates" / "tables"
 PROTOCOLS = {"traitors-flame": boards.TraitorsFlameBoard, "age-of-summoners": boards.SummonersBoard}
-SHELL = ["web/tables.py", "web/table_setup.py", "web/choosing.py", "web/streams.py", "cli.py"]
+SHELL = [
+    "web/tables.py",
+    "web/table_view.py",
+    "web/table_setup.py",
+    "web/choosing.py",
+    "web/streams.py",
+    "cli.py",
+]
 SHELL += ["matches.py", "match_replay.py"]
 
 
