@@ -12,7 +12,6 @@ from flask import Flask, g, render_template, request, session
 from flask_babel import Babel, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from .cardgames import game_name
 from .languages import DEFAULT, LANGUAGES, language_name, writes_vertically
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,6 +49,9 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        # A response sets the cookie only when it changed the session: a poll answered after
+        # another request changed it (a hot-seat reveal) must not put the old one back.
+        SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "companion" / "translations"),
@@ -118,7 +120,6 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
-    app.jinja_env.globals["game_name"] = game_name
     from . import cli, hosts, ratelimit, sealed_session, security
     from .export import keeper
     from .web import render_cache, terms

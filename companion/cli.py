@@ -119,7 +119,8 @@ def _parse_keystones(text: str) -> tuple[int, int, int]:
         raise click.BadParameter(f"{text!r} is not three numbers like 3,3,3") from None
     if len(parts) != 3 or not all(0 <= p <= 6 for p in parts):
         raise click.BadParameter(f"{text!r}: give three counts from 0 to 6, like 3,3,3")
-    return parts  # type: ignore[return-value]
+    resources, attachments, creeds = parts
+    return resources, attachments, creeds
 
 
 def _progress_bar(total: int) -> Any:
@@ -196,7 +197,7 @@ def cardgame_simulate(
     engine = get_game(game)
     if not engine.min_players <= players <= engine.max_players:
         raise click.BadParameter(
-            f"{engine.names['en']} takes {engine.min_players} to {engine.max_players} players",
+            f"{_english_name(game)} takes {engine.min_players} to {engine.max_players} players",
             param_hint="--players",
         )
     levels = [b.strip() for b in bots.split(",") if b.strip()]
@@ -213,6 +214,16 @@ def cardgame_simulate(
     click.echo(
         json.dumps(report, ensure_ascii=False, sort_keys=True) if as_json else engine.report(report)
     )
+
+
+def _english_name(key: str) -> str:
+    """The game's name as its board says it in English, the CLI's language."""
+    from flask_babel import force_locale
+
+    from .web.boards import board_for
+
+    with force_locale("en"):
+        return board_for(key).name()
 
 
 def _option_pair(pair: str) -> tuple[str, Any]:

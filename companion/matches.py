@@ -5,9 +5,12 @@ seed, options, the engine version), then one ``action`` per move, and ``rematch`
 options, engine version) when the same seats play again. The engine's state is a projection:
 replaying the actions from the seed rebuilds it.
 
-A match recorded under another engine version than the running one, or whose moves no longer
-replay (the engine refuses one), opens read-only: it shows as far as it replays, and takes no
-moves. Matches recorded before versions were stored count as ``FIRST_ENGINE_VERSION``.
+A match recorded under another engine version than the running one, whose moves no longer
+replay (the engine refuses one), or whose record is damaged (an event that is not JSON, a move
+or a deal missing what it needs, options the game's schema refuses) opens read-only: it shows as
+far as it replays, and takes no moves. Only a match whose seats cannot be read at all cannot be
+opened (``UnreadableMatchError``). Matches recorded before versions were stored count as
+``FIRST_ENGINE_VERSION``.
 """
 
 from __future__ import annotations
@@ -15,24 +18,44 @@ from __future__ import annotations
 import json
 import random
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlite_utils import Database
 
-from . import capabilities, store
+from . import capabilities, cardgames, store
 from .bytecache import ByteLRU
-from .cardgames import AnyGame, CardGameRuleError, game_keys, get_game
+from .cardgames import AnyGame, CardGameRuleError, GameState, game_keys, get_game
 from .languages import LANGUAGES
 from .legacy.errors import N_
+from .match_replay import (
+    DAMAGED,
+    ENGINE_CHANGED,
+    FIRST_ENGINE_VERSION,
+    MODES,
+    REPLAY_FAILED,
+    Seat,
+    UnreadableMatchError,
+    replay_record,
+)
 
-BOT_LEVELS = ("random", "heuristic", "search")
-MODES = ("hotseat", "devices")
+__all__ = [
+    "DAMAGED",
+    "ENGINE_CHANGED",
+    "FIRST_ENGINE_VERSION",
+    "MODES",
+    "REPLAY_FAILED",
+    "Match",
+    "Seat",
+    "UnreadableMatchError",
+    "act",
+    "create",
+    "load",
+    "rematch",
+]
+
 MAX_BOT_MOVES = 500
-# The engine version of a match stored before matches recorded one (every game's first release).
-FIRST_ENGINE_VERSION = 1
-ENGINE_CHANGED = "engine-changed"
-REPLAY_FAILED = "replay-failed"
 
 
 class MatchSetupError(ValueError):
@@ -44,8 +67,8 @@ class MatchSetupError(ValueError):
         self.params = params
 
 
-class UnreadableMatchError(KeyError):
-    """A stored match the running engine cannot deal at all (it opens as not found)."""
+class NotAMatchError(KeyError):
+    """The stream is not a card-game match (a chronicle's link opened as a table)."""
 
 
 class MatchReadOnlyError(CardGameRuleError):
@@ -60,14 +83,6 @@ class MatchReadOnlyError(CardGameRuleError):
         )
 
 
-@dataclass(frozen=True)
-class Seat:
-    """A seat at the table: a person's name, or a bot of some level."""
-
-    name: str
-    bot: str | None = None
-
-
 @dataclass
 class Match:
     """A loaded match: its settings, the engine state and the stream version."""
@@ -77,15 +92,17 @@ class Match:
     seats: list[Seat]
     mode: str
     language: str
-    state: dict[str, Any]
+    state: GameState
     version: int
     number: int  # 1 for the first match at this table, 2 after a rematch...
-    history: list[dict[str, Any]] = field(default_factory=list)  # earlier matches' final states
+    history: list[GameState] = field(default_factory=list)  # earlier matches' final states
     seed: int = 0  # the current match's seed, for step-by-step replays
     options: dict[str, Any] = field(default_factory=dict)  # the table's choices (game schema)
     engine_version: int = FIRST_ENGINE_VERSION  # the engine the current match was recorded under
-    # None while the match can be played; else why it only replays (ENGINE_CHANGED, REPLAY_FAILED)
+    # None while the match can be played; else why it only replays (ENGINE_CHANGED,
+    # REPLAY_FAILED, DAMAGED)
     read_only: str | None = None
+    damaged_from: int = 0  # DAMAGED: the first move the record loses (0: the deal itself)
 
     @property
     def game(self) -> AnyGame:
@@ -124,12 +141,12 @@ def check_seats(key: str, seats: list[Seat], mode: str, language: str) -> None:
         raise MatchSetupError(N_("At least one seat must be a person."))
 
 
-def check_options(key: str, options: dict[str, Any]) -> None:
-    """Raise MatchSetupError unless every option is one of the game's, with a value of its type."""
-    schema = {o["key"]: o for o in get_game(key).options}
-    for name, value in options.items():
-        if name not in schema or not isinstance(value, bool):
-            raise MatchSetupError(N_("Choose the table's options from the list."))
+def check_options(key: str, options: Mapping[str, Any], players: int) -> None:
+    """Raise MatchSetupError unless every option is one of the game's, with a value it takes."""
+    try:
+        cardgames.check_options(get_game(key), options, players)
+    except CardGameRuleError as err:
+        raise MatchSetupError(err.template, **err.params) from err
 
 
 def create(
@@ -140,10 +157,14 @@ def create(
     language: str,
     seed: int | None = None,
     options: dict[str, Any] | None = None,
+    title: str = "",
 ) -> tuple[str, str]:
-    """Set up the table and deal the first match; returns (match id, host token)."""
+    """Set up the table and deal the first match; returns (match id, host token).
+
+    ``title`` names the table in lists of opened tables (the game's name, as its board says it).
+    """
     check_seats(key, seats, mode, language)
-    check_options(key, options or {})
+    check_options(key, options or {}, len(seats))
     started = {
         "type": "match-started",
         "key": key,
@@ -154,7 +175,7 @@ def create(
         "options": dict(options or {}),
         "engine": get_game(key).engine_version,
     }
-    sid = store.create_stream(db, key, [started], title=get_game(key).names[language])
+    sid = store.create_stream(db, key, [started], title=title or key)
     token = capabilities.issue(db, sid, "host")
     match = load(db, sid)
     run_bots(db, match)
@@ -168,66 +189,46 @@ CACHE = ByteLRU(4 * 1024 * 1024)
 
 
 def load(db: Database, sid: str) -> Match:
-    """Replay the match's stream (cached per version)."""
+    """Replay the match's stream (cached per version); raises UnreadableMatchError when not
+    even its table can be read, NotAMatchError for a stream of another kind."""
     header = store.get_stream(db, sid)
+    if header.kind not in game_keys():
+        raise NotAMatchError(sid)
     cached = CACHE.get(sid)
     if cached is not None and cached[0].version == header.version:
         return cached[0]  # type: ignore[no-any-return]
-    stored = store.load_events(db, sid, upto=header.version)
-    match = _replay(sid, stored)
+    try:
+        stored, damaged = store.load_events(db, sid, upto=header.version), False
+    except store.DamagedEventError as err:  # read what was stored before the damage
+        stored, damaged = err.readable, True
+    match = _replay(sid, stored, header.version, damaged)
     nbytes = STATE_COST * sum(len(json.dumps(e.data, ensure_ascii=False)) for e in stored)
     CACHE.put(sid, (match, nbytes), nbytes)
     return match
 
 
-def _replay(sid: str, events: list[store.StoredEvent]) -> Match:
-    """Rebuild the table; a match the engine no longer replays stops at its last good move."""
-    first = events[0].data
-    seats = [Seat(s["name"], s.get("bot")) for s in first["seats"]]
-    game = get_game(first["key"])
-    history: list[dict[str, Any]] = []
-    number, seed, deal = 1, first["seed"], first
-    state, broken = _deal(game, len(seats), deal)
-    for event in events[1:]:
-        data = event.data
-        if data["type"] == "action" and not broken:
-            try:
-                state = game.apply(state, data["seat"], data["action"])
-            except CardGameRuleError:
-                broken = True
-        elif data["type"] == "rematch":
-            history.append(state)
-            number, seed, deal = number + 1, data["seed"], data
-            state, broken = _deal(game, len(seats), deal)
+def _replay(
+    sid: str, events: list[store.StoredEvent], version: int | None = None, cut: bool = False
+) -> Match:
+    """Rebuild the table as far as its record replays (``cut``: the record stops early)."""
+    table = replay_record([event.data for event in events], cut)
     match = Match(
-        sid, first["key"], seats, first["mode"], first["language"], state, events[-1].seq, number
+        sid,
+        table.key,
+        table.seats,
+        table.mode,
+        table.language,
+        table.state,
+        version if version is not None else events[-1].seq,
+        table.number,
+        table.history,
+        table.seed,
+        table.options,
+        table.engine_version,
+        table.problem,
     )
-    match.history, match.seed = history, seed
-    match.options = dict(first.get("options") or {})
-    match.engine_version = _engine_version(deal)
-    if broken:
-        match.read_only = REPLAY_FAILED
-    elif match.engine_version != game.engine_version:
-        match.read_only = ENGINE_CHANGED
+    match.damaged_from = table.damaged_from
     return match
-
-
-def _engine_version(deal: dict[str, Any]) -> int:
-    version = deal.get("engine", FIRST_ENGINE_VERSION)
-    return version if type(version) is int else -1
-
-
-def _deal(game: AnyGame, players: int, deal: dict[str, Any]) -> tuple[Any, bool]:
-    """The state a ``match-started`` or ``rematch`` event deals, and whether the deal failed
-    (then the match shows as the engine would deal it with no options, read-only)."""
-    try:
-        return game.new(players, deal["seed"], deal.get("options") or {}), False
-    except CardGameRuleError:
-        pass
-    try:
-        return game.new(players, deal["seed"], {}), True
-    except CardGameRuleError as err:  # the seats themselves no longer make a table
-        raise UnreadableMatchError(str(err)) from err
 
 
 def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: int) -> Match:
@@ -296,7 +297,7 @@ def rematch(db: Database, match: Match, version: int) -> Match:
     return run_bots(db, load(db, match.id))
 
 
-def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
+def _moved(match: Match, state: GameState, version: int) -> Match:
     moved = Match(
         match.id,
         match.key,
@@ -319,13 +320,11 @@ def _moved(match: Match, state: dict[str, Any], version: int) -> Match:
     return moved
 
 
-def state_at(match: Match, step: int) -> Any:
+def state_at(match: Match, step: int) -> GameState:
     """The current match's state after its first ``step`` moves (for step-by-step replays)."""
     game = match.game
-    try:
-        state = game.new(len(match.seats), match.seed, match.options)
-    except CardGameRuleError:  # a read-only match whose options no longer deal (see _deal)
-        state = game.new(len(match.seats), match.seed, {})
+    # The seed and options the shown state was dealt with (a read-only match's may be none).
+    state: GameState = game.new(len(match.seats), match.seed, match.options)
     for seat, action in game.log(match.state)[:step]:
         state = game.apply(state, seat, action)
     return state

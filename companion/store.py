@@ -35,6 +35,15 @@ class UnknownStreamError(StoreError, LookupError):
     """No stream has that id."""
 
 
+class DamagedEventError(StoreError):
+    """A stored event is not a JSON object: ``readable`` holds the events stored before it."""
+
+    def __init__(self, stream_id: str, seq: int, readable: list[StoredEvent]) -> None:
+        super().__init__(f"stream {stream_id!r}: event {seq} is not a JSON object")
+        self.seq = seq
+        self.readable = readable
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     """One event as stored: its sequence number, type and JSON object."""
@@ -182,15 +191,29 @@ def load_events(
 
     Pass the version read from the stream's header as ``upto``: another writer may append between
     the two reads, and a state must never hold events beyond the version it is labelled with.
+    Raises DamagedEventError at the first event whose data is not a JSON object.
     """
     cursor = db.execute(
         "SELECT seq, type, data, created FROM events"
         " WHERE stream_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
         [stream_id, after, upto if upto is not None else 2**62],
     )
-    return [
-        StoredEvent(seq, type_, json.loads(data), created) for seq, type_, data, created in cursor
-    ]
+    events: list[StoredEvent] = []
+    for seq, type_, data, created in cursor:
+        decoded = _object(data)
+        if decoded is None:
+            raise DamagedEventError(stream_id, seq, events)
+        events.append(StoredEvent(seq, type_, decoded, created))
+    return events
+
+
+def _object(data: str) -> dict[str, Any] | None:
+    """The stored JSON object, or None when the text is not one (a damaged record)."""
+    try:
+        decoded = json.loads(data)
+    except (TypeError, ValueError):
+        return None
+    return decoded if isinstance(decoded, dict) else None
 
 
 def update_meta(db: Database, stream_id: str, **changes: Any) -> None:

@@ -78,3 +78,42 @@ def play_through_pages(client: FlaskClient, app: Flask, token: str, limit: int =
         assert actions
         act(client, token, match, rng.choice(actions))
     raise AssertionError("the match did not end")
+
+
+def finish(app: Flask, token: str, seed: int = 3) -> matches.Match:
+    """Play the people's seats with seeded random legal moves until the match is over."""
+    db = connect(app.config["DATABASE"])
+    rng = random.Random(seed)
+    match = load(app, token)
+    while match.game.result(match.state) is None:
+        seat = next(s for s in match.acting_seats() if match.seats[s].bot is None)
+        action = rng.choice(match.game.legal_actions(match.state, seat))
+        match = matches.act(db, match, seat, action, match.version)
+    return match
+
+
+class ServedClient:
+    """One browser on the app as ``companion serve`` runs it: TESTING off, CSRF checked."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.client = app.test_client()
+        lobby = self.client.get("/games/").get_data(as_text=True)
+        found = re.search(r'name="csrf_token" value="([^"]+)"', lobby)
+        assert found is not None
+        self.csrf = found.group(1)
+
+    def get(self, url: str, **kwargs: Any) -> Any:
+        """A GET, as the browser sends it."""
+        return self.client.get(url, **kwargs)
+
+    def post(self, url: str, data: dict[str, str], **kwargs: Any) -> Any:
+        """A form post with this browser's CSRF token."""
+        return self.client.post(url, data={"csrf_token": self.csrf, **data}, **kwargs)
+
+    def new_table(self, game: str, **seats: str) -> str:
+        """A hot-seat table (Ann and a bot unless ``seats`` say otherwise); the host token."""
+        form = {"game": game, "language": "en", "mode": "hotseat", **(seats or ANN_AND_A_BOT)}
+        response = self.post("/games/", form)
+        assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
+        return re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]

@@ -61,3 +61,19 @@ def test_csrf_token_required_on_forms(csrf_app: Flask) -> None:
     response = csrf_app.test_client().post("/language", data={"lang": "ja", "next": "/"})
     assert response.status_code == 400
     assert "refused" in response.get_data(as_text=True)
+
+
+def test_every_page_links_an_icon_that_is_served(client: FlaskClient) -> None:
+    import re
+
+    for path in ("/", "/games/", "/no-such-page"):
+        html = client.get(path).get_data(as_text=True)
+        icons = re.findall(r'<link rel="icon" href="([^"]+)"', html)
+        assert icons == ["/static/favicon.svg", "/static/favicon.ico"], path
+    for path, kind in (
+        ("/static/favicon.svg", "image/svg+xml"),
+        ("/static/favicon.ico", "image/vnd.microsoft.icon"),
+        ("/favicon.ico", "image/vnd.microsoft.icon"),  # where browsers look unasked
+    ):
+        response = client.get(path)
+        assert response.status_code == 200 and response.mimetype == kind, path

@@ -70,11 +70,12 @@ def crowd(served: Served, token: str, rng: random.Random) -> int:
 
 
 def open_as_ann(page: Page, served: Served, token: str) -> None:
+    """Ann is the only person at the table: her hand shows with no cover to pass."""
     page.set_viewport_size(PHONE)
     page.route("**/*.ttf", lambda route: route.abort())  # 14 MB of fonts per page: not tested here
     page.goto(f"{served.base}/t/{token}/?lang=en")
-    page.click("button:has-text('I am Ann')")
     expect(page.locator(".action-bar")).to_be_visible()
+    assert page.locator(".cover-screen").count() == 0
 
 
 def bar_height(page: Page) -> float:
@@ -163,5 +164,41 @@ def test_step_by_step_needs_no_javascript(browser: Browser, served: Served) -> N
         assert 0 < page.locator(VISIBLE).count() < flat
         name = summon_step_by_step(page)
         expect(page.locator(".log-lines")).to_contain_text(f"Ann summons {name}")
+    finally:
+        context.close()
+
+
+# The room an input leaves for text, and the width its placeholder needs in its own font.
+ROOM_FOR_PLACEHOLDER = """(el) => {
+  const style = getComputedStyle(el);
+  const pen = document.createElement("canvas").getContext("2d");
+  pen.font = `${style.fontSize} ${style.fontFamily}`;
+  const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return [room, pen.measureText(el.placeholder).width];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_lobby_fits_a_phone_and_a_new_browser_sees_no_errors(
+    browser: Browser, served: Served, lang: str
+) -> None:
+    context = browser.new_context(viewport=PHONE)  # a browser that never came here
+    page = context.new_page()
+    failed: list[str] = []
+    page.on(
+        "console", lambda message: failed.append(message.text) if message.type == "error" else None
+    )
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    try:
+        page.goto(f"{served.base}/games/?lang={lang}")
+        page.wait_for_load_state("networkidle")
+        names = page.locator(".seat-row input")
+        assert names.count() == 6
+        for i in range(names.count()):
+            room, needed = names.nth(i).evaluate(ROOM_FOR_PLACEHOLDER)
+            assert room >= max(needed, 100), (i, room, needed)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"]  # nothing runs off the side
+        assert failed == []
     finally:
         context.close()

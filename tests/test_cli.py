@@ -107,10 +107,9 @@ def test_cardgame_simulate_passes_options_and_workers(runner: FlaskCliRunner) ->
 
 def test_cardgame_simulate_refuses_bad_input(runner: FlaskCliRunner) -> None:
     assert runner.invoke(args=["cardgame", "simulate", "chess"]).exit_code != 0
-    assert (
-        runner.invoke(args=["cardgame", "simulate", "age-of-summoners", "--players", "6"]).exit_code
-        != 0
-    )
+    too_many = runner.invoke(args=["cardgame", "simulate", "age-of-summoners", "--players", "6"])
+    assert too_many.exit_code != 0
+    assert "Age of Summoners takes 2 to 4 players" in too_many.output  # named in English
     assert (
         runner.invoke(args=["cardgame", "simulate", "traitors-flame", "--bots", "genius"]).exit_code
         != 0

@@ -129,9 +129,8 @@ def test_a_new_version_needs_a_new_book(
     chronicle = chronicles.load(db, demo.id)
     epilogue = chronicle.state.epilogue
     assert epilogue is not None
-    client.post(
-        f"/c/{demo.host_token}/epilogue", data={"epilogue": epilogue.value + "\n\nそして春。"}
-    )
+    rewritten = {"epilogue": epilogue.value + "\n\nそして春。", "version": str(chronicle.version)}
+    client.post(f"/c/{demo.host_token}/epilogue", data=rewritten)
     client.post(f"/c/{demo.host_token}/export/pdf", data={"edition": "annotated", "paper": "a5"})
     assert count(app, "exports") == 2 and len(spawned) >= 1
 

@@ -49,3 +49,25 @@ def test_end_page_lists_each_sign_by_name(client: FlaskClient, app: Flask) -> No
     assert legend, "no legend"
     assert "✦ Mark 1" in legend.group(1)
     assert "Hover" not in html
+
+
+def test_every_symbol_on_the_card_tables_is_drawn_by_both_bundled_faces() -> None:
+    """A symbol a face lacks shows as a box (tofu) on a phone with no font that has it."""
+    import unicodedata
+
+    from fontTools.ttLib import TTFont
+
+    root = Path(__file__).resolve().parent.parent
+    faces = [
+        set(TTFont(root / "static" / "fonts" / name).getBestCmap())
+        for name in ("ipaexg.ttf", "ipaexm.ttf")
+    ]
+    used = {
+        char
+        for path in (root / "templates" / "tables").rglob("*.html")
+        for char in path.read_text("utf-8")
+        if ord(char) > 127 and unicodedata.category(char)[0] in "SP"
+    }
+    assert {"◀", "▶"} <= used
+    missing = sorted(f"{c} U+{ord(c):04X}" for c in used if not all(ord(c) in f for f in faces))
+    assert not missing

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from flask import Flask
 
 from companion import languages
 
@@ -90,10 +91,21 @@ def test_one_list_of_languages_everywhere() -> None:
     assert definitions == ["companion/languages.py"]
 
 
-def test_a_card_game_without_a_name_in_a_language_is_called_by_its_default_name() -> None:
-    from companion.cardgames import game_keys, game_name, get_game
+@pytest.mark.parametrize(
+    ("key", "ja", "en"),
+    [
+        ("traitors-flame", "逆臣の炎", "Traitor's Flame"),
+        ("age-of-summoners", "エイジ・オブ・サモナーズ", "Age of Summoners"),
+    ],
+)
+def test_a_card_games_name_is_its_boards_word_in_the_current_locale(
+    app: Flask, key: str, ja: str, en: str
+) -> None:
+    from flask_babel import force_locale
 
-    for key in game_keys():
-        game = get_game(key)
-        assert game_name(game, "ja") == game.names["ja"] != game.names["en"]
-        assert game_name(game, "fr") == game.names[languages.DEFAULT]
+    from companion.web.boards import board_for
+
+    with app.test_request_context():
+        for lang, name in (("ja", ja), ("en", en), ("fr", en)):
+            with force_locale(lang):
+                assert board_for(key).name() == name

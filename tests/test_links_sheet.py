@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import create
@@ -115,9 +116,10 @@ def test_a_card_table_gets_the_same_sheet_without_links_for_bots(client: FlaskCl
     assert 'value="seat-1"' not in html  # the bot's seat gets no button
     for _, url in sheet:
         assert client.get(f"/t/{table_token(url)}/").status_code == 200
-    # A bot's seat cannot be asked for: the request makes a spectator link instead.
-    asked = cards(client.post(f"/t/{host}/links", data={"issue": "seat-1"}).get_data(as_text=True))
-    assert [name for name, _ in asked] == ["New read-only link"]
+    # A bot's seat cannot be asked for: nothing is made, and the page says why.
+    asked = client.post(f"/t/{host}/links", data={"issue": "seat-1"})
+    assert asked.status_code == 400 and not cards(asked.get_data(as_text=True))
+    assert "Choose whose link to make" in asked.get_data(as_text=True)
 
 
 def test_revoking_one_table_link_keeps_the_others(client: FlaskClient) -> None:
@@ -138,3 +140,58 @@ def test_revoking_one_table_link_keeps_the_others(client: FlaskClient) -> None:
     client.post(f"/t/{host}/links", data={"issue": "everyone"})
     assert client.get(f"/t/{ann}/").status_code == 200
     assert client.get(f"/t/{ann}/links").status_code == 404  # only the host manages links
+
+
+def links_in_use(app: Flask, host: str) -> int:
+    from companion import capabilities
+    from companion.db import connect
+
+    db = connect(app.config["DATABASE"])
+    cap = capabilities.resolve(db, host)
+    assert cap is not None
+    return sum(c.role != "host" for c in capabilities.active(db, cap.stream_id))
+
+
+@pytest.mark.parametrize(
+    "asked",
+    ["seat-9", "seat-01x", "seat-" + "1" * 5000, "host", "", "x" * 9000, "seat-١", "seat-２"],
+)
+@pytest.mark.parametrize("kind", ["c", "t"])
+def test_a_link_nobody_can_hold_is_refused_and_nothing_is_made(
+    client: FlaskClient, app: Flask, kind: str, asked: str
+) -> None:
+    host = create(client) if kind == "c" else new_devices_table(client)
+    before = links_in_use(app, host)
+    answer = client.post(f"/{kind}/{host}/links", data={"issue": asked})
+    assert answer.status_code == 400
+    assert "Choose whose link to make" in answer.get_data(as_text=True)
+    assert links_in_use(app, host) == before
+
+
+@pytest.mark.parametrize("kind", ["c", "t"])
+def test_the_links_in_use_are_capped_with_a_clear_refusal(
+    client: FlaskClient, app: Flask, kind: str
+) -> None:
+    from companion import capabilities
+    from companion.db import connect
+    from companion.web.links_sheet import MAX_LINKS
+
+    host = create(client) if kind == "c" else new_devices_table(client)
+    db = connect(app.config["DATABASE"])
+    stream = capabilities.resolve(db, host).stream_id  # type: ignore[union-attr]
+    for _ in range(MAX_LINKS - 1 - links_in_use(app, host)):
+        capabilities.issue(db, stream, "reader")
+    assert client.post(f"/{kind}/{host}/links", data={"issue": "everyone"}).status_code == 409
+    assert client.post(f"/{kind}/{host}/links", data={"issue": "reader"}).status_code == 200
+    assert links_in_use(app, host) == MAX_LINKS
+    refused = client.post(
+        f"/{kind}/{host}/links", data={"issue": "reader"}, headers={"Accept": "application/json"}
+    )
+    assert refused.status_code == 409
+    assert refused.get_json()["code"] == "too-many-links"
+    assert "At most 64 links can be in use at once" in refused.get_json()["error"]
+    page = client.post(f"/{kind}/{host}/links", data={"issue": "reader"})
+    assert page.status_code == 409 and "revoke the links nobody needs" in page.get_data(
+        as_text=True
+    )
+    assert links_in_use(app, host) == MAX_LINKS

@@ -220,7 +220,8 @@ def test_a_whole_life_to_the_end_page(client: FlaskClient, app: Flask, mode: str
     assert state.ended
     end = client.get(f"/c/{token}/end").get_data(as_text=True)
     assert 'class="timeline"' in end
-    client.post(f"/c/{token}/epilogue", data={"epilogue": "She is remembered."})
+    version = str(chronicle(app, token).version)
+    client.post(f"/c/{token}/epilogue", data={"epilogue": "She is remembered.", "version": version})
     assert "She is remembered." in client.get(f"/c/{token}/story").get_data(as_text=True)
 
 
@@ -269,7 +270,12 @@ def test_corrections_keep_the_history(client: FlaskClient, app: Flask) -> None:
     answer = chronicle(app, token).state.check.answer
     client.post(
         f"/c/{token}/revise",
-        data={"target_seq": answer.seq, "field": answer.field, "text": "Better words."},
+        data={
+            "target_seq": answer.seq,
+            "field": answer.field,
+            "text": "Better words.",
+            "version": str(chronicle(app, token).version),
+        },
     )
     story = client.get(f"/c/{token}/story").get_data(as_text=True)
     assert "Better words." in story

@@ -44,3 +44,38 @@ def test_cut_then_fill_gives_the_page_back(pieces: list[str]) -> None:
     parts = cut(html, ["@@", "%%"])
     assert "@@" not in "".join(parts[::2]) and "%%" not in "".join(parts[::2])
     assert fill(parts, ["@@", "%%"]) == html
+
+
+def test_every_cached_page_is_keyed_by_who_views_it(app, client, monkeypatch) -> None:
+    """Each kept page names its stream, version, language and the link's role, seat and write
+    permission: a page kept for one viewer is never served to another kind of viewer."""
+    from play_helpers import create
+    from table_helpers import new_table
+
+    from companion import capabilities
+    from companion.db import connect
+    from companion.store import stream_version
+
+    kept: list[tuple] = []
+    cache = app.extensions["companion.render_cache"]
+    real_put = cache.put
+    monkeypatch.setattr(cache, "put", lambda key, *rest: (kept.append(key), real_put(key, *rest)))
+    db = connect(app.config["DATABASE"])
+    for prefix, host, paths in (
+        ("c", create(client), ["", "?fragment=1", "story"]),
+        ("t", new_table(client, "traitors-flame"), ["", "?fragment=1"]),
+    ):
+        stream = capabilities.resolve(db, host).stream_id
+        seat = capabilities.issue(db, stream, "seat", 1)
+        for token in (host, seat, capabilities.issue(db, stream, "reader")):
+            cap = capabilities.resolve(db, token)
+            viewer = (stream, stream_version(db, stream), None, cap.role, cap.seat, cap.can_write)
+            for lang in ("en", "ja"):
+                for path in paths:
+                    cache.clear()
+                    kept.clear()
+                    joiner = "&" if "?" in path else "?"
+                    response = client.get(f"/{prefix}/{token}/{path}{joiner}lang={lang}")
+                    assert response.status_code == 200 and kept, path
+                    for key in kept:
+                        assert (key[1], key[2], None, *key[4:7]) == viewer and key[3] == lang, key

@@ -177,24 +177,22 @@ def test_the_board_in_a_replay_and_the_result(client: FlaskClient, app: Flask) -
 
 
 def test_hot_seat_cover_then_reveal(client: FlaskClient, app: Flask) -> None:
-    token = new_table(client, **{**THREE, "seat-1-kind": "heuristic", "seat-2-kind": "random"})
+    # Two people and a bot: the device passes between the people (one person is never covered).
+    token = new_table(client, **{**THREE, "seat-1-kind": "heuristic"})
     match = load(app, token)
     first = match.acting_seats()[0]
-    assert first == 0  # the bots have moved until Ann must choose
+    assert first in (0, 2)  # the bot has moved until a person must choose
     covered = page(client, f"/t/{token}/")
-    assert "Pass the device to Ann" in covered
+    assert f"Pass the device to {NAMES[first]}" in covered
     assert 'class="aos-board"' not in covered and "Your hand" not in covered
     # The log may name a kind someone played in public; the hand's own cards never appear.
-    assert not any(card in covered for card in match.state["seats"][0]["hand"])
-    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    assert not any(card in covered for card in match.state["seats"][first]["hand"])
+    client.post(f"/t/{token}/reveal", data={"seat": str(first)})
     shown_raw = page(client, f"/t/{token}/")
     shown = html.unescape(shown_raw)
     assert 'class="aos-board"' in shown and "Your hand" in shown and "Your turn" in shown
-    for card in match.state["seats"][0]["hand"]:
+    for card in match.state["seats"][first]["hand"]:
         assert name_of(kind_of_card()[card]) in shown
-    act(client, token, match, buttons(shown_raw)[0])
-    # Only bots moved in between: Ann still holds the device, so no cover.
-    assert "Pass the device" not in page(client, f"/t/{token}/")
 
 
 def test_board_words_in_japanese(client: FlaskClient, app: Flask) -> None:

@@ -10,11 +10,18 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import create
-from table_helpers import buttons, load, new_table, page
+from table_helpers import buttons, finish, load, new_table, page
 
 JSON = {"Accept": "application/json"}
 UNKNOWN = "n0-such-link-n0-such-link-n0-such"
-PATHS = [f"/c/{UNKNOWN}/", f"/c/{UNKNOWN}/story", f"/t/{UNKNOWN}/", f"/t/{UNKNOWN}/version"]
+PATHS = [
+    f"/c/{UNKNOWN}/",
+    f"/c/{UNKNOWN}/story",
+    f"/c/{UNKNOWN}/export.md",
+    f"/c/{UNKNOWN}/export.json",
+    f"/t/{UNKNOWN}/",
+    f"/t/{UNKNOWN}/version",
+]
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -67,6 +74,53 @@ def test_a_stale_move_at_a_table_is_409_in_json_when_asked(client: FlaskClient, 
     assert shown.status_code == 409
     assert "Someone moved first" in shown.get_data(as_text=True)
     assert load(app, token).version == match.version
+
+
+@pytest.mark.parametrize("version", ["x", "", "1.0", " 1", "9" * 100_000])
+def test_an_unreadable_version_is_a_stale_move(
+    client: FlaskClient, app: Flask, version: str
+) -> None:
+    token = new_table(client, "traitors-flame")
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    match = load(app, token)
+    action = json.dumps(buttons(page(client, f"/t/{token}/"))[0])
+    answer = client.post(
+        f"/t/{token}/act", data={"version": version, "action": action}, headers=JSON
+    )
+    assert answer.status_code == 409
+    assert answer.get_json()["code"] == "stale-version"
+    assert load(app, token).version == match.version
+
+
+def test_a_stale_rematch_is_409_with_the_table_as_it_stands(
+    client: FlaskClient, app: Flask
+) -> None:
+    token = new_table(client, "traitors-flame")
+    over = finish(app, token)
+    stale = {"version": str(over.version - 1)}
+    answer = client.post(f"/t/{token}/rematch", data=stale, headers=JSON)
+    assert answer.status_code == 409
+    assert answer.get_json() == {
+        "error": "Someone moved first; the table now shows the new state.",
+        "code": "stale-version",
+        "version": over.version,
+    }
+    shown = client.post(f"/t/{token}/rematch", data=stale)
+    assert shown.status_code == 409
+    text = shown.get_data(as_text=True)
+    assert "Someone moved first" in text and 'class="result-panel"' in text
+    assert load(app, token).number == 1
+    dealt = client.post(f"/t/{token}/rematch", data={"version": str(over.version)})
+    assert dealt.status_code == 302 and load(app, token).number == 2
+
+
+def test_a_rematch_while_the_match_runs_is_refused(client: FlaskClient, app: Flask) -> None:
+    token = new_table(client, "age-of-summoners")
+    version = load(app, token).version
+    answer = client.post(f"/t/{token}/rematch", data={"version": str(version)}, headers=JSON)
+    assert answer.status_code == 409
+    assert answer.get_json() == {"error": "The match is still being played.", "code": "refused"}
+    assert load(app, token).version == version
 
 
 def test_a_refused_move_at_a_table_is_400_in_json_when_asked(
@@ -144,3 +198,14 @@ def sheet_tokens(client: FlaskClient, host: str) -> list[str]:
 
     text = client.post(f"/t/{host}/links", data={"issue": "everyone"}).get_data(as_text=True)
     return re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", text)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_api_says_why_a_link_opens_nothing_as_the_pages_do(
+    client: FlaskClient, lang: str
+) -> None:
+    page = client.get(f"/c/{UNKNOWN}/?lang={lang}", headers=JSON).get_json()
+    for path in (f"/api/v1/chronicles/{UNKNOWN}/state", f"/api/v1/chronicles/{UNKNOWN}/story"):
+        answer = client.get(f"{path}?lang={lang}")
+        assert answer.status_code == 404
+        assert answer.get_json() == page == {"error": page["error"], "code": "not-found"}

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from table_helpers import buttons, load, new_table, page
+from flask_babel import force_locale
+from table_helpers import buttons, finish, load, new_table, page
+
+from companion import matches
+from companion.db import connect
+from companion.web.boards import board_for
 
 GAMES = ("traitors-flame", "age-of-summoners")
 
@@ -37,14 +43,36 @@ def test_every_log_line_names_players_by_name(
             "seat-2-name": "Xavier",
         },
     )
-    text = page(client, f"/t/{token}/?lang={lang}")
-    lines = log_lines(text)
-    assert lines
+    db = connect(app.config["DATABASE"])
+    for _ in range(30):  # Xavier moves, and the bots after him, until the log has a few lines
+        text = page(client, f"/t/{token}/?lang={lang}")
+        lines = log_lines(text)
+        match = load(app, token)
+        if len(lines) >= 4 or 2 not in match.acting_seats():
+            break
+        action = match.game.legal_actions(match.state, 2)[0]
+        matches.act(db, match, 2, action, match.version)
+    assert len(lines) >= 4
     joined = "\n".join(lines)
     for seat_word in ("Seat 1", "Seat 2", "Seat 3", "1番席", "2番席", "3番席"):
         assert seat_word not in joined
     assert not re.search(r"(?<![A-Za-z0-9])P[1-3](?![0-9])", joined)
-    assert any(name in joined for name in ("Zed", "Yolanda", "Xavier"))
+    # Every line that mentions a seat names that seat's player: the board words each event again
+    # with stand-ins for the names, and each stand-in it uses must be that player's name.
+    match = load(app, token)
+    events = match.game.view(match.state, 2)["events"][-len(lines) :]
+    stand_ins = [f"SEAT{n}X" for n in range(3)]
+    mentioned = 0
+    with app.test_request_context(f"/?lang={lang}"), force_locale(lang):
+        board = board_for(game)
+        for line, event in zip(reversed(lines), events, strict=True):
+            assert html.unescape(line) == board.describe(event, match.names())
+            said = board.describe(event, stand_ins)
+            for seat, stand_in in enumerate(stand_ins):
+                if stand_in in said:
+                    assert match.names()[seat] in html.unescape(line), (event, line)
+                    mentioned += 1
+    assert mentioned >= 3
 
 
 def covered(text: str) -> bool:
@@ -52,39 +80,71 @@ def covered(text: str) -> bool:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_one_person_against_bots_passes_the_device_once(
+def test_one_person_against_bots_never_sees_the_cover(
     client: FlaskClient, app: Flask, game: str
 ) -> None:
     token = new_table(client, game)
-    covers = 0
-    for _ in range(60):
+    for _ in range(10):  # the first moves through the pages, then the rest of the match
         match = load(app, token)
-        if match.game.result(match.state) is not None:
-            break
         text = page(client, f"/t/{token}/")
-        if covered(text):
-            covers += 1
-            client.post(f"/t/{token}/reveal", data={"seat": "0"})
-            text = page(client, f"/t/{token}/")
+        assert not covered(text) and "Your move, Ann" in text
+        action = json.dumps(buttons(text)[-1])
         response = client.post(
-            f"/t/{token}/act",
-            data={"version": str(match.version), "action": json.dumps(buttons(text)[-1])},
+            f"/t/{token}/act", data={"version": str(match.version), "action": action}
         )
         assert response.status_code == 302
-    assert covers == 1
+    over = finish(app, token)
+    assert (
+        client.post(f"/t/{token}/rematch", data={"version": str(over.version)}).status_code == 302
+    )
+    assert load(app, token).number == 2
+    text = page(client, f"/t/{token}/")  # the start of the next match
+    assert not covered(text) and "Your move, Ann" in text
+
+
+TWO_PEOPLE = {
+    "seat-0-kind": "person",
+    "seat-0-name": "Ann",
+    "seat-1-kind": "person",
+    "seat-1-name": "Ben",
+}
+
+
+def test_a_poll_answered_after_a_reveal_does_not_bring_the_cover_back(
+    client: FlaskClient, app: Flask
+) -> None:
+    token = new_table(client, "traitors-flame", **TWO_PEOPLE)
+    assert covered(page(client, f"/t/{token}/"))
+    before = client.get_cookie("session")
+    assert before is not None
+    # The page polls with the cookie it had; the person reveals their hand meanwhile.
+    poller = app.test_client()
+    poller.set_cookie("session", before.value)
+    seat = load(app, token).acting_seats()[0]
+    assert client.post(f"/t/{token}/reveal", data={"seat": str(seat)}).status_code == 302
+    poll = poller.get(f"/t/{token}/version")
+    assert poll.status_code == 200
+    for name, value in (c.split("=", 1) for c in poll.headers.getlist("Set-Cookie")):
+        client.set_cookie(name, value.split(";")[0])  # the browser keeps what the poll set
+    assert not covered(page(client, f"/t/{token}/"))
+    assert "Set-Cookie" not in poll.headers  # the poll answered without writing the session
+
+
+def test_reading_a_table_sets_no_cookie_once_the_session_holds_it(
+    client: FlaskClient, app: Flask
+) -> None:
+    token = new_table(client, "age-of-summoners")
+    page(client, f"/t/{token}/")
+    for path in ("", "?fragment=1", "version", "replay"):
+        response = client.get(f"/t/{token}/{path}")
+        assert response.status_code == 200 and "Set-Cookie" not in response.headers, path
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_cover_shows_when_the_device_changes_hands(
     client: FlaskClient, app: Flask, game: str
 ) -> None:
-    people = {
-        "seat-0-kind": "person",
-        "seat-0-name": "Ann",
-        "seat-1-kind": "person",
-        "seat-1-name": "Ben",
-    }
-    token = new_table(client, game, **people)
+    token = new_table(client, game, **TWO_PEOPLE)
     holder = None
     changes = 0
     for _ in range(40):
@@ -139,7 +199,8 @@ def test_no_move_is_highlighted_when_there_is_a_choice(
 
 
 def default_form(game: str, lang: str = "en") -> dict[str, str]:
-    """What the lobby sends when nobody edits it: two unnamed people and a steady bot."""
+    """What the lobby sends when nobody edits it: two unnamed people and a steady bot, and
+    every game's options as they start (the catch-up chips on, the start seat to chance)."""
     return {
         "game": game,
         "language": lang,
@@ -148,8 +209,10 @@ def default_form(game: str, lang: str = "en") -> dict[str, str]:
         "seat-1-kind": "person",
         "seat-2-kind": "heuristic",
         "seat-3-kind": "none",
-        f"options-{game}": "1",
-        f"option-{game}-catch_up": "1",
+        "options-age-of-summoners": "1",
+        "option-age-of-summoners-catch_up": "1",
+        "options-traitors-flame": "1",
+        "option-traitors-flame-start": "",
     }
 
 
@@ -197,13 +260,85 @@ def test_catch_up_chips_follow_the_lobby(client: FlaskClient, app: Flask, on: bo
     assert ("catch-up" in events) == on
 
 
-def test_options_outside_the_schema_are_refused() -> None:
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("age-of-summoners", {"turn_cap": "3"}),
+        ("age-of-summoners", {"turn_cap": 0}),
+        ("age-of-summoners", {"catch_up": 1}),
+        ("age-of-summoners", {"start": 3}),
+        ("traitors-flame", {"catch_up": True}),
+        ("traitors-flame", {"start": True}),
+        ("traitors-flame", {"max_rounds": 10**6}),
+    ],
+)
+def test_options_outside_the_schema_are_refused(game: str, options: dict[str, object]) -> None:
     from companion import matches
 
     with pytest.raises(matches.MatchSetupError):
-        matches.check_options("age-of-summoners", {"turn_cap": 3})
-    with pytest.raises(matches.MatchSetupError):
-        matches.check_options("traitors-flame", {"catch_up": True})
+        matches.check_options(game, options, 3)
+
+
+def test_options_inside_the_schema_pass() -> None:
+    from companion import matches
+
+    matches.check_options("age-of-summoners", {"catch_up": False, "start": 2, "turn_cap": 3}, 3)
+    matches.check_options("traitors-flame", {"start": None, "max_rounds": 5}, 2)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("option-traitors-flame-catch_up", "1", "There is no option 'catch_up' in this game."),
+        ("option-traitors-flame-start", "5", "The option start cannot be 5."),
+        ("option-traitors-flame-start", "first", "Choose the table's options from the list."),
+        ("option-traitors-flame-start", "9" * 5000, "Choose the table's options from the list."),
+        ("option-traitors-flame-max_rounds", "3", "There is no option 'max_rounds' in this game."),
+        ("option-chess-castling", "1", "There is no option 'option-chess-castling' in this game."),
+    ],
+)
+def test_the_lobby_refuses_an_option_it_does_not_offer(
+    client: FlaskClient, app: Flask, field: str, value: str, words: str
+) -> None:
+    form = {**default_form("traitors-flame"), field: value}
+    refused = client.post("/games/", data=form)
+    assert refused.status_code == 400
+    assert words in html.unescape(refused.get_data(as_text=True))
+
+
+def test_the_host_may_pick_the_start_player_in_the_lobby(client: FlaskClient, app: Flask) -> None:
+    lobby = page(client, "/games/")
+    picker = re.search(r'<select id="option-traitors-flame-start".*?</select>', lobby, re.S)
+    assert picker is not None
+    assert "Chosen at random" in picker.group(0) and "Seat 6" in picker.group(0)
+    assert "option-age-of-summoners-start" not in lobby  # the hidden options stay hidden
+    assert "turn_cap" not in lobby and "max_rounds" not in lobby
+    form = {**default_form("traitors-flame"), "option-traitors-flame-start": "2"}
+    response = client.post("/games/", data=form)
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    match = load(app, token)
+    assert match.options == {"start": 2} and match.state["first"] == 2
+
+
+def test_the_schema_describes_every_option_the_engines_read() -> None:
+    from pathlib import Path
+
+    from companion.cardgames import game_keys, get_game
+
+    read = re.compile(r'(?:options|opts|\["options"\])\.get\(\s*"(\w+)"')
+    for key in game_keys():
+        game = get_game(key)
+        package = Path(__file__).parent.parent / "companion" / "cardgames" / key.replace("-", "_")
+        if not package.is_dir():
+            package = package.with_name("summoners")
+        names = {
+            name
+            for path in package.glob("*.py")
+            if path.name != "simulate.py"
+            for name in read.findall(path.read_text("utf-8"))
+        }
+        assert names, key
+        assert names <= {option["key"] for option in game.options}, key
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -212,15 +347,33 @@ def test_the_table_shows_where_every_seat_stands(
     client: FlaskClient, app: Flask, game: str, lang: str, title: str
 ) -> None:
     token = new_table(client, game, lang=lang)
+    match = scored(app, token)
     text = page(client, f"/t/{token}/?lang={lang}")
     section = text[text.index('class="standing"') : text.index('class="log-lines"')]
     assert title in section
-    match = load(app, token)
     rows = re.findall(
         r'standing-name">([^<]+)</span> <strong class="standing-total">(\d+)</strong>', section
     )
     totals = [row["total"] for row in match.game.standings(match.state)]
+    assert any(totals) and len(set(totals)) > 1  # scores that tell the seats apart
     assert rows == [(name, str(total)) for name, total in zip(match.names(), totals, strict=True)]
+
+
+def scored(app: Flask, token: str) -> matches.Match:
+    """Play Ann's seat with seeded random moves until the seats' running totals differ (after a
+    Traitor's Flame round has been banked); the match is still running."""
+    import random
+
+    db, rng = connect(app.config["DATABASE"]), random.Random(7)
+    match = load(app, token)
+    for _ in range(500):
+        totals = [row["total"] for row in match.game.standings(match.state)]
+        if len(set(totals)) > 1 and match.state.get("rounds", [None]):
+            return match
+        action = rng.choice(match.game.legal_actions(match.state, 0))
+        match = matches.act(db, match, 0, action, match.version)
+        assert match.game.result(match.state) is None
+    raise AssertionError("the scores never moved apart")
 
 
 def test_summoners_standings_are_what_the_result_counts_and_ignore_hands() -> None:
@@ -279,3 +432,53 @@ def test_card_texts_draw_mana_placeholders_as_symbols(lang: str) -> None:
         assert re.search(
             rf'<tspan fill="#[0-9a-f]{{6}}" font-weight="bold">[●◇]{name}</tspan>', drawn
         )
+
+
+def test_a_name_typed_in_an_empty_row_seats_that_person(client: FlaskClient, app: Flask) -> None:
+    form = {**default_form("traitors-flame"), "seat-3-name": "Dana"}
+    response = client.post("/games/", data=form)
+    assert response.status_code == 302
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    match = load(app, token)
+    assert match.names() == ["Player 1", "Player 2", "Bot 3", "Dana"]
+    assert match.seats[3].bot is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "names"),
+    [("en", ["Player 1", "Player 2", "Bot 3"]), ("ja", ["プレイヤー1", "プレイヤー2", "ボット3"])],
+)
+def test_default_names_count_the_seats_not_the_rows(
+    client: FlaskClient, app: Flask, lang: str, names: list[str]
+) -> None:
+    form = {**default_form("traitors-flame", lang), "seat-1-kind": "none"}
+    form |= {"seat-2-kind": "person", "seat-4-kind": "random"}
+    response = client.post("/games/", data=form)
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    assert load(app, token).names() == names
+
+
+def test_a_seat_kind_the_lobby_never_offers_is_refused(client: FlaskClient) -> None:
+    refused = client.post(
+        "/games/", data={**default_form("traitors-flame"), "seat-4-kind": "alien"}
+    )
+    assert refused.status_code == 400
+    assert "Choose who plays each seat from the list." in refused.get_data(as_text=True)
+
+
+def test_the_lobby_offers_the_bots_the_games_have(client: FlaskClient) -> None:
+    from companion.cardgames import game_keys, get_game
+
+    lobby = page(client, "/games/")
+    kinds = re.search(r'<select id="seat-0-kind".*?</select>', lobby, re.S).group(0)  # type: ignore[union-attr]
+    offered = re.findall(r'<option value="([^"]+)"', kinds)
+    levels = {level for key in game_keys() for level in get_game(key).bots()}
+    assert offered[:2] == ["none", "person"] and set(offered[2:]) == levels
+
+
+@pytest.mark.parametrize(("lang", "title"), [("ja", "逆臣の炎"), ("en", "Traitor's Flame")])
+def test_a_table_is_listed_under_its_games_name_in_the_tables_language(
+    client: FlaskClient, lang: str, title: str
+) -> None:
+    new_table(client, "traitors-flame", lang=lang)
+    assert title in html.unescape(page(client, "/?lang=en"))

@@ -61,10 +61,13 @@ def test_a_table_needs_a_person(client: FlaskClient) -> None:
 def test_hot_seat_shows_a_cover_until_the_player_takes_the_device(
     client: FlaskClient, app: Flask, game: str
 ) -> None:
-    token = new_table(client, game)
+    people = {"seat-0-kind": "person", "seat-0-name": "Ann"}
+    token = new_table(client, game, **people, **{"seat-1-kind": "person", "seat-1-name": "Ben"})
+    first = load(app, token).acting_seats()[0]
+    name = ("Ann", "Ben")[first]
     page = client.get(f"/t/{token}/").get_data(as_text=True)
-    assert "Pass the device to Ann" in page and not buttons(page)
-    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    assert f"Pass the device to {name}" in page and not buttons(page)
+    client.post(f"/t/{token}/reveal", data={"seat": str(first)})
     page = client.get(f"/t/{token}/").get_data(as_text=True)
     assert buttons(page) and "Pass the device" not in page
 

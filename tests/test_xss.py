@@ -174,7 +174,12 @@ def play_hostile_life(client: FlaskClient, app: Flask) -> str:
     answer = state.story[0].answer
     client.post(
         f"/c/{token}/revise",
-        data={"target_seq": answer.seq, "field": "answer", "text": ALL + " revised"},
+        data={
+            "target_seq": answer.seq,
+            "field": "answer",
+            "text": ALL + " revised",
+            "version": str(chronicle(app, token).version),
+        },
     )
     return token
 

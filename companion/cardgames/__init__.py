@@ -11,19 +11,18 @@ import importlib.resources
 import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Any, Literal, Protocol, TypedDict, TypeVar
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 
-# The order of the lobby, and each game's package (which still holds its board presentation).
-_PACKAGES = {
-    "traitors-flame": "companion.cardgames.traitors_flame",
-    "age-of-summoners": "companion.cardgames.summoners",
-}
-_KEYS = tuple(_PACKAGES)
+# Every game's key, in the lobby's order.
+_KEYS = ("traitors-flame", "age-of-summoners")
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
 View = dict[str, Any]
 Result = dict[str, Any]
+# A game's state as the shell holds it: JSON-serialisable, kept server-side, and only ever
+# handed back to its own game (each game types it as its ``State`` TypedDict).
+GameState = Mapping[str, Any]
 # A bot sees a seat's view and that seat's legal actions, and draws chance from ``rng`` only.
 Bot = Callable[[View, list[ActionT], random.Random], ActionT]
 
@@ -45,13 +44,62 @@ def shown(value: object, limit: int = 80) -> str:
 
 
 class GameOption(TypedDict):
-    """One choice the lobby offers before the deal (``new``'s ``options[key]``)."""
+    """One choice a match is dealt with (``new``'s ``options[key]``); every option ``new`` or the
+    rules read is described here, and ``check_options`` holds a match's options to it.
+
+    ``type``: ``"bool"``; ``"int"`` within ``min``..``max``; ``"seat"``, a seat number of the
+    table. ``default`` is what a missing option means (``None``: not set; a seat left to the
+    seed). ``lobby`` false: not offered in the lobby (simulations and tests set it).
+    """
 
     key: str
-    type: Literal["bool"]
-    default: bool
-    label: str  # message ids for ``option_words``
+    type: Literal["bool", "int", "seat"]
+    default: bool | int | None
+    label: str  # message ids for the board's ``option_words``
     help: str
+    min: NotRequired[int]
+    max: NotRequired[int]
+    lobby: NotRequired[bool]
+
+
+def in_lobby(option: GameOption) -> bool:
+    """Whether the lobby offers ``option`` (every option unless it says otherwise)."""
+    return option.get("lobby", True)
+
+
+def check_options(game: CardGame[Any, Any], options: Mapping[str, Any], players: int) -> None:
+    """Raise CardGameRuleError unless every option is one of ``game``'s with a value it takes.
+
+    The one check of a match's options against the game's schema: the lobby's, and a stored
+    match's before it is dealt again. ``unknown-option`` names an option the game does not
+    have; ``bad-option`` a value of the wrong type or out of bounds.
+    """
+    schema = {option["key"]: option for option in game.options}
+    for name, value in options.items():
+        option = schema.get(name)
+        if option is None:
+            raise CardGameRuleError(
+                "There is no option %(option)s in this game.", "unknown-option", option=shown(name)
+            )
+        if not _takes(option, value, players):
+            raise CardGameRuleError(
+                "The option %(option)s cannot be %(value)s.",
+                "bad-option",
+                option=name,
+                value=shown(value),
+            )
+
+
+def _takes(option: GameOption, value: object, players: int) -> bool:
+    if option["type"] == "bool":
+        return isinstance(value, bool)
+    if value is None:
+        return option["default"] is None
+    if type(value) is not int:  # not a bool either
+        return False
+    if option["type"] == "seat":
+        return 0 <= value < players
+    return option.get("min", value) <= value <= option.get("max", value)
 
 
 class CardGame(Protocol[StateT, ActionT]):
@@ -62,8 +110,7 @@ class CardGame(Protocol[StateT, ActionT]):
     action, another score). A match recorded under another version opens read-only.
     """
 
-    key: str
-    names: Mapping[str, str]  # the game's name in "ja" and "en"
+    key: str  # the game's name and words are its board's (``companion.web.boards``)
     min_players: int
     max_players: int
     engine_version: int
@@ -126,13 +173,6 @@ class CardGame(Protocol[StateT, ActionT]):
 
 
 AnyGame = CardGame[Any, Any]
-
-
-def game_name(game: AnyGame, language: str) -> str:
-    """The game's name in ``language``, or in the default language where it has none."""
-    from ..languages import DEFAULT
-
-    return game.names.get(language) or game.names[DEFAULT]
 
 
 def rules_markdown(package: str) -> str:

@@ -50,8 +50,8 @@ class ApiError(ValueError):
 
 
 def error_reply(status: int, code: str, message: str, **extra: Any) -> Reply:
-    """The JSON ``{error, code, ...}`` answer with ``status``."""
-    return jsonify(error=message, code=code, **extra), status
+    """The JSON ``{error, code, ...}`` answer with ``status``: the kit's refusal."""
+    return streams.refusal_json(message, status, code, **extra)
 
 
 @bp.errorhandler(ApiError)
@@ -67,7 +67,7 @@ def _rule_error(err: RuleError) -> Reply:
 def _http_error(err: HTTPException) -> Reply:
     status = err.code or 500
     messages = {
-        404: _("No chronicle answers to this link."),
+        404: streams.not_found_message(),
         413: _("The request is too large."),
         429: _("Too many requests; wait a moment and try again."),
     }
@@ -120,7 +120,7 @@ def open_link(segment: str) -> tuple[Capability, chronicles.Chronicle]:
     bearer = _bearer()
     cap, chronicle = streams.open_stream(bearer or segment, chronicles.load, chronicles.KIND)
     if bearer is not None and segment not in (cap.stream_id, bearer):
-        raise ApiError(404, "not-found", _("No chronicle answers to this link."))
+        raise ApiError(404, "not-found", streams.not_found_message())
     return cap, chronicle
 
 

@@ -18,8 +18,9 @@ from ..legacy.commands import Command
 from ..legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, placeholder_keystones
 from ..packs.registry import list_packs
 from ..store import StaleVersionError
+from . import streams
 from .access import require_write
-from .api import ApiError, Reply, bp, error_reply, json_body, open_link
+from .api import ApiError, Reply, bp, json_body, open_link
 from .api_state import state_json
 from .narrate import MAX_LISTED, describe
 from .packs_view import pack_store
@@ -182,13 +183,8 @@ def commands(token: str) -> Response | Reply:
 
 
 def _stale(chronicle: chronicles.Chronicle, version: int, cap: Capability) -> Reply:
-    return error_reply(
-        409,
-        "stale-version",
-        _since(chronicle, version),
-        version=chronicle.version,
-        state=state_json(chronicle, cap),
-    )
+    message = _since(chronicle, version)
+    return streams.stale_json(message, chronicle.version, state=state_json(chronicle, cap))
 
 
 def _since(chronicle: chronicles.Chronicle, version: int) -> str:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
+
+from .boards import Board, board_for
 
 Action = dict[str, Any]
 SEPARATOR = " › "
@@ -53,35 +54,20 @@ def with_steps(
     names: Sequence[str] | None = None,
 ) -> Choosing:
     """Attach the game's steps to each (action, label) and group them level by level, in the
-    order the game's ``step_order`` gives, if it has one (the flat list keeps its order)."""
-    module = steps_module(key)
+    order the board's ``step_order`` gives (the flat list keeps the engine's order)."""
+    board = board_for(key)
     made = tuple(
-        Choice(action, label, _path(module, action, label, view, names))
-        for action, label in choices
+        Choice(action, label, _path(board, action, label, view, names)) for action, label in choices
     )
-    order = getattr(module, "step_order", None)
-    shown = sorted(made, key=lambda c: order(c.action, view)) if order else made
+    shown = sorted(made, key=lambda c: board.step_order(c.action, view))
     return Choosing(made, tree(shown))
 
 
-def steps_module(key: str) -> ModuleType | None:
-    """The game's board package, whose ``steps`` gives a choice's step labels."""
-    from .boards import board_for
-
-    return board_for(key)
-
-
 def _path(
-    module: ModuleType | None,
-    action: Action,
-    label: str,
-    view: dict[str, Any],
-    names: Sequence[str] | None,
+    board: Board, action: Action, label: str, view: dict[str, Any], names: Sequence[str] | None
 ) -> tuple[str, ...]:
-    if module is None:
-        return (label,)
-    found = tuple(str(s) for s in module.steps(action, label, view, names))
-    return found or (label,)
+    """The board's step labels for a choice (its own label when the board gives none)."""
+    return board.steps(action, label, view, names) or (label,)
 
 
 def tree(choices: Sequence[Choice], depth: int = 0, prefix: str = "") -> tuple[Step, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Hashable
 from typing import Any
 
 from flask import (
@@ -31,7 +32,6 @@ from . import streams
 from .access import remember, require_write
 from .narrate import describe_since
 from .preview_limit import preview_allowed
-from .render_cache import cached
 from .text_errors import rule_message
 from .turn_form import DRAFT_FIELDS, TEXT_FIELDS, FormError, commands_for, draft_allowed
 from .undo_view import undo_offer, undo_seat
@@ -83,19 +83,19 @@ def live_html(context: dict[str, Any]) -> Markup:
     return streams.live_fragment(live_key(context), "chronicle/_live.html", context)
 
 
-def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
-    """Everything the live part of the page depends on."""
+def live_key(context: dict[str, Any], kind: str = "live", *more: Hashable) -> tuple[Any, ...]:
+    """Everything the live part of the page (or, with ``more``, the whole page) depends on."""
     cap, chronicle = context["cap"], context["chronicle"]
     drafts_key = tuple(sorted(context["drafts"].items()))
-    return streams.live_key(
-        "live",
-        chronicle.id,
-        chronicle.version,
+    return streams.cache_key(
+        kind,
         cap,
+        chronicle.version,
         context["can_act"],
         context["can_veil"],
         context["undo"],
         drafts_key,
+        *more,
     )
 
 
@@ -110,12 +110,10 @@ def play(token: str) -> str:
         return str(html)
     if session.get("_flashes"):
         return render_template("chronicle/play.html", live_html=html, **context)
-    key = ("play", request.full_path, live_key(context))
+    key = live_key(context, "play", request.full_path)
     return str(
-        cached(
-            key,
-            lambda: render_template("chronicle/play.html", live_html=html, **context),
-            token=token,
+        streams.cached_page(
+            key, token, lambda: render_template("chronicle/play.html", live_html=html, **context)
         )
     )
 

@@ -34,12 +34,14 @@ from ..export.editions import check, layouts_for, parse_layout
 from ..export.errors import BackupError
 from ..export.markdown import story_markdown
 from ..export.vertical import INSTALL_COMMAND
+from . import streams
 from .access import opened_chronicles, remember
 from .chronicle import open_chronicle
 from .downloads import download
 from .text_errors import rule_message
 
 bp = Blueprint("exports", __name__, url_prefix="/c/<token>")
+streams.use_stream_errors(bp)
 import_bp = Blueprint("imports", __name__)
 BACK = ("story.log", "story.end")
 PAPER_LABELS = {"a5": "A5", "a4": "A4", "b6": "B6", "a6": "A6", "shinsho": "新書"}

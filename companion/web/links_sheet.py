@@ -8,6 +8,7 @@ one link leaves every other link working.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,9 +18,16 @@ from werkzeug.wrappers import Response
 from .. import capabilities
 from ..capabilities import Capability
 from ..db import get_db
+from . import streams
+from .wording import gettext as _
 
 # More than a full table (eight seats and a reader) is never kept.
 MAX_KEPT = 12
+# Links in use per stream besides the host's: every seat several times over and many readers,
+# while the page that lists them (and re-renders them on each post) stays small.
+MAX_LINKS = 64
+SEAT_VALUE = re.compile(r"seat-([0-9]{1,2})")  # ASCII digits only: int() reads others too
+Answer = str | Response | tuple[str | Response, int]
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,7 @@ def show(token: str, cap: Capability, sheet: Sheet, **page: Any) -> str:
     return render(token, cap, sheet, [f["token"] for f in fresh], **page)
 
 
-def manage(token: str, cap: Capability, sheet: Sheet, **page: Any) -> str | Response:
+def manage(token: str, cap: Capability, sheet: Sheet, **page: Any) -> Answer:
     """Make links (one seat, the reader, or everyone at once), or revoke one."""
     host_only(cap)
     kept = request.form.getlist("keep")[:MAX_KEPT]
@@ -75,19 +83,49 @@ def manage(token: str, cap: Capability, sheet: Sheet, **page: Any) -> str | Resp
             return redirect(url_for(sheet.manage, token=token))
         return render(token, cap, sheet, kept, **page)
     wanted = request.form.get("issue", sheet.bare_post)
-    roles = _everyone(sheet) if wanted == "everyone" else [_requested_role(wanted, sheet)]
+    roles = _everyone(sheet) if wanted == "everyone" else _requested(wanted, sheet)
+    if not roles or _over_limit(roles, sheet):
+        return _refuse(token, cap, sheet, kept, bool(roles), **page)
     made = [capabilities.issue(get_db(), sheet.stream_id, role, seat) for role, seat in roles]
     return render(token, cap, sheet, made if wanted == "everyone" else [*kept, *made], **page)
+
+
+def _over_limit(roles: list[tuple[str, int | None]], sheet: Sheet) -> bool:
+    in_use = sum(c.role != "host" for c in capabilities.active(get_db(), sheet.stream_id))
+    return in_use + len(roles) > MAX_LINKS
+
+
+def _refuse(
+    token: str, cap: Capability, sheet: Sheet, kept: list[str], full: bool, **page: Any
+) -> tuple[str | Response, int]:
+    """Make nothing: the post asked for no link this sheet makes (400), or too many are in use."""
+    if full:
+        message = _(
+            "At most %(n)d links can be in use at once: revoke the links nobody needs, then make new ones.",
+            n=MAX_LINKS,
+        )
+    else:
+        message = _("Choose whose link to make from the buttons on this page.")
+    return streams.refuse(
+        message,
+        409 if full else 400,
+        lambda: render(token, cap, sheet, kept, **page),
+        code="too-many-links" if full else "refused",
+    )
 
 
 def _everyone(sheet: Sheet) -> list[tuple[str, int | None]]:
     return [*(("seat", seat) for seat in sheet.people()), ("reader", None)]
 
 
-def _requested_role(value: str, sheet: Sheet) -> tuple[str, int | None]:
-    if value.startswith("seat-") and value[5:].isdigit() and int(value[5:]) in sheet.people():
-        return "seat", int(value[5:])
-    return "reader", None
+def _requested(value: str, sheet: Sheet) -> list[tuple[str, int | None]]:
+    """The one link ``value`` asks for (``reader`` or ``seat-<n>`` of a person); else none."""
+    if value == "reader":
+        return [("reader", None)]
+    found = SEAT_VALUE.fullmatch(value)
+    if found is not None and int(found.group(1)) in sheet.people():
+        return [("seat", int(found.group(1)))]
+    return []
 
 
 def _live(sheet: Sheet, tokens: list[str]) -> list[dict[str, Any]]:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from flask import url_for
-from flask_babel import gettext as _
-from werkzeug.wrappers import Response
 
 from .. import chronicles
 from . import links_sheet
 from .chronicle import bp, open_chronicle
+from .wording import gettext as _
 
 
 def _sheet(chronicle: chronicles.Chronicle) -> links_sheet.Sheet:
@@ -38,7 +37,7 @@ def links(token: str) -> str:
 
 
 @bp.post("/links")
-def manage_links(token: str) -> str | Response:
+def manage_links(token: str) -> links_sheet.Answer:
     """Make links (one seat, the reader, or everyone at once), or revoke one."""
     cap, chronicle = open_chronicle(token)
     return links_sheet.manage(token, cap, _sheet(chronicle), **_page(token, chronicle))

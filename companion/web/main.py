@@ -31,6 +31,12 @@ def index() -> str:
     return render_template("main/index.html", opened=opened_chronicles())
 
 
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """The site's icon where browsers look for it by default (pages link it from static/)."""
+    return current_app.send_static_file("favicon.ico")
+
+
 HEALTH_WAIT_MS = 1000  # a database that cannot take a write within this long is not healthy
 
 

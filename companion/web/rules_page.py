@@ -7,22 +7,15 @@ English. What a board makes from its card data (the Age of Summoners spirit list
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from flask_babel import pgettext
-
 from ..cardgames import get_game
 from ..markdown_blocks import translate
-from .boards.summoners.spirit_list import spirit_list_markdown
-
-
-def _appendices() -> dict[str, Callable[[], str]]:
-    """What each game's rules page adds after its rules, made from the card data."""
-    return {"age-of-summoners": spirit_list_markdown}
+from .boards import board_for
+from .wording import pgettext
 
 
 def markdown(key: str) -> str:
-    """The rules of the game ``key`` as Markdown in the current locale."""
+    """The rules of the game ``key`` as Markdown in the current locale, then what its board
+    adds from the card data."""
     text = translate(get_game(key).rules(), lambda block: pgettext(key, block))
-    appendix = _appendices().get(key)
-    return text if appendix is None else f"{text}\n{appendix()}"
+    appendix = board_for(key).rules_appendix()
+    return f"{text}\n{appendix}" if appendix else text

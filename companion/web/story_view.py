@@ -2,66 +2,65 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import chronicles
+from ..capabilities import Capability
 from ..db import get_db
 from ..export import jobs
 from ..legacy import RuleError
 from ..legacy.cards import STAGES
-from ..legacy.commands import ReviseText, WriteEpilogue
+from ..legacy.commands import Command, ReviseText, WriteEpilogue
 from ..legacy.texts import find_text
 from ..store import StaleVersionError
 from ..story import life_timeline, story_chapters, timeline_rounds
 from . import streams
 from .access import require_write
 from .chronicle import acting_seat, open_chronicle
-from .render_cache import cached
+from .narrate import describe_since
 from .terms import stage_name
 from .text_errors import rule_message
 
 bp = Blueprint("story", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
 TEXT_LIMIT = 20_000
+Refusal = tuple[str | Response, int]
+Page = Callable[[chronicles.Chronicle], str]  # a form's page, as a chronicle stands
 
 
 @bp.get("/story")
 def log(token: str) -> str:
     """The life as a story: a chapter per stage, each turning point in full."""
     cap, chronicle = open_chronicle(token)
-    context = {"token": token, "cap": cap, "chronicle": chronicle, "state": chronicle.state}
-    key = ("story", chronicle.id, chronicle.version, str(get_locale()), cap.can_write)
+    context = _context(token, cap, chronicle)
 
     def chapters_html() -> Markup:
-        return cached(
-            key,
+        return streams.cached_page(
+            streams.cache_key("story", cap, chronicle.version),
+            token,
             lambda: render_template(
                 "chronicle/_chapters.html", chapters=story_chapters(chronicle.state), **context
             ),
-            token=token,
         )
 
-    if session.get("_flashes"):
+    def page() -> str:
         return render_template("chronicle/story.html", chapters_html=chapters_html(), **context)
+
+    if session.get("_flashes"):
+        return page()
     # The whole page is kept too; the export panel's books are part of its key.
     books = tuple(
         (job.id, job.status, job.progress, job.page)
         for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
     )
-    page_key = ("story-page", request.full_path, key, cap.role, books)
-    return str(
-        cached(
-            page_key,
-            lambda: render_template(
-                "chronicle/story.html", chapters_html=chapters_html(), **context
-            ),
-            token=token,
-        )
-    )
+    key = streams.cache_key("story-page", cap, chronicle.version, request.full_path, books)
+    return str(streams.cached_page(key, token, page))
 
 
 @bp.get("/text/<int:seq>/<field>")
@@ -72,87 +71,143 @@ def text(token: str, seq: int, field: str) -> str:
     found = find_text(chronicle.state, seq, field)
     if found is None:
         abort(404)
-    anchor = next(
-        (f"tp-{tp.seq}" for tp in reversed(chronicle.state.turning_points) if tp.seq <= seq), ""
-    )
-    return render_template(
-        "chronicle/text.html",
-        token=token,
-        cap=cap,
-        chronicle=chronicle,
-        state=chronicle.state,
-        text=found,
-        anchor=anchor,
-    )
+    return _text_page(token, cap, chronicle, found)
 
 
 @bp.post("/revise")
-def revise(token: str) -> Response | tuple[str, int]:
+def revise(token: str) -> Response | Refusal:
     """Correct a text written earlier; the correction is an event and the history stays."""
     cap, chronicle = open_chronicle(token)
     require_write(cap)
-    text = request.form.get("text", "")
-    back = url_for("story.log", token=token, _anchor=request.form.get("anchor", ""))
-    if len(text) > TEXT_LIMIT:
-        flash(_("A text may hold at most 20,000 characters; nothing was changed."), "error")
-        return redirect(back)
+    form = request.form
+    found = find_text(chronicle.state, _seq(form), form.get("field", ""))
+    if found is None:
+        abort(404)  # as the correction page of a text that is not there
+    page = _text_page_of(token, cap, found.seq, found.field)
+    if len(form.get("text", "")) > TEXT_LIMIT:
+        return streams.refuse(_too_long(), 400, lambda: page(chronicle))
+    if streams.is_stale(form, chronicle.version):
+        return _stale(chronicle, streams.posted_version(form), page)
+    command = ReviseText(acting_seat(cap, chronicle), found.seq, found.field, form["text"])
+    refused = _execute(chronicle, command, page)
+    if refused is not None:
+        return refused
+    flash(_("The correction is kept; earlier versions stay in its history."), "success")
+    return redirect(url_for("story.log", token=token, _anchor=form.get("anchor", "")))
+
+
+def _seq(form: Any) -> int:
+    raw = form.get("target_seq", "")
+    readable = isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 18
+    return int(raw) if readable else -1
+
+
+def _execute(chronicle: chronicles.Chronicle, command: Command, page: Page) -> Refusal | None:
+    """Carry out ``command``; a refusal (the rules, or someone writing first) shows ``page``."""
     try:
-        command = ReviseText(
-            acting_seat(cap, chronicle),
-            int(request.form.get("target_seq", "")),
-            request.form.get("field", ""),
-            text,
-        )
         chronicles.execute(get_db(), chronicle, [command])
-    except ValueError as err:
-        message = (
-            rule_message(err) if isinstance(err, RuleError) else _("That text cannot be found.")
-        )
-        flash(message, "error")
+    except RuleError as err:
+        return streams.refuse(rule_message(err), 400, lambda: page(chronicle))
     except StaleVersionError:
-        flash(_("Someone changed the chronicle at the same moment; try again."), "error")
-    else:
-        flash(_("The correction is kept; earlier versions stay in its history."), "success")
-    return redirect(back)
+        return _stale(chronicles.load(get_db(), chronicle.id), chronicle.version, page)
+    return None
+
+
+def _too_long() -> str:
+    return _(
+        "A text may hold at most 20,000 characters; shorten it and try again. Your text is kept."
+    )
+
+
+def _stale(chronicle: chronicles.Chronicle, seen: int, page: Page) -> Refusal:
+    """409: the chronicle moved on since the form was made; the page shows it now, text kept."""
+    message = describe_since(chronicle, seen)
+    return streams.stale(message, chronicle.version, lambda: page(chronicle))
+
+
+def _context(token: str, cap: Capability, chronicle: chronicles.Chronicle) -> dict[str, Any]:
+    return {"token": token, "cap": cap, "chronicle": chronicle, "state": chronicle.state}
+
+
+def _text_page_of(token: str, cap: Capability, seq: int, field: str) -> Page:
+    """The correction page of one text, as a chronicle stands, the posted text in its form."""
+
+    def page(chronicle: chronicles.Chronicle) -> str:
+        found = find_text(chronicle.state, seq, field)
+        if found is None:
+            abort(404)
+        return _text_page(token, cap, chronicle, found, posted=request.form.get("text"))
+
+    return page
+
+
+def _text_page(
+    token: str,
+    cap: Capability,
+    chronicle: chronicles.Chronicle,
+    found: Any,
+    posted: str | None = None,
+) -> str:
+    anchor = next(
+        (f"tp-{tp.seq}" for tp in reversed(chronicle.state.turning_points) if tp.seq <= found.seq),
+        "",
+    )
+    return render_template(
+        "chronicle/text.html",
+        text=found,
+        anchor=anchor,
+        posted=posted,
+        **_context(token, cap, chronicle),
+    )
 
 
 @bp.get("/end")
 def end(token: str) -> str:
     """The result of the life, the epilogue and the timeline."""
     cap, chronicle = open_chronicle(token)
-    state = chronicle.state
-    return render_template(
-        "chronicle/end.html",
-        token=token,
-        cap=cap,
-        chronicle=chronicle,
-        state=state,
-        signs=[r for r in timeline_rounds(state) if r.mark or r.sacrifices or r.losses],
-        timeline=life_timeline(
-            state,
-            [f"{stage_name(s.index)} {s.age}" for s in STAGES],
-            _("The life of %(name)s", name=state.setup.pioneer),
-        ),
-    )
+    return _end_page(token, cap)(chronicle)
+
+
+def _end_page(token: str, cap: Capability) -> Page:
+    """The end page as a chronicle stands; after a refused post, the posted epilogue in its form."""
+
+    def page(chronicle: chronicles.Chronicle) -> str:
+        state = chronicle.state
+        return render_template(
+            "chronicle/end.html",
+            signs=[r for r in timeline_rounds(state) if r.mark or r.sacrifices or r.losses],
+            timeline=life_timeline(
+                state,
+                [f"{stage_name(s.index)} {s.age}" for s in STAGES],
+                _("The life of %(name)s", name=state.setup.pioneer),
+            ),
+            posted=request.form.get("epilogue") if request.method == "POST" else None,
+            **_context(token, cap, chronicle),
+        )
+
+    return page
 
 
 @bp.post("/epilogue")
-def epilogue(token: str) -> Response:
+def epilogue(token: str) -> Response | Refusal:
     """Write (or rewrite) the epilogue once the life has ended."""
     cap, chronicle = open_chronicle(token)
     require_write(cap)
-    text = request.form.get("epilogue", "")
-    try:
-        if chronicle.state.epilogue is not None:
-            seq, field = chronicle.state.epilogue.seq, chronicle.state.epilogue.field
-            command = ReviseText(acting_seat(cap, chronicle), seq, field, text)
-        else:
-            command = WriteEpilogue(acting_seat(cap, chronicle), text)
-        chronicles.execute(get_db(), chronicle, [command])
-    except RuleError as err:
-        flash(rule_message(err), "error")
-    except StaleVersionError:
-        flash(_("Someone changed the chronicle at the same moment; try again."), "error")
-    else:
-        flash(_("The epilogue is written."), "success")
+    form, page = request.form, _end_page(token, cap)
+    text = form.get("epilogue", "")
+    if len(text) > TEXT_LIMIT:
+        return streams.refuse(_too_long(), 400, lambda: page(chronicle))
+    if streams.is_stale(form, chronicle.version):
+        return _stale(chronicle, streams.posted_version(form), page)
+    seat = acting_seat(cap, chronicle)
+    written = chronicle.state.epilogue
+    command: Command = (
+        WriteEpilogue(seat, text)
+        if written is None
+        else ReviseText(seat, written.seq, written.field, text)
+    )
+    refused = _execute(chronicle, command, page)
+    if refused is not None:
+        return refused
+    flash(_("The epilogue is written."), "success")
     return redirect(url_for("story.end", token=token))

@@ -9,12 +9,12 @@ per version and kind of viewer through the render cache.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from flask import Blueprint, abort, flash, jsonify, make_response, render_template, request
 from flask_babel import get_locale
-from flask_babel import gettext as _
 from markupsafe import Markup
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from ..capabilities import Capability
@@ -22,6 +22,7 @@ from ..db import get_db
 from ..store import UnknownStreamError
 from .access import capability_for
 from .render_cache import cached
+from .wording import gettext as _
 
 Stream = TypeVar("Stream")
 Loader = Callable[[Any, str], Stream]
@@ -52,14 +53,29 @@ def wants_json() -> bool:
     return accept["application/json"] > accept["text/html"]
 
 
-def not_found(_err: Exception | None = None) -> tuple[Response, int]:
-    """The one answer for a link that opens nothing here: unknown, revoked, or not allowed."""
-    message = _(
+def not_found_message() -> str:
+    """Why a link opens nothing here, in the reader's language (pages and the JSON API alike)."""
+    return _(
         "This link does not open this page: it may be mistyped, revoked, or allowed to read only. Ask whoever shared it for a new link."
     )
+
+
+class Unreadable(NotFound):
+    """A stream that is there but whose record cannot be read at all; its page says why."""
+
+
+def unreadable(reason: str) -> NoReturn:
+    """Answer with the stream error page (404), saying ``reason`` instead of the usual words."""
+    raise Unreadable(reason)
+
+
+def not_found(err: Exception | None = None) -> tuple[Response, int]:
+    """The one answer for a link that opens nothing here: unknown, revoked, not allowed, or a
+    stream whose record cannot be read (``unreadable``)."""
+    reason = str(err.description) if isinstance(err, Unreadable) else not_found_message()
     if wants_json():
-        return jsonify(error=message, code="not-found"), 404
-    return make_response(render_template("errors/404.html", reason=message)), 404
+        return refusal_json(reason, 404, "not-found")
+    return make_response(render_template("errors/404.html", reason=reason)), 404
 
 
 def use_stream_errors(bp: Blueprint) -> None:
@@ -67,12 +83,24 @@ def use_stream_errors(bp: Blueprint) -> None:
     bp.register_error_handler(404, not_found)
 
 
+# A version is a stream's event count: 18 digits are more than any stream will hold.
+VERSION_DIGITS = 18
+
+
+def posted_number(form: Mapping[str, Any], name: str) -> int:
+    """A whole number a form sent (a version, a seat); -1 when missing or unreadable.
+
+    Read in bounded time, and only in ASCII digits: ``int`` also reads other scripts' digits
+    and refuses thousands of digits with an error."""
+    raw = form.get(name, "")
+    if not isinstance(raw, str) or not 0 < len(raw) <= VERSION_DIGITS:
+        return -1
+    return int(raw) if raw.isascii() and raw.isdigit() else -1
+
+
 def posted_version(form: Mapping[str, Any]) -> int:
     """The version a form was made at; -1 when missing or unreadable."""
-    try:
-        return int(form.get("version", ""))
-    except (TypeError, ValueError):
-        return -1
+    return posted_number(form, "version")
 
 
 def is_stale(form: Mapping[str, Any], version: int) -> bool:
@@ -80,19 +108,32 @@ def is_stale(form: Mapping[str, Any], version: int) -> bool:
     return posted_version(form) != version
 
 
+def refusal_json(message: str, status: int, code: str, **data: Any) -> tuple[Response, int]:
+    """A refusal as JSON: ``{"error": message, "code": code, ...}`` with ``status``."""
+    return jsonify(error=message, code=code, **data), status
+
+
 def refuse(
     message: str, status: int, page: Page, code: str = "refused", **data: Any
 ) -> tuple[str | Response, int]:
     """Refuse a post: JSON ``{error, code, ...}`` when asked, else the page with the message."""
     if wants_json():
-        return jsonify(error=message, code=code, **data), status
+        return refusal_json(message, status, code, **data)
     flash(message, "error")
     return page(), status
 
 
+STALE = "stale-version"
+
+
 def stale(message: str, version: int, page: Page) -> tuple[str | Response, int]:
     """409: someone moved first; the page (or JSON) shows the stream at ``version`` now."""
-    return refuse(message, 409, page, code="stale-version", version=version)
+    return refuse(message, 409, page, code=STALE, version=version)
+
+
+def stale_json(message: str, version: int, **data: Any) -> tuple[Response, int]:
+    """The same 409 for a client that reads only JSON (the API), with what it needs to go on."""
+    return refusal_json(message, 409, STALE, version=version, **data)
 
 
 def version_json(version: int, **extra: Any) -> Response:
@@ -100,16 +141,23 @@ def version_json(version: int, **extra: Any) -> Response:
     return jsonify(version=version, **extra)
 
 
-def live_key(
-    kind: str, stream_id: str, version: int, cap: Capability, *more: Hashable
-) -> tuple[Hashable, ...]:
-    """The render-cache key of a live fragment: everything it varies with per viewer.
+def cache_key(kind: str, cap: Capability, version: int, *more: Hashable) -> tuple[Hashable, ...]:
+    """The render-cache key of a stream's page or fragment: what it varies with per viewer.
 
-    The viewer's link token is not in it: ``live_fragment`` cuts it out of the kept HTML.
+    Every cached page of a stream is keyed here: the stream and its version, the reader's
+    language, and the link's role, seat and write permission, then whatever the page adds
+    (``more``). The viewer's link token and CSRF token are not in it: ``render_cache.cached``
+    cuts them out of the kept HTML and puts this viewer's back.
     """
-    return (kind, stream_id, version, str(get_locale()), cap.role, cap.seat, cap.can_write, *more)
+    locale = str(get_locale())
+    return (kind, cap.stream_id, version, locale, cap.role, cap.seat, cap.can_write, *more)
+
+
+def cached_page(key: tuple[Hashable, ...], token: str, render: Page) -> Markup:
+    """The page (or fragment) ``render`` makes, rendered once per ``key`` (see ``cache_key``)."""
+    return cached(key, render, token=token)
 
 
 def live_fragment(key: tuple[Hashable, ...], template: str, context: dict[str, Any]) -> Markup:
     """The live fragment, rendered once per ``key``; the viewer's token is put back in."""
-    return cached(key, lambda: render_template(template, **context), token=context["token"])
+    return cached_page(key, context["token"], lambda: render_template(template, **context))

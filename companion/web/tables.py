@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from flask import (
@@ -16,8 +15,6 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext as _
-from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import json_input, matches, ratelimit
@@ -29,10 +26,20 @@ from ..text import render_markdown
 from . import links_sheet, rules_page, streams, table_setup
 from .access import remember, require_write
 from .boards import board_for
-from .choosing import with_steps
+from .table_view import (
+    game_log,
+    humans_to_act,
+    live_html,
+    read_only_notice,
+    table_context,
+    viewer_seat,
+)
 from .text_errors import rule_message
+from .wording import gettext as _
 
 bp = Blueprint("tables", __name__)
+bp.add_app_template_global(board_for, "board_for")  # the lobby and rules pages name each game
+Refusal = tuple[str | Response, int]
 streams.use_stream_errors(bp)
 
 
@@ -52,7 +59,8 @@ def _lobby(form: Any) -> str:
     return render_template(
         "tables/lobby.html",
         games=_games(),
-        levels=matches.BOT_LEVELS,
+        bots=table_setup.bot_levels(),
+        seat_rows=table_setup.SEAT_ROWS,
         form=form,
         game_options=table_setup.option_rows(str(get_locale())),
     )
@@ -67,16 +75,17 @@ def create() -> Response | tuple[str, int]:
         form.get("mode", "hotseat"),
         form.get("language", "en"),
     )
-    seats = table_setup.seats_from(form, language)
-    options = table_setup.options_from(form, key)
     try:
+        seats = table_setup.seats_from(form, language)
+        options = table_setup.options_from(form, key)
         matches.check_seats(key, seats, mode, language)
-        matches.check_options(key, options)
+        matches.check_options(key, options, len(seats))
     except matches.MatchSetupError as err:
         flash(rule_message(err), "error")
         return _lobby(form), 400
     ratelimit.check_creation()
-    sid, token = matches.create(get_db(), key, seats, mode, language, options=options)
+    title = table_setup.name_in(key, language)
+    _sid, token = matches.create(get_db(), key, seats, mode, language, options=options, title=title)
     remember(url_for("tables.table", token=token))
     if mode == "devices":
         return redirect(url_for("tables.links", token=token))
@@ -93,111 +102,19 @@ def rules(key: str) -> str:
 
 
 def open_table(token: str) -> tuple[Capability, matches.Match]:
-    """The capability a link grants and the match it opens; the stream error page otherwise."""
-    # A stream of another kind (a chronicle) has no match in it: loading it raises KeyError.
-    cap, match = streams.open_stream(token, matches.load, missing=(UnknownStreamError, KeyError))
-    if match.key not in game_keys():
-        abort(404)
+    """The capability a link grants and the match it opens; the stream error page otherwise
+    (with why, for a table whose record cannot be read at all)."""
+    missing = (UnknownStreamError, matches.NotAMatchError)
+    try:
+        cap, match = streams.open_stream(token, matches.load, missing=missing)
+    except matches.UnreadableMatchError:
+        streams.unreadable(
+            _(
+                "This table's record is damaged: not even its seats can be read, so it cannot be shown."
+            )
+        )
     g.content_language = match.language
     return cap, match
-
-
-def read_only_notice(match: matches.Match) -> str | None:
-    """Why a match only replays, in the reader's language; None while it can be played."""
-    if match.read_only == matches.ENGINE_CHANGED:
-        return _(
-            "This match was recorded under an earlier version of the rules. You can read it and"
-            " replay it step by step, but no one can play on."
-        )
-    if match.read_only is not None:
-        return _(
-            "This match no longer replays under the current rules: it is shown up to its last move"
-            " that still holds, and no one can play on."
-        )
-    return None
-
-
-def viewer_seat(cap: Capability, match: matches.Match) -> int | None:
-    """Whose eyes this page looks through: a seat link's seat; in hot-seat the person holding
-    the device, while it is their move (the cover shows only when the device changes hands)."""
-    if cap.role == "seat":
-        return cap.seat
-    if cap.role == "host" and match.mode == "hotseat":
-        holder = _device_holder(match.id)
-        if holder is not None and holder in _humans_to_act(match):
-            return holder
-    return None
-
-
-def _device_holder(match_id: str) -> int | None:
-    """The last person who took this device at this hot-seat table."""
-    held = session.get("revealed", {}).get(match_id)
-    if isinstance(held, list) and held:  # sessions from before kept [seat, version]
-        held = held[0]
-    return held if isinstance(held, int) else None
-
-
-def _humans_to_act(match: matches.Match) -> list[int]:
-    return [s for s in match.acting_seats() if match.seats[s].bot is None]
-
-
-def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str, Any]:
-    """What the table page and its live fragment need."""
-    seat = viewer_seat(cap, match)
-    game = match.game
-    view = game.view(match.state, seat)
-    legal = game.legal_actions(match.state, seat) if seat is not None and cap.can_write else []
-    if seat is not None and match.seats[seat].bot is not None:
-        legal = []
-    humans_to_act = _humans_to_act(match)
-    return {
-        "token": token,
-        "cap": cap,
-        "match": match,
-        "game": game,
-        "seat": seat,
-        "view": view,
-        "legal": legal,
-        "choices": with_steps(match.key, distinct_choices(match, legal, view), view, match.names()),
-        "board": board_for(match.key),
-        "stylesheet": game_stylesheet(match.key),
-        "lang": match.language,
-        "log": [describe(game, e, match) for e in view.get("events", [])][-40:],
-        "cover": cap.role == "host" and match.mode == "hotseat" and seat is None and humans_to_act,
-        "humans_to_act": humans_to_act,
-        "result": game.result(match.state),
-        "standing": list(zip(match.names(), game.standings(match.state), strict=True)),
-        "notice": read_only_notice(match),
-    }
-
-
-def distinct_choices(
-    match: matches.Match, legal: list[dict[str, Any]], view: dict[str, Any]
-) -> list[tuple[dict[str, Any], str]]:
-    """One button per distinct label: two copies of a card in hand do the same thing."""
-    seen: dict[str, dict[str, Any]] = {}
-    for action in legal:
-        seen.setdefault(action_label(match, action, view), action)
-    return [(action, label) for label, action in seen.items()]
-
-
-def game_stylesheet(key: str) -> str | None:
-    """The game's own stylesheet under static/css/, if it has one."""
-    from flask import current_app
-
-    name = f"css/{key}.css"
-    static = current_app.static_folder or ""
-    return name if (Path(static) / name).is_file() else None
-
-
-def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, Any]) -> str:
-    """The button text of an action: the game's own words, else a plain description."""
-    return str(board_for(match.key).label(action, view, match.names()))
-
-
-def describe(game: AnyGame, event: dict[str, Any], match: matches.Match) -> str:
-    """An event of the view as a sentence in the reader's language, naming the seats."""
-    return str(board_for(match.key).describe(event, match.names()))
 
 
 @bp.get("/t/<token>/")
@@ -212,20 +129,6 @@ def table(token: str) -> str:
     return render_template("tables/table.html", live_html=html, **context)
 
 
-def live_html(context: dict[str, Any]) -> Markup:
-    """The live part of the table page, rendered once per version and kind of viewer."""
-    return streams.live_fragment(live_key(context), "tables/_live.html", context)
-
-
-def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
-    """Everything the live part depends on: in hot-seat, whoever holds the device too."""
-    match = context["match"]
-    asked = tuple(sorted((k, v) for k, v in request.args.items(multi=True) if k != "fragment"))
-    return streams.live_key(
-        "table-live", match.id, match.version, context["cap"], context["seat"], asked
-    )
-
-
 @bp.get("/t/<token>/version")
 def version(token: str) -> Response:
     """The match's version, polled by open pages."""
@@ -234,80 +137,89 @@ def version(token: str) -> Response:
 
 
 @bp.post("/t/<token>/reveal")
-def reveal(token: str) -> Response:
+def reveal(token: str) -> Response | Refusal:
     """Hot-seat: the person whose turn it is takes the device and shows their hand."""
     cap, match = open_table(token)
     if cap.role != "host" or match.mode != "hotseat":
         abort(404)
-    try:
-        seat = int(request.form.get("seat", ""))
-    except ValueError:
-        abort(400)
-    if seat not in _humans_to_act(match):
-        flash(_("It is not that seat's turn."), "error")
-    else:
-        revealed = dict(session.get("revealed", {}))
-        revealed[match.id] = seat
-        session["revealed"] = revealed
+    seat = streams.posted_number(request.form, "seat")
+    if seat not in humans_to_act(match):
+        message = _("It is not that seat's turn.")
+        return streams.refuse(message, 409, lambda: _table_page(token, cap, match))
+    revealed = dict(session.get("revealed", {}))
+    revealed[match.id] = seat
+    session["revealed"] = revealed
     return redirect(url_for("tables.table", token=token))
 
 
 @bp.post("/t/<token>/act")
-def act(token: str) -> Response | tuple[str | Response, int]:
+def act(token: str) -> Response | Refusal:
     """Apply one of the legal actions of the viewing seat."""
     cap, match = open_table(token)
     require_write(cap)
+    if match.read_only is not None:
+        return _refused(token, cap, match, matches.MatchReadOnlyError())
+    if streams.is_stale(request.form, match.version):
+        return _stale(token, cap, match)
     seat = viewer_seat(cap, match)
     try:
-        if match.read_only is not None:
-            raise matches.MatchReadOnlyError()
-        version = int(request.form.get("version", ""))
         action = json_input.loads(request.form.get("action", ""))
         if seat is None or not isinstance(action, dict):
             raise CardGameRuleError("Choose an action from the table.", "no-seat")
-        matches.act(get_db(), match, seat, action, version)
+        matches.act(get_db(), match, seat, action, match.version)
     except StaleVersionError:
-        latest = matches.load(get_db(), match.id)
-        message = _("Someone moved first; the table now shows the new state.")
-        return streams.stale(message, latest.version, lambda: _table_page(token, cap, latest))
+        return _stale(token, cap, matches.load(get_db(), match.id))
     except ValueError as err:
-        message = (
-            rule_message(err, match.key)
-            if isinstance(err, CardGameRuleError)
-            else _("That action could not be read.")
-        )
-        read_only = isinstance(err, matches.MatchReadOnlyError)
-        latest = matches.load(get_db(), match.id)
-        return streams.refuse(
-            message,
-            409 if read_only else 400,
-            lambda: _table_page(token, cap, latest),
-            code="read-only" if read_only else "refused",
-        )
+        return _refused(token, cap, match, err)
     return redirect(url_for("tables.table", token=token))
+
+
+@bp.post("/t/<token>/rematch")
+def rematch(token: str) -> Response | Refusal:
+    """Deal again for the same seats, once the match is over."""
+    cap, match = open_table(token)
+    require_write(cap)
+    if streams.is_stale(request.form, match.version):
+        return _stale(token, cap, match)
+    try:
+        matches.rematch(get_db(), match, match.version)
+    except StaleVersionError:
+        return _stale(token, cap, matches.load(get_db(), match.id))
+    except CardGameRuleError as err:
+        return _refused(token, cap, match, err, status=409)
+    return redirect(url_for("tables.table", token=token))
+
+
+def _stale(token: str, cap: Capability, match: matches.Match) -> Refusal:
+    """409: the table moved on since the page was made; the page (or JSON) shows it now."""
+    message = _("Someone moved first; the table now shows the new state.")
+    return streams.stale(message, match.version, lambda: _table_page(token, cap, match))
+
+
+def _refused(
+    token: str, cap: Capability, match: matches.Match, err: ValueError, status: int = 400
+) -> Refusal:
+    """A refused post: the rule's sentence (409 at a table that only replays), nothing stored."""
+    read_only = isinstance(err, matches.MatchReadOnlyError)
+    if read_only:
+        message = read_only_notice(match) or rule_message(err, match.key)
+    elif isinstance(err, CardGameRuleError):
+        message = rule_message(err, match.key)
+    else:
+        message = _("That action could not be read.")
+    latest = matches.load(get_db(), match.id)
+    return streams.refuse(
+        message,
+        409 if read_only else status,
+        lambda: _table_page(token, cap, latest),
+        code="read-only" if read_only else "refused",
+    )
 
 
 def _table_page(token: str, cap: Capability, match: matches.Match) -> str:
     """The table page as it stands, after a refused move."""
     context = table_context(token, cap, match)
     return render_template("tables/table.html", live_html=live_html(context), **context)
-
-
-@bp.post("/t/<token>/rematch")
-def rematch(token: str) -> Response:
-    """Deal again for the same seats."""
-    cap, match = open_table(token)
-    require_write(cap)
-    try:
-        matches.rematch(get_db(), match, int(request.form.get("version", "-1")))
-    except (CardGameRuleError, StaleVersionError) as err:
-        flash(
-            rule_message(err, match.key)
-            if isinstance(err, CardGameRuleError)
-            else _("Someone moved first."),
-            "error",
-        )
-    return redirect(url_for("tables.table", token=token))
 
 
 @bp.get("/t/<token>/replay")
@@ -331,7 +243,7 @@ def replay(token: str) -> str:
         view=view,
         step=step,
         moves=moves,
-        log=[describe(match.game, e, match) for e in view.get("events", [])][-40:],
+        log=game_log(match, view),
         notice=read_only_notice(match),
     )
 
@@ -352,11 +264,11 @@ def _sheet(match: matches.Match) -> links_sheet.Sheet:
 def links(token: str) -> str:
     """The host's links sheet: each person's seat and the spectators, with QR codes."""
     cap, match = open_table(token)
-    return links_sheet.show(token, cap, _sheet(match), match=match)
+    return links_sheet.show(token, cap, _sheet(match), match=match, board=board_for(match.key))
 
 
 @bp.post("/t/<token>/links")
-def issue_links(token: str) -> str | Response:
+def issue_links(token: str) -> links_sheet.Answer:
     """Make links (one seat, the spectators, or everyone at once), or revoke one."""
     cap, match = open_table(token)
-    return links_sheet.manage(token, cap, _sheet(match), match=match)
+    return links_sheet.manage(token, cap, _sheet(match), match=match, board=board_for(match.key))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext, ngettext, pgettext
+from .wording import gettext, ngettext, pgettext
 
 # Refusals that count something: (singular, plural, the parameter that counts). The cores keep
 # one English template; the count picks the right form here.
@@ -51,11 +51,11 @@ def _card_named(params: dict[str, Any], game: str) -> dict[str, Any]:
     names it in the reader's language, through the game's board."""
     from .boards import board_for
 
-    card, name_of = params.get("card"), getattr(board_for(game), "card_name", None)
-    if "name" not in params or not isinstance(card, str) or name_of is None:
+    card = params.get("card")
+    if "name" not in params or not isinstance(card, str):
         return params
     try:
-        return {**params, "name": str(name_of(card))}
+        return {**params, "name": board_for(game).card_name(card)}
     except KeyError:  # not one of the game's card ids: keep the engine's words
         return params
 

@@ -50,8 +50,14 @@ DRAFT_FIELDS = (*TEXT_FIELDS, "prompt")
 def draft_allowed(name: str, text: str, limit: int) -> bool:
     """Whether ``text`` may be kept as the draft of field ``name``."""
     if name == "prompt":
-        return text == "own" or (text.isdigit() and len(text) <= 2)
+        return text == "own" or _prompt_number(text)
     return name in TEXT_FIELDS and len(text) <= limit
+
+
+def _prompt_number(text: str) -> bool:
+    """Whether ``text`` reads as a prompt's number: ASCII digits, a few of them (``int`` also
+    reads other scripts' digits, and refuses thousands of digits with an error)."""
+    return text.isascii() and text.isdigit() and len(text) <= 2
 
 
 class FormError(ValueError):
@@ -129,7 +135,7 @@ def _compose(action: str, form: Mapping[str, str], state: State, seat: int) -> l
     if choice == "own" and question:
         if check is None or check.question is None or check.question.value != question:
             commands.append(ChoosePrompt(seat, None, question))
-    elif choice.isdigit():
+    elif _prompt_number(choice):
         if check is None or check.prompt_index != int(choice) or check.question is not None:
             commands.append(ChoosePrompt(seat, int(choice), None))
     elif choice == "own":

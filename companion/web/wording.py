@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+import flask_babel
 from flask_babel import get_locale
 
 from .. import languages
+
+# The catalogue lookups, typed once: flask_babel ships no type information.
+gettext: Callable[..., str] = flask_babel.gettext
+ngettext: Callable[..., str] = flask_babel.ngettext
+pgettext: Callable[..., str] = flask_babel.pgettext
 
 
 def reader_language() -> str:

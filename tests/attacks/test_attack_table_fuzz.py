@@ -1,11 +1,15 @@
-"""Thousands of malformed or illegal actions posted to card tables through the real server.
+"""Thousands of malformed or illegal posts to card tables through the real server.
 
-Two devices tables (one per game) take a storm of bad posts to `/t/<link>/act`: text that is not
-JSON, wrong types, huge strings, deep nesting, unknown action types, the acting seat's own legal
-actions sent through another seat's link or a spectator's, stale and future versions, actions of
-the right shape that the rules refuse at this moment, and forms with fields missing. Every
-answer must be a refusal (4xx, never a 5xx and never a move) that carries a message, and each
-match must be exactly as it was: the same version, state and views.
+Devices tables of both games, brought by seeded bot play to several states (each game's opening,
+an Age of Summoners payment, hand trim and keep step, a Traitor's Flame turn with targeted plays
+and a later round: ``fuzz_tables``), take a storm of bad posts to `/t/<link>/act`: text that is
+not JSON, wrong types, huge strings, deep nesting, unknown action types, the acting seat's own
+legal actions sent through another seat's link or a spectator's, stale and future versions,
+actions of the right shape that the rules refuse at this moment, and forms with fields missing.
+A smaller share goes to the rematch button, to the links sheet (links no one can hold) and to
+read-only tables (a damaged record, another engine version). Every answer must be a refusal
+(4xx, never a 5xx and never a move) that carries a message, and each match must be exactly as it
+was: the same version, state, views and links.
 """
 
 from __future__ import annotations
@@ -24,6 +28,15 @@ from typing import Any
 import pytest
 from server_client import Browser, Server
 
+from attacks.fuzz_tables import (
+    PLAYABLE,
+    READ_ONLY,
+    SidePosts,
+    Table,
+    dealt,
+    links_in_use,
+    make_read_only,
+)
 from companion import matches
 from companion.capabilities import resolve
 from companion.cardgames import CardGameRuleError
@@ -32,6 +45,8 @@ from companion.db import connect
 # Every tenth post is refused as a browser sees it (the whole table page with the message, about
 # 60 ms of a worker on the 2-core machine); the others ask for JSON, as the API and scripts do.
 POSTS = int(os.environ.get("COMPANION_TABLE_FUZZ_POSTS", "10000"))
+# Of every hundred posts: moves at a read-only table, rematches, links; the rest are moves.
+SIDE_SHARES = {"read_only_move": 5, "rematch": 4, "links": 3}
 AS_PAGE_EVERY = 10
 JSON = {"Accept": "application/json"}
 THREADS = 6
@@ -45,20 +60,11 @@ ERROR_PAGE = re.compile(r'<section class="error-page">\s*<h1>([^<]+)</h1>\s*<p>(
 
 
 @dataclass
-class Table:
-    """One devices table: the host link, a link per seat, the spectator's link."""
-
-    game: str
-    host: str
-    seats: list[str]
-    reader: str
-
-
-@dataclass
 class Post:
-    """One hostile post: through which link, the form, and what it tries."""
+    """One hostile post: what it tries, through which link, to which form, with what."""
 
     kind: str
+    path: str  # act, rematch or links
     token: str
     form: dict[str, str]
 
@@ -68,22 +74,6 @@ def _load(served: Server, token: str) -> matches.Match:
     cap = resolve(db, token)
     assert cap is not None
     return matches.load(db, cap.stream_id)
-
-
-def _open_table(browser: Browser, game: str, people: int) -> Table:
-    seats: dict[str, str] = {}
-    for i in range(people):
-        seats |= {f"seat-{i}-kind": "person", f"seat-{i}-name": f"P{i}"}
-    data = {"game": game, "language": "en", "mode": "devices", **seats}
-    made = browser.post_form("/games/", data, token_page="/games/")
-    assert made.status_code == 302, made.text[-800:]
-    host = re.search(r"/t/([^/]+)/", made.headers["Location"]).group(1)  # type: ignore[union-attr]
-    page = browser.post_form(f"/t/{host}/links", {}, token_page=f"/t/{host}/links")
-    assert page.status_code == 200, page.text[-800:]
-    tokens = list(dict.fromkeys(re.findall(r"/t/([A-Za-z0-9_-]{16,})/", page.text)))
-    tokens = [t for t in tokens if t != host]
-    assert len(tokens) == people + 1, tokens  # one per seat, then the spectators'
-    return Table(game, host, tokens[:people], tokens[people])
 
 
 def _snapshot(served: Server, browser: Browser, table: Table) -> dict[str, Any]:
@@ -97,6 +87,7 @@ def _snapshot(served: Server, browser: Browser, table: Table) -> dict[str, Any]:
         "state": json.dumps(match.state, sort_keys=True),
         "views": [json.dumps(game.view(match.state, s), sort_keys=True) for s in seats],
         "spectator": browser.get(f"/t/{table.reader}/?fragment=1").text,
+        "links": links_in_use(served.database, table),
     }
 
 
@@ -161,7 +152,7 @@ class Storm:
     def post(self) -> Post:
         kind = self.rng.choice(KINDS)
         token, form = getattr(self, kind)()
-        return Post(kind, token, form)
+        return Post(kind, "act", token, form)
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -323,51 +314,89 @@ def _message(response: Any) -> str:
 
 
 @pytest.fixture(scope="module")
-def tables(served: Server) -> list[Table]:
-    browser = Browser(served.url)
-    return [_open_table(browser, "traitors-flame", 3), _open_table(browser, "age-of-summoners", 2)]
+def tables(served: Server) -> tuple[list[Table], list[Table]]:
+    """The playable tables, one per state, and the read-only ones."""
+    playable = [dealt(served.database, *spec) for spec in PLAYABLE]
+    read_only = []
+    for key, players, label, goal, how in READ_ONLY:
+        table = dealt(served.database, key, players, label, goal)
+        make_read_only(served.database, table, how)
+        read_only.append(table)
+    return playable, read_only
 
 
-def test_a_storm_of_bad_actions_changes_nothing_and_breaks_nothing(
-    served: Server, tables: list[Table]
-) -> None:
-    rng = random.Random(20261201)
-    look = Browser(served.url)
-    before = [_snapshot(served, look, t) for t in tables]
-    storms = [Storm(t, _load(served, t.host), rng) for t in tables]
-    posts = [rng.choice(storms).post() for _ in range(POSTS)]
+def _storm(
+    served: Server, tables: tuple[list[Table], list[Table]], rng: random.Random
+) -> list[Post]:
+    """The posts, in the order they are sent: mostly moves, spread over every playable state."""
+    playable, read_only = tables
+    storms = [Storm(t, _load(served, t.host), rng) for t in playable]
+    sides = [SidePosts(t, _load(served, t.host), rng) for t in playable + read_only]
+    only_replaying = sides[len(playable) :]
+    posts = []
+    for _ in range(POSTS):
+        roll = rng.randrange(100)
+        for kind, share in SIDE_SHARES.items():
+            if roll < share:
+                side = rng.choice(only_replaying if kind == "read_only_move" else sides)
+                posts.append(Post(kind, *getattr(side, kind)()))
+                break
+            roll -= share
+        else:
+            posts.append(rng.choice(storms).post())
+    return posts
 
+
+def _sent(served: Server, posts: list[Post]) -> list[tuple[str, int, str]]:
+    """Send every post from six browsers at once: (kind, status, message) of each answer."""
     browsers = [Browser(served.url) for _ in range(THREADS)]
     tokens = [b.csrf("/games/") for b in browsers]
 
     def send(i: int) -> tuple[str, int, str]:
-        # Each thread posts every THREADS-th item through its own keep-alive session.
-        post = posts[i]
-        browser = browsers[i % THREADS]
+        post, browser = posts[i], browsers[i % THREADS]
         form = {"csrf_token": tokens[i % THREADS], **post.form}
         headers = CLOSE if i % AS_PAGE_EVERY == 0 else {**CLOSE, **JSON}
-        response = browser.post(f"/t/{post.token}/act", data=form, headers=headers)
+        response = browser.post(f"/t/{post.token}/{post.path}", data=form, headers=headers)
         return post.kind, response.status_code, _message(response)
 
-    started = time.monotonic()
     with ThreadPoolExecutor(THREADS) as pool:
-        answers = [
-            *pool.map(lambda lane: [send(i) for i in range(lane, POSTS, THREADS)], range(THREADS))
-        ]
+        lanes = pool.map(
+            lambda lane: [send(i) for i in range(lane, len(posts), THREADS)], range(THREADS)
+        )
+        return [answer for lane in lanes for answer in lane]
+
+
+# What each kind of post must get: a reader's link 404 wherever it posts.
+EXPECTED = {
+    "reader": {404},
+    "stale_version": {409},
+    "read_only_move": {404, 409},
+    "rematch": {404, 409},
+    "links": {400, 404},
+}
+
+
+def test_a_storm_of_bad_posts_changes_nothing_and_breaks_nothing(
+    served: Server, tables: tuple[list[Table], list[Table]]
+) -> None:
+    rng = random.Random(20261201)
+    look = Browser(served.url)
+    every = [*tables[0], *tables[1]]
+    before = [_snapshot(served, look, t) for t in every]
+    posts = _storm(served, tables, rng)
+    started = time.monotonic()
+    flat = _sent(served, posts)
     elapsed = time.monotonic() - started
-    flat = [a for lane in answers for a in lane]
     statuses = Counter((kind, status) for kind, status, _m in flat)
     print(f"\n{len(flat)} posts in {elapsed:.1f} s ({len(flat) / elapsed:.0f}/s): {statuses}")
 
     assert len(flat) == POSTS
     assert not [a for a in flat if a[1] >= 500], "the server failed"
-    assert not [a for a in flat if not 400 <= a[1] < 500], "a bad action was not refused"
+    assert not [a for a in flat if not 400 <= a[1] < 500], "a bad post was not refused"
     assert not [a for a in flat if not a[2]], "a refusal without a message"
-    assert {k for k, _s in statuses} == set(KINDS)
-    assert statuses[("reader", 404)] == sum(n for (k, _s), n in statuses.items() if k == "reader")
-    assert statuses[("stale_version", 409)] == sum(
-        n for (k, _s), n in statuses.items() if k == "stale_version"
-    )
-    after = [_snapshot(served, look, t) for t in tables]
-    for old, new in zip(before, after, strict=True):
-        assert new == old
+    assert {k for k, _s in statuses} == set(KINDS) | set(SIDE_SHARES)
+    for kind, allowed in EXPECTED.items():
+        assert {s for k, s in statuses if k == kind} <= allowed, kind
+    after = [_snapshot(served, look, t) for t in every]
+    for table, old, new in zip(every, before, after, strict=True):
+        assert new == old, table.label

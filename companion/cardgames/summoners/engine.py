@@ -76,7 +76,6 @@ class SummonersGame:
     """Age of Summoners as the ``CardGame`` the registry holds (``GAME``)."""
 
     key = KEY
-    names: Mapping[str, str] = {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     engine_version = ENGINE_VERSION

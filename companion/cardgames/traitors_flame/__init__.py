@@ -22,7 +22,6 @@ class TraitorsFlame:
     """Traitor's Flame as the ``CardGame`` the registry holds (see docs/cardgames.md)."""
 
     key = engine.KEY
-    names: Mapping[str, str] = {"ja": "逆臣の炎", "en": "Traitor's Flame"}
     min_players = 2
     max_players = 6
     engine_version = engine.ENGINE_VERSION

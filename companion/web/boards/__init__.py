@@ -2,30 +2,65 @@
 
 A game is two halves: its rules (``companion.cardgames.<game>.GAME``, the ``CardGame``
 contract) and its board here, the ``Board`` contract: every word in the current Babel locale
-under the game's message context.
+under the game's message context. ``Board`` is what the table shell and its shared templates
+call; each game's own templates (``templates/tables/<game>/``) draw with the members of its
+own protocol below. mypy checks each board package against its protocol in ``boards()``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import ModuleType
 from typing import Any, Protocol
 
+from markupsafe import Markup
+
 Names = Sequence[str] | None
+# Each game types its own views, actions, events, standings and cards (TypedDicts in its
+# engine); the shell only carries them from the engine to the board, so here they are open.
+View = Any
+Action = Any
+Event = Any
+Row = Any
+Card = Any
+Model = Mapping[str, Any]  # a board's view model, read by the game's own templates
 
 
 class Board(Protocol):
-    """What the table shell asks of a game's board package."""
+    """What the table shell and the shared table templates ask of a game's board package."""
 
-    def label(self, action: Mapping[str, Any], view: dict[str, Any], names: Names = None) -> str:
+    def name(self) -> str:
+        """The game's name in the current locale."""
+        ...
+
+    def label(self, action: Action, view: View, names: Names = None) -> str:
         """The button text of a legal action."""
         ...
 
-    def describe(self, event: dict[str, Any], names: Names = None) -> str:
+    def steps(
+        self, action: Action, label: str, view: View, names: Names = None
+    ) -> tuple[str, ...]:
+        """The step labels a phone walks through to reach ``action``; the last is ``label``."""
+        ...
+
+    def step_order(self, action: Action, view: View) -> int:
+        """Where a choice comes among its level's buttons (a stable sort: equal keys keep the
+        engine's order)."""
+        ...
+
+    def rules_appendix(self) -> str:
+        """What the rules page adds after the game's rules, made from the card data (Markdown
+        in the current locale; empty when nothing)."""
+        ...
+
+    def card_name(self, card: str) -> str:
+        """A card's name in the current locale, from its id; KeyError for an id the game lacks."""
+        ...
+
+    def describe(self, event: Event, names: Names = None) -> str:
         """One event of a view as a sentence, naming the seats by ``names``."""
         ...
 
-    def standing_line(self, row: dict[str, Any]) -> str:
+    def standing_line(self, row: Row) -> str:
         """How one seat's running score is made up."""
         ...
 
@@ -33,14 +68,56 @@ class Board(Protocol):
         """A lobby option's label or help sentence, from its message id."""
         ...
 
+    def board(self, view: View, names: Sequence[str], bots: Sequence[Any]) -> Model:
+        """The board's view model: what the game's ``_board.html`` draws."""
+        ...
 
-def boards() -> dict[str, ModuleType]:
+    def defs(self, view: View) -> Markup:
+        """One hidden ``<svg>`` with every picture the view needs, drawn by reference after."""
+        ...
+
+
+class TraitorsFlameBoard(Board, Protocol):
+    """What ``templates/tables/traitors-flame/`` draws with, beyond the shell's members."""
+
+    def result_info(
+        self, result: Any, rounds: Any, names: Sequence[str]
+    ) -> Model: ...
+    def face(self, card: Card, extra: str = "") -> Markup: ...
+    def back(self, which: str, extra: str = "") -> Markup: ...
+    def data_name(self, card: Card) -> str: ...
+    def data_text(self, card: Card) -> str: ...
+    def count_words(self, n: int, flames: int | None = None) -> str: ...
+    def flame_count(self, n: int) -> str: ...
+    def printed_value(self, card: Card) -> str: ...
+
+
+class SummonersBoard(Board, Protocol):
+    """What ``templates/tables/age-of-summoners/`` draws with, beyond the shell's members."""
+
+    def result_info(
+        self, result: Any, view: View, names: Sequence[str]
+    ) -> Model: ...
+    def card(self, kind_or_card: str, state: str, extra: str = "") -> Markup: ...
+    def back(self, extra: str = "") -> Markup: ...
+    def stone(self, extra: str = "") -> Markup: ...
+    def card_count(self, n: int) -> str: ...
+    def card_tag(self, kind_or_card: str) -> str: ...
+    def icon_pip(self, icon: str) -> Markup: ...
+    def kind_name(self, kind_or_card: str) -> str: ...
+    def mana_pip(self, colour: str, extra: str = "") -> Markup: ...
+
+
+def boards() -> dict[str, Board]:
     """Every game's board package by the game's key."""
     from . import summoners, traitors_flame
 
-    return {"age-of-summoners": summoners, "traitors-flame": traitors_flame}
+    # Typed by each game's protocol, so mypy checks every member its templates call.
+    flame: TraitorsFlameBoard = traitors_flame
+    summoning: SummonersBoard = summoners
+    return {"age-of-summoners": summoning, "traitors-flame": flame}
 
 
-def board_for(key: str) -> ModuleType:
+def board_for(key: str) -> Board:
     """The board package of the game ``key`` (KeyError for an unknown game)."""
     return boards()[key]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from companion.cardgames.summoners.cards import COLOURS, Effect, kinds
+from companion.cardgames.summoners.cards import COLOURS, Effect, kind_of_card, kinds
 
 from .catalogue import pgettext
 from .names import colour_name as colour_name
@@ -138,3 +138,8 @@ def effect_words(effects: list[Effect]) -> str:
         for name, value in effect.items():
             parts.append(phrases[name](value) if name in phrases else name)
     return listed(parts)
+
+
+def card_name(card: str) -> str:
+    """A spirit's name from a card id, as a refusal names it; KeyError for an id of no card."""
+    return kind_name(kind_of_card()[card])

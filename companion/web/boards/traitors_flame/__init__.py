@@ -7,7 +7,10 @@ Every word comes from the catalogues in the current locale (message context ``tr
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.cardgames.traitors_flame.standing import Standing
+from companion.cardgames.traitors_flame.view import View
 
 from .labels import label
 from .log import describe
@@ -40,12 +43,30 @@ __all__ = [
     "full_back",
     "full_face",
     "label",
+    "name",
     "option_words",
+    "rules_appendix",
+    "step_order",
     "printed_value",
     "result_info",
     "standing_line",
     "steps",
 ]
+
+
+def name() -> str:
+    """The game's name in the current locale."""
+    return str(pgettext("traitors-flame", "Traitor's Flame"))
+
+
+def step_order(action: dict[str, Any], view: View) -> int:
+    """Every choice keeps the engine's order: the steps (card, target, outcome) already group them."""
+    return 0
+
+
+def rules_appendix() -> str:
+    """The card list is part of the rules themselves; nothing is added after them."""
+    return ""
 
 
 def standing_line(row: Standing) -> str:

@@ -1,0 +1,142 @@
+"""What a card table's page shows one viewer: whose eyes it looks through (a seat link's seat,
+the person holding a hot-seat device), their view and choices, the log and the read-only notice,
+and the live part of the page, rendered once per version and kind of viewer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import current_app, request, session
+from markupsafe import Markup
+
+from .. import matches
+from ..capabilities import Capability
+from . import streams
+from .boards import board_for
+from .choosing import with_steps
+from .wording import gettext as _
+
+LOG_LINES = 40  # the game log shows the latest events
+
+
+def read_only_notice(match: matches.Match) -> str | None:
+    """Why a match only replays, in the reader's language; None while it can be played."""
+    if match.read_only == matches.ENGINE_CHANGED:
+        return _(
+            "This match was recorded under an earlier version of the rules. You can read it and"
+            " replay it step by step, but no one can play on."
+        )
+    if match.read_only == matches.DAMAGED and match.damaged_from > 0:
+        return _(
+            "This match's record is damaged from move %(n)d; it can be read, not played.",
+            n=match.damaged_from,
+        )
+    if match.read_only == matches.DAMAGED:
+        return _("This match's record is damaged from its deal; it can be read, not played.")
+    if match.read_only is not None:
+        return _(
+            "This match no longer replays under the current rules: it is shown up to its last move"
+            " that still holds, and no one can play on."
+        )
+    return None
+
+
+def viewer_seat(cap: Capability, match: matches.Match) -> int | None:
+    """Whose eyes this page looks through: a seat link's seat; in hot-seat the only person at
+    the table, or else the person holding the device while it is their move (the cover shows
+    only when the device changes hands between people)."""
+    if cap.role == "seat":
+        return cap.seat
+    if cap.role == "host" and match.mode == "hotseat":
+        people = [s for s, seat in enumerate(match.seats) if seat.bot is None]
+        if len(people) == 1:
+            return people[0]
+        holder = _device_holder(match.id)
+        if holder is not None and holder in humans_to_act(match):
+            return holder
+    return None
+
+
+def _device_holder(match_id: str) -> int | None:
+    """The last person who took this device at this hot-seat table."""
+    held = session.get("revealed", {}).get(match_id)
+    if isinstance(held, list) and held:  # sessions from before kept [seat, version]
+        held = held[0]
+    return held if isinstance(held, int) else None
+
+
+def humans_to_act(match: matches.Match) -> list[int]:
+    """The seats a person plays that have a move to make now."""
+    return [s for s in match.acting_seats() if match.seats[s].bot is None]
+
+
+def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str, Any]:
+    """What the table page and its live fragment need."""
+    seat = viewer_seat(cap, match)
+    game = match.game
+    view = game.view(match.state, seat)
+    playable = cap.can_write and match.read_only is None
+    legal = game.legal_actions(match.state, seat) if playable and seat is not None else []
+    if seat is not None and match.seats[seat].bot is not None:
+        legal = []
+    people_to_act = humans_to_act(match)
+    return {
+        "token": token,
+        "cap": cap,
+        "match": match,
+        "game": game,
+        "seat": seat,
+        "view": view,
+        "legal": legal,
+        "choices": with_steps(match.key, distinct_choices(match, legal, view), view, match.names()),
+        "board": board_for(match.key),
+        "stylesheet": game_stylesheet(match.key),
+        "lang": match.language,
+        "log": game_log(match, view),
+        "cover": cap.role == "host" and match.mode == "hotseat" and seat is None and people_to_act,
+        "humans_to_act": people_to_act,
+        "result": game.result(match.state),
+        "standing": list(zip(match.names(), game.standings(match.state), strict=True)),
+        "notice": read_only_notice(match),
+    }
+
+
+def distinct_choices(
+    match: matches.Match, legal: list[dict[str, Any]], view: dict[str, Any]
+) -> list[tuple[dict[str, Any], str]]:
+    """One button per distinct label: two copies of a card in hand do the same thing."""
+    seen: dict[str, dict[str, Any]] = {}
+    for action in legal:
+        seen.setdefault(action_label(match, action, view), action)
+    return [(action, label) for label, action in seen.items()]
+
+
+def game_stylesheet(key: str) -> str | None:
+    """The game's own stylesheet under static/css/, if it has one."""
+    name = f"css/{key}.css"
+    static = current_app.static_folder or ""
+    return name if (Path(static) / name).is_file() else None
+
+
+def action_label(match: matches.Match, action: dict[str, Any], view: dict[str, Any]) -> str:
+    """The button text of an action: the game's own words, else a plain description."""
+    return board_for(match.key).label(action, view, match.names())
+
+
+def game_log(match: matches.Match, view: dict[str, Any]) -> list[str]:
+    """The view's latest events as sentences in the reader's language, naming the seats."""
+    board, names = board_for(match.key), match.names()
+    return [board.describe(event, names) for event in view.get("events", [])[-LOG_LINES:]]
+
+
+def live_html(context: dict[str, Any]) -> Markup:
+    """The live part of the table page, rendered once per version and kind of viewer."""
+    return streams.live_fragment(live_key(context), "tables/_live.html", context)
+
+
+def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
+    """Everything the live part depends on: in hot-seat, whoever holds the device too."""
+    match = context["match"]
+    asked = tuple(sorted((k, v) for k, v in request.args.items(multi=True) if k != "fragment"))
+    return streams.cache_key("table-live", context["cap"], match.version, context["seat"], asked)
