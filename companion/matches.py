@@ -242,7 +242,7 @@ def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: 
         raise store.StaleVersionError(match.id, version, match.version)
     if match.seats[seat].bot is not None:
         raise CardGameRuleError(
-            "%(name)s is played by a bot.", "bot-seat", name=match.seats[seat].name
+            N_("%(name)s is played by a bot."), "bot-seat", name=match.seats[seat].name
         )
     state = match.game.apply(match.state, seat, action)
     new_version = store.append(db, match.id, match.version, [_action_event(seat, action)])
@@ -280,7 +280,7 @@ def rematch(db: Database, match: Match, version: int) -> Match:
     if match.read_only is not None:
         raise MatchReadOnlyError()
     if match.game.result(match.state) is None:
-        raise CardGameRuleError("The match is still being played.", "match-running")
+        raise CardGameRuleError(N_("The match is still being played."), "match-running")
     store.append(
         db,
         match.id,

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 
+from .marks import N_
+
 # Every game's key, in the lobby's order.
 _KEYS = ("traitors-flame", "age-of-summoners")
 
@@ -79,11 +81,13 @@ def check_options(game: CardGame[Any, Any], options: Mapping[str, Any], players:
         option = schema.get(name)
         if option is None:
             raise CardGameRuleError(
-                "There is no option %(option)s in this game.", "unknown-option", option=shown(name)
+                N_("There is no option %(option)s in this game."),
+                "unknown-option",
+                option=shown(name),
             )
         if not _takes(option, value, players):
             raise CardGameRuleError(
-                "The option %(option)s cannot be %(value)s.",
+                N_("The option %(option)s cannot be %(value)s."),
                 "bad-option",
                 option=name,
                 value=shown(value),

@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from .. import json_input, matches, ratelimit
 from ..capabilities import Capability
 from ..cardgames import AnyGame, CardGameRuleError, game_keys, get_game
+from ..cardgames.marks import N_
 from ..db import get_db
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
@@ -165,7 +166,7 @@ def act(token: str) -> Response | Refusal:
     try:
         action = json_input.loads(request.form.get("action", ""))
         if seat is None or not isinstance(action, dict):
-            raise CardGameRuleError("Choose an action from the table.", "no-seat")
+            raise CardGameRuleError(N_("Choose an action from the table."), "no-seat")
         matches.act(get_db(), match, seat, action, match.version)
     except StaleVersionError:
         return _stale(token, cap, matches.load(get_db(), match.id))

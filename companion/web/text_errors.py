@@ -6,15 +6,18 @@ from typing import Any
 
 from .wording import gettext, ngettext, pgettext
 
-# Refusals that count something: (singular, plural, the parameter that counts). The cores keep
-# one English template; the count picks the right form here.
-COUNTED = {
-    "dice-count": (
-        "This stage rolls %(num)d die: enter exactly one face.",
-        "This stage rolls %(num)d dice: enter exactly %(num)d faces.",
-        "dice",
-    ),
-}
+
+def _counted(code: str, params: dict[str, Any]) -> str | None:
+    """A refusal that counts something, in the form its count takes; the cores keep one English
+    template, and the count picks the right form here (None: not such a refusal)."""
+    if code == "dice-count" and isinstance(params.get("dice"), int):
+        return ngettext(
+            "This stage rolls %(num)d die: enter exactly one face.",
+            "This stage rolls %(num)d dice: enter exactly %(num)d faces.",
+            params["dice"],
+            **params,
+        )
+    return None
 
 
 def rule_message(err: Any, game: str | None = None) -> str:
@@ -24,10 +27,10 @@ def rule_message(err: Any, game: str | None = None) -> str:
     under the game's context, and a card they name is named as the game's board names it)."""
     template = getattr(err, "message", None) or getattr(err, "template", None) or str(err)
     params = getattr(err, "params", {}) or {}
-    counted = COUNTED.get(getattr(err, "code", ""))
     try:
-        if counted and isinstance(params.get(counted[2]), int):
-            return ngettext(counted[0], counted[1], params[counted[2]], **params)
+        counted = _counted(getattr(err, "code", ""), params)
+        if counted is not None:
+            return counted
         if game is not None:
             params = _card_named(params, game)
         text = _translated(template, game)

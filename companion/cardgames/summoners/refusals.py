@@ -1,17 +1,9 @@
-"""The refusals of Age of Summoners: English templates a player understands, one place for all.
-
-The rules core has no catalogue, so ``pgettext`` here translates nothing: it files a template
-under the game's message context for ``pybabel extract`` (its ``pgettext`` keyword) and returns
-it unchanged. The table translates a refusal's template in that context when it shows it.
-"""
+"""The refusals of Age of Summoners: English templates a player understands, one place for all,
+filed in the catalogue under the game's message context (see ``companion.cardgames.marks``)."""
 
 from __future__ import annotations
 
-
-def pgettext(context: str, template: str) -> str:
-    """``template`` itself, marked for the catalogue under ``context``."""
-    return template
-
+from ..marks import pgettext
 
 BAD_PLAYERS = pgettext(
     "age-of-summoners", "Age of Summoners needs %(least)s to %(most)s players, not %(players)r."

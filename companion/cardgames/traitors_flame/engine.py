@@ -12,7 +12,7 @@ from typing import Any, Literal, cast
 
 from companion.cardgames import CardGameRuleError, shown
 
-from . import cards, moves
+from . import cards, moves, refusals
 from .cards import Kind
 from .effects import asking_blocks, choices, run_card
 from .moves import FLAMES, KIND, Action, Event, Options, Result, RoundSummary, State
@@ -35,7 +35,7 @@ def new(
     """
     if not isinstance(players, int) or not 2 <= players <= 6:
         raise CardGameRuleError(
-            "Traitor's Flame is for 2 to 6 players, not %(players)r.",
+            refusals.BAD_PLAYERS,
             "bad-players",
             players=players,
         )
@@ -72,7 +72,7 @@ def new(
     if start is None:
         start = moves.rng(st).randrange(players)
     elif start not in range(players):
-        raise CardGameRuleError("There is no seat %(seat)r to start.", "bad-seat", seat=start)
+        raise CardGameRuleError(refusals.BAD_START, "bad-seat", seat=start)
     st["first"] = start
     deal(st, start)
     return st
@@ -319,12 +319,12 @@ def result(st: State) -> Result | None:
 def _refuse(st: State, seat: int, action: Any) -> None:
     """Raise the most telling CardGameRuleError for an action that is not legal."""
     if st["result"] is not None:
-        raise CardGameRuleError("The match is over.", "match-over")
+        raise CardGameRuleError(refusals.MATCH_OVER, "match-over")
     if type(seat) is not int or seat not in range(st["players"]):
-        raise CardGameRuleError("There is no seat %(seat)r.", "bad-seat", seat=seat)
+        raise CardGameRuleError(refusals.BAD_SEAT, "bad-seat", seat=seat)
     if seat != st["night"]:
         raise CardGameRuleError(
-            "It is not seat %(seat)s's turn: seat %(current)s holds Night.",
+            refusals.NOT_YOUR_TURN,
             "not-your-turn",
             seat=seat,
             current=st["night"],
@@ -332,18 +332,16 @@ def _refuse(st: State, seat: int, action: Any) -> None:
     kind = action.get("type") if isinstance(action, dict) else None
     if kind not in ("draw", "play"):
         raise CardGameRuleError(
-            "Unknown action %(action)s: draw or play a card.",
+            refusals.UNKNOWN_ACTION,
             "unknown-action",
             action=shown(action),
         )
     card = action.get("card")
     if kind == "play" and (not isinstance(card, str) or card not in st["hands"][seat]):
-        raise CardGameRuleError(
-            "Card %(card)s is not in your hand.", "card-not-in-hand", card=shown(card)
-        )
+        raise CardGameRuleError(refusals.NOT_IN_HAND, "card-not-in-hand", card=shown(card))
     if kind == "play" and not KIND[card]["usable"]:
         raise CardGameRuleError(
-            "%(name)s cannot be played.", "card-unusable", name=KIND[card]["name_en"], card=card
+            refusals.UNUSABLE, "card-unusable", name=KIND[card]["name_en"], card=card
         )
     if kind == "play" and KIND[card]["target_rule"] != "none":
         counts = [len(h) for h in st["hands"]]
@@ -351,15 +349,13 @@ def _refuse(st: State, seat: int, action: Any) -> None:
         target = action.get("target")
         if not any(_same(target, a.get("target")) for a in options):
             raise CardGameRuleError(
-                "Choose a valid player for %(name)s, not %(target)s.",
+                refusals.BAD_TARGET,
                 "bad-target",
                 name=KIND[card]["name_en"],
                 card=card,
                 target=shown(target),
             )
-    raise CardGameRuleError(
-        "Those choices are not allowed: %(action)s.", "bad-choice", action=shown(action)
-    )
+    raise CardGameRuleError(refusals.BAD_CHOICE, "bad-choice", action=shown(action))
 
 
 def _same(sent: Any, listed: Any) -> bool:

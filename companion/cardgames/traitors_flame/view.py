@@ -6,7 +6,7 @@ from typing import NotRequired, TypedDict
 
 from companion.cardgames import CardGameRuleError
 
-from . import cards, engine
+from . import cards, engine, refusals
 from .cards import CardInfo
 from .effects import Step, outcome
 from .moves import (
@@ -126,7 +126,7 @@ def view(st: State, seat: int | None) -> View:
     """Everything the table page needs for ``seat`` (None = spectator), and nothing secret."""
     n = st["players"]
     if seat is not None and (not isinstance(seat, int) or seat not in range(n)):
-        raise CardGameRuleError("There is no seat %(seat)r.", "bad-seat", seat=seat)
+        raise CardGameRuleError(refusals.BAD_SEAT, "bad-seat", seat=seat)
     known = set(st["known"][seat]) if seat is not None else set()
     deck = st["deck"]
     result = st["result"]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import lazy_pgettext
+
 from companion.cardgames.traitors_flame.standing import Standing
 from companion.cardgames.traitors_flame.view import View
 
@@ -74,6 +76,20 @@ def standing_line(row: Standing) -> str:
     return pgettext("traitors-flame", "%(total)s of %(goal)s points; %(to_go)s to go", **row)
 
 
+# The words of each option's label and help ids (``traitors_flame/options.py``).
+OPTION_WORDS = {
+    "Start player": lazy_pgettext("traitors-flame", "Start player"),
+    "Who holds Night in the first round. Left to chance, the deal picks one.": lazy_pgettext(
+        "traitors-flame", "Who holds Night in the first round. Left to chance, the deal picks one."
+    ),
+    "Rounds at most": lazy_pgettext("traitors-flame", "Rounds at most"),
+    "A safety cap for bot matches: the highest total wins after this many rounds.": lazy_pgettext(
+        "traitors-flame",
+        "A safety cap for bot matches: the highest total wins after this many rounds.",
+    ),
+}
+
+
 def option_words(message: str) -> str:
-    """An option's label or help sentence (the game has no options yet)."""
-    return pgettext("traitors-flame", message)
+    """An option's label or help sentence, from its id in the game's options."""
+    return str(OPTION_WORDS[message])
