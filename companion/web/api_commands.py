@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 from .. import chronicles, drafts, ratelimit
 from ..capabilities import Capability, resolve
 from ..db import get_db
+from ..languages import DEFAULT
 from ..legacy import command_from_dict
 from ..legacy.commands import Command
 from ..legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, placeholder_keystones
@@ -108,7 +109,7 @@ def _setup_values(body: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, li
         "concept": _typed(pioneer, "concept", str, "", "pioneer.concept"),
         "players": _players(body.get("players")),
         "oldest": _typed(body, "oldest", int, 0),
-        "language": _typed(body, "language", str, str(get_locale() or "en")),
+        "language": _typed(body, "language", str, str(get_locale() or DEFAULT)),
         "mode": _typed(body, "mode", str, "digital"),
         "pack": _typed(body, "pack", str, "standard"),
         "lines": _typed(body, "lines", str, ""),

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from ..languages import LANGUAGES
+from ..languages import DEFAULT, LANGUAGES
 from ..legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, Keystone, Setup
 from ..packs.format import Pack
 
@@ -51,7 +51,7 @@ def blank_form(language: str) -> SetupForm:
 def read_form(form: Mapping[str, str]) -> SetupForm:
     """Copy every field from the request, exactly as typed, so nothing is lost on an error."""
     values: dict[str, Any] = {
-        "language": form.get("language", "en"),
+        "language": form.get("language", DEFAULT),
         "mode": form.get("mode", "digital"),
         "forgiving_undo": form.get("forgiving_undo") == "on",
         "players": [form.get(f"player-{i}", "") for i in range(MAX_PLAYERS)],

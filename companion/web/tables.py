@@ -22,6 +22,7 @@ from ..capabilities import Capability
 from ..cardgames import AnyGame, CardGameRuleError, game_keys, get_game
 from ..cardgames.marks import N_
 from ..db import get_db
+from ..languages import DEFAULT
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
 from . import links_sheet, rules_page, streams, table_setup
@@ -74,7 +75,7 @@ def create() -> Response | tuple[str, int]:
     key, mode, language = (
         form.get("game", ""),
         form.get("mode", "hotseat"),
-        form.get("language", "en"),
+        form.get("language", DEFAULT),
     )
     try:
         seats = table_setup.seats_from(form, language)
