@@ -177,6 +177,5 @@ def test_every_event_has_a_sentence_in_both_languages(states: list[State]) -> No
 
 def test_game_object_shape() -> None:
     assert GAME.key == "age-of-summoners"
-    assert GAME.names == {"ja": "エイジ・オブ・サモナーズ", "en": "Age of Summoners"}
     assert (GAME.min_players, GAME.max_players) == (2, 4)
     assert set(GAME.bots()) == {"random", "heuristic", "search"}
