@@ -45,6 +45,15 @@ def _pinned(view: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
+def _pinned_turn(turn: dict[str, Any]) -> dict[str, Any]:
+    """The turn without the payments kept while a seat chooses one (worked out again from the
+    rest of the state, so they were not in the states the digest was taken on)."""
+    if "options" not in turn.get("paying", {}):
+        return turn
+    paying = {k: v for k, v in turn["paying"].items() if k != "options"}
+    return {**turn, "paying": paying}
+
+
 def _feed(h: Any, obj: Any) -> None:
     h.update(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode())
     h.update(b"\n")
@@ -67,7 +76,18 @@ def _play(h: Any, players: int, seed: int, full: bool) -> None:
             _feed(h, _refusal(s, seat, rng))
         action = _pick(legal, rng)
         s = GAME.apply(s, seat, action)
-        _feed(h, [seat, action, s["await"], s["todo"], s["seats"], s["turn"], len(s["events"])])
+        _feed(
+            h,
+            [
+                seat,
+                action,
+                s["await"],
+                s["todo"],
+                s["seats"],
+                _pinned_turn(s["turn"]),
+                len(s["events"]),
+            ],
+        )
     _feed(h, s)
     _feed(h, GAME.log(s))
     _feed(h, GAME.standings(s))

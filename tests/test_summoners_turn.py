@@ -14,7 +14,7 @@ from companion.cardgames.summoners.bots import heuristic_bot
 from companion.cardgames.summoners.cards import kind_of_card, number_of_action
 from companion.cardgames.summoners.cards import kinds as kinds_table
 from companion.cardgames.summoners.engine import new
-from companion.cardgames.summoners.payment import summon_payments
+from companion.cardgames.summoners.payment import pending_payments, summon_payments
 from companion.cardgames.summoners.scenario import arrange, stack_deck
 from companion.cardgames.summoners.view import view
 from companion.web.boards.summoners.log import describe
@@ -210,6 +210,27 @@ def test_example_2_stone_and_red_mana_pay_a_cost() -> None:
     assert kinds(me["spirits"]) == ["kelpie"] and me["stones"] == []
     assert kinds(me["mana"]) == ["dryad"] and len(s["discard"]) == discard + len(cost)
     assert s["await"]["phase"] == "keep"
+
+
+def test_the_payments_kept_while_choosing_are_the_ones_worked_out_afresh() -> None:
+    """A seat asked to pay keeps its choices in the state; at every such moment of many random
+    matches (summons and paid abilities, every player count) they equal a fresh count."""
+    asked = 0
+    for players in (2, 3, 4):
+        for seed in range(12):
+            rng = random.Random(seed)
+            s = new(players, seed, {})
+            while s["result"] is None:
+                seat = s["await"]["seat"]
+                if s["await"]["phase"] == "pay":
+                    kept = s["turn"]["paying"]["options"]
+                    fresh = {k: v for k, v in s["turn"]["paying"].items() if k != "options"}
+                    again = {**s, "turn": {**s["turn"], "paying": fresh}}
+                    assert pending_payments(s, seat) == pending_payments(again, seat)
+                    assert [tuple(p) for p in kept] == list(pending_payments(again, seat))
+                    asked += 1
+                s = GAME.apply(s, seat, rng.choice(GAME.legal_actions(s, seat)))
+    assert asked > 100
 
 
 def test_a_spirit_that_cannot_be_paid_is_not_offered_or_accepted() -> None:

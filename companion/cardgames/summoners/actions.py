@@ -8,7 +8,7 @@ from typing import TypedDict
 from .abilities import assist_triggers, lineup, reachable_of, resolve, take_vp, warded
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
-from .payment import Payment, pay, payment_dict, payment_tuple, pending_payments
+from .payment import pay, payment_dict, payment_tuple, pending_payments
 from .records import Private
 from .state import (
     ALCHEMY_DRAW,
@@ -22,6 +22,7 @@ from .state import (
     REFILL_TO,
     Action,
     Await,
+    Payment,
     State,
     Step,
     emit,
@@ -57,7 +58,8 @@ def _ask_payment(s: State, seat: int) -> None:
     options = pending_payments(s, seat)
     if len(options) == 1:
         _settle(s, seat, options[0])
-    else:
+    else:  # nothing changes before the seat pays, so its choices are kept for legal_actions
+        s["turn"]["paying"]["options"] = [list(p) for p in options]
         s["await"] = {"seat": seat, "phase": "pay"}
 
 

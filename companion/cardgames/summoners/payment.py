@@ -8,13 +8,11 @@ a colour fixes the number), so payments are distinct by counts only.
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import TypedDict
+from typing import TypedDict, cast
 
 from .abilities import Lineup, lineup
 from .cards import COLOURS, Kind, colour_of_card, kind_of_card, kinds
-from .state import State
-
-Payment = tuple[int, int, int, int, int, int]
+from .state import Payment, State
 
 
 class Cost(TypedDict):
@@ -111,6 +109,9 @@ def affordable(
 def pending_payments(s: State, seat: int) -> tuple[Payment, ...]:
     """Payments for what the seat is paying for now (a summon or a paid ability)."""
     target = s["turn"]["paying"]
+    kept = target.get("options")
+    if kept is not None:
+        return cast(tuple[Payment, ...], tuple(map(tuple, kept)))
     if target["for"] == "summon":
         return summon_payments(s, seat, _KIND[target["card"]])
     return cost_payments(s, seat, _ABILITY_COST[target["kind"]])

@@ -47,7 +47,15 @@ class Seat(TypedDict):
 
 
 # What a payment pays for: a summon's card or a paid ability's kind ("for" is a keyword).
-Paying = TypedDict("Paying", {"for": str, "card": str, "kind": str}, total=False)
+# A payment: how many cards of each colour (COLOURS order), then how many stones
+Payment = tuple[int, int, int, int, int, int]
+# What the seat is paying for; "options" keeps the payments worked out when it was asked to
+# choose (as lists: a state is plain JSON)
+Paying = TypedDict(
+    "Paying",
+    {"for": str, "card": str, "kind": str, "options": list[list[int]]},
+    total=False,
+)
 
 
 class Turn(TypedDict):
