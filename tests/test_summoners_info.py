@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -172,6 +173,8 @@ def test_every_event_has_a_sentence_in_both_languages(states: list[State]) -> No
                     with speaking(lang):
                         text = describe(event)
                     assert text and "{" not in text and text != event["type"]
+                    if lang == "ja":  # set in Japanese throughout: full-width brackets
+                        assert not re.search(r"[()A-Za-z]", text), text
     assert {"setup", "turn", "command", "assisted", "game-end"} <= types
 
 

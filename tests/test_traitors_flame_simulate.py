@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 
 import pytest
 from flask_babel import force_locale
@@ -105,6 +107,26 @@ def test_sentences_show_private_cards_only_when_the_view_has_them(app):
     with app.test_request_context(), force_locale("ja"):
         ja = [describe(e, names=["アン", "ベン", "カイ"]) for e in GAME.view(st, 2)["events"]]
     assert "アンがカイに「王の右手」を渡した。" in ja
+
+
+def test_every_log_line_of_random_matches_is_japanese_in_japanese(app):
+    """Names, cards and numbers in Japanese sentences, with full-width brackets, in every
+    event random matches produce (the public log and a seat's own)."""
+    names = ["アン", "ベン", "カイ", "ダナ"]
+    types = set()
+    with app.test_request_context(), force_locale("ja"):
+        for seed in range(6):
+            rng = random.Random(seed)
+            st = GAME.new(4, seed, {})
+            while GAME.result(st) is None:
+                seat, legal = next((p, a) for p in range(4) if (a := GAME.legal_actions(st, p)))
+                st = GAME.apply(st, seat, rng.choice(legal))
+            for viewer in (None, 0):
+                for event in GAME.view(st, viewer)["events"]:
+                    types.add(event["type"])
+                    line = describe(event, names)
+                    assert line and not re.search(r"[()A-Za-z{}]", line), (event, line)
+    assert {"played", "drew", "round-ended"} <= types
 
 
 def test_the_round_end_sentence_says_how_many_flames_the_engine_ends_a_round_on(app, monkeypatch):

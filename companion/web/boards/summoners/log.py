@@ -201,7 +201,9 @@ def _sentence(event: Event, names: Sequence[str] | None) -> str:
     )
     ctx["kind"] = _kind(event.get("kind"))
     ctx["played"] = _kind(event.get("played"))
-    ctx["pairing"] = _kind(event.get("pairing")) + f"({event.get('pairing_number', 0)})"
+    ctx["pairing"] = _kind(event.get("pairing")) + pgettext(
+        "age-of-summoners", " (%(x)s)", x=event.get("pairing_number", 0)
+    )
     ctx["kinds"] = _kinds(event.get("kinds"))
     ctx["kinds_paren"] = (
         pgettext("age-of-summoners", " (%(x)s)", x=ctx["kinds"]) if event.get("kinds") else ""
