@@ -10,6 +10,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
+from .live.signal import changed
 from .sql import Database, insert
 from .store import now
 
@@ -79,6 +80,7 @@ def revoke(db: Database, stream_id: str, token_hash: str) -> bool:
         " AND revoked IS NULL",
         [now(), stream_id, token_hash],
     )
+    changed(db, stream_id)  # the revoked link's open pages end their streams
     return bool(cursor.rowcount > 0)
 
 

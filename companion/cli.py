@@ -30,7 +30,6 @@ def main() -> None:
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--lan", is_flag=True, help="Bind to the local network so phones can join.")
 @click.option("--workers", default=2, show_default=True, type=int)
-@click.option("--threads", default=8, show_default=True, type=int)
 @click.option("--certfile", type=click.Path(exists=True, dir_okay=False), help="TLS certificate.")
 @click.option("--keyfile", type=click.Path(exists=True, dir_okay=False), help="TLS private key.")
 @with_appcontext
@@ -39,7 +38,6 @@ def serve(
     port: int,
     lan: bool,
     workers: int,
-    threads: int,
     certfile: str | None,
     keyfile: str | None,
 ) -> None:
@@ -71,7 +69,7 @@ def serve(
                 "Serving over plain HTTP on the local network: cookies are not marked Secure."
             )
     _trust_own_hosts(host, lan)
-    server.run(host, port, workers, threads, lan, tls, exports)
+    server.run(host, port, workers, lan, tls, exports)
 
 
 def _trust_own_hosts(host: str, lan: bool) -> None:
