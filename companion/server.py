@@ -34,7 +34,7 @@ from .export.supervisor import Settings
 
 log = logging.getLogger(__name__)
 HEAD_TIMEOUT = 10  # seconds for a request's head, and for the next one on a kept connection
-BODY_GRACE = 30.0  # seconds any body may take...
+BODY_GRACE = 10.0  # seconds any body may take...
 BODY_RATE = 16 * 1024  # ...and one more for every this many bytes it declares
 BUFFERED_BODY = 17 * 1024 * 1024  # the largest body read ahead (a backup's import is 16 MB)
 CONNECTIONS = 2000  # open connections per worker: live streams, slow clients and requests
