@@ -51,6 +51,14 @@ class Worker(GeventWorker):  # type: ignore[misc]
             resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
         super().init_process()
 
+    def patch(self) -> None:
+        super().patch()
+        # psycopg picks its way of waiting when first imported; the master imported it before
+        # gevent patched anything (it opened the database), so it would block the whole worker.
+        waiting = sys.modules.get("psycopg.waiting")
+        if waiting is not None:
+            _cooperative_psycopg(waiting)
+
     def timeout_ctx(self) -> Any:
         return gevent.Timeout(HEAD_TIMEOUT, False)
 
@@ -72,6 +80,15 @@ class Worker(GeventWorker):  # type: ignore[misc]
         live = getattr(self.wsgi, "extensions", {}).get("companion.live")
         if live is not None:
             live.stop()
+
+
+def _cooperative_psycopg(waiting: Any) -> None:
+    """Make psycopg, imported before gevent patched the standard library, wait as gevent's
+    own patched modules do (what psycopg chooses by itself when imported after the patch)."""
+    import selectors
+
+    waiting.DefaultSelector = selectors.DefaultSelector  # bound at import: connecting waits
+    waiting.wait = waiting.wait_select  # calls select.select, patched by now
 
 
 def _read_body(req: Any) -> bool:

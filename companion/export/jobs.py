@@ -13,6 +13,7 @@ import logging
 import os
 import secrets
 import socket
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -159,15 +160,18 @@ def _set(db: Database, job_id: str, **changes: Any) -> None:
     db.execute(f"UPDATE exports SET {assignments} WHERE id = ?", [*changes.values(), job_id])
 
 
-def claim_next(db: Database, pid: int, limit: int) -> Job | None:
-    """Take the oldest queued job for worker ``pid``, if fewer than ``limit`` jobs run here.
+def claim_next(
+    db: Database, pid: int, limit: int, pool: Collection[int] | None = None
+) -> Job | None:
+    """Take the oldest queued job for worker ``pid``, if fewer than ``limit`` jobs run here
+    (made by the workers ``pool``, when given: one server's pool, beside others on this machine).
 
     On PostgreSQL the queued row is taken with FOR UPDATE SKIP LOCKED: the servers sharing the
     store each claim a different job at once, and none waits for another's claim.
     """
     fail_lost(db)
     with write_transaction(db):
-        if running(db, HOST) >= limit:
+        if _running_here(db, pool) >= limit:
             return None
         # rowid breaks ties between jobs queued within the same millisecond, in queue order.
         where = f"status = 'queued' ORDER BY created, rowid LIMIT 1{skip_locked(db)}"
@@ -271,6 +275,12 @@ def running(db: Database, host: str | None = None) -> int:
             [host],
         ).fetchone()
     return int(row[0])
+
+
+def _running_here(db: Database, pool: Collection[int] | None) -> int:
+    if pool is None:
+        return running(db, HOST)
+    return sum(1 for job in running_jobs(db) if here(job) and job.pid in pool)
 
 
 def here(job: Job) -> bool:

@@ -234,7 +234,8 @@ class Supervisor:
         for slot in [slot for slot in self.slots if slot is not None and slot.idle]:
             if not jobs.has_queued(self.db):
                 return
-            job = jobs.claim_next(self.db, slot.process.pid, self.settings.workers)
+            pool = [s.process.pid for s in self.slots if s is not None]
+            job = jobs.claim_next(self.db, slot.process.pid, self.settings.workers, pool)
             if job is None:
                 return
             if not self._send(slot, job.id):
