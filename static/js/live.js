@@ -9,7 +9,8 @@
   const STREAM_AGAIN_MS = 60000; // while polling, try a stream again this often
   const FAILURES = 3; // stream errors in a row before polling takes over
 
-  // options: eventsUrl, versionUrl, onAnswer(answer), onGone(status)
+  // options: eventsUrl, versionUrl, onAnswer(answer), onGone(status), and the element whose
+  // data-live-transport says how it is followed: "stream", "poll" or "stopped".
   function follow(options) {
     let source = null;
     let watchdog = null;
@@ -21,11 +22,13 @@
     let quietUntil = 0;
 
     function deliver(answer) { if (!stopped && answer) options.onAnswer(answer); }
+    function say(transport) { if (options.element) options.element.dataset.liveTransport = transport; }
     function stop() {
       stopped = true;
       closeStream();
       stopPolling();
       clearTimeout(again);
+      say("stopped");
     }
     function gone(status) { stop(); options.onGone(status); }
 
@@ -42,10 +45,13 @@
       if (!window.EventSource || !options.eventsUrl) { startPolling(); return; }
       closeStream();
       source = new EventSource(options.eventsUrl);
+      let heard = false;
       arm(FIRST_EVENT_MS);
       source.onmessage = function (event) {
+        heard = true;
         failures = 0;
         stopPolling();
+        say("stream");
         arm(SILENT_MS);
         let answer = null;
         try { answer = JSON.parse(event.data); } catch (e) { return; }
@@ -59,8 +65,12 @@
       });
       source.onerror = function () {
         failures += 1;
-        // CLOSED: the server refused the stream (a revoked link, an old proxy); the poll says why.
-        if (!source || source.readyState === EventSource.CLOSED || failures >= FAILURES) fallBack();
+        // A stream that never opened, or that the server refused (CLOSED: a revoked link, a
+        // proxy that does not pass it), is not tried again for a while; the poll says why. One
+        // that worked is given a few reconnections first (a phone waking, a network change).
+        if (!heard || !source || source.readyState === EventSource.CLOSED || failures >= FAILURES) {
+          fallBack();
+        }
       };
     }
     function fallBack() {
@@ -73,6 +83,7 @@
     function startPolling() {
       if (stopped || pollTimer) return;
       pollTimer = setInterval(poll, POLL_MS);
+      say("poll");
       poll();
     }
     function stopPolling() {
@@ -109,6 +120,7 @@
     let shown = Number(region.dataset.version);
     let busy = false;
     const follower = follow({
+      element: region,
       eventsUrl: region.dataset.eventsUrl,
       versionUrl: region.dataset.versionUrl,
       onAnswer: function (answer) {

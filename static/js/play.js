@@ -254,6 +254,6 @@
   restoreLocal(live);
   focusAfterOwnMove();
   animateDice(live);
-  const follower = window.CompanionLive.follow({ eventsUrl: live.dataset.eventsUrl,
+  const follower = window.CompanionLive.follow({ element: live, eventsUrl: live.dataset.eventsUrl,
     versionUrl: live.dataset.versionUrl, onAnswer: refresh, onGone: gone });
 })();
