@@ -74,6 +74,10 @@ class Live:
             self.listener = Listener(str(self.app.config["DATABASE"]), self.hub.wake).start()
         return self.hub
 
+    def watching(self) -> int:
+        """How many streams this process holds open (what a live-watchers gauge reports)."""
+        return self.hub.watching()
+
     def stop(self) -> None:
         """End every open stream and stop listening."""
         self.hub.close()
