@@ -85,6 +85,7 @@ class Hello:
             ],
             env=env,
             stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
         deadline = time.monotonic() + 30
@@ -404,11 +405,11 @@ def main() -> None:
                     live_run(server.port, events, fragment, args.watchers, args.commands, change)
                 )
             left = unfinished_jobs(server.database)
-            many = asyncio.run(
-                live_run(
-                    server.port, events, fragment, args.many, max(5, args.commands // 3), change
-                )
+            few = max(5, args.commands // 3)
+            bare_many = asyncio.run(
+                live_run(hello.port, "/events", "/", args.many, few, hello_change(hello))
             )
+            many = asyncio.run(live_run(server.port, events, fragment, args.many, few, change))
             idle = asyncio.run(idle_cost(server, events, fragment, args.watchers, args.idle))
         finally:
             hello.stop()
@@ -427,15 +428,20 @@ def main() -> None:
         (f"bare push, {args.watchers} watchers (baseline)", bare_run),
         (f"app, {args.watchers} watchers, idle", quiet),
         (f"app, {args.watchers} watchers, PDFs being made", busy),
+        (f"bare push, {args.many} watchers (baseline)", bare_many),
         (f"app, {args.many} watchers", many),
     ]
     for kind, what in (("event", "its event"), ("fragment", "the new fragment")):
         print(f" {what}:")
         for label, run in rows:
             print(f"  {label:<44} {summary(*run[kind])}")
-        if bare_run[kind][0] and quiet[kind][0]:
-            ratio = statistics.median(quiet[kind][0]) / statistics.median(bare_run[kind][0])
-            print(f"  app idle p50 / bare push p50: {ratio:.1f}")
+        for (app_run, bare), n in (
+            ((quiet, bare_run), args.watchers),
+            ((many, bare_many), args.many),
+        ):
+            if app_run[kind][0] and bare[kind][0]:
+                ratio = statistics.median(app_run[kind][0]) / statistics.median(bare[kind][0])
+                print(f"  {n} watchers: app p50 / bare push p50 = {ratio:.1f}")
     print(f" books made meanwhile: {books.made}; jobs left queued or running after: {left}")
     print(
         f"\nserver CPU, idle: no watcher {idle[0]:.3f} cores; {args.watchers} idle watchers"
