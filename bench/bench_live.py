@@ -344,6 +344,59 @@ async def idle_cost(server: Server, events: str, fragment: str, count: int, seco
     return quiet, held
 
 
+LISTENER = """
+import sys, time
+from companion.live.signal import Listener
+def wake(payload):
+    if payload and payload.startswith("d"):
+        print(payload, time.monotonic(), flush=True)
+listener = Listener(sys.argv[1], wake).start()
+listener.ready.wait(10)
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def signal_cost(folder: Path, listeners: int = 4, sends: int = 2000) -> tuple[float, float]:
+    """The local signal alone, with ``listeners`` processes listening: microseconds to send one
+    change to all of them, and the median time until one hears it."""
+    marker = str(folder / "signal-only")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    running = [
+        subprocess.Popen(
+            [sys.executable, "-c", LISTENER, marker],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(listeners)
+    ]
+    try:
+        for process in running:
+            assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+        begin = time.perf_counter()
+        for n in range(sends):
+            send_local(marker, f"s{n}")
+        per_send = (time.perf_counter() - begin) / sends * 1e6
+        sent: dict[str, float] = {}
+        for n in range(100):  # one at a time, so that nothing queues
+            sent[f"d{n}"] = time.monotonic()
+            send_local(marker, f"d{n}")
+            time.sleep(0.005)
+        delays = []
+        for process in running:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.close()
+            for line in process.stdout:
+                payload, when = line.split()
+                delays.append((float(when) - sent[payload]) * 1e6)
+    finally:
+        for process in running:
+            process.wait(timeout=10)
+    return per_send, statistics.median(delays) if delays else float("nan")
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -411,6 +464,7 @@ def main() -> None:
             )
             many = asyncio.run(live_run(server.port, events, fragment, args.many, few, change))
             idle = asyncio.run(idle_cost(server, events, fragment, args.watchers, args.idle))
+            sending, delivery = signal_cost(folder)
         finally:
             hello.stop()
             server.stop()
@@ -444,7 +498,11 @@ def main() -> None:
                 print(f"  {n} watchers: app p50 / bare push p50 = {ratio:.1f}")
     print(f" books made meanwhile: {books.made}; jobs left queued or running after: {left}")
     print(
-        f"\nserver CPU, idle: no watcher {idle[0]:.3f} cores; {args.watchers} idle watchers"
+        f"\nlocal signal (SQLite): {sending:.1f} us to send a change to 4 listeners;"
+        f" heard after {delivery:.0f} us (median)"
+    )
+    print(
+        f"server CPU, idle: no watcher {idle[0]:.3f} cores; {args.watchers} idle watchers"
         f" {idle[1]:.3f} cores; the watchers' share {idle[1] - idle[0]:.3f}"
     )
 

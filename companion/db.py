@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 from flask import Flask, current_app, g
@@ -52,11 +55,17 @@ def connect(path: str | Path) -> Database:
     """
     if pg.is_url(path):
         return pg.connect(str(path))  # type: ignore[return-value]
+    cooperative = _greenlets()
+    timeout = 0 if cooperative else BUSY_TIMEOUT_MS
     conn = sqlite3.connect(
-        str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        str(path),
+        timeout=timeout / 1000,
+        isolation_level=None,
+        check_same_thread=False,
+        factory=_Cooperative if cooperative else sqlite3.Connection,
     )
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {timeout}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -64,6 +73,41 @@ def connect(path: str | Path) -> Database:
         conn.close()
         raise
     return Database(conn)
+
+
+def _greenlets() -> bool:
+    """Whether gevent runs this process (``companion serve``'s workers): threads are greenlets."""
+    monkey = sys.modules.get("gevent.monkey")
+    return bool(monkey is not None and monkey.is_module_patched("time"))
+
+
+class _Cooperative(sqlite3.Connection):
+    """A connection that waits for another process's write lock by sleeping, which lets the
+    other greenlets of a gevent worker run; SQLite's own busy wait is C code that would hold the
+    whole worker for up to the busy timeout, once per waiting request."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        return _waiting(self, super().execute, sql, parameters)
+
+    def executemany(self, sql: str, rows: Any, /) -> sqlite3.Cursor:
+        return _waiting(self, super().executemany, sql, rows)
+
+
+def _waiting(conn: sqlite3.Connection, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
+    # Inside a transaction a busy answer means giving way to another writer: never waited for.
+    if conn.in_transaction and not sql.lstrip().upper().startswith("BEGIN"):
+        return run(sql, parameters)  # type: ignore[no-any-return]
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.002
+    while True:
+        try:
+            return run(sql, parameters)  # type: ignore[no-any-return]
+        except sqlite3.OperationalError as err:
+            code = getattr(err, "sqlite_errorcode", 0) & 0xFF
+            if code not in (5, 6) or time.monotonic() >= deadline:  # busy, locked
+                raise
+        time.sleep(pause)  # gevent's sleep: the worker serves others meanwhile
+        pause = min(pause * 2, 0.05)
 
 
 def unavailable(err: BaseException) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
 import logging
 import os
@@ -24,7 +25,6 @@ import socket
 import stat
 import tempfile
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -56,6 +56,7 @@ def _database_path(db: Any) -> str:
     return ""
 
 
+@functools.lru_cache(maxsize=64)
 def folder(database: str) -> Path:
     """Where the listeners of one SQLite database keep their sockets.
 
@@ -190,9 +191,3 @@ class Listener:
             while not self.stopped.is_set():
                 for note in conn.notifies(timeout=1.0):
                     self.wake(note.payload)
-
-
-def wait_ready(listener: Listener, timeout: float = 5.0) -> bool:
-    """Wait until the listener is bound or connected (tests and benches start with that)."""
-    deadline = time.monotonic() + timeout
-    return listener.ready.wait(max(0.0, deadline - time.monotonic()))
