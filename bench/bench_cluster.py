@@ -155,23 +155,27 @@ def main() -> None:
                 "COMPANION_EXPORTS_DIR": str(folder / "exports"),
                 "COMPANION_PACKS_DIR": str(folder / "packs"),
             }
-            lite = Server(folder / "lite.sqlite3", wrapper=core(0)).start()
-            first = Server(folder / "a.sqlite3", env=shared, wrapper=core(1)).start()
-            second = Server(folder / "b.sqlite3", env=shared, wrapper=core(2)).start()
-            servers = [lite, first, second]
-            setups = {
-                "1 server, SQLite": [lite.port],
-                "1 server, PostgreSQL": [first.port],
-                "2 servers, PostgreSQL": [first.port, second.port],
-            }
-            results: dict[str, list[tuple[float, float]]] = {name: [] for name in setups}
-            for _round in range(args.rounds):
-                for name, ports in setups.items():  # interleaved: a busy moment hits all
-                    results[name].append(measure(ports, args.seconds))
-        throttling = [cap.throttled() for cap in caps]
+            try:  # the servers stop before their folder goes (their export pools write there)
+                lite = Server(folder / "lite.sqlite3", wrapper=core(0)).start()
+                servers.append(lite)
+                first = Server(folder / "a.sqlite3", env=shared, wrapper=core(1)).start()
+                servers.append(first)
+                second = Server(folder / "b.sqlite3", env=shared, wrapper=core(2)).start()
+                servers.append(second)
+                setups = {
+                    "1 server, SQLite": [lite.port],
+                    "1 server, PostgreSQL": [first.port],
+                    "2 servers, PostgreSQL": [first.port, second.port],
+                }
+                results: dict[str, list[tuple[float, float]]] = {name: [] for name in setups}
+                for _round in range(args.rounds):
+                    for name, ports in setups.items():  # interleaved: a busy moment hits all
+                        results[name].append(measure(ports, args.seconds))
+                throttling = [cap.throttled() for cap in caps]
+            finally:
+                for server in servers:
+                    server.stop()
     finally:
-        for server in servers:
-            server.stop()
         cluster.stop()
         for cap in caps:
             cap.remove()
