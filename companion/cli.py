@@ -44,7 +44,7 @@ def serve(
     keyfile: str | None,
 ) -> None:
     """Run the production server (gunicorn) on the embedded SQLite database."""
-    from . import server, serverlock
+    from . import metrics, server, serverlock
     from .db import init_db
     from .export.supervisor import Settings
     from .pg import is_url
@@ -71,7 +71,10 @@ def serve(
                 "Serving over plain HTTP on the local network: cookies are not marked Secure."
             )
     _trust_own_hosts(host, lan)
-    server.run(host, port, workers, threads, lan, tls, exports)
+    # The export processes have no app config of their own: they read the format here.
+    os.environ["COMPANION_LOG_FORMAT"] = str(current_app.config.get("LOG_FORMAT", "text"))
+    extra = metrics.prepare_server() if current_app.config.get("METRICS_TOKEN") else {}
+    server.run(host, port, workers, threads, lan, tls, exports, extra)
 
 
 def _trust_own_hosts(host: str, lan: bool) -> None:
