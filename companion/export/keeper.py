@@ -49,10 +49,8 @@ class Keeper:
             if self.process is None:
                 atexit.register(self.stop)
             else:
-                code = self.process.returncode
-                log.error(
-                    "export supervisor %d stopped (%s); starting it again", self.process.pid, code
-                )
+                # No exit code: gunicorn's master reaps every child, this one too.
+                log.error("export supervisor %d stopped; starting it again", self.process.pid)
             with log_file(self.settings) as output:
                 # Its own lines go to the server's log (its standard error), its workers' to
                 # worker.log (its standard output, which they inherit).

@@ -9,8 +9,10 @@ is searched for every token it saw. A path holding `%0a` and ESC writes one esca
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import signal
 import sqlite3
 import threading
 import time
@@ -196,6 +198,17 @@ def test_a_path_cannot_forge_a_log_line(logged: Logged, path: str) -> None:
         assert (
             LINE.match(line) or line.startswith("    ") or not line.strip() or "running:" in line
         ), line
+
+
+def test_a_restart_of_the_export_supervisor_is_logged(logged: Logged) -> None:
+    from attacks.test_attack_export_worker import supervisor_pids
+
+    (pid,) = supervisor_pids(logged.server.database)
+    os.kill(pid, signal.SIGKILL)
+    log = _wait_for(logged, f"export supervisor {pid} stopped; starting it again")
+    assert re.search(
+        rf"^{STAMP} ERROR \[-\] companion.export.keeper: export supervisor {pid}", log, re.M
+    )
 
 
 def test_the_server_answers_after_all_this(logged: Logged) -> None:
