@@ -23,6 +23,10 @@ def _create_app() -> Flask:
 @click.group(cls=FlaskGroup, create_app=_create_app, add_version_option=False)
 def main() -> None:
     """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
+    if click.get_current_context().invoked_subcommand == "serve":
+        from . import metrics
+
+        metrics.prepare_server()  # before the app loads: the client library reads it once
 
 
 @click.command("serve", short_help="Run the production server (gunicorn).")
@@ -73,8 +77,7 @@ def serve(
     _trust_own_hosts(host, lan)
     # The export processes have no app config of their own: they read the format here.
     os.environ["COMPANION_LOG_FORMAT"] = str(current_app.config.get("LOG_FORMAT", "text"))
-    extra = metrics.prepare_server() if current_app.config.get("METRICS_TOKEN") else {}
-    server.run(host, port, workers, threads, lan, tls, exports, extra)
+    server.run(host, port, workers, threads, lan, tls, exports, metrics.gunicorn_hooks())
 
 
 def _trust_own_hosts(host: str, lan: bool) -> None:

@@ -148,16 +148,30 @@ def timed(db: Any) -> Any:
     return db
 
 
-def prepare_server() -> dict[str, Any]:
-    """Before gunicorn forks: the shared folder, and the hook that forgets a dead worker's gauges."""
+def prepare_server() -> None:
+    """Make the folder every process of this server writes its figures to, before anything
+    counts (``companion serve`` calls it first: even the master's own queries count)."""
+    if os.environ.get(MULTIPROC_ENV):
+        return  # an operator's own folder, or made already
     folder = tempfile.mkdtemp(prefix="companion-metrics-")
     os.environ[MULTIPROC_ENV] = folder
-    atexit.register(shutil.rmtree, folder, True)
+    owner = os.getpid()
+
+    def remove() -> None:
+        if os.getpid() == owner:  # forked workers inherit this hook: only the master removes
+            shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(remove)
+
+
+def gunicorn_hooks() -> dict[str, Any]:
+    """gunicorn's hook that forgets a dead worker's live gauges (its counts stay summed)."""
 
     def child_exit(_server: Any, worker: Any) -> None:
-        from prometheus_client import multiprocess
+        if os.environ.get(MULTIPROC_ENV):
+            from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(worker.pid)
+            multiprocess.mark_process_dead(worker.pid)
 
     return {"child_exit": child_exit}
 

@@ -29,6 +29,7 @@ from companion.demo import create_demo
 from companion.export.jobs import book_filename
 from companion.logs import public_id
 
+METRICS = "metrics-token-of-the-log-tests"
 STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"
 LINE = re.compile(rf"{STAMP} (DEBUG|INFO|WARNING|ERROR|CRITICAL) \[([^\]]+)\] ")
 
@@ -78,7 +79,8 @@ def logged(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Logged]:
     folder = tmp_path_factory.mktemp("logged")
     database = folder / "logged.sqlite3"
     tokens = _prepare(database)
-    server = Server(database, env={"COMPANION_ACCESS_LOG": "true"}).start()
+    env = {"COMPANION_ACCESS_LOG": "true", "COMPANION_METRICS_TOKEN": METRICS}
+    server = Server(database, env=env).start()
     try:
         yield Logged(server, folder, *tokens)
     finally:
@@ -132,7 +134,12 @@ def _failed_book(logged: Logged) -> str:
     raise AssertionError("the book never failed")
 
 
-def test_no_token_reaches_any_log_whatever_fails(logged: Logged) -> None:
+@pytest.fixture(scope="module")
+def failed_job(logged: Logged) -> str:
+    return _failed_book(logged)
+
+
+def test_no_token_reaches_any_log_whatever_fails(logged: Logged, failed_job: str) -> None:
     port = logged.server.port
     for path in (f"/c/{logged.healthy}/", f"/c/{logged.reader}/story", f"/t/{logged.table_seat}/x"):
         request(port, "GET", path)
@@ -150,8 +157,7 @@ def test_no_token_reaches_any_log_whatever_fails(logged: Logged) -> None:
     finally:
         release.set()
         holder.join(60)
-    job = _failed_book(logged)
-    log = _wait_for(logged, f"export {job} of ")
+    log = _wait_for(logged, f"export {failed_job} of ")
     assert f"Exception on /c/{public_id(logged.broken)}/ [GET]" in log
     assert f"/api/v1/chronicles/{public_id(logged.broken)}/state failed" in log
     assert f"on POST /api/v1/chronicles/{public_id(logged.healthy)}/commands" in log  # the 503
@@ -209,6 +215,17 @@ def test_a_restart_of_the_export_supervisor_is_logged(logged: Logged) -> None:
     assert re.search(
         rf"^{STAMP} ERROR \[-\] companion.export.keeper: export supervisor {pid}", log, re.M
     )
+
+
+def test_the_failed_book_is_counted_with_its_time(logged: Logged, failed_job: str) -> None:
+    import requests
+
+    _wait_for(logged, f"export {failed_job} of ")
+    text = requests.get(
+        f"{logged.server.url}/metrics", headers={"Authorization": f"Bearer {METRICS}"}, timeout=30
+    ).text
+    assert re.search(r'^companion_export_job_seconds_count\{outcome="failed"\} [1-9]', text, re.M)
+    assert not any(token in text for token in logged.tokens())
 
 
 def test_the_server_answers_after_all_this(logged: Logged) -> None:
