@@ -128,11 +128,12 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
-    from . import cli, hosts, ratelimit, sealed_session, security
+    from . import bidi, cli, hosts, ratelimit, sealed_session, security
     from .export import keeper
     from .web import render_cache, terms
 
     hosts.init_app(app)
+    bidi.init_app(app)
     render_cache.init_app(app)
     ratelimit.init_app(app)
     security.init_app(app)
