@@ -7,6 +7,7 @@ migrations are one list for both (``companion/migrations.py``).
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import sys
@@ -21,7 +22,7 @@ from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 from sqlite_utils import Database
 
-from . import pg
+from . import metrics, pg
 from .migrations import POSTGRESQL_MIGRATIONS, migrations
 
 BUSY_TIMEOUT_MS = 5000
@@ -54,15 +55,16 @@ def connect(path: str | Path) -> Database:
     A ``postgresql://`` address opens PostgreSQL instead, also in autocommit mode.
     """
     if pg.is_url(path):
-        return pg.connect(str(path))  # type: ignore[return-value]
+        return metrics.timed(pg.connect(str(path)))  # type: ignore[no-any-return]
     cooperative = _greenlets()
     timeout = 0 if cooperative else BUSY_TIMEOUT_MS
+    base = metrics.sqlite_factory()
     conn = sqlite3.connect(
         str(path),
         timeout=timeout / 1000,
         isolation_level=None,
         check_same_thread=False,
-        factory=_Cooperative if cooperative else sqlite3.Connection,
+        factory=_cooperative(base) if cooperative else base,
     )
     try:
         conn.execute(f"PRAGMA busy_timeout = {timeout}")
@@ -79,6 +81,12 @@ def _greenlets() -> bool:
     """Whether gevent runs this process (``companion serve``'s workers): threads are greenlets."""
     monkey = sys.modules.get("gevent.monkey")
     return bool(monkey is not None and monkey.is_module_patched("time"))
+
+
+@functools.cache
+def _cooperative(base: type[sqlite3.Connection]) -> type[sqlite3.Connection]:
+    """``base`` (a plain or a counted connection) made to wait cooperatively for a lock."""
+    return type(f"Cooperative{base.__name__}", (_Cooperative, base), {})
 
 
 class _Cooperative(sqlite3.Connection):

@@ -21,10 +21,13 @@ from table_helpers import buttons
 from companion import capabilities
 from companion.db import connect
 
+METRICS = "live-metrics-token"
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("live") / "live.sqlite3").start()
+    folder = tmp_path_factory.mktemp("live")
+    running = Server(folder / "live.sqlite3", env={"COMPANION_METRICS_TOKEN": METRICS}).start()
     try:
         yield running
     finally:
@@ -226,3 +229,38 @@ def test_idle_connections_do_not_pile_up_database_connections(tmp_path: Path) ->
         thread.join()
     pool = app.extensions["companion.db_pool"]
     assert pool.connections(app.config["DATABASE"]) <= IDLE_KEPT
+
+
+def watchers_gauge(port: int) -> float:
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", "/metrics", headers={"Authorization": f"Bearer {METRICS}"})
+        text = conn.getresponse().read().decode()
+    finally:
+        conn.close()
+    found = re.search(r"^companion_live_watchers (\S+)$", text, re.M)
+    assert found, text[:500]
+    return float(found.group(1))
+
+
+def test_the_metrics_count_the_open_streams(server: Server) -> None:
+    token = new_chronicle(server.port)
+    before = watchers_gauge(server.port)
+    streams = [EventStream(server.port, f"/c/{token}/events") for _ in range(3)]
+    try:
+        for stream in streams:
+            assert stream.next() is not None
+        assert watchers_gauge(server.port) == before + 3
+        db = connect(server.database)
+        cap = capabilities.resolve(db, token)
+        assert cap is not None
+        capabilities.revoke(db, cap.stream_id, capabilities.hash_token(token))
+        db.conn.close()
+        for stream in streams:  # the server ends each stream, and counts it closed
+            assert stream.next() is not None and stream.next() is None
+        assert watchers_gauge(server.port) == before
+    finally:
+        for stream in streams:
+            stream.close()

@@ -22,6 +22,7 @@ from typing import Any
 from flask import Flask, current_app, request, url_for
 from werkzeug.wrappers import Response
 
+from .. import metrics
 from .hub import Hub, Watcher
 from .signal import Listener
 
@@ -114,7 +115,13 @@ def respond(stream_id: str, endpoint: str, **values: Any) -> Response:
         _events(app, watcher, key, environ, first), content_type="text/event-stream"
     )
     response.headers.update(HEADERS)
-    response.call_on_close(watcher.close)
+    metrics.watchers(+1)
+
+    def closed() -> None:
+        watcher.close()
+        metrics.watchers(-1)
+
+    response.call_on_close(closed)
     return response
 
 
