@@ -138,6 +138,7 @@ def _register_blueprints(app: Flask) -> None:
     from .web import (
         api,
         chronicle,
+        delete_view,
         export_view,
         import_view,
         main,
@@ -156,6 +157,7 @@ def _register_blueprints(app: Flask) -> None:
         api.bp,
         export_view.bp,
         import_view.import_bp,
+        delete_view.bp,
         tables.bp,
     )
     for blueprint in blueprints:
