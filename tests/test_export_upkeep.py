@@ -97,11 +97,13 @@ def test_dead_servers_heartbeats_are_removed_live_ones_kept(db: Database, export
     for owner in (live, far_fresh, far_stale):
         heartbeat.write(exports, owner, {})
     age(exports / heartbeat.file_name(far_stale), 60)
+    (exports / "supervisor.json").write_text("{}")  # an older version's, left by an upgrade
+    age(exports / "supervisor.json", 60)
     # This process is no supervisor (its command line does not say so): as good as gone.
     assert heartbeat.gone(exports, live, 0) and not heartbeat.gone(exports, far_fresh, 0)
     assert heartbeat.gone(exports, far_stale, 0)
     removed = upkeep.sweep(db, exports, 10**9, 600).heartbeats
-    assert sorted(removed) == sorted([live, far_stale])
+    assert sorted(removed) == sorted([live, far_stale, "supervisor.json"])
     assert [p.name for p in exports.glob("supervisor-*")] == [heartbeat.file_name(far_fresh)]
 
 

@@ -146,9 +146,16 @@ def _signal_alive(pid: int) -> bool:
 def remove_dead(exports_dir: Path, still_owning: set[str]) -> list[str]:
     """Remove the heartbeats of supervisors that are gone and own no running book any more."""
     removed = []
+    older = exports_dir / "supervisor.json"  # the one heartbeat of versions before owner ids
+    with contextlib.suppress(OSError):
+        if time.time() - older.stat().st_mtime > STALE_AFTER:
+            older.unlink()
+            removed.append(older.name)
     for path in _beats(exports_dir):
         owner = path.name[len(PREFIX) : -5]
-        if owner in still_owning or not gone(exports_dir, owner, 0.0):
+        # An older version's heartbeat (no owner id in its name) goes once it is long silent.
+        silent = (age(exports_dir, owner) or 0.0) if parse_owner(owner) is None else 0.0
+        if owner in still_owning or not gone(exports_dir, owner, silent):
             continue
         with contextlib.suppress(OSError):
             path.unlink()
