@@ -4,6 +4,7 @@ starts it again if it stopped), and ``health`` reads its heartbeat for ``/health
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import subprocess
 import threading
@@ -15,6 +16,8 @@ from typing import Any
 from .heartbeat import FULL_BELOW, STALE_AFTER, free_bytes, server_age
 from .jobs import PER_STREAM
 from .supervisor import APP_IDLE_EXIT, RESTART_AFTER, ROOT, Settings, log_file, wait_or_kill
+
+log = logging.getLogger("companion.export.keeper")
 
 
 class Keeper:
@@ -37,12 +40,16 @@ class Keeper:
                 return False
             if self.process is None:
                 atexit.register(self.stop)
+            else:
+                # No exit code: gunicorn's master reaps every child, this one too.
+                log.error("export supervisor %d stopped; starting it again", self.process.pid)
             with log_file(self.settings) as output:
+                # Its own lines go to the server's log (its standard error), its workers' to
+                # worker.log (its standard output, which they inherit).
                 self.process = subprocess.Popen(
                     self.settings.command(os.getpid()),
                     stdin=subprocess.DEVNULL,
                     stdout=output,
-                    stderr=subprocess.STDOUT,
                     cwd=ROOT,
                 )
             self.started = time.monotonic()

@@ -46,7 +46,7 @@ from typing import IO, Any
 
 from sqlite_utils import Database
 
-from .. import pg
+from .. import logs, metrics, pg
 from . import heartbeat, jobs, upkeep
 
 log = logging.getLogger("companion.export.supervisor")
@@ -217,17 +217,22 @@ class Supervisor:
                 self.slots[index] = None
                 upkeep.remove_partials(self.settings.exports_dir, slot.process.pid)
                 if slot.job_id is not None:
-                    self._settle(slot.job_id, slot.process.pid, slot.process.returncode)
+                    outcome = self._settle(slot.job_id, slot.process.pid, slot.process.returncode)
+                    metrics.job_done(time.monotonic() - slot.started, outcome)
                     self.next_sweep = 0.0  # a book was made, perhaps: look at the budget
                 else:  # it could not even load: do not start one twice a second
                     log.error("export worker %s stopped unasked", slot.process.pid)
                     self.rest_until = time.monotonic() + REST_AFTER_CRASH
 
-    def _settle(self, job_id: str, pid: int, code: int | None) -> None:
+    def _settle(self, job_id: str, pid: int, code: int | None) -> str:
+        """Settle a finished worker's job; what became of it (``done``, ``failed``, ``requeued``)."""
         job = jobs.find(self.db, job_id)
         if job is None or job.status != "running" or job.pid != pid:
-            return  # made or failed, and said so itself
-        upkeep.settle_lost(self.db, job, f"worker {pid} stopped ({code})")
+            if job is not None and job.status == "failed":  # its traceback is in worker.log
+                log.error("export %s of %s failed: %s", job_id, job.stream_id, job.error)
+            return job.status if job is not None else "gone"
+        settled = upkeep.settle_lost(self.db, job, f"worker {pid} stopped ({code})")
+        return "requeued" if settled == "queued" else settled or job.status
 
     def enforce_time_limit(self) -> None:
         """Kill a worker past its book's time limit and fail its job, saying why."""
@@ -242,7 +247,10 @@ class Supervisor:
             upkeep.remove_partials(self.settings.exports_dir, slot.process.pid)
             job = jobs.find(self.db, slot.job_id)
             if job is not None and job.status == "running" and job.pid == slot.process.pid:
-                log.error("export %s took over %g s; stopped", job.id, slot.limit)
+                log.error(
+                    "export %s of %s took over %g s; stopped", job.id, job.stream_id, slot.limit
+                )
+                metrics.job_done(slot.limit, "time-limit")
                 jobs.fail(self.db, job.id, f"{jobs.TIME_LIMIT}: stopped after {slot.limit:.0f} s")
 
     def fill(self) -> None:
@@ -356,7 +364,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parent", type=int, default=os.getppid())
     parser.add_argument("--keep-bytes", type=int, default=upkeep.KEEP_BYTES)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logs.configure_process(sys.stderr, sys.stdout)  # the server's log, and worker.log
+    if os.environ.get(metrics.MULTIPROC_ENV):
+        metrics.enable()  # the server's scrapes read this process's figures too
     settings = Settings(
         args.database, args.exports, args.workers, args.time_limit, args.idle_exit, args.keep_bytes
     )
@@ -364,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     from ..db import connect
 
     supervisor = Supervisor(settings, connect(settings.database), args.parent)
+    log.info("export supervisor started: %d workers, pid %d", settings.workers, os.getpid())
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(number, supervisor.request_stop)
     supervisor.run()

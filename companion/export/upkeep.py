@@ -50,10 +50,10 @@ def settle_lost(db: Database, job: Job, why: str) -> str | None:
         if row is None or row.status != "running" or (row.host, row.pid) != (job.host, job.pid):
             return None
         if row.attempts < ATTEMPTS:
-            log.warning("export %s: %s; queued again", job.id, why)
+            log.warning("export %s of %s: %s; queued again", job.id, job.stream_id, why)
             _set(db, job.id, status="queued", progress=0, step=None, page=None, pid=None, host=None)
             return "queued"
-        log.error("export %s: %s, %d times; failed", job.id, why, row.attempts)
+        log.error("export %s of %s: %s, %d times; failed", job.id, job.stream_id, why, row.attempts)
         detail = f"the book's maker stopped {row.attempts} times before the book was made"
         fail(db, job.id, f"{WORKER_LOST}: {detail}")
     return "failed"

@@ -24,7 +24,7 @@ from pathlib import Path
 from flask import Flask
 from sqlite_utils import Database
 
-from .. import store
+from .. import logs, store
 from ..db import connect
 from ..legacy import Recorded, State, event_from_dict, replay
 from . import editions, heartbeat, jobs, upkeep
@@ -108,7 +108,7 @@ def make_logged(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> b
     try:
         make(app, db, job, exports_dir)
     except Exception as err:  # one bad book must not stop the queue
-        log.exception("export %s failed", job.id)
+        log.exception("export %s of %s failed", job.id, job.stream_id)
         reason = jobs.DISK_FULL if heartbeat.is_full(err) else type(err).__name__
         jobs.fail(db, job.id, f"{reason}: {err}")
         return False
@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     parent = os.getppid() if args.parent is None else args.parent
     if os.getppid() != parent:
         return 0
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logs.configure_process(sys.stderr)
     with contextlib.suppress(OSError):
         os.nice(5)  # on a small server the players' pages come before the book
     from .. import create_app
