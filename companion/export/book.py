@@ -23,6 +23,7 @@ from ..web.terms import stage_name
 from . import PAPERS
 from .contents import Contents, EditionError, contents
 from .fetcher import StaticFetcher
+from .typeset import Passes, finish, isolate
 
 if TYPE_CHECKING:
     from weasyprint import Document
@@ -93,8 +94,9 @@ def book_html(
     """
     book = contents(state, edition)
     size = paper_for(paper)
+    japanese = book.language == "ja"
     with force_locale(book.language):
-        return render_template(
+        html = render_template(
             "book/book.html",
             book=book,
             state=state,
@@ -107,7 +109,18 @@ def book_html(
             running_heads=running_heads,
             toc_pages=toc_pages or {},
             timeline=_timeline(state),
+            isolate=isolate,
+            told_by=told_by(state),
         )
+    passes = Passes(japanese, kenten=japanese and not vertical, smart=book.language == "en")
+    return finish(html, passes)
+
+
+def told_by(state: State) -> str:
+    """The players in seating order, each name isolated, joined as the language joins a list."""
+    from ..web.wording import join_list
+
+    return join_list([isolate(player) for player in state.setup.players])
 
 
 def running_heads(book: Contents, state: State) -> list[tuple[str, str]]:
