@@ -38,7 +38,9 @@ class _Font:
     def __init__(self, font: Any) -> None:
         self.name = str(font.get("/BaseFont", "?")).lstrip("/")
         self.subtype = str(font["/Subtype"])
-        self.to_unicode = _to_unicode(font["/ToUnicode"].get_object()) if "/ToUnicode" in font else {}
+        self.to_unicode = (
+            _to_unicode(font["/ToUnicode"].get_object()) if "/ToUnicode" in font else {}
+        )
         self.program: TTFont | None = None
         self.cid_to_gid: dict[int, int] | None = None
         self.empty: set[int] = set()
@@ -130,7 +132,9 @@ def _to_unicode(stream: Any) -> dict[int, str]:
 
 
 def _visible(text: str) -> bool:
-    return any(not char.isspace() and unicodedata.category(char) not in ("Cf", "Mn", "Zs") for char in text)
+    return any(
+        not char.isspace() and unicodedata.category(char) not in ("Cf", "Mn", "Zs") for char in text
+    )
 
 
 def drawn(pdf: bytes) -> Drawn:
@@ -182,7 +186,15 @@ def _walk(
         elif operator == b"Do":
             form = forms[operands[0]].get_object()
             if form.get("/Subtype") == "/Form" and id(form) not in seen:
-                _walk(reader, form.get("/Resources", resources), form, number, fonts, result, seen | {id(form)})
+                _walk(
+                    reader,
+                    form.get("/Resources", resources),
+                    form,
+                    number,
+                    fonts,
+                    result,
+                    seen | {id(form)},
+                )
 
 
 def _codes(raw: bytes, font: _Font, number: int, result: Drawn) -> None:
@@ -194,6 +206,8 @@ def _codes(raw: bytes, font: _Font, number: int, result: Drawn) -> None:
         if gid == 0 or gid >= font.glyph_count:
             result.problems.append(f"page {number}: {text!r} drawn as .notdef in {font.name}")
         elif gid in font.empty and _visible(text):
-            result.problems.append(f"page {number}: {text!r} drawn as an empty glyph in {font.name}")
+            result.problems.append(
+                f"page {number}: {text!r} drawn as an empty glyph in {font.name}"
+            )
         else:
             result.chars.setdefault(font.name.split("+", 1)[-1], set()).update(text)

@@ -34,8 +34,8 @@ class Paper:
     """A page size with its margins (top, outer, bottom, inner) and the body type size."""
 
     key: str
-    width_mm: int
-    height_mm: int
+    width_mm: float
+    height_mm: float
     margins_mm: tuple[int, int, int, int]
     font_pt: float
 
@@ -52,6 +52,8 @@ PAPER_SIZES = {
     # A6 is the size of a Japanese bunko; shinsho is the 103 x 182 mm of a Japanese shinsho.
     "a6": Paper("a6", 105, 148, (12, 10, 14, 13), 8.5),
     "shinsho": Paper("shinsho", 103, 182, (14, 10, 16, 13), 8.5),
+    # Half of a US Letter sheet (5.5 x 8.5 in), the American booklet's page.
+    "half-letter": Paper("half-letter", 139.7, 215.9, (16, 14, 18, 17), 9.5),
 }
 assert set(PAPER_SIZES) == set(PAPERS)
 
@@ -67,7 +69,7 @@ logging.getLogger("weasyprint").addFilter(_IgnoredLineBreak())
 
 
 def paper_for(key: str) -> Paper:
-    """The paper named ``key`` (a5, a4, b6, a6 or shinsho)."""
+    """The paper named ``key`` (a5, a4, b6, a6, shinsho or half-letter)."""
     try:
         return PAPER_SIZES[key]
     except KeyError:
@@ -86,11 +88,13 @@ def book_html(
     bleed_mm: int = 0,
     vertical: bool = False,
     toc_pages: Mapping[str, str] | None = None,
+    front_only: bool = False,
 ) -> str:
     """The book as one HTML document, in the chronicle's language.
 
     ``bleed_mm`` is for the print shop's edition; ``vertical`` lays it out for Chromium in
-    vertical Japanese (``vertical.py``), whose contents show ``toc_pages`` (anchor: page).
+    vertical Japanese (``vertical.py``), whose contents show ``toc_pages`` (anchor: page), and
+    whose front matter (title page and contents) is printed alone with ``front_only``.
     """
     book = contents(state, edition)
     size = paper_for(paper)
@@ -108,6 +112,7 @@ def book_html(
             css_string=css_string,
             running_heads=running_heads,
             toc_pages=toc_pages or {},
+            front_only=front_only,
             timeline=_timeline(state),
             isolate=isolate,
             told_by=told_by(state),

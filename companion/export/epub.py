@@ -19,7 +19,9 @@ from ..languages import writes_vertically
 from ..legacy import State
 from ..story import life_timeline
 from ..web.terms import stage_name
+from .book import told_by
 from .contents import Contents, EditionError, contents
+from .typeset import Passes, finish, isolate, printable
 from .vertical import tate_chu_yoko
 
 NAMESPACE = uuid.UUID("6f1c0d55-1f4e-4b0e-9d8a-7a7f2b0c4e11")
@@ -47,10 +49,10 @@ def _document(book: Contents, static: Path, vertical: bool, date: str, key: str)
     setup = book.state.setup
     document = epub.EpubBook()
     document.set_identifier(f"urn:uuid:{uuid.uuid5(NAMESPACE, f'{key}/{book.edition}')}")
-    document.set_title(_("The life of %(name)s", name=setup.pioneer))
+    document.set_title(printable(_("The life of %(name)s", name=isolate(setup.pioneer))))
     document.set_language(book.language)
     for seat, player in enumerate(setup.players):
-        document.add_author(player, uid=f"creator-{seat}")
+        document.add_author(printable(player), uid=f"creator-{seat}")
     if date:
         document.add_metadata("DC", "date", date)
     document.add_metadata("DC", "publisher", "Ijinsho companion")
@@ -59,7 +61,7 @@ def _document(book: Contents, static: Path, vertical: bool, date: str, key: str)
     parts = _parts(book, vertical, style)
     for part in parts:
         document.add_item(part)
-    svg = str(life_timeline(book.state, [stage_name(i) for i in range(4)], ""))
+    svg = printable(str(life_timeline(book.state, [stage_name(i) for i in range(4)], "")))
     document.add_item(
         epub.EpubItem("timeline-svg", "timeline.svg", "image/svg+xml", svg.encode("utf-8"))
     )
@@ -85,7 +87,9 @@ def _stylesheet(static: Path, vertical: bool) -> object:
 
 def _parts(book: Contents, vertical: bool, style: object) -> list[object]:
     """The XHTML files in reading order: title page, stages, epilogue, timeline, appendix."""
-    named: list[tuple[str, str, dict[str, object]]] = [("title", book.state.setup.pioneer, {})]
+    named: list[tuple[str, str, dict[str, object]]] = [
+        ("title", printable(book.state.setup.pioneer), {})
+    ]
     for chapter in book.chapters:
         named.append(
             (f"stage-{chapter.stage.index}", stage_name(chapter.stage.index), {"chapter": chapter})
@@ -110,8 +114,12 @@ def _part(
         state=book.state,
         setup=book.state.setup,
         dice_as_text=True,
+        isolate=isolate,
+        told_by=told_by(book.state),
         **extra,
     )
+    english = book.language == "en"
+    html = finish(html, Passes(japanese=not english, phrases=False, smart=english))
     if vertical:
         html = tate_chu_yoko(html)
     item = epub.EpubHtml(title=title, file_name=f"{name}.xhtml", lang=book.language, uid=name)

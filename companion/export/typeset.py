@@ -126,8 +126,12 @@ class _Walker:
         if closing:
             self._close(name)
             return
-        classes = set(re.findall(r'class="([^"]*)"', token)[0].split()) if "class=" in token else set()
-        short = name in HEADINGS or bool(classes & SHORT) or (bool(self.stack) and self.stack[-1][1])
+        classes = (
+            set(re.findall(r'class="([^"]*)"', token)[0].split()) if "class=" in token else set()
+        )
+        short = (
+            name in HEADINGS or bool(classes & SHORT) or (bool(self.stack) and self.stack[-1][1])
+        )
         self.stack.append((name, short))
         if name in BLOCKS:
             self.block_text.append(-1)
@@ -160,7 +164,9 @@ class _Walker:
             pieces = _merge_short_tail(pieces)
         wrap: Callable[[str], str] = _kenten if emphasis else _escape
         rendered = "".join(
-            f'<span class="ph">{wrap(p)}</span>' if short and len(pieces) > 1 and len(p.strip()) <= MAX_PHRASE else wrap(p)
+            f'<span class="ph">{wrap(p)}</span>'
+            if short and len(pieces) > 1 and len(p.strip()) <= MAX_PHRASE
+            else wrap(p)
             for p in pieces
         )
         self.out.append(rendered)
@@ -204,7 +210,7 @@ def _keep_tail(rendered: str) -> str:
     if len(tail.strip()) > MAX_PHRASE or len(tail) >= len(stripped):
         tail = stripped[-MIN_TAIL:]
     head = stripped[: len(stripped) - len(tail)]
-    return f'{_escape(head)}<span class="ph">{_escape(tail)}</span>{_escape(text[len(stripped):])}'
+    return f'{_escape(head)}<span class="ph">{_escape(tail)}</span>{_escape(text[len(stripped) :])}'
 
 
 def smart_punctuation(text: str, before: str = " ") -> str:
@@ -217,7 +223,11 @@ def smart_punctuation(text: str, before: str = " ") -> str:
         if char == '"':
             out.append("\u201c" if opening else "\u201d")
         elif char == "'":
-            out.append("\u2018" if opening and index + 1 < len(text) and not text[index + 1].isspace() else "\u2019")
+            out.append(
+                "\u2018"
+                if opening and index + 1 < len(text) and not text[index + 1].isspace()
+                else "\u2019"
+            )
         else:
             out.append(char)
     return "".join(out)

@@ -3,9 +3,11 @@
 WeasyPrint cannot lay out vertical text, so this edition is printed by headless Chromium (Debian's
 ``chromium``) through Playwright's ``page.pdf``. The browser runs with JavaScript off and may load
 nothing but the book's own page and files under ``static/``; every other request is aborted.
-The book is printed twice, the second time with the contents' page numbers read from the
-first (``render_vertical``). After printing, pypdf marks the PDF as read right to left (``/ViewerPreferences /Direction /R2L``)
-and gives it its title and authors.
+The book is printed once, its contents holding placeholders as wide as any page number; the page
+of each heading is read back from that PDF, and only the front matter (the title page and the
+contents) is printed again with the numbers, its pages put in place of the first ones
+(``render_vertical``). pypdf then marks the PDF as read right to left (``/ViewerPreferences
+/Direction /R2L``) and gives it its title and authors.
 """
 
 from __future__ import annotations
@@ -50,7 +52,6 @@ PLACEHOLDERS = {
     name: "〇〇〇"
     for name in (*(f"stage-{i}" for i in range(4)), "epilogue", "timeline", "keystones")
 }
-MAX_PRINTINGS = 3
 
 
 class ChromiumMissingError(EditionError):
@@ -67,18 +68,24 @@ def chromium_path() -> str | None:
 
 
 def vertical_html(
-    state: State, edition: str, paper: str, toc_pages: Mapping[str, str] | None = None
+    state: State,
+    edition: str,
+    paper: str,
+    toc_pages: Mapping[str, str] | None = None,
+    front_only: bool = False,
 ) -> str:
     """The vertical book as HTML: the ordinary book's text with upright short numbers.
 
     ``toc_pages`` are the contents' page numbers by anchor; without them every entry holds a
-    placeholder as wide as the widest number, so that the first printing lays out the same pages.
+    placeholder as wide as the widest number, so that the front matter printed again with the
+    numbers (``front_only``: the title page and the contents alone) lays out the same pages.
     """
     from .book import book_html  # WeasyPrint's module: loaded only when a book is made
 
     check_japanese(state)
     pages = PLACEHOLDERS if toc_pages is None else toc_pages
-    return tate_chu_yoko(book_html(state, edition, paper, vertical=True, toc_pages=pages))
+    html = book_html(state, edition, paper, vertical=True, toc_pages=pages, front_only=front_only)
+    return tate_chu_yoko(html)
 
 
 def check_japanese(state: State) -> None:
@@ -112,7 +119,7 @@ def heading_pages(pdf: bytes) -> dict[str, int]:
 
 
 def render_vertical(
-    html_for: Callable[[Mapping[str, str] | None], str],
+    html_for: Callable[[Mapping[str, str] | None, bool], str],
     static: Path,
     title: str,
     author: str,
@@ -120,9 +127,10 @@ def render_vertical(
 ) -> bytes:
     """Print the book with Chromium, then mark the PDF as read right to left.
 
-    Chromium cannot number the contents (``target-counter``), so the book is printed, the page
-    of each heading read back from the PDF, and printed again with those numbers; ``html_for``
-    makes the HTML for given numbers (None: placeholders).
+    Chromium cannot number the contents (``target-counter``), so the book is printed once with
+    placeholders, the page of each heading read back from the PDF, and the front matter alone
+    printed again with those numbers; ``html_for(numbers, front_only)`` makes the HTML (numbers
+    None: placeholders).
     """
     report = progress or (lambda _p, _s: None)
     executable = chromium_path()
@@ -132,17 +140,19 @@ def render_vertical(
         page_file = Path(folder) / "book.html"
         base = f'<base href="{static.resolve().as_uri()}/">'
 
-        def write(toc_pages: Mapping[str, str] | None) -> None:
-            html = html_for(toc_pages)
+        def write(toc_pages: Mapping[str, str] | None, front_only: bool) -> None:
+            html = html_for(toc_pages, front_only)
             page_file.write_text(html.replace("<head>", "<head>" + base, 1), encoding="utf-8")
 
         report(10, "starting")
-        pdf = _in_own_thread(lambda: _print(executable, page_file, static.resolve(), write, report))
+        book, front = _in_own_thread(
+            lambda: _print(executable, page_file, static.resolve(), write, report)
+        )
     report(90, "writing")
-    return right_to_left(pdf, title, author)
+    return right_to_left(book, title, author, front)
 
 
-def _in_own_thread(work: Callable[[], bytes]) -> bytes:
+def _in_own_thread(work: Callable[[], tuple[bytes, bytes | None]]) -> tuple[bytes, bytes | None]:
     """Run Playwright's sync API on a thread of its own, with this context (app, locale).
 
     The sync API refuses a thread whose asyncio loop runs (an async server, or a test that
@@ -152,13 +162,23 @@ def _in_own_thread(work: Callable[[], bytes]) -> bytes:
         return pool.submit(contextvars.copy_context().run, work).result()
 
 
+PDF_OPTIONS: dict[str, Any] = {
+    "prefer_css_page_size": True,
+    "print_background": True,
+    "outline": True,
+    "tagged": True,
+}
+
+
 def _print(
     executable: str,
     page_file: Path,
     static: Path,
-    write: Callable[[Mapping[str, str] | None], None],
+    write: Callable[[Mapping[str, str] | None, bool], None],
     report: Progress,
-) -> bytes:
+) -> tuple[bytes, bytes | None]:
+    """The whole book with placeholders, and its front matter with the page numbers (None if
+    the book is the same either way)."""
     from playwright.sync_api import sync_playwright
 
     allowed = (page_file.as_uri(), static.as_uri() + "/")
@@ -169,21 +189,36 @@ def _print(
             page = context.new_page()
             page.set_default_timeout(TIMEOUT_MS)
             page.route("**/*", lambda route: _only_local(route, allowed))
-            shown: Mapping[str, str] | None = None
-            for printing in range(MAX_PRINTINGS):
-                report(20 + 60 * printing / MAX_PRINTINGS, "layout")
-                write(shown)
+            report(20, "layout")
+            write(None, False)
+            page.goto(page_file.as_uri(), wait_until="load")
+            book: bytes = page.pdf(**PDF_OPTIONS)
+            numbers = {k: kanji_number(v) for k, v in heading_pages(book).items()}
+            report(75, "layout")
+            write(numbers, True)
+            page.goto(page_file.as_uri(), wait_until="load")
+            front: bytes = page.pdf(**PDF_OPTIONS)
+            if len(front_pages(book, numbers)) != page_count(front):
+                # The numbers moved the layout (they never should): print it all again.
+                write(numbers, False)
                 page.goto(page_file.as_uri(), wait_until="load")
-                pdf: bytes = page.pdf(
-                    prefer_css_page_size=True, print_background=True, outline=True, tagged=True
-                )
-                found = {k: kanji_number(v) for k, v in heading_pages(pdf).items()}
-                if found == shown:
-                    break
-                shown = found
+                return page.pdf(**PDF_OPTIONS), None
         finally:
             browser.close()
-    return pdf
+    return book, front
+
+
+def front_pages(pdf: bytes, numbers: Mapping[str, str]) -> range:
+    """The pages before the body: the title page and the contents (from 0)."""
+    body = [page for name, page in heading_pages(pdf).items() if name in PLACEHOLDERS]
+    return range(min(body) - 1 if body else 0)
+
+
+def page_count(pdf: bytes) -> int:
+    """How many pages a PDF has."""
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(pdf)).pages)
 
 
 def _only_local(route: Any, allowed: tuple[str, str]) -> None:
@@ -194,12 +229,18 @@ def _only_local(route: Any, allowed: tuple[str, str]) -> None:
         route.abort()
 
 
-def right_to_left(pdf: bytes, title: str, author: str) -> bytes:
-    """The PDF with pages turning right to left, two-page spreads and the book's metadata."""
+def right_to_left(pdf: bytes, title: str, author: str, front: bytes | None = None) -> bytes:
+    """The PDF with pages turning right to left, two-page spreads and the book's metadata;
+    ``front`` (the front matter printed again with the contents' numbers) takes the place of
+    the first pages' drawing, each page keeping its links and the outline's destinations."""
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import DictionaryObject, NameObject
 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    if front is not None:
+        for target, source in zip(writer.pages, PdfReader(io.BytesIO(front)).pages, strict=False):
+            for key in ("/Contents", "/Resources"):
+                target[NameObject(key)] = source.raw_get(key).clone(writer)
     preferences = DictionaryObject({NameObject("/Direction"): NameObject("/R2L")})
     writer._root_object[NameObject("/ViewerPreferences")] = preferences
     writer._root_object[NameObject("/PageLayout")] = NameObject("/TwoPageRight")
@@ -219,7 +260,7 @@ def make_vertical(
         title = _("The life of %(name)s", name=setup.pioneer)
         authors = join_list(setup.players)
 
-    def html_for(toc_pages: Mapping[str, str] | None) -> str:
-        return vertical_html(state, edition, paper, toc_pages)
+    def html_for(toc_pages: Mapping[str, str] | None, front_only: bool) -> str:
+        return vertical_html(state, edition, paper, toc_pages, front_only)
 
     return render_vertical(html_for, static, title, authors, progress)
