@@ -19,6 +19,7 @@ from ..legacy import KeystoneState, Roll, State, Text, TurningPoint
 from ..legacy.model import Payment
 from ..web.terms import card_name, kind_name, stage_name, suit_name, suit_symbol
 from .contents import Contents, contents
+from .typeset import printable
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
 _HEADING = re.compile(r"^(#{1,2})(?=\s|$)")
@@ -40,12 +41,13 @@ def story_markdown(state: State, edition: str = "annotated") -> str:
             for tp in chapter.turning_points:
                 blocks.extend(_turning_point(book, tp))
         blocks.extend(_back_matter(book))
-    return "\n\n".join(block for block in blocks if block) + "\n"
+    # Characters no file should hold, stored before the app refused them, are left out.
+    return printable("\n\n".join(block for block in blocks if block) + "\n")
 
 
 def escape(text: str) -> str:
     """A plain text (a name, a player) with Markdown's special characters escaped."""
-    return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    return _SPECIAL.sub(r"\\\1", " ".join(printable(text).split()))
 
 
 def demote(text: str) -> str:
@@ -61,7 +63,7 @@ def demote(text: str) -> str:
 def player_text(text: str) -> str:
     """A player's Markdown made safe to set among others: headings demoted, raw HTML escaped,
     and closed off so that whatever follows it is read as written."""
-    lines, still_open = _escape_html(demote(text).splitlines())
+    lines, still_open = _escape_html(demote(printable(text)).splitlines())
     if still_open is not None:
         lines.append(still_open)
     closed = "\n".join(lines)

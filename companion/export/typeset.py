@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 SURROGATES = re.compile("[\ud800-\udfff]")
 FSI, PDI = "\u2068", "\u2069"
 ZWJ_SELECTOR = re.compile("(?<=\u200d.)\ufe0f|\ufe0f(?=\u200d)")
@@ -51,6 +51,17 @@ def printable(text: str) -> str:
     """``text`` without the characters no book can hold: controls and U+FFFE/U+FFFF dropped,
     lone surrogates replaced by U+FFFD."""
     return SURROGATES.sub("\ufffd", CONTROLS.sub("", text))
+
+
+def printable_data(value: Any) -> Any:
+    """JSON-like data (dicts, lists, strings) with every string made ``printable``."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {printable_data(key): printable_data(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [printable_data(item) for item in value]
+    return value
 
 
 def isolate(name: object) -> str:

@@ -29,6 +29,7 @@ from ..languages import writes_vertically
 from ..legacy import State
 from ..web.wording import join_list
 from .contents import EditionError
+from .typeset import printable
 
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 INSTALL_COMMAND = "sudo apt-get install -y chromium"
@@ -257,8 +258,8 @@ def make_vertical(
     check_japanese(state)
     setup = state.setup
     with force_locale(setup.language):
-        title = _("The life of %(name)s", name=setup.pioneer)
-        authors = join_list(setup.players)
+        title = printable(_("The life of %(name)s", name=setup.pioneer))
+        authors = printable(join_list(setup.players))
 
     def html_for(toc_pages: Mapping[str, str] | None, front_only: bool) -> str:
         return vertical_html(state, edition, paper, toc_pages, front_only)

@@ -33,6 +33,7 @@ from ..export.contents import EditionError
 from ..export.editions import check, layouts_for, parse_layout
 from ..export.errors import BackupError
 from ..export.markdown import story_markdown
+from ..export.typeset import printable
 from ..export.vertical import INSTALL_COMMAND
 from . import streams
 from .access import opened_chronicles, remember
@@ -72,7 +73,8 @@ def _exports_dir() -> Path:
 
 
 def download_name(chronicle: chronicles.Chronicle, suffix: str) -> str:
-    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "", chronicle.title).strip() or "chronicle"
+    title = printable(chronicle.title)
+    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "", title).strip() or "chronicle"
     return name[:60] + suffix
 
 
