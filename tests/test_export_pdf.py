@@ -104,6 +104,8 @@ def ink(path: Path, page: int = 1) -> float:
 
 BUNDLED = ("IPAexMincho", "IPAexGothic", "Ijin-Libertine", "Ijin-Biolinum", "Ijin-Hangul")
 BUNDLED += ("Ijin-Emoji", "Ijin-Symbols")
+# Chromium names the faces it embeds by their PostScript names.
+BUNDLED += ("NotoEmoji-Regular", "NanumMyeongjo", "DejaVuSans")
 
 
 @needs_poppler

@@ -192,21 +192,32 @@ def _print(
             page.route("**/*", lambda route: _only_local(route, allowed))
             report(20, "layout")
             write(None, False)
-            page.goto(page_file.as_uri(), wait_until="load")
+            _open(page, page_file)
             book: bytes = page.pdf(**PDF_OPTIONS)
             numbers = {k: kanji_number(v) for k, v in heading_pages(book).items()}
             report(75, "layout")
             write(numbers, True)
-            page.goto(page_file.as_uri(), wait_until="load")
+            _open(page, page_file)
             front: bytes = page.pdf(**PDF_OPTIONS)
             if len(front_pages(book, numbers)) != page_count(front):
                 # The numbers moved the layout (they never should): print it all again.
                 write(numbers, False)
-                page.goto(page_file.as_uri(), wait_until="load")
+                _open(page, page_file)
                 return page.pdf(**PDF_OPTIONS), None
         finally:
             browser.close()
     return book, front
+
+
+# Lay the page out, so that every face its text needs is asked for, and wait until all are
+# loaded: a face the first layout did not need (emoji on page 40) would print as nothing.
+FONTS_LOADED = "() => { document.body.getBoundingClientRect(); return document.fonts.ready.then(() => document.fonts.status) }"  # noqa: E501
+
+
+def _open(page: Any, page_file: Path) -> None:
+    """Load the book's page and every font it uses (the page's own scripts stay off)."""
+    page.goto(page_file.as_uri(), wait_until="load")
+    page.evaluate(FONTS_LOADED)
 
 
 def front_pages(pdf: bytes, numbers: Mapping[str, str]) -> range:
