@@ -22,6 +22,7 @@ from book_characters import PIONEER, PLAYERS, characters_life, every_character, 
 from flask import Flask
 from fontTools.ttLib import TTFont
 from pdf_glyphs import drawn
+from test_export_editions import epubcheck, needs_epubcheck
 from test_export_pdf import BUNDLED, ink
 
 from companion import ROOT
@@ -167,6 +168,14 @@ def test_the_emoji_list_is_kept_whole() -> None:
     assert characters_life().setup.players == PLAYERS
 
 
+@needs_epubcheck
+def test_the_epub_with_its_fonts_passes_epubcheck(
+    book: Callable[[str, str], bytes], tmp_path: Path
+) -> None:
+    report = epubcheck(tmp_path, book("epub", "ja"))
+    assert "ERROR" not in report and "WARNING" not in report, report
+
+
 def test_the_epub_embeds_the_emoji_and_symbols_it_shows(book: Callable[[str, str], bytes]) -> None:
     """E-readers set kana, kanji, Latin, Greek, Cyrillic and Hangul in their own fonts; the
     emoji and symbols they often lack are embedded, subset to what the book shows."""
@@ -188,13 +197,8 @@ def test_the_epub_embeds_the_emoji_and_symbols_it_shows(book: Callable[[str, str
 
 
 def _reader_sets(char: str) -> bool:
-    name = unicodedata.name(char, "")
-    return (
-        char.isascii()
-        or any(
-            name.startswith(script)
-            for script in ("LATIN", "GREEK", "CYRILLIC", "HANGUL", "HIRAGANA", "KATAKANA", "CJK")
-        )
-        or "FULLWIDTH" in name
-        or "HALFWIDTH" in name
-    )
+    """Letters, kana, kanji and punctuation: what an e-reader's own fonts set."""
+    code = ord(char)
+    punctuation = 0x2000 <= code < 0x2070 or 0x3000 <= code < 0x3100 or 0xFF00 <= code < 0xFFF0
+    letter = unicodedata.category(char)[0] in "LN"  # kana and kanji are letters too
+    return code < 0x2000 or punctuation or letter  # below U+2000: Latin, Greek, Cyrillic…
