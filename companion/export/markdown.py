@@ -18,6 +18,7 @@ from flask_babel import gettext as _
 from ..legacy import KeystoneState, Roll, State, Text, TurningPoint
 from ..legacy.model import Payment
 from ..web.terms import card_name, kind_name, stage_name, suit_name, suit_symbol
+from ..web.wording import join_list
 from .contents import Contents, contents
 from .typeset import printable
 
@@ -118,10 +119,10 @@ def _cover(book: Contents) -> Iterator[str]:
     if setup.concept:
         yield player_text(setup.concept)
     facts = [
-        f"- {_('Ages')}: {book.age_span}",
-        f"- {_('Legacy marks')}: {len(book.marks)}",
+        f"- {labelled_value(_('Ages'), book.age_span)}",
+        f"- {labelled_value(_('Legacy marks'), str(len(book.marks)))}",
         *(f"  - ◆ {escape(mark.name.value)}" for mark in book.marks),
-        f"- {_('Told by')}: {escape(', '.join(setup.players))}",
+        f"- {labelled_value(_('Told by'), escape(join_list(setup.players)))}",
     ]
     yield "\n".join(facts)
 
@@ -148,7 +149,8 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
     yield _text(tp.narration)
     mark = book.mark_of(tp)
     if mark is not None:
-        title = f"◆ **{_('Legacy mark %(n)d', n=mark.number)}: {escape(mark.name.value)}**"
+        heading = labelled_value(_("Legacy mark %(n)d", n=mark.number), escape(mark.name.value))
+        title = f"◆ **{heading}**"
         description = player_text(mark.description.value)
         yield quote(title + ("\n\n" + description if description else ""))
 
@@ -167,7 +169,13 @@ def _mechanics(book: Contents, tp: TurningPoint) -> Iterator[str]:
 def _roll(roll: Roll) -> str:
     label = _("Reroll") if roll.reroll else _("Roll")
     result = _("success") if roll.success else _("failure")
-    return f"*{label}:* {' · '.join(str(face) for face in roll.faces)} — {result}"
+    faces = " · ".join(str(face) for face in roll.faces)
+    return f"{labelled_value(f'*{label}*', faces)} — {result}"
+
+
+def labelled_value(label: str, value: str) -> str:
+    """A label and its value, with the colon of the reader's language (：in Japanese)."""
+    return _("%(label)s: %(value)s", label=label, value=value)
 
 
 def taken_back(count: int) -> str:
