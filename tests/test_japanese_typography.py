@@ -7,7 +7,6 @@ import html as html_lib
 import io
 import re
 import zipfile
-from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
