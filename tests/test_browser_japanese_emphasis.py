@@ -31,7 +31,9 @@ def test_emphasis_and_notes_are_upright_in_japanese(
         page.goto(f"{served.base}/?lang={lang}")
         for sheet in ("traitors-flame.css", "age-of-summoners.css"):  # the games' own rules
             page.add_style_tag(url=f"{served.base}/static/css/{sheet}")
-        page.evaluate("html => document.body.insertAdjacentHTML('beforeend', html)", NOTES.format(lang=lang))
+        page.evaluate(
+            "html => document.body.insertAdjacentHTML('beforeend', html)", NOTES.format(lang=lang)
+        )
         style = page.evaluate(
             """() => Object.fromEntries(['em', 'veiled', 'tf', 'aos'].map(id => {
                  const s = getComputedStyle(document.getElementById(id));

@@ -297,7 +297,10 @@ LABELS = {
     ("book", "a5"): ("Story edition, A5", "物語版・A5"),
     ("print", "b6"): ("Print shop: the pages · Story edition, B6", None),
     ("vertical", "a6"): ("Vertical PDF · Story edition, A6", None),
-    ("booklet", "a5"): ("Booklet · Story edition, A5 on A4", "小冊子・物語版・A5（A4 用紙に面付け）"),
+    ("booklet", "a5"): (
+        "Booklet · Story edition, A5 on A4",
+        "小冊子・物語版・A5（A4 用紙に面付け）",
+    ),
     ("booklet", "half-letter"): ("Booklet · Story edition, Half letter on US Letter", None),
     ("epub", "a5"): ("EPUB · Story edition", "EPUB・物語版"),
     ("epub-vertical", "a4"): ("Vertical EPUB · Story edition", None),

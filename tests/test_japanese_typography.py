@@ -64,12 +64,18 @@ def test_what_the_app_writes_in_japanese_has_full_width_punctuation(
     setup = state.setup
     typed = {t.value for t in iter_texts(state)} | {setup.pioneer, setup.people, setup.concept}
     typed |= {setup.lines, setup.veils} | {tp.prompt or "" for tp in state.story}
-    typed |= {k.keystone.name for k in state.keystones} | {k.keystone.description for k in state.keystones}
+    typed |= {k.keystone.name for k in state.keystones} | {
+        k.keystone.description for k in state.keystones
+    }
     written = {}
     with app.app_context():
         written["markdown"] = story_markdown(state)
         written["book"] = _visible(book_html(state, "annotated", "a5"))
-        written["metadata"] = " ".join(re.findall(r'<(?:title|meta name="author" content=")([^<"]*)', book_html(state, "story", "a5")))
+        written["metadata"] = " ".join(
+            re.findall(
+                r'<(?:title|meta name="author" content=")([^<"]*)', book_html(state, "story", "a5")
+            )
+        )
         vault = zipfile.ZipFile(io.BytesIO(make_vault(state)))
         written["vault"] = "\n".join(vault.read(n).decode() for n in vault.namelist())
     client = app.test_client()
@@ -130,7 +136,9 @@ def test_the_print_shops_title_page_breaks_between_phrases(
     with app.app_context():
         document = print_document(state, "story", paper, STATIC)
     pdf = document.copy(document.pages[:1]).write_pdf()
-    lines = [line.strip() for line in PdfReader(io.BytesIO(pdf)).pages[0].extract_text().splitlines()]
+    lines = [
+        line.strip() for line in PdfReader(io.BytesIO(pdf)).pages[0].extract_text().splitlines()
+    ]
     concept = [line for line in lines if line and line in state.setup.concept]
     assert len(concept) >= 2 and "".join(concept) == state.setup.concept
     assert not [line for line in concept if len(line) < 4], concept

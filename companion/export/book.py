@@ -23,7 +23,7 @@ from ..web.terms import stage_name
 from . import PAPERS
 from .contents import Contents, EditionError, contents
 from .fetcher import StaticFetcher
-from .typeset import Passes, finish, isolate
+from .typeset import Passes, finish, isolate, printable
 
 if TYPE_CHECKING:
     from weasyprint import Document
@@ -144,7 +144,9 @@ def css_string(text: str) -> Markup:
     Names typed by players go into the stylesheet's running heads; escaping all else means no
     quote, backslash or ``</style>`` can leave the string.
     """
-    escaped = "".join(c if c.isascii() and c.isalnum() else f"\\{ord(c):x} " for c in text)
+    escaped = "".join(
+        c if c.isascii() and c.isalnum() else f"\\{ord(c):x} " for c in printable(text)
+    )
     return Markup(escaped)  # noqa: S704
 
 

@@ -194,12 +194,13 @@ def _print(
             write(None, False)
             _open(page, page_file)
             book: bytes = page.pdf(**PDF_OPTIONS)
-            numbers = {k: kanji_number(v) for k, v in heading_pages(book).items()}
+            anchors = heading_pages(book)
+            numbers = {k: kanji_number(v) for k, v in anchors.items()}
             report(75, "layout")
             write(numbers, True)
             _open(page, page_file)
             front: bytes = page.pdf(**PDF_OPTIONS)
-            if len(front_pages(book, numbers)) != page_count(front):
+            if len(front_pages(anchors)) != page_count(front):
                 # The numbers moved the layout (they never should): print it all again.
                 write(numbers, False)
                 _open(page, page_file)
@@ -220,9 +221,10 @@ def _open(page: Any, page_file: Path) -> None:
     page.evaluate(FONTS_LOADED)
 
 
-def front_pages(pdf: bytes, numbers: Mapping[str, str]) -> range:
-    """The pages before the body: the title page and the contents (from 0)."""
-    body = [page for name, page in heading_pages(pdf).items() if name in PLACEHOLDERS]
+def front_pages(anchors: Mapping[str, int]) -> range:
+    """The pages before the body, from the page of each anchor: the title page and the
+    contents (from 0)."""
+    body = [page for name, page in anchors.items() if name in PLACEHOLDERS]
     return range(min(body) - 1 if body else 0)
 
 
@@ -244,22 +246,36 @@ def _only_local(route: Any, allowed: tuple[str, str]) -> None:
 def right_to_left(pdf: bytes, title: str, author: str, front: bytes | None = None) -> bytes:
     """The PDF with pages turning right to left, two-page spreads and the book's metadata;
     ``front`` (the front matter printed again with the contents' numbers) takes the place of
-    the first pages' drawing, each page keeping its links and the outline's destinations."""
-    from pypdf import PdfReader, PdfWriter
+    the first pages' drawing, each page keeping its links and the outline's destinations.
+
+    Written as an incremental update (``pdf_update``): Chromium's file stays as it is and only
+    the catalogue, the metadata and the front pages are appended.
+    """
+    from pypdf import PdfReader
     from pypdf.generic import DictionaryObject, NameObject
 
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    from .pdf_update import Update
+
+    update = Update(pdf)
     if front is not None:
-        for target, source in zip(writer.pages, PdfReader(io.BytesIO(front)).pages, strict=False):
+        copied: dict[int, object] = {}
+        front_pages_read = PdfReader(io.BytesIO(front)).pages
+        for target, source in zip(update.reader.pages, front_pages_read, strict=False):
+            page = DictionaryObject(target)
             for key in ("/Contents", "/Resources"):
-                target[NameObject(key)] = source.raw_get(key).clone(writer)
+                page[NameObject(key)] = update.copy_from(source.raw_get(key), copied)  # type: ignore[arg-type]
+            assert target.indirect_reference is not None
+            update.replace(target.indirect_reference, page)
+    root = DictionaryObject(update.reader.trailer["/Root"])
     preferences = DictionaryObject({NameObject("/Direction"): NameObject("/R2L")})
-    writer._root_object[NameObject("/ViewerPreferences")] = preferences
-    writer._root_object[NameObject("/PageLayout")] = NameObject("/TwoPageRight")
-    writer.add_metadata({"/Title": title, "/Author": author, "/Creator": "Ijinsho companion"})
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    root[NameObject("/ViewerPreferences")] = preferences
+    root[NameObject("/PageLayout")] = NameObject("/TwoPageRight")
+    update.replace(update.reader.trailer.raw_get("/Root"), root)
+    info = update.reader.metadata or {}
+    producer = str(info.get("/Producer", ""))
+    entries = {"/Title": title, "/Author": author, "/Creator": "Ijinsho companion"}
+    update.set_info(entries | ({"/Producer": producer} if producer else {}))
+    return update.write()
 
 
 def make_vertical(
