@@ -152,3 +152,25 @@ def test_the_print_shops_title_page_breaks_between_phrases(
         at += len(line)
         ends.append(at)
     assert set(ends) <= bounds, concept
+
+
+def test_english_punctuation_is_typographic_never_in_code() -> None:
+    html = finish(
+        '<html lang="en"><body><p>"Akane\'s bell," she said -- ages 20-32... \'Not yet.\'</p>'
+        '<p><code>x = "raw" -- \'kept\'...</code> and <em>"styled"</em></p></body></html>',
+        Passes(japanese=False, smart=True),
+    )
+    assert "<p>“Akane’s bell,” she said – ages 20–32… ‘Not yet.’</p>" in html
+    assert "<code>x = \"raw\" -- 'kept'...</code>" in html
+    assert "<em>“styled”</em>" in html
+
+
+def test_the_english_book_prints_curly_quotes(japanese: tuple[Flask, chronicles.Created]) -> None:
+    app, _created = japanese
+    from test_export_pdf import sample_state
+
+    with app.app_context():
+        html = book_html(sample_state("en"), "story", "a5")
+    text = _visible(html)
+    assert "’" in text and "“" in text and "ages 20–32" in text
+    assert not re.search(r"\w'\w", text)  # no straight apostrophe left in a word

@@ -42,6 +42,7 @@ SHORT = {
     "correction", "front-title", "front-people", "front-ages", "back-label", "back-marks",
     "back-told", "cover-facts",
 }  # fmt: skip
+NUMBER_RANGE = re.compile(r"(?<![\w-])(\d+)-(\d+)(?![\w-])")
 MAX_PHRASE = 10  # characters: a longer phrase may break, so no line can overflow
 MIN_TAIL = 4  # characters a last line keeps at least (「る。」 alone is what this prevents)
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
@@ -227,6 +228,7 @@ def _keep_tail(rendered: str) -> str:
 def smart_punctuation(text: str, before: str = " ") -> str:
     """Typographic quotes, apostrophes, dashes and ellipses, as CommonMark's smart punctuation."""
     text = text.replace("...", "…").replace("---", "—").replace("--", "–")
+    text = NUMBER_RANGE.sub("\\1–\\2", text)  # ages 20-32: an en dash between numbers
     out = []
     for index, char in enumerate(text):
         previous = text[index - 1] if index else before

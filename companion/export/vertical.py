@@ -44,6 +44,7 @@ LAUNCH_ARGS = [
 TIMEOUT_MS = 120_000
 # One or two digits stand upright in the column; longer numbers lie on their side as in print.
 SHORT_NUMBER = re.compile(r"(?<![0-9０-９.,])([0-9]{1,2}|[!?]{2})(?![0-9０-９.,])")
+NUMBER_RANGE = re.compile(r"(?<![0-9.,-])([0-9]{1,3})-([0-9]{1,3})(?![0-9.,-])")
 SKIPPED = re.compile(r"(<svg\b.*?</svg>|<head>.*?</head>|<[^>]*>)", re.S)
 
 Progress = Callable[[float, str], None]
@@ -99,7 +100,9 @@ def tate_chu_yoko(html: str) -> str:
     """Wrap short numbers in the text (never in tags, the head or pictures) for 縦中横."""
     parts = SKIPPED.split(html)
     for index in range(0, len(parts), 2):  # the even parts are text between tags
-        parts[index] = SHORT_NUMBER.sub(r'<span class="tcy">\1</span>', parts[index])
+        # A range of numbers (ages 20-32) takes the wave dash that runs down the column.
+        text = NUMBER_RANGE.sub("\\1〜\\2", parts[index])
+        parts[index] = SHORT_NUMBER.sub(r'<span class="tcy">\1</span>', text)
     return "".join(parts)
 
 
