@@ -25,7 +25,6 @@ from typing import Any
 
 CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 SURROGATES = re.compile("[\ud800-\udfff]")
-FSI, PDI = "\u2068", "\u2069"
 ZWJ_SELECTOR = re.compile("(?<=\u200d.)\ufe0f|\ufe0f(?=\u200d)")
 # Tags whose content is never retouched, skipped whole; and the HTML tokens.
 TOKENS = re.compile(
@@ -66,10 +65,11 @@ def printable_data(value: Any) -> Any:
 
 
 def isolate(name: object) -> str:
-    """A name a person gave, isolated for bidirectional text (FSI … PDI), so a right-to-left
-    override in it cannot reverse the book's own words around it."""
-    text = str(name or "")
-    return f"{FSI}{text}{PDI}" if text else text
+    """A name a person gave, isolated for bidirectional text (FSI … PDI) when it could reorder
+    the book's own words around it (``companion.bidi``, the one rule for pages and books)."""
+    from ..bidi import isolate as bidi_isolate
+
+    return bidi_isolate(str(name or ""))
 
 
 @dataclass(frozen=True)
