@@ -18,7 +18,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -149,21 +149,21 @@ def render_vertical(
             page_file.write_text(html.replace("<head>", "<head>" + base, 1), encoding="utf-8")
 
         report(10, "starting")
-        book, front = _in_own_thread(
-            lambda: _print(executable, page_file, static.resolve(), write, report)
-        )
+        # The browser starts on its own thread while this one makes the book's HTML.
+        written: Future[None] = Future()
+        with ThreadPoolExecutor(1) as pool:
+            printing = pool.submit(
+                contextvars.copy_context().run,
+                lambda: _print(executable, page_file, static.resolve(), write, report, written),
+            )
+            try:
+                write(None, False)
+                written.set_result(None)
+            except BaseException as err:
+                written.set_exception(err)
+            book, front = printing.result()
     report(90, "writing")
     return right_to_left(book, title, author, front)
-
-
-def _in_own_thread(work: Callable[[], tuple[bytes, bytes | None]]) -> tuple[bytes, bytes | None]:
-    """Run Playwright's sync API on a thread of its own, with this context (app, locale).
-
-    The sync API refuses a thread whose asyncio loop runs (an async server, or a test that
-    also drives a browser), so it never runs on the caller's.
-    """
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(contextvars.copy_context().run, work).result()
 
 
 PDF_OPTIONS: dict[str, Any] = {
@@ -180,9 +180,15 @@ def _print(
     static: Path,
     write: Callable[[Mapping[str, str] | None, bool], None],
     report: Progress,
+    written: Future[None],
 ) -> tuple[bytes, bytes | None]:
-    """The whole book with placeholders, and its front matter with the page numbers (None if
-    the book is the same either way)."""
+    """The whole book with placeholders (its HTML written, once ``written``, by the caller's
+    thread while the browser starts), and its front matter with the page numbers (None if the
+    book is the same either way).
+
+    Playwright's sync API runs on a thread of its own, with the caller's context (app, locale):
+    it refuses a thread whose asyncio loop runs (an async server, or a test that also drives a
+    browser)."""
     from playwright.sync_api import sync_playwright
 
     allowed = (page_file.as_uri(), static.as_uri() + "/")
@@ -194,7 +200,7 @@ def _print(
             page.set_default_timeout(TIMEOUT_MS)
             page.route("**/*", lambda route: _only_local(route, allowed))
             report(20, "layout")
-            write(None, False)
+            written.result()
             _open(page, page_file)
             book: bytes = page.pdf(**PDF_OPTIONS)
             anchors = heading_pages(book)
