@@ -424,7 +424,12 @@ def page_ink(path: Path, page: int) -> float:
 def test_the_vertical_book_is_laid_out_once_and_its_front_matter_again(book_app: Flask) -> None:
     """One printing of the whole book; the contents' numbers cost a printing of the front
     matter alone, whose pages take the place of the first ones."""
-    from companion.export.vertical import chromium_path, heading_pages, render_vertical, vertical_html
+    from companion.export.vertical import (
+        chromium_path,
+        heading_pages,
+        render_vertical,
+        vertical_html,
+    )
 
     if chromium_path() is None:
         pytest.skip("Chromium is not installed (scripts/setup --vertical installs it)")
