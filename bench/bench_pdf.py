@@ -285,6 +285,10 @@ def main() -> None:
     parser.add_argument("--paper", default="a5", choices=["a5", "a4", "b6", "a6", "shinsho"])
     parser.add_argument("--editions", action="store_true", help="time every kind of book")
     parser.add_argument("--emoji", action="store_true", help="an emoji after every sentence")
+    parser.add_argument(
+        "--only",
+        help="with --editions: these kinds alone, comma-separated (e.g. vertical,chromium)",
+    )
     parser.add_argument("--child", choices=EDITION_KINDS)
     parser.add_argument("--scale", type=int, default=1)
     parser.add_argument("--html", type=Path)
@@ -302,9 +306,10 @@ def report_editions(args: argparse.Namespace) -> None:
     """Time every kind of book of the same life, alternating, and print medians and ratios."""
     with tempfile.TemporaryDirectory() as tmp:
         html, chars = write_html(1, Path(tmp), args)
-        figures: dict[str, list[dict[str, Any]]] = {kind: [] for kind in EDITION_KINDS}
+        kinds = args.only.split(",") if args.only else list(EDITION_KINDS)
+        figures: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
         for _ in range(args.runs):
-            for kind in EDITION_KINDS:
+            for kind in kinds:
                 figures[kind].append(measure(kind, 1, html, args))
     text = "emoji-heavy " if args.emoji else ""
     print(
@@ -313,6 +318,8 @@ def report_editions(args: argparse.Namespace) -> None:
     )
     medians = {k: statistics.median(r["seconds"] for r in rs) for k, rs in figures.items()}
     for kind, label in EDITION_LABELS.items():
+        if kind not in figures:
+            continue
         pages = statistics.median(r["pages"] for r in figures[kind])
         size = statistics.median(r["bytes"] for r in figures[kind]) / 1024
         peak = statistics.median(r["rss_mb"] for r in figures[kind])
@@ -321,6 +328,8 @@ def report_editions(args: argparse.Namespace) -> None:
             f"  {label:22} {medians[kind]:6.2f} s  {shown:>10}  {size:7.0f} KB  peak {peak:4.0f} MB"
         )
     for kind, baseline, target in TARGETS:
+        if kind not in medians or baseline not in medians:
+            continue
         ratio = medians[kind] / medians[baseline]
         print(
             f"  {EDITION_LABELS[kind]} / {EDITION_LABELS[baseline]}: {medians[kind]:.2f} s /"
