@@ -1,8 +1,9 @@
 """The last passes a book's HTML goes through before it is typeset: what a careful typesetter does
 by hand, done on the text between the tags.
 
-- ``printable``: characters no book format can hold (C0 controls, U+FFFE/U+FFFF, lone
-  surrogates), stored before the app refused them at input, are dropped or replaced.
+- ``printable``: characters no book format can hold or print (C0 and C1 controls, DEL,
+  U+FFFE/U+FFFF, lone surrogates), stored before the app refused them at input, are dropped or
+  replaced.
 - Japanese headings, titles and short lines break only between phrases (BudouX gives the phrase
   boundaries; each phrase is kept whole with ``white-space: nowrap``), and no paragraph leaves one
   or two characters alone on its last line (its last phrase is kept whole with the one before).
@@ -48,8 +49,8 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\U00020000-\U000
 
 
 def printable(text: str) -> str:
-    """``text`` without the characters no book can hold: controls and U+FFFE/U+FFFF dropped,
-    lone surrogates replaced by U+FFFD."""
+    """``text`` without the characters no book can hold: C0 and C1 controls (tab and line
+    breaks kept), DEL and U+FFFE/U+FFFF dropped, lone surrogates replaced by U+FFFD."""
     return SURROGATES.sub("\ufffd", CONTROLS.sub("", text))
 
 
