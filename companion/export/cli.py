@@ -39,6 +39,7 @@ def _database() -> Database:
     help="mm per leaf, for the cover's spine",
 )
 @click.option("--vertical", is_flag=True, help="vertical Japanese (PDF by Chromium, or EPUB)")
+@click.option("--booklet", is_flag=True, help="PDF imposed two pages a side for a home printer")
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="- or none: stdout"
 )
@@ -51,9 +52,11 @@ def export_command(
     print_shop: bool,
     paper_thickness: float,
     vertical: bool,
+    booklet: bool,
     output: Path | None,
 ) -> None:
-    """Export CHRONICLE (its id) as a PDF book, an EPUB, a Markdown file or a JSON backup.
+    """Export CHRONICLE (its id) as a PDF book, an EPUB, an Obsidian vault (a zip), a Markdown
+    file or a JSON backup.
 
     With --print-shop, the cover is written beside the body as FILE-cover.pdf.
     """
@@ -62,8 +65,9 @@ def export_command(
         loaded = chronicles.load(db, chronicle)
     except UnknownStreamError:
         raise click.ClickException(f"no chronicle {chronicle!r}") from None
-    if fmt in ("pdf", "epub"):
-        _books(db, loaded, fmt, edition, paper, (print_shop, vertical, paper_thickness), output)
+    if fmt in ("pdf", "epub", "vault"):
+        options = (print_shop, vertical, paper_thickness, booklet)
+        _books(db, loaded, fmt, edition, paper, options, output)
         return
     if fmt == "md":
         from .markdown import story_markdown
@@ -80,7 +84,7 @@ def _books(
     fmt: str,
     edition: str,
     paper: str,
-    options: tuple[bool, bool, float],
+    options: tuple[bool, bool, float, bool],
     output: Path | None,
 ) -> None:
     from . import editions
@@ -89,11 +93,10 @@ def _books(
 
     if output is None or str(output) == "-":
         raise click.UsageError(f"a {fmt.upper()} needs a file: give -o FILE")
-    print_shop, vertical, thickness = options
     try:
-        layouts = editions.layouts_for(fmt, print_shop, vertical, thickness)
+        layouts = editions.layouts_for(fmt, *options)
         for layout in layouts:
-            editions.check(loaded.state, layout)
+            editions.check(loaded.state, layout, paper)
     except EditionError as err:
         raise click.UsageError(str(err)) from None
     date = store.get_stream(db, loaded.id).updated[:10]
