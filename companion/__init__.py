@@ -14,6 +14,11 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from .languages import DEFAULT, LANGUAGES, language_name, writes_vertically
 
+# The one source of the version: the wheel's metadata, `companion --version`, `companion info`,
+# `/healthz`, the page footer and the backups' manifests all read it (CHANGELOG.md says what
+# each version changed).
+__version__ = "0.2.0"
+
 ROOT = Path(__file__).resolve().parent.parent
 
 csrf = CSRFProtect()
@@ -120,6 +125,7 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
+    app.jinja_env.globals["companion_version"] = __version__
     from . import cli, hosts, ratelimit, sealed_session, security
     from .export import keeper
     from .web import render_cache, terms

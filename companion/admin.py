@@ -17,11 +17,10 @@ from .paths import is_checkout
 
 
 def version() -> str:
-    """The installed package's version."""
-    try:
-        return metadata.version("ijinsho-companion")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    """The companion's version (``companion.__version__``, which the wheel's metadata is built from)."""
+    from . import __version__
+
+    return __version__
 
 
 def instance_files() -> archive.Instance:

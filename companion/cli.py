@@ -11,6 +11,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 
+from . import __version__
 from .languages import DEFAULT, LANGUAGES
 
 
@@ -21,6 +22,9 @@ def _create_app() -> Flask:
 
 
 @click.group(cls=FlaskGroup, create_app=_create_app, add_version_option=False)
+@click.version_option(
+    __version__, "--version", prog_name="companion", message="%(prog)s %(version)s"
+)
 def main() -> None:
     """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
 

@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlite_utils import Database
 
+import companion
 from companion.db import connect
 from companion.demo import create_demo
 from companion.export import jobs, supervisor
@@ -126,6 +127,7 @@ def test_health_reports_the_export_worker(app: Flask, client: FlaskClient) -> No
     (exports / supervisor.HEARTBEAT).write_text("{}")
     assert client.get("/healthz").get_json() == {
         "status": "ok",
+        "version": companion.__version__,
         "database_writable": True,
         "export_worker": "alive",
     }
