@@ -52,8 +52,10 @@ def serve(
     from .db import init_db
     from .export.supervisor import Settings
     from .pg import is_url
+    from .ratelimit_store import prepare_for
 
     init_db(current_app.config["DATABASE"])
+    prepare_for(current_app.config)
     # Held, and inherited by gunicorn's workers, until the server stops: a restore waits for it.
     # A shared PostgreSQL store is restored with PostgreSQL's own tools, so no lock file is kept.
     shared = is_url(current_app.config["DATABASE"])

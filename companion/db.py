@@ -161,11 +161,12 @@ class _Pool:
         key = (threading.get_ident(), url)
         with self._lock:
             pooled = self._pooled.get(key)
-            if pooled is not None and not pooled.db.conn.usable:
-                self._drop(key)
-                pooled = None
             if pooled is not None:
                 pooled.in_use = True
+        if pooled is not None and not pooled.db.conn.check():  # a restarted server, say
+            with self._lock:
+                self._drop(key)
+            pooled = None
         if pooled is None:
             pooled = self._open(key, False)
         if pooled.db.conn.in_transaction:
@@ -268,7 +269,10 @@ def init_db(path: str | Path) -> None:
 @with_appcontext
 def init_db_command() -> None:
     """Create the database and apply migrations (safe to run again)."""
+    from .ratelimit_store import prepare_for
+
     init_db(current_app.config["DATABASE"])
+    prepare_for(current_app.config)
     click.echo(f"Database ready: {current_app.config['DATABASE']}")
 
 

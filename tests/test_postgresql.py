@@ -154,7 +154,10 @@ def test_rate_limit_counts_kept_in_postgresql_are_shared_by_two_servers(tmp_path
     from conftest import make_app
     from pg_server import database_url
 
+    from companion.ratelimit_store import prepare
+
     store = database_url()
+    prepare(store)  # as `companion serve` does when it starts
     servers = [
         make_app(tmp_path / name, RATELIMIT_STORAGE_URI=store, RATELIMIT_GUESS=3)
         for name in ("a", "b")
