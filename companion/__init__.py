@@ -69,6 +69,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         BASE_URL=None,
         RENDER_CACHE_BYTES=32 * 1024 * 1024,
         PROXY_HOPS=0,
+        PROXY_PREFIX=0,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -95,13 +96,19 @@ def _instance_secret(instance: Path) -> str:
 
 
 def _trust_proxies(app: Flask) -> None:
-    """Behind PROXY_HOPS reverse proxies, take the client's address, scheme and host from them."""
+    """Behind PROXY_HOPS reverse proxies, take the client's address, scheme and host from them.
+
+    Only the headers the shipped nginx and Caddy recipes set are trusted: X-Forwarded-For,
+    -Proto and -Host (which carries the port). X-Forwarded-Prefix, for a site under a path, is
+    trusted only when PROXY_PREFIX says how many proxies set it; X-Forwarded-Port never.
+    """
     hops = int(app.config.get("PROXY_HOPS") or 0)
-    if hops > 0:
+    prefix = int(app.config.get("PROXY_PREFIX") or 0)
+    if hops > 0 or prefix > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=0, x_prefix=prefix
         )
 
 
