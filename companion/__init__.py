@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import secrets
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -65,7 +64,6 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         EXPORT_WORKERS=1,  # books made at once, by one pool per server
         EXPORT_TIME_LIMIT=300,  # seconds one book may take before it is stopped
         EXPORT_SUPERVISOR="app",  # "server" under `companion serve`: its master runs the pool
-        TEXT_LIMIT=20_000,
         BASE_URL=None,
         RENDER_CACHE_BYTES=32 * 1024 * 1024,
         PROXY_HOPS=0,
@@ -80,19 +78,11 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
 
     app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+        # Read here when it exists; made on first use otherwise (``hosts.Companion``), so a
+        # command that only looks (``companion info``) writes nothing into the instance.
+        from .paths import read_secret
 
-
-def _instance_secret(instance: Path) -> str:
-    """A secret key kept in instance/ so sessions survive restarts."""
-    path = instance / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    instance.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_hex(32)
-    path.write_text(key)
-    path.chmod(0o600)
-    return key
+        app.config["SECRET_KEY"] = read_secret(Path(app.instance_path))
 
 
 def _trust_proxies(app: Flask) -> None:

@@ -39,8 +39,9 @@ def info_command() -> None:
         _shared_info(config["DATABASE"])
         return
     database = Path(config["DATABASE"])
+    instance = Path(current_app.instance_path)
     rows = [
-        ("instance", current_app.instance_path),
+        ("instance", f"{instance}{'' if instance.is_dir() else ' (not created yet)'}"),
         ("database", f"{database}{'' if database.is_file() else ' (not created yet)'}"),
         ("exports", config["EXPORTS_DIR"]),
         ("packs", config["PACKS_DIR"]),
@@ -98,7 +99,10 @@ def _schema(database: Path) -> str:
     known = archive.known_migrations()
     if not database.is_file():
         return f"0 of {len(known)} migrations"
-    conn = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+    # Looking only: with no write-ahead log beside it (no server running) the file is opened
+    # immutable, so not even the -shm and -wal files SQLite would make for a reader appear.
+    quiet = "immutable=1" if not Path(f"{database}-wal").exists() else "mode=ro"
+    conn = sqlite3.connect(f"{database.resolve().as_uri()}?{quiet}", uri=True)
     try:
         applied = archive.applied_migrations(conn)
     finally:

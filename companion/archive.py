@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 import zipfile
 from collections.abc import Iterator
@@ -37,6 +38,9 @@ MANIFEST_MEMBER = "manifest.json"
 SECRET_MEMBER = "secret_key"
 PACKS_PREFIX = "packs/"
 MAX_PACK_BYTES = 1024 * 1024
+# A restored database with nothing to copy the mode from: the owner writes, its group reads
+# (as the systemd unit's UMask=0027 makes the server's own files).
+DATABASE_MODE = 0o640
 
 
 class ArchiveError(ValueError):
@@ -177,6 +181,7 @@ def restore_backup(source: Path, instance: Instance) -> Restored:
         manifest = read_manifest(archive)
         members = _members(archive)
         instance.database.parent.mkdir(parents=True, exist_ok=True)
+        before = instance.database.stat() if instance.database.exists() else None
         with tempfile.TemporaryDirectory(dir=instance.database.parent, prefix=".restore-") as work:
             incoming = Path(work) / DATABASE_MEMBER
             with archive.open(DATABASE_MEMBER) as read, incoming.open("wb") as written:
@@ -189,7 +194,25 @@ def restore_backup(source: Path, instance: Instance) -> Restored:
     init_db(instance.database)
     _import_packs(files, instance.database)
     _requeue_interrupted(instance.database)
+    _own_like_instance(instance, before)
     return Restored(manifest, kept)
+
+
+def _own_like_instance(instance: Instance, before: os.stat_result | None) -> None:
+    """The restored files get the mode and owner the replaced database had (else the folder's
+    owner and mode 0640), so a restore run through sudo or as root leaves the server a
+    database it can write and nobody else can read."""
+    folder = instance.database.parent.stat()
+    mode = stat.S_IMODE(before.st_mode) if before else DATABASE_MODE
+    owner = (before or folder).st_uid, (before or folder).st_gid
+    database = instance.database
+    files = [(database, mode), (Path(f"{database}-wal"), mode), (Path(f"{database}-shm"), mode)]
+    for path, wanted in [*files, (instance.secret, 0o600)]:
+        if not path.exists():
+            continue
+        path.chmod(wanted)
+        if os.geteuid() == 0:
+            os.chown(path, *owner)
 
 
 @contextmanager
