@@ -107,7 +107,10 @@ def connect(url: str) -> Database:
     """Open a connection in autocommit mode, with a bounded wait for the server."""
     import psycopg
 
-    raw = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS)
+    # Named, so that a restore can see whether a server is still connected.
+    raw = psycopg.connect(
+        url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS, application_name="companion"
+    )
     return Database(Connection(raw))
 
 

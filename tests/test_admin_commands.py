@@ -59,17 +59,19 @@ def test_info_says_when_the_instance_is_not_there_yet(tmp_path: Path) -> None:
     assert code == 0 and f"instance:     {tmp_path / 'missing'} (not created yet)" in output
 
 
-def test_the_secret_key_is_made_once_on_first_use_by_the_server(tmp_path: Path) -> None:
+def test_the_secret_key_is_made_once_on_first_use_by_the_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     instance = tmp_path / "instance"
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "c.sqlite3")})
-    app.instance_path = str(instance)
-    assert not instance.exists()
+    monkeypatch.setenv("COMPANION_INSTANCE", str(instance))
+    settings = {"TESTING": True, "DATABASE": str(tmp_path / "c.sqlite3")}
+    app, other = create_app(settings), create_app(settings)
+    assert not instance.exists()  # building the apps made nothing
     key = app.secret_key
     secret = instance / "secret_key"
     assert secret.read_text() == key and stat.S_IMODE(secret.stat().st_mode) == 0o600
-    other = create_app({"TESTING": True, "DATABASE": str(tmp_path / "c.sqlite3")})
-    other.instance_path = str(instance)
-    assert other.secret_key == key
+    assert other.secret_key == key  # a second server process takes the same key
+    assert sorted(os.listdir(instance)) == ["secret_key"]
 
 
 def test_a_folder_the_user_may_not_write_gets_a_sentence(
@@ -148,3 +150,33 @@ def test_a_database_restored_into_an_empty_folder_is_not_readable_by_others(
     code, _output = _run(instance, ["restore", str(backup)])
     assert code == 0
     assert stat.S_IMODE((instance / "companion.sqlite3").stat().st_mode) == 0o640
+
+
+def test_backup_verify_restores_a_sqlite_backup_aside_and_counts_it(tmp_path: Path) -> None:
+    import sqlite3
+    import zipfile
+
+    backup = _backup(tmp_path)
+    live = tmp_path / "source" / "test.sqlite3"
+    before = live.stat().st_mtime_ns
+    app = make_app(tmp_path / "source")
+    good = app.test_cli_runner().invoke(args=["backup", "--verify", str(backup)])
+    assert good.exit_code == 0 and "is a good backup" in good.output, good.output
+    assert "1 streams" in good.output and "from sqlite" in good.output
+    assert live.stat().st_mtime_ns == before
+
+    # A copy that lost its last event: the stream's version no longer matches its events.
+    work = tmp_path / "work"
+    with zipfile.ZipFile(backup) as opened:
+        opened.extractall(work)
+    conn = sqlite3.connect(work / "companion.sqlite3")
+    with conn:
+        conn.execute("DELETE FROM events WHERE seq = (SELECT max(seq) FROM events)")
+    conn.close()
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as written:
+        for member in work.iterdir():
+            written.write(member, member.name)
+    refused = app.test_cli_runner().invoke(args=["backup", "--verify", str(bad)])
+    assert refused.exit_code == 1
+    assert "rows in events" in refused.output and "does not match their events" in refused.output
