@@ -80,7 +80,7 @@ def test_the_shipped_unit_trusts_the_public_name_only_and_the_docs_ask_by_it() -
     assert env["COMPANION_PROXY_HOPS"] == "1"
     deploy = (DEPLOY.parent / "docs" / "deploy.md").read_text()
     # The loopback check in the docs names the public host, as the Caddy health check does.
-    assert f"curl -s -H 'Host: {PUBLIC}' http://127.0.0.1:8000/healthz" in deploy
+    assert f"-H 'Host: {PUBLIC}' http://127.0.0.1:8000/healthz" in deploy
     assert f"Host {PUBLIC}" in (DEPLOY / "Caddyfile").read_text()
 
 
