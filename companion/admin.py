@@ -133,10 +133,9 @@ def backup_command(file: Path, verify: bool, scratch: str | None) -> None:
             manifest = archive.write_backup(instance_files(), file, version())
     except archive.ArchiveError as err:
         raise click.ClickException(str(err)) from None
-    packs = len(manifest["packs"])
     click.echo(
         f"Backup written: {file} (companion {manifest['companion_version']},"
-        f" {backup_check.summary(manifest['counts'])}; {packs} uploaded packs listed)"
+        f" {backup_check.summary(manifest['counts'])})"
     )
 
 

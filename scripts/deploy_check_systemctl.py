@@ -2,7 +2,7 @@
 """A stand-in for `systemctl` inside scripts/deploy-check's Debian tree, where no systemd runs.
 
 It starts and stops the units docs/deploy.md installs the way systemd would run them, reading
-the unit files themselves: User and Group, Environment and EnvironmentFile, UMask,
+the unit files themselves: User and Group, Environment and EnvironmentFile, UMask, WorkingDirectory (/ by default),
 StateDirectory (with its mode), ExecStart (in the background for Type=simple, to the end for
 Type=oneshot, then ExecStartPost). The sandboxing options (ProtectSystem and the like), restarts
 and timers are not applied: `enable` of a timer only records it. `reload nginx` starts nginx if it
@@ -69,6 +69,8 @@ def _as_user(unit: dict[str, list[str]]) -> tuple[list[str], int]:
         os.chown(path, entry.pw_uid, entry.pw_gid)
         path.chmod(int(unit.get("StateDirectoryMode", ["0755"])[0], 8))
     umask = int(unit.get("UMask", ["0022"])[0], 8)
+    # systemd starts a system unit in its WorkingDirectory, by default /.
+    os.chdir(unit.get("WorkingDirectory", ["/"])[0])
     prefix = ["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--init-groups"]
     os.environ["HOME"] = home
     return prefix, umask
@@ -117,7 +119,8 @@ def stop(name: str) -> None:
 
 def reload(name: str) -> None:
     if name.startswith("nginx"):
-        running = Path("/run/nginx.pid").exists()
+        pid = Path("/run/nginx.pid").read_text().strip() if Path("/run/nginx.pid").exists() else ""
+        running = pid.isdigit() and Path(f"/proc/{pid}").exists()  # `nginx -t` leaves it empty
         subprocess.run(["nginx", "-s", "reload"] if running else ["nginx"], check=True)
     else:
         print(f"systemctl (deploy-check): {name} is not started here", file=sys.stderr)

@@ -40,3 +40,36 @@ def test_the_units_verify_without_a_warning(tmp_path: Path) -> None:
         capture_output=True, text=True,
     )  # fmt: skip
     assert checked.returncode == 0 and checked.stderr == "", checked.stderr
+
+
+def _deploy_check() -> object:
+    from importlib.machinery import SourceFileLoader
+    from importlib.util import module_from_spec, spec_from_loader
+
+    loader = SourceFileLoader("deploy_check", str(ROOT / "scripts/deploy-check"))
+    spec = spec_from_loader("deploy_check", loader)
+    assert spec is not None
+    module = module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_deploy_check_takes_every_command_of_the_doc_in_order() -> None:
+    """scripts/deploy-check (run by hand: it takes minutes) reads the doc as it now stands."""
+    check = _deploy_check()
+    doc = (ROOT / "docs/deploy.md").read_text()
+    lines, build, packages = check.steps(doc)  # type: ignore[attr-defined]
+    assert build == ["python3 -m pip wheel . --no-deps -w dist"]
+    assert {"python3-venv", "nginx", "caddy", "sudo"} <= set(packages)
+    assert not any(line.startswith("certbot") for line in lines)  # stood in for, said so
+    commands = [line for line in lines if line and not line.startswith("#")]
+    first = commands.index("systemctl daemon-reload && systemctl enable --now companion")
+    assert commands.index("useradd --system --home-dir /var/lib/companion --shell"
+                          " /usr/sbin/nologin companion") < first  # fmt: skip
+    assert commands[-1] == "systemctl start companion"  # the upgrade block comes last
+    # Every line of the doc's sh blocks outside section 8 is run, but for the build block.
+    for section, block in check.blocks(doc):  # type: ignore[attr-defined]
+        if section.startswith("## 8.") or block[0].startswith("# on the build machine"):
+            continue
+        for line in block:
+            assert line in lines or line.startswith(("certbot ", "systemctl reload caddy")), line
