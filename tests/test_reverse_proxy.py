@@ -53,6 +53,7 @@ FORGED = {
     "X-Forwarded-Server": "evil.example",
     "X-Real-IP": "203.0.113.9",
     "Forwarded": "for=203.0.113.9;host=evil.example;proto=http",
+    "X-Request-Id": "chosen-by-the-client",
 }
 
 
@@ -109,6 +110,8 @@ def test_no_forwarded_header_a_client_sends_reaches_the_app(bare: Proxy) -> None
     for name in ("X-Forwarded-Port", "X-Forwarded-Prefix", "X-Forwarded-Server", "X-Real-IP"):
         assert name.lower() not in {key.lower() for key in seen}, (name, seen)
     assert "forwarded" not in {key.lower() for key in seen}
+    ids = [value for key, value in seen.items() if key.lower() == "x-request-id"]
+    assert len(ids) == 1 and ids[0] != FORGED["X-Request-Id"] and len(ids[0]) >= 16
 
 
 def test_an_event_stream_passes_each_event_as_it_is_written(
