@@ -30,37 +30,21 @@ from urllib.parse import urlsplit
 
 import pytest
 from server_client import SETUP, Browser, free_port, next_command, request
+from wheels import build_wheel, quiet_env
 
 from companion import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
 EARLIER = "92f2249"  # the last release before versions were kept: "0.1.0"
-SOURCE_IGNORED = shutil.ignore_patterns(
-    ".git", ".venv", "instance", "build", "dist", "*.egg-info", "__pycache__", ".*_cache",
-    ".hypothesis", "test-results", "tests", "bench", "*.mo",
-)  # fmt: skip
 GAMES = ("traitors-flame", "age-of-summoners")
 
 pytestmark = pytest.mark.slow
 
 
-def _quiet_env() -> dict[str, str]:
-    # The real HOME (pip's cache); no PYTHONPATH, so the checkout is never imported instead.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
-    env.pop("PYTHONPATH", None)
-    return env
-
-
 def _run(*command: str, cwd: Path) -> str:
-    done = subprocess.run(command, cwd=cwd, env=_quiet_env(), capture_output=True, text=True)
+    done = subprocess.run(command, cwd=cwd, env=quiet_env(), capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
-
-
-def _wheel(source: Path, dist: Path) -> Path:
-    _run(sys.executable, "-m", "pip", "wheel", "-q", "--disable-pip-version-check",
-         str(source), "--no-deps", "-w", str(dist), cwd=source)  # fmt: skip
-    return next(dist.glob("ijinsho_companion-*.whl"))
 
 
 @dataclass
@@ -78,7 +62,7 @@ class Site:
 
     @property
     def env(self) -> dict[str, str]:
-        return {**_quiet_env(), "COMPANION_INSTANCE": str(self.instance),
+        return {**quiet_env(), "COMPANION_INSTANCE": str(self.instance),
                 "COMPANION_RATELIMIT_ENABLED": "false"}  # fmt: skip
 
     def cli(self, *args: str) -> str:
@@ -111,7 +95,7 @@ class Site:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, Path]]:
+def site(tmp_path_factory: pytest.TempPathFactory, this_wheel: Path) -> Iterator[tuple[Site, Path]]:
     """The earlier release installed from its wheel and lock; and the folder an operator would
     have copied for the upgrade (this version's requirements/ and dist/ with its wheel)."""
     base = tmp_path_factory.mktemp("upgrade")
@@ -120,13 +104,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, Path]
     listed = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", EARLIER],
                             capture_output=True, check=True)  # fmt: skip
     subprocess.run(["tar", "-x", "-C", str(old)], input=listed.stdout, check=True)
-    old_wheel = _wheel(old, base / "old-dist")
+    old_wheel = build_wheel(old, base / "old-dist")
     assert old_wheel.name == "ijinsho_companion-0.1.0-py3-none-any.whl"
-    new = base / "new-source"
-    shutil.copytree(ROOT, new, ignore=SOURCE_IGNORED)
     copied = base / "copied"  # what the operator copies to the server
-    shutil.copytree(new / "requirements", copied / "requirements")
-    new_wheel = _wheel(new, copied / "dist")
+    shutil.copytree(ROOT / "requirements", copied / "requirements")
+    (copied / "dist").mkdir()
+    new_wheel = Path(shutil.copy(this_wheel, copied / "dist"))
     assert new_wheel.name == f"ijinsho_companion-{__version__}-py3-none-any.whl"
 
     venv = base / "venv"
@@ -263,7 +246,7 @@ def test_an_upgrade_by_the_documented_steps_keeps_everything_and_restores_the_ol
             .replace("/var/lib/companion", str(installed.instance))
             .replace("/opt/companion/venv", str(installed.venv))
         )
-        done = subprocess.run(["bash", "-c", command], cwd=copied, env=_quiet_env(),
+        done = subprocess.run(["bash", "-c", command], cwd=copied, env=quiet_env(),
                               capture_output=True, text=True, timeout=600)  # fmt: skip
         assert done.returncode == 0, (line, done.stdout + done.stderr)
         if line.endswith("companion --version"):
