@@ -150,7 +150,9 @@ def _register_blueprints(app: Flask) -> None:
     from .web import (
         api,
         chronicle,
+        delete_view,
         export_view,
+        import_view,
         main,
         packs_view,
         setup_view,
@@ -166,7 +168,8 @@ def _register_blueprints(app: Flask) -> None:
         story_view.bp,
         api.bp,
         export_view.bp,
-        export_view.import_bp,
+        import_view.import_bp,
+        delete_view.bp,
         tables.bp,
     )
     for blueprint in blueprints:
@@ -188,8 +191,8 @@ def _register_errors(app: Flask) -> None:
         return render_template("errors/400.html", reason=e.description), 400
 
     @app.errorhandler(429)
-    def too_many(_e: Exception) -> tuple[str, int]:
-        return render_template("errors/429.html"), 429
+    def too_many(e: Exception) -> tuple[str, int]:
+        return render_template("errors/429.html", reason=getattr(e, "reason", None)), 429
 
     @app.errorhandler(413)
     def too_large(_e: Exception) -> tuple[str, int]:

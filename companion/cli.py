@@ -271,6 +271,7 @@ def init_app(app: Flask) -> None:
     """Register the command groups that live in their own modules."""
     from .admin import COMMANDS
     from .export.cli import export_command, import_command
+    from .manage_cli import groups
     from .migrate_store import migrate_store_command
     from .packs.cli import packs
 
@@ -283,6 +284,7 @@ def init_app(app: Flask) -> None:
         import_command,
         migrate_store_command,
         cardgame,
+        *groups(export_command),
         *COMMANDS,
     )
     for command in commands:

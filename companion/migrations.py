@@ -224,7 +224,20 @@ _postgresql(
 )
 
 
-@migrations(name="0008_ratelimit_tables")
+@migrations(name="0008_export_attempts")
+def _add_export_attempts(db: Database) -> None:
+    # How many times a book was handed to a worker: a book whose worker or server died is made
+    # again once, whichever server notices, and failed the second time.
+    db["exports"].add_column("attempts", int, not_null_default=0)
+
+
+_postgresql(
+    "0008_export_attempts",
+    "ALTER TABLE exports ADD COLUMN attempts bigint NOT NULL DEFAULT 0;",
+)
+
+
+@migrations(name="0009_ratelimit_tables")
 def _ratelimit_tables(_db: Database) -> None:
     # Rate-limit counts are kept in PostgreSQL only (``companion.ratelimit_store``); a SQLite
     # store counts in memory or in Redis, so it records the name and makes nothing.
@@ -234,7 +247,7 @@ def _ratelimit_tables(_db: Database) -> None:
 # The two tables of the PostgreSQL rate-limit storage: made here, once, under the migrations'
 # lock, so servers starting together never race to create them on their first request. Earlier
 # versions made them on first use, so a store may hold them already: IF NOT EXISTS.
-RATELIMIT_MIGRATION = "0008_ratelimit_tables"
+RATELIMIT_MIGRATION = "0009_ratelimit_tables"
 _postgresql(
     RATELIMIT_MIGRATION,
     """

@@ -3,7 +3,7 @@
 Registers the ``postgresql://`` scheme with the ``limits`` library behind Flask-Limiter:
 ``RATELIMIT_STORAGE_URI`` set to the same address as ``DATABASE`` (or another PostgreSQL
 database) needs no Redis or memcached. It keeps two small tables of its own, made by the
-migrations (``0008_ratelimit_tables`` in ``companion.migrations``), never on first use: fixed-window
+migrations (``0009_ratelimit_tables`` in ``companion.migrations``), never on first use: fixed-window
 counters, and the entries of the moving window (the companion's default strategy), one row per
 counted request, dropped once they fall out of their window. A rate-limit store in another
 PostgreSQL database than ``DATABASE`` gets the same step from ``prepare`` when the server starts.
