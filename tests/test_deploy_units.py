@@ -9,6 +9,7 @@ again in a Debian tree where the real program is installed.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -67,9 +68,11 @@ def test_deploy_check_takes_every_command_of_the_doc_in_order() -> None:
     assert commands.index("useradd --system --home-dir /var/lib/companion --shell"
                           " /usr/sbin/nologin companion") < first  # fmt: skip
     assert commands[-1] == "systemctl start companion"  # the upgrade block comes last
-    # Every line of the doc's sh blocks outside section 8 is run, but for the build block.
+    # Every line of the doc's sh blocks outside section 8 is run, but for the build block;
+    # they are commands to paste, not usage ([--option], a|b): those go in text blocks.
     for section, block in check.blocks(doc):  # type: ignore[attr-defined]
         if section.startswith("## 8.") or block[0].startswith("# on the build machine"):
             continue
         for line in block:
+            assert not re.search(r" \[-|\w\|\w|…", line.split("#")[0]), f"a synopsis: {line}"
             assert line in lines or line.startswith(("certbot ", "systemctl reload caddy")), line
