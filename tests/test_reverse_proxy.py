@@ -281,3 +281,34 @@ def test_no_link_reaches_the_proxys_logs(
         assert logged.count("[link]") >= lines, logged[-2000:]
         for token in tokens:
             assert token not in logged, (proxy.kind, token)
+
+
+@pytest.mark.slow
+def test_a_stream_passes_through_the_proxy_as_each_change_happens(proxied: Proxy) -> None:
+    """The shipped proxies pass the app's server-sent events unbuffered (nginx: the app says
+    X-Accel-Buffering: no; Caddy: text/event-stream): each change arrives while the stream stays
+    open."""
+    client = Client(proxied)
+    body = client.post("/api/v1/chronicles", json=SETUP).json()
+    token, state = body["host_token"], body["state"]
+    with client.get(f"/c/{token}/events", stream=True, timeout=30) as stream:
+        assert stream.status_code == 200
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        lines = stream.iter_lines(decode_unicode=True)
+
+        def next_version() -> int:
+            for line in lines:  # each read waits at most 30 s for the proxy to pass data on
+                if line.startswith("data: {"):
+                    return int(json.loads(line[6:])["version"])
+            raise AssertionError("the stream ended")
+
+        assert next_version() == state["version"]
+        rng = random.Random(5)
+        for _ in range(3):
+            sent = client.post(
+                f"/api/v1/chronicles/{token}/commands",
+                json={"version": state["version"], "command": next_command(state, rng)},
+            )
+            assert sent.status_code == 200, sent.text
+            state = client.get(f"/api/v1/chronicles/{token}/state").json()
+            assert next_version() == state["version"]
