@@ -158,8 +158,8 @@ def test_backup_verify_restores_a_sqlite_backup_aside_and_counts_it(tmp_path: Pa
 
     backup = _backup(tmp_path)
     live = tmp_path / "source" / "test.sqlite3"
+    app = make_app(tmp_path / "source")  # (making the app migrates the database: a write)
     before = live.stat().st_mtime_ns
-    app = make_app(tmp_path / "source")
     good = app.test_cli_runner().invoke(args=["backup", "--verify", str(backup)])
     assert good.exit_code == 0 and "is a good backup" in good.output, good.output
     assert "1 streams" in good.output and "from sqlite" in good.output
