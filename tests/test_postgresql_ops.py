@@ -38,6 +38,12 @@ def _fresh(cluster: PostgresServer) -> str:
     return cluster.create_database(f"ops{next(_names)}")
 
 
+@pytest.fixture(autouse=True)
+def _instance_in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's instance folder (its secret key) is its own, never the checkout's."""
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
+
+
 def _app(tmp_path: Path, url: str, **config: object) -> Flask:
     return create_app(
         {
