@@ -75,25 +75,52 @@ def create(db: Database, setup: Setup, rng: random.Random | None = None) -> Crea
 
 
 def create_from_events(
-    db: Database, events: Sequence[dict[str, Any]], title: str, language: str
+    db: Database,
+    events: Sequence[dict[str, Any]],
+    title: str,
+    language: str,
+    state: State | None = None,
 ) -> Created:
-    """A new chronicle from already-checked events, with its host and reader links, all in one
-    transaction."""
+    """A new chronicle from already-checked events (``state``: their replay, when known), with
+    its host and reader links, all in one transaction."""
     links: dict[str, str] = {}
 
     def issue_links(tx: Database, sid: str) -> None:
         links["host"] = capabilities.issue(tx, sid, "host")
         links["reader"] = capabilities.issue(tx, sid, "reader")
 
+    if state is None:
+        state = replay(Recorded(seq, event_from_dict(e)) for seq, e in enumerate(events, 1))
     sid = store.create_stream(
-        db, KIND, events, title=title, meta={"language": language}, within=issue_links
+        db,
+        KIND,
+        events,
+        title=title,
+        meta={"language": language},
+        within=issue_links,
+        status=status_of(state),
     )
     return Created(sid, links["host"], links["reader"])
 
 
-def load(db: Database, stream_id: str) -> Chronicle:
-    """Replay the chronicle, reusing this process's cached state where it is still current."""
-    header = store.get_stream(db, stream_id)
+def status_of(state: State) -> dict[str, Any]:
+    """What a watcher of the chronicle sees besides its version (the version poll's answer)."""
+    return {"phase": state.phase}
+
+
+def watched(db: Database, header: store.Stream) -> dict[str, Any]:
+    """The version poll's answer besides the version, from the stream's header alone; only a
+    chronicle whose header has not said yet (last written before headers did) is loaded."""
+    if header.status is not None and "phase" in header.status:
+        return {"phase": header.status["phase"]}
+    return status_of(load(db, header.id, header).state)
+
+
+def load(db: Database, stream_id: str, header: store.Stream | None = None) -> Chronicle:
+    """Replay the chronicle, reusing this process's cached state where it is still current.
+
+    ``header`` is the stream's header when the caller has just read it."""
+    header = header if header is not None else store.get_stream(db, stream_id)
     cached = CACHE.get(stream_id)
     if cached is not None and cached[0] == header.version:
         state, nbytes = cached[1], cached[2]
@@ -135,7 +162,7 @@ def execute(
             version += 1
             state = evolve(state, Recorded(version, event))
             batch.append(event_to_dict(event))
-    store.append(db, chronicle.id, chronicle.version, batch)
+    store.append(db, chronicle.id, chronicle.version, batch, status=status_of(state))
     before = CACHE.get(chronicle.id)
     nbytes = STATE_COST * sum(len(json.dumps(e, ensure_ascii=False)) for e in batch)
     if before is not None and before[0] == chronicle.version:

@@ -103,6 +103,8 @@ class Match:
     # REPLAY_FAILED, DAMAGED)
     read_only: str | None = None
     damaged_from: int = 0  # DAMAGED: the first move the record loses (0: the deal itself)
+    # acting_seats(), worked out once: a loaded match is shared by every view of its version
+    _acting: tuple[int, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def game(self) -> AnyGame:
@@ -113,9 +115,13 @@ class Match:
 
     def acting_seats(self) -> list[int]:
         """Seats that have a legal action now (none while the match only replays)."""
-        if self.read_only is not None or self.game.result(self.state) is not None:
-            return []
-        return [s for s in range(len(self.seats)) if self.game.legal_actions(self.state, s)]
+        if self._acting is None:
+            if self.read_only is not None or self.game.result(self.state) is not None:
+                self._acting = ()
+            else:
+                seats = range(len(self.seats))
+                self._acting = tuple(s for s in seats if self.game.legal_actions(self.state, s))
+        return list(self._acting)
 
 
 def check_seats(key: str, seats: list[Seat], mode: str, language: str) -> None:
@@ -188,10 +194,11 @@ MOVE_COST = 1024  # charged for each move played on a cached match
 CACHE = ByteLRU(4 * 1024 * 1024)
 
 
-def load(db: Database, sid: str) -> Match:
+def load(db: Database, sid: str, header: store.Stream | None = None) -> Match:
     """Replay the match's stream (cached per version); raises UnreadableMatchError when not
-    even its table can be read, NotAMatchError for a stream of another kind."""
-    header = store.get_stream(db, sid)
+    even its table can be read, NotAMatchError for a stream of another kind. ``header`` is the
+    stream's header when the caller has just read it."""
+    header = header if header is not None else store.get_stream(db, sid)
     if header.kind not in game_keys():
         raise NotAMatchError(sid)
     cached = CACHE.get(sid)

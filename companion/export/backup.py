@@ -101,7 +101,9 @@ def dump(document: Mapping[str, Any]) -> str:
 def import_backup(db: Database, data: bytes) -> chronicles.Created:
     """Check ``data`` completely, then create the chronicle and its links; BackupError if refused."""
     backup = read_backup(data)
-    return chronicles.create_from_events(db, backup.events, backup.title, backup.language)
+    return chronicles.create_from_events(
+        db, backup.events, backup.title, backup.language, backup.state
+    )
 
 
 def read_backup(data: bytes) -> Backup:

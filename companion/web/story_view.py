@@ -35,13 +35,13 @@ Page = Callable[[chronicles.Chronicle], str]  # a form's page, as a chronicle st
 
 
 @bp.get("/story")
-def log(token: str) -> str:
+def log(token: str) -> str | bytes:
     """The life as a story: a chapter per stage, each turning point in full."""
     cap, chronicle = open_chronicle(token)
     context = _context(token, cap, chronicle)
 
     def chapters_html() -> Markup:
-        return streams.cached_page(
+        return streams.cached_part(
             streams.cache_key("story", cap, chronicle.version),
             token,
             lambda: render_template(
@@ -60,7 +60,7 @@ def log(token: str) -> str:
         for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
     )
     key = streams.cache_key("story-page", cap, chronicle.version, request.full_path, books)
-    return str(streams.cached_page(key, token, page))
+    return streams.cached_page(key, token, page)
 
 
 @bp.get("/text/<int:seq>/<field>")
