@@ -127,19 +127,38 @@ def session_cookie(url: str) -> str:
     return cookie.split(";", 1)[0]
 
 
-def wrk(url: str, seconds: int, connections: int, cookie: str = "") -> float:
-    """Requests/s from wrk; refuses a run with any answer that is not 2xx."""
+def cpu_seconds(group: int) -> float:
+    """The CPU time (user and system) every process of process group ``group`` has used."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[2]) == group:  # after the name: state, ppid, pgrp; utime, stime at 11, 12
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(
+    url: str, seconds: int, connections: int, group: int, cookie: str = ""
+) -> tuple[float, float]:
+    """Requests/s from wrk, and the CPU milliseconds per request of the server (process group
+    ``group``); refuses a run with any answer that is not 2xx."""
     headers = ["-H", f"Cookie: {cookie}"] if cookie else []
+    before = cpu_seconds(group)
     result = subprocess.run(
         ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "20s", *headers, url],
         capture_output=True,
         text=True,
         check=True,
     )
-    match = re.search(r"Requests/sec:\s+([\d.]+)", result.stdout)
-    if not match or "Non-2xx" in result.stdout or "Socket errors" in result.stdout:
+    used = cpu_seconds(group) - before
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", result.stdout)
+    count = re.search(r"(\d+) requests in", result.stdout)
+    if not rate or not count or "Non-2xx" in result.stdout or "Socket errors" in result.stdout:
         raise SystemExit(f"wrk failed on {url}:\n{result.stdout}")
-    return float(match.group(1))
+    return float(rate.group(1)), 1000 * used / max(1, int(count.group(1)))
 
 
 def main() -> None:
@@ -161,37 +180,58 @@ def main() -> None:
         port, hello_port = free_port(), free_port()
         server = start_companion(folder / "bench.sqlite3", port)
         baseline = hello.start(hello_port, folder / "hello" / "hello.sqlite3")
-        rates: dict[str, list[float]] = {name: [] for name in pages}
-        hellos: dict[str, list[float]] = {name: [] for name in pages}
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in pages}
+        hellos: dict[str, list[tuple[float, float]]] = {name: [] for name in pages}
         try:
             base = f"http://127.0.0.1:{port}"
             cookies = {name: session_cookie(f"{base}{first}") for name, (_, first) in pages.items()}
             for _ in range(args.rounds):
                 for name, (path, _first) in pages.items():
                     hello_url = f"http://127.0.0.1:{hello_port}/"
-                    hellos[name].append(wrk(hello_url, args.seconds, args.connections))
+                    hellos[name].append(
+                        wrk(hello_url, args.seconds, args.connections, baseline.pid)
+                    )
                     page_url = f"{base}{path}"
-                    rates[name].append(wrk(page_url, args.seconds, args.connections, cookies[name]))
+                    runs[name].append(
+                        wrk(page_url, args.seconds, args.connections, server.pid, cookies[name])
+                    )
         finally:
             stop(server)
             stop(baseline)
+    report(args, pages, times, runs, hellos)
+
+
+def report(
+    args: argparse.Namespace,
+    pages: dict[str, tuple[str, str]],
+    times: dict[str, float],
+    runs: dict[str, list[tuple[float, float]]],
+    hellos: dict[str, list[tuple[float, float]]],
+) -> None:
+    """One line per page: its times, its ratio to hello-world and whether it meets its target."""
     print(
         f"{args.connections} connections, {args.rounds} rounds of {args.seconds} s per page,"
-        " each after a hello-world run (a bare WSGI app served by `companion serve`)"
+        " each right after a hello-world run (a bare WSGI app served by `companion serve`)"
     )
+    print("ratio: req/s over hello-world's in the same round, the median of the rounds;")
+    print("CPU ms/req: the server processes' CPU time per request, hello-world's in brackets")
     print(
         f"{'page':<18} {'in-process ms':>13} {'req/s':>8} {'hello req/s':>12} {'ratio':>6}"
-        f" {'target':>7}"
+        f" {'target':>13} {'CPU ms/req':>17}"
     )
     for name in pages:
-        ratio = statistics.median(r / h for r, h in zip(rates[name], hellos[name], strict=True))
+        pairs = list(zip(runs[name], hellos[name], strict=True))
+        ratio = statistics.median(page[0] / hello[0] for page, hello in pairs)
         target = TARGETS.get(name)
         verdict = (
             "" if target is None else f">= {target:.2f} {'ok' if ratio >= target else 'below'}"
         )
+        cpu = statistics.median(page[1] for page, _ in pairs)
+        hello_cpu = statistics.median(hello[1] for _, hello in pairs)
         print(
-            f"{name:<18} {times[name]:>13.2f} {statistics.median(rates[name]):>8.0f}"
-            f" {statistics.median(hellos[name]):>12.0f} {ratio:>6.2f} {verdict:>7}"
+            f"{name:<18} {times[name]:>13.2f} {statistics.median(r for r, _ in runs[name]):>8.0f}"
+            f" {statistics.median(h for h, _ in hellos[name]):>12.0f} {ratio:>6.2f}"
+            f" {verdict:>13} {cpu:>8.3f} ({hello_cpu:.3f})"
         )
 
 

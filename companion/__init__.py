@@ -34,6 +34,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(files.static),
     )
     _configure(app, test_config)
+    from .web import polls
+
+    polls.init_app(app)  # in front of the app, behind the proxy fix
     _trust_proxies(app)
     _init_extensions(app)
     _register_blueprints(app)

@@ -30,7 +30,7 @@ from ..legacy import RuleError, legal_commands
 from ..legacy.commands import Undo
 from ..store import StaleVersionError
 from ..text import render_markdown
-from . import streams
+from . import polls, streams
 from .access import remember, require_write
 from .narrate import describe_since
 from .preview_limit import preview_allowed
@@ -129,7 +129,7 @@ def version(token: str) -> Response:
     """The chronicle's version, polled by open pages to notice changes: read from the store's
     header of the chronicle, never by replaying it."""
     _cap, header = streams.open_header(token, chronicles.KIND)
-    return streams.version_json(header.version, **chronicles.watched(get_db(), header))
+    return jsonify(polls.answer(get_db(), "c", header))
 
 
 @bp.post("/turn")

@@ -145,11 +145,6 @@ def stale_json(message: str, version: int, **data: Any) -> tuple[Response, int]:
     return refusal_json(message, 409, STALE, version=version, **data)
 
 
-def version_json(version: int, **extra: Any) -> Response:
-    """What open pages poll: the stream's current version (and anything else they watch)."""
-    return jsonify(version=version, **extra)
-
-
 def cache_key(kind: str, cap: Capability, version: int, *more: Hashable) -> tuple[Hashable, ...]:
     """The render-cache key of a stream's page or fragment: what it varies with per viewer.
 

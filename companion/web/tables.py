@@ -9,6 +9,7 @@ from flask import (
     abort,
     flash,
     g,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -25,7 +26,7 @@ from ..db import get_db
 from ..languages import DEFAULT
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
-from . import links_sheet, rules_page, streams, table_setup
+from . import links_sheet, polls, rules_page, streams, table_setup
 from .access import remember, require_write
 from .boards import board_for
 from .table_view import (
@@ -151,7 +152,7 @@ def version(token: str) -> Response:
     """The match's version, polled by open pages: read from the store's header of the match,
     never by replaying it."""
     _cap, header = streams.open_header(token, game_keys())
-    return streams.version_json(header.version)
+    return jsonify(polls.answer(get_db(), "t", header))
 
 
 @bp.post("/t/<token>/reveal")
