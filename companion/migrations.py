@@ -239,8 +239,8 @@ def _add_stream_sizes_and_snapshots(db: Database) -> None:
     db.execute(
         "CREATE TABLE snapshots ("
         " stream_id TEXT PRIMARY KEY REFERENCES streams (id) ON DELETE CASCADE,"
-        " projection TEXT NOT NULL, version INTEGER NOT NULL, data TEXT NOT NULL,"
-        " created TEXT NOT NULL) STRICT"
+        " projection TEXT NOT NULL, version INTEGER NOT NULL, nbytes INTEGER NOT NULL,"
+        " data TEXT NOT NULL, created TEXT NOT NULL) STRICT"
     )
 
 
@@ -254,8 +254,8 @@ _postgresql(
     );
     CREATE TABLE snapshots (
         stream_id text PRIMARY KEY REFERENCES streams (id) ON DELETE CASCADE,
-        projection text NOT NULL, version bigint NOT NULL, data text NOT NULL,
-        created text NOT NULL
+        projection text NOT NULL, version bigint NOT NULL, nbytes bigint NOT NULL,
+        data text NOT NULL, created text NOT NULL
     );
     """,
 )

@@ -167,7 +167,21 @@ def append(
     status: Mapping[str, Any] | None = None,
     limits: Limits | None = None,
 ) -> int:
-    """Append events atomically if the stream is at ``expected_version``; return the new version.
+    """Append events atomically if the stream is at ``expected_version``; return the new version
+    (``append_sized`` also says how many bytes the stream holds then)."""
+    return append_sized(db, stream_id, expected_version, events, status, limits)[0]
+
+
+def append_sized(
+    db: Database,
+    stream_id: str,
+    expected_version: int,
+    events: Iterable[Mapping[str, Any]],
+    status: Mapping[str, Any] | None = None,
+    limits: Limits | None = None,
+) -> tuple[int, int]:
+    """Append events atomically if the stream is at ``expected_version``; return the new version
+    and the bytes of stored JSON the stream then holds.
 
     The stream's row is locked while its version is checked (SQLite: the write lock of BEGIN
     IMMEDIATE; PostgreSQL: SELECT ... FOR UPDATE), so a racing append waits, then sees the new
@@ -184,7 +198,8 @@ def append(
                 raise StaleVersionError(stream_id, expected_version, current)
             if limits is not None:
                 _check_limits(stream_id, current, held, batch, limits)
-            return _insert_events(db, stream_id, current, batch, stamp, status)
+            version = _insert_events(db, stream_id, current, batch, stamp, status)
+            return version, held + sum(size for _, (_, size) in batch)
     except StoreError:
         raise
     except Exception as err:
