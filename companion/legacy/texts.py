@@ -102,8 +102,10 @@ def revise(state: State, seq: int, field: str, value: str, revision: int) -> Cha
         if check is not state.check:
             changes["check"] = check
     for name in ("keystones", "marks"):
+        # A keystone's texts are written by the event that sacrificed or lost it, a mark's by
+        # the one that built it: only a record of that seq can hold the text.
         records = getattr(state, name)
-        revised = tuple(_revised(record, change) for record in records)
+        revised = tuple(_revised(r, change) if r.seq == seq else r for r in records)
         if any(new is not old for new, old in zip(revised, records, strict=True)):
             changes[name] = revised
     if state.epilogue is not None:
