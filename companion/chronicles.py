@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import capabilities, replays, store
+from . import capabilities, chronicle_limits, replays, store
 from .bytecache import ByteLRU
 from .legacy import (
     Recorded,
@@ -84,7 +84,7 @@ def create_from_events(
     state: State | None = None,
 ) -> Created:
     """A new chronicle from already-checked events (``state``: their replay, when known), with
-    its host and reader links, all in one transaction."""
+    its host and reader links, all in one transaction; StreamFullError past the limits."""
     links: dict[str, str] = {}
 
     def issue_links(tx: Database, sid: str) -> None:
@@ -101,6 +101,7 @@ def create_from_events(
         meta={"language": language},
         within=issue_links,
         status=status_of(state),
+        limits=chronicle_limits.from_settings().stream,
     )
     return Created(sid, links["host"], links["reader"])
 
@@ -154,8 +155,11 @@ def execute(
 ) -> Chronicle:
     """Decide every command in order and append all their events at once, or none.
 
-    Raises RuleError (nothing appended) or StaleVersionError when someone moved first.
+    Raises RuleError (nothing appended; a ``chronicle_limits.LimitError`` past one of the
+    chronicle's limits) or StaleVersionError when someone moved first.
     """
+    limits = chronicle_limits.from_settings()
+    chronicle_limits.check_corrections(db, chronicle.id, chronicle.state, commands, limits)
     dice = rng or random.Random()
     state, version, batch = chronicle.state, chronicle.version, []
     for command in commands:
@@ -163,7 +167,12 @@ def execute(
             version += 1
             state = evolve(state, Recorded(version, event))
             batch.append(event_to_dict(event))
-    _, nbytes = store.append_sized(db, chronicle.id, chronicle.version, batch, status_of(state))
+    try:
+        _, nbytes = store.append_sized(
+            db, chronicle.id, chronicle.version, batch, status_of(state), limits.stream
+        )
+    except store.StreamFullError as err:
+        raise chronicle_limits.full(err.what, limits) from None
     before = CACHE.get(chronicle.id)
     current = before is not None and before[0] == chronicle.version
     known = before[2] if current else replays.latest(db, chronicle.id)

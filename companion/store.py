@@ -130,14 +130,18 @@ def create_stream(
     stream_id: str | None = None,
     within: Callable[[Database, str], None] | None = None,
     status: Mapping[str, Any] | None = None,
+    limits: Limits | None = None,
 ) -> str:
     """Create a stream with its first events in one transaction; returns the stream id.
 
     ``within(db, stream_id)`` runs inside the same transaction (to issue the stream's links), so
-    a failure leaves nothing behind.
+    a failure leaves nothing behind. Past ``limits``, StreamFullError and nothing is written.
     """
     sid = stream_id or new_id()
     stamp = now()
+    batch = [(event, _data(event)) for event in events]
+    if limits is not None:
+        _check_limits(sid, 0, 0, batch, limits)
     with write_transaction(db):
         insert(
             db,
@@ -153,7 +157,7 @@ def create_stream(
                 "nbytes": 0,
             },
         )
-        _insert_events(db, sid, 0, [(event, _data(event)) for event in events], stamp, status)
+        _insert_events(db, sid, 0, batch, stamp, status)
         if within is not None:
             within(db, sid)
     return sid

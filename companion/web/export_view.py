@@ -28,7 +28,7 @@ from .. import chronicles, ratelimit
 from ..db import get_db
 from ..export import DEFAULT_THICKNESS_MM, EDITIONS, PAPERS, THICKNESS_RANGE_MM, jobs, keeper
 from ..export import vertical as vertical_book
-from ..export.backup import MAX_BYTES, export_backup, import_backup, may_back_up
+from ..export.backup import export_backup, import_backup, import_limits, may_back_up
 from ..export.contents import EditionError
 from ..export.editions import check, layouts_for, parse_layout
 from ..export.errors import BackupError
@@ -304,7 +304,7 @@ def _allow_whole_backups(endpoint: str | None, values: dict[str, Any] | None) ->
     before the CSRF check reads the form.
     """
     if endpoint == "imports.upload":
-        request.max_content_length = MAX_BYTES + UPLOAD_OVERHEAD
+        request.max_content_length = import_limits()[0] + UPLOAD_OVERHEAD
 
 
 @import_bp.post("/import")
@@ -315,7 +315,7 @@ def upload() -> Response | tuple[str, int]:
     if upload is None or not upload.filename:
         return _refuse_import(_("Choose a backup file (.json) to import."))
     try:
-        created = import_backup(get_db(), upload.read(MAX_BYTES + 1))
+        created = import_backup(get_db(), upload.read(import_limits()[0] + 1))
     except BackupError as err:
         return _refuse_import(backup_message(err))
     url = url_for("chronicle.play", token=created.host_token)

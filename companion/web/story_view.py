@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 
 from .. import chronicles
 from ..capabilities import Capability
+from ..chronicle_limits import LimitError
 from ..db import get_db
 from ..export import jobs
 from ..legacy import RuleError
@@ -25,7 +26,7 @@ from .access import require_write
 from .chronicle import acting_seat, open_chronicle
 from .narrate import describe_since
 from .terms import stage_name
-from .text_errors import rule_message
+from .text_errors import rule_message, rule_status
 
 bp = Blueprint("story", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
@@ -106,6 +107,8 @@ def _execute(chronicle: chronicles.Chronicle, command: Command, page: Page) -> R
     """Carry out ``command``; a refusal (the rules, or someone writing first) shows ``page``."""
     try:
         chronicles.execute(get_db(), chronicle, [command])
+    except LimitError as err:  # the chronicle is full, or corrected too often or too fast
+        return streams.refuse(rule_message(err), rule_status(err), lambda: page(chronicle))
     except RuleError as err:
         return streams.refuse(rule_message(err), 400, lambda: page(chronicle))
     except StaleVersionError:
