@@ -30,14 +30,18 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import hello  # noqa: E402
 import lifegen  # noqa: E402
+from flask import Flask  # noqa: E402
 
-from companion import create_app  # noqa: E402
+from companion import chronicles, create_app, matches, text  # noqa: E402
+from companion.bytecache import ByteLRU  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {
@@ -89,6 +93,79 @@ def server_times(db: Path, pages: dict[str, tuple[str, str]], repeats: int) -> d
             samples.append((time.perf_counter() - start) * 1000)
             assert response.status_code == 200, (path, response.status_code)
         out[name] = statistics.median(samples)
+    return out
+
+
+def _emptied(holder: Any, attribute: str) -> Callable[[], None]:
+    """Replace the cache ``holder.attribute`` (or ``holder[attribute]``) by one that keeps
+    nothing; gives back the undo."""
+    item = isinstance(holder, dict)
+    kept = holder[attribute] if item else getattr(holder, attribute)
+    if item:
+        holder[attribute] = ByteLRU(0)
+        return lambda: holder.__setitem__(attribute, kept)
+    setattr(holder, attribute, ByteLRU(0))
+    return lambda: setattr(holder, attribute, kept)
+
+
+def turn_off(cache: str, app: Flask) -> list[Callable[[], None]]:
+    """Turn one of the ``CACHES`` off in ``app``; the steps that turn it on again."""
+    if cache == "pages":
+        return [_emptied(app.extensions, "companion.render_cache")]
+    if cache == "pages and Markdown":
+        return [*turn_off("pages", app), _emptied(text, "_cache")]
+    if cache == "CSRF signatures":
+        return [_emptied(app.extensions, "companion.signed_csrf")]
+    if cache == "opened cookies":
+        return [_emptied(app.session_interface, "opened")]
+    if cache == "replayed states":
+        return [_emptied(chronicles, "CACHE"), _emptied(matches, "CACHE")]
+    if cache == "healthz's probe":
+        app.config["HEALTH_PROBE_SECONDS"] = 0
+        return [lambda: app.config.__setitem__("HEALTH_PROBE_SECONDS", 1.0)]
+    raise ValueError(cache)
+
+
+CACHES = (
+    "pages",
+    "pages and Markdown",
+    "CSRF signatures",
+    "opened cookies",
+    "replayed states",
+    "healthz's probe",
+)
+
+
+def cache_gains(
+    db: Path, pages: dict[str, tuple[str, str]], repeats: int
+) -> dict[str, dict[str, tuple[float, float]]]:
+    """Each page's median in-process ms with each cache on and off, the two interleaved."""
+    app = create_app({"DATABASE": str(db), "SECRET_KEY": "bench", "TESTING": False})
+    clients = {}
+    for name, (_path, first) in pages.items():
+        clients[name] = app.test_client()
+        clients[name].get(first)
+
+    def timed(client: Any, path: str) -> float:
+        start = time.perf_counter()
+        client.get(path)
+        return (time.perf_counter() - start) * 1000
+
+    out: dict[str, dict[str, tuple[float, float]]] = {}
+    for cache in CACHES:
+        out[cache] = {}
+        for name, (path, _first) in pages.items():
+            on, off = [], []
+            for _ in range(repeats):
+                clients[name].get(path)  # kept again, for the next view with the cache on
+                on.append(timed(clients[name], path))
+                undo = turn_off(cache, app)
+                try:
+                    off.append(timed(clients[name], path))
+                finally:
+                    for step in undo:
+                        step()
+            out[cache][name] = (statistics.median(on), statistics.median(off))
     return out
 
 
@@ -177,6 +254,7 @@ def main() -> None:
         if args.only:
             pages = {name: page for name, page in pages.items() if name in args.only}
         times = server_times(folder / "bench.sqlite3", pages, args.repeats)
+        gains = cache_gains(folder / "bench.sqlite3", pages, args.repeats)
         port, hello_port = free_port(), free_port()
         server = start_companion(folder / "bench.sqlite3", port)
         baseline = hello.start(hello_port, folder / "hello" / "hello.sqlite3")
@@ -185,6 +263,8 @@ def main() -> None:
         try:
             base = f"http://127.0.0.1:{port}"
             cookies = {name: session_cookie(f"{base}{first}") for name, (_, first) in pages.items()}
+            for name, (path, _first) in pages.items():  # every worker past its first requests
+                wrk(f"{base}{path}", 2, args.connections, server.pid, cookies[name])
             for _ in range(args.rounds):
                 for name, (path, _first) in pages.items():
                     hello_url = f"http://127.0.0.1:{hello_port}/"
@@ -199,6 +279,7 @@ def main() -> None:
             stop(server)
             stop(baseline)
     report(args, pages, times, runs, hellos)
+    report_gains(pages, gains)
 
 
 def report(
@@ -233,6 +314,22 @@ def report(
             f" {statistics.median(h for h, _ in hellos[name]):>12.0f} {ratio:>6.2f}"
             f" {verdict:>13} {cpu:>8.3f} ({hello_cpu:.3f})"
         )
+
+
+def report_gains(
+    pages: dict[str, tuple[str, str]], gains: dict[str, dict[str, tuple[float, float]]]
+) -> None:
+    """What each cache saves: each page's in-process ms with it off, over the ms with it on."""
+    print()
+    print("what each cache saves: in-process ms with the cache off / on, interleaved")
+    names = list(pages)
+    print(f"{'cache':<20}" + "".join(f" {name[:21]:>21}" for name in names))
+    for cache in CACHES:
+        cells = "".join(
+            f" {f'{off:.2f}/{on:.2f} {off / on:.1f}x':>21}"
+            for on, off in (gains[cache][n] for n in names)
+        )
+        print(f"{cache:<20}{cells}")
 
 
 if __name__ == "__main__":

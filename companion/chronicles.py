@@ -50,17 +50,18 @@ class Created:
     reader_token: str
 
 
-# Replayed states kept in this process, each charged what it takes in memory: a measured cost
-# per event and per byte of stored JSON (tests/test_cache_sizes.py measures it at several
-# lengths and shapes of chronicle).
-EVENT_COST = 1500
-BYTE_COST = 3
+# Replayed states kept in this process, each charged what it takes in memory: a cost per event
+# and per byte of its stored JSON, measured with tracemalloc (620 to 1,200 bytes an event, 0.8
+# to 1.5 a byte) and pinned by tests/test_cache_sizes.py on chronicles of several lengths and
+# shapes, long texts in both scripts and thousands of corrections among them.
+EVENT_COST = 650
+BYTE_COST_TENTHS = 16
 CACHE = ByteLRU(16 * 1024 * 1024)
 
 
 def state_cost(events: int, nbytes: int) -> int:
     """What a chronicle of ``events`` events holding ``nbytes`` bytes of JSON is charged."""
-    return EVENT_COST * events + BYTE_COST * nbytes
+    return EVENT_COST * events + nbytes * BYTE_COST_TENTHS // 10
 
 
 def title_of(setup: Setup) -> str:

@@ -144,6 +144,16 @@ def test_a_cached_play_page_renders_nothing_and_costs_two_queries(
     assert len(_queries(seen)) == 6, seen
 
 
+def test_a_cached_story_page_renders_nothing(app: Flask, client: FlaskClient) -> None:
+    host = create(client)
+    _draw(client, app, host)
+    client.get(f"/c/{host}/story")  # shows the creation's message, uncached
+    first = client.get(f"/c/{host}/story")
+    with rendered(app) as names:
+        again = client.get(f"/c/{host}/story")
+    assert again.status_code == 200 and again.data == first.data and names == []
+
+
 def test_a_cached_table_page_renders_nothing(app: Flask, client: FlaskClient) -> None:
     for game in ("traitors-flame", "age-of-summoners"):
         host = new_table(client, game)
