@@ -224,6 +224,19 @@ _postgresql(
 )
 
 
+@migrations(name="0008_export_attempts")
+def _add_export_attempts(db: Database) -> None:
+    # How many times a book was handed to a worker: a book whose worker or server died is made
+    # again once, whichever server notices, and failed the second time.
+    db["exports"].add_column("attempts", int, not_null_default=0)
+
+
+_postgresql(
+    "0008_export_attempts",
+    "ALTER TABLE exports ADD COLUMN attempts bigint NOT NULL DEFAULT 0;",
+)
+
+
 @migrations(name="0009_stream_sizes_and_snapshots")
 def _add_stream_sizes_and_snapshots(db: Database) -> None:
     # A stream's header says how many bytes its events hold (its limits are checked against it)

@@ -1,6 +1,6 @@
 """Rate-limit counts kept in PostgreSQL, so servers that share a store share their counts too.
 
-Registers the ``postgresql://`` scheme with the ``limits`` library behind Flask-Limiter:
+Registers the ``postgresql://`` scheme with the ``limits`` library the rate limits count with:
 ``RATELIMIT_STORAGE_URI`` set to the same address as ``DATABASE`` (or another PostgreSQL
 database) needs no Redis or memcached. It keeps two small tables of its own, made on first use:
 fixed-window counters, and the entries of the moving window (the companion's default strategy),

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import abort, request, session
 
-from .. import ratelimit
+from .. import logs, ratelimit
 from ..capabilities import Capability, open_stream, resolve
 from ..db import get_db
 from ..store import Stream
@@ -27,7 +27,9 @@ def open_link(token: str, kinds: tuple[str, ...] | None = None) -> tuple[Capabil
     opened = open_stream(get_db(), token)
     if opened is None:
         ratelimit.count_miss()
-        log.warning("refused capability token from %s for %s", request.remote_addr, request.path)
+        log.warning(
+            "refused capability token from %s for %s", request.remote_addr, logs.request_path()
+        )
         abort(404)
     cap, header = opened
     if kinds is not None and header.kind not in kinds:

@@ -84,15 +84,10 @@ def manage(token: str, cap: Capability, sheet: Sheet, **page: Any) -> Answer:
         return render(token, cap, sheet, kept, **page)
     wanted = request.form.get("issue", sheet.bare_post)
     roles = _everyone(sheet) if wanted == "everyone" else _requested(wanted, sheet)
-    if not roles or _over_limit(roles, sheet):
+    made = capabilities.issue_within(get_db(), sheet.stream_id, roles, MAX_LINKS) if roles else None
+    if made is None:
         return _refuse(token, cap, sheet, kept, bool(roles), **page)
-    made = [capabilities.issue(get_db(), sheet.stream_id, role, seat) for role, seat in roles]
     return render(token, cap, sheet, made if wanted == "everyone" else [*kept, *made], **page)
-
-
-def _over_limit(roles: list[tuple[str, int | None]], sheet: Sheet) -> bool:
-    in_use = sum(c.role != "host" for c in capabilities.active(get_db(), sheet.stream_id))
-    return in_use + len(roles) > MAX_LINKS
 
 
 def _refuse(

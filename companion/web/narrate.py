@@ -6,6 +6,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from ..bidi import isolate
 from ..chronicles import Chronicle
 from .terms import card_name
 from .wording import join_list, join_sentences
@@ -30,9 +31,9 @@ TOLD = frozenset(
 def describe(event: Any, chronicle: Chronicle) -> str:
     """One event as a short sentence in the reader's language."""
     players = chronicle.state.setup.players
-    who = players[event.seat] if 0 <= getattr(event, "seat", -1) < len(players) else "?"
+    who = isolate(players[event.seat]) if 0 <= getattr(event, "seat", -1) < len(players) else "?"
     kind = getattr(event, "kind", "")
-    keystones = {k.id: k.keystone.name for k in chronicle.state.keystones}
+    keystones = {k.id: isolate(k.keystone.name) for k in chronicle.state.keystones}
     sentences = {
         "card-drawn": lambda: _(
             "%(who)s already drew %(card)s.", who=who, card=card_name(event.card)
@@ -84,7 +85,7 @@ def announce(chronicle: Chronicle) -> str:
         return ""
     players = chronicle.state.setup.players
     seat = getattr(newest, "seat", -1)
-    who = players[seat] if 0 <= seat < len(players) else "?"
+    who = isolate(players[seat]) if 0 <= seat < len(players) else "?"
     if kind == "card-drawn":
         return _("%(who)s drew %(card)s.", who=who, card=card_name(newest.card))
     if kind == "dice-rolled":

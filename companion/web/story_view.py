@@ -11,6 +11,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import chronicles
+from ..bidi import isolate
 from ..capabilities import Capability
 from ..chronicle_limits import LimitError
 from ..db import get_db
@@ -182,7 +183,7 @@ def _end_page(token: str, cap: Capability) -> Page:
             timeline=life_timeline(
                 state,
                 [f"{stage_name(s.index)} {s.age}" for s in STAGES],
-                _("The life of %(name)s", name=state.setup.pioneer),
+                _("The life of %(name)s", name=isolate(state.setup.pioneer)),
             ),
             posted=request.form.get("epilogue") if request.method == "POST" else None,
             **_context(token, cap, chronicle),
