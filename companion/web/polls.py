@@ -3,7 +3,8 @@
 ``/c/<token>/version`` answers ``{"version": n, "phase": "..."}`` and ``/t/<token>/version``
 answers ``{"version": n}``: the link joined to its stream's header, one query, never the
 stream's record. Open pages ask every half second, so a poll that finds its stream is answered
-here, in front of Flask (``FastPolls``), with the same body and headers the Flask views give.
+here, in front of Flask (``FastPolls``), with the same body and headers the Flask views give,
+its request id, metrics and access line as every other request has them.
 Everything else goes on to those views, which give the one answer every other path gives: a
 link that opens nothing (counted against the guessing limit), a host the server does not answer
 to, a database fault, a chronicle whose header has not said its phase yet.
@@ -12,6 +13,7 @@ to, a database fault, a chronicle whose header has not said its phase yet.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -19,7 +21,7 @@ from flask import Flask
 from werkzeug.exceptions import SecurityError
 from werkzeug.wsgi import get_host
 
-from .. import chronicles
+from .. import chronicles, request_log
 from ..capabilities import open_stream
 from ..cardgames import game_keys
 from ..security import hardening
@@ -67,19 +69,40 @@ class FastPolls:
     ) -> Iterable[bytes]:
         found = PATH.fullmatch(environ.get("PATH_INFO", ""))
         if found is not None and environ.get("REQUEST_METHOD") == "GET" and not self.app.debug:
+            started = time.perf_counter()
             said = self._answer(environ, found.group(1), found.group(2))
             if said is not None:
-                # What jsonify() sends outside debug mode: compact JSON, a newline after it.
-                json = self.app.json
-                body = f"{json.dumps(said, separators=(',', ':'))}\n".encode()
-                headers = [
-                    ("Content-Type", getattr(json, "mimetype", "application/json")),
-                    ("Content-Length", str(len(body))),
-                    *hardening(self.app.config, private=True),
-                ]
-                start_response("200 OK", headers)
-                return [body]
+                return self._send(environ, start_response, found.group(1), said, started)
         return self.wsgi_app(environ, start_response)
+
+    def _send(
+        self,
+        environ: dict[str, Any],
+        start_response: Callable[..., Any],
+        prefix: str,
+        said: Answer,
+        started: float,
+    ) -> Iterable[bytes]:
+        """The answer as the Flask view sends it: jsonify()'s body outside debug mode (compact
+        JSON and a newline), the app's headers, the request id, its metrics and access line."""
+        config = self.app.config
+        json = self.app.json
+        body = f"{json.dumps(said, separators=(',', ':'))}\n".encode()
+        trusted = bool(config.get("TRUST_REQUEST_ID", False))
+        rid = request_log.new_id(environ.get("HTTP_X_REQUEST_ID", ""), trusted)
+        headers = [
+            ("Content-Type", getattr(json, "mimetype", "application/json")),
+            ("Content-Length", str(len(body))),
+            *hardening(config, private=True),
+            ("X-Request-Id", rid),
+        ]
+        start_response("200 OK", headers)
+        query = environ.get("QUERY_STRING", "")
+        path = environ.get("PATH_INFO", "") + (f"?{query}" if query else "")
+        route = "chronicle.version" if prefix == "c" else "tables.version"
+        seconds = time.perf_counter() - started
+        request_log.done("GET", path, route, 200, seconds, environ.get("REMOTE_ADDR"), rid)
+        return [body]
 
     def _answer(self, environ: dict[str, Any], prefix: str, token: str) -> Answer | None:
         config = self.app.config
