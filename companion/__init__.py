@@ -65,7 +65,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         EXPORT_SUPERVISOR="app",  # "server" under `companion serve`: its master runs the pool
         TEXT_LIMIT=20_000,
         BASE_URL=None,
-        RENDER_CACHE_BYTES=24 * 1024 * 1024,  # with every other cache, under 64 MiB a process
+        RENDER_CACHE_BYTES=20 * 1024 * 1024,  # with every other cache, under 64 MiB a process
         PROXY_HOPS=0,
         LOG_FORMAT="text",  # or "json": one object per line
         LOG_LEVEL="INFO",

@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from ..bytecache import ByteLRU
 
-DEFAULT_BYTES = 24 * 1024 * 1024
+DEFAULT_BYTES = 20 * 1024 * 1024
 # Signed CSRF tokens by the session's raw token: signing one costs more than serving a page.
 SIGNED_BYTES = 256 * 1024
 Parts = list[bytes | int]  # the HTML's pieces, and between them the index of the secret cut there
