@@ -16,7 +16,7 @@ import pytest
 from legacy_factories import DETOURS, example_command, make_setup
 from pg_server import fresh_database
 
-from companion import chronicles, replays, snapshots, store
+from companion import capabilities, chronicles, replays, snapshots, store
 from companion.db import connect
 from companion.legacy import (
     Recorded,
@@ -292,3 +292,53 @@ def test_the_stream_header_counts_its_bytes(db: Any) -> None:
         for row in db.execute("SELECT data FROM events WHERE stream_id = ?", [chronicle.id])
     )
     assert store.get_stream(db, chronicle.id).nbytes == stored == chronicle.nbytes
+
+
+@pytest.mark.sqlite_only
+def test_a_database_from_before_snapshots_upgrades_and_its_chronicles_poll_and_load(
+    tmp_path: Path,
+) -> None:
+    """The migration counts each stream's stored bytes; a chronicle whose header has not said
+    its phase yet is polled right, and loads (keeping its first snapshot) as it always did."""
+    import sqlite3
+
+    from conftest import make_app
+
+    from companion import migrations
+    from companion.db import migrate
+
+    path = tmp_path / "old.sqlite3"
+    old = connect(path)
+    migrations.migrations.apply(old, stop_before="0009_stream_sizes_and_snapshots")
+    assert "snapshots" not in old.table_names()
+    old.conn.close()
+    # A chronicle as the version before wrote it: its rows only (no size, no status columns).
+    source = connect(fresh_database(tmp_path / "source.sqlite3"))
+    created = _long_chronicle(source, 300)
+    raw = sqlite3.connect(path)
+    for table, columns in (
+        ("streams", "id, kind, title, version, created, updated, meta"),
+        ("events", "stream_id, seq, type, data, created"),
+        ("capabilities", "token_hash, stream_id, role, seat, created, revoked"),
+    ):
+        rows = source.execute(
+            f"SELECT {columns} FROM {table} WHERE {'id' if table == 'streams' else 'stream_id'} = ?",
+            [created.id],
+        ).fetchall()
+        marks = ", ".join("?" * len(columns.split(", ")))
+        raw.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+    raw.commit()
+    raw.close()
+    upgraded = connect(path)
+    migrate(upgraded)
+    header = store.get_stream(upgraded, created.id)
+    assert header.nbytes == created.nbytes and header.status is None
+    app = make_app(tmp_path, DATABASE=str(path))
+    token = capabilities.issue(upgraded, created.id, "reader")
+    assert app.test_client().get(f"/c/{token}/version").get_json() == {
+        "version": created.version,
+        "phase": created.state.phase,
+    }
+    chronicles.CACHE.clear()
+    assert chronicles.load(upgraded, created.id).state == created.state
+    assert snapshots.read(upgraded, created.id, replays.PROJECTION) is not None
