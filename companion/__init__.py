@@ -131,7 +131,7 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
-    from . import bidi, cli, hosts, ratelimit, sealed_session, security
+    from . import bidi, cli, hosts, live, ratelimit, sealed_session, security
     from .export import keeper
     from .web import render_cache, terms
 
@@ -144,6 +144,7 @@ def _init_extensions(app: Flask) -> None:
     terms.init_app(app)
     cli.init_app(app)
     keeper.init_app(app)
+    live.init_app(app)
 
 
 def _register_blueprints(app: Flask) -> None:

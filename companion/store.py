@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from .live.signal import changed
 from .sql import Database, for_update, insert, insert_many, is_unique_violation, write_transaction
 
 
@@ -202,6 +203,7 @@ def append_sized(
                 raise StaleVersionError(stream_id, expected_version, current)
             if limits is not None:
                 _check_limits(stream_id, current, held, batch, limits)
+            changed(db, stream_id)  # open pages hear of it once this commits
             version = _insert_events(db, stream_id, current, batch, stamp, status)
             return version, held + sum(size for _, (_, size) in batch)
     except StoreError:
@@ -337,3 +339,4 @@ def update_meta(db: Database, stream_id: str, **changes: Any) -> None:
             "UPDATE streams SET meta = ? WHERE id = ?",
             [json.dumps(meta, ensure_ascii=False), stream_id],
         )
+        changed(db, stream_id)

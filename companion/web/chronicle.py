@@ -23,7 +23,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import chronicles, drafts
+from .. import chronicles, drafts, live
 from ..capabilities import Capability
 from ..db import get_db
 from ..legacy import RuleError, legal_commands
@@ -31,7 +31,7 @@ from ..legacy.commands import Undo
 from ..store import StaleVersionError
 from ..text import render_markdown
 from . import polls, streams
-from .access import remember, require_write
+from .access import capability_for, remember, require_write
 from .narrate import describe_since
 from .preview_limit import preview_allowed
 from .text_errors import rule_message
@@ -130,6 +130,13 @@ def version(token: str) -> Response:
     header of the chronicle, never by replaying it."""
     _cap, header = streams.open_header(token, chronicles.KIND)
     return jsonify(polls.answer(get_db(), "c", header))
+
+
+@bp.get("/events")
+def events(token: str) -> Response:
+    """The version answer, pushed to open pages each time it changes (server-sent events)."""
+    cap = capability_for(token, chronicles.KIND)
+    return live.respond(cap.stream_id, "chronicle.version", token=token)
 
 
 @bp.post("/turn")

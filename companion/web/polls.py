@@ -97,6 +97,8 @@ class FastPolls:
             ("X-Request-Id", rid),
         ]
         start_response("200 OK", headers)
+        if environ.get("companion.live"):
+            return [body]  # a live stream asking for its watchers: not a visitor's request
         query = environ.get("QUERY_STRING", "")
         path = environ.get("PATH_INFO", "") + (f"?{query}" if query else "")
         route = "chronicle.version" if prefix == "c" else "tables.version"

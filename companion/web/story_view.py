@@ -54,6 +54,8 @@ def log(token: str) -> str | bytes:
     def page() -> str:
         return render_template("chronicle/story.html", chapters_html=chapters_html(), **context)
 
+    if request.args.get("fragment"):  # the live part, fetched by open pages when it changed
+        return str(chapters_html())
     if session.get("_flashes"):
         return page()
     # The whole page is kept too; the export panel's books are part of its key.
@@ -169,16 +171,17 @@ def _text_page(
 def end(token: str) -> str:
     """The result of the life, the epilogue and the timeline."""
     cap, chronicle = open_chronicle(token)
-    return _end_page(token, cap)(chronicle)
+    return _end_page(token, cap, fragment=bool(request.args.get("fragment")))(chronicle)
 
 
-def _end_page(token: str, cap: Capability) -> Page:
-    """The end page as a chronicle stands; after a refused post, the posted epilogue in its form."""
+def _end_page(token: str, cap: Capability, fragment: bool = False) -> Page:
+    """The end page as a chronicle stands; after a refused post, the posted epilogue in its form.
+    With ``fragment``, only its live part (what open pages fetch when it changed)."""
 
     def page(chronicle: chronicles.Chronicle) -> str:
         state = chronicle.state
         return render_template(
-            "chronicle/end.html",
+            "chronicle/_end_live.html" if fragment else "chronicle/end.html",
             signs=[r for r in timeline_rounds(state) if r.mark or r.sacrifices or r.losses],
             timeline=life_timeline(
                 state,
