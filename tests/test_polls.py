@@ -174,3 +174,12 @@ def test_a_fast_answer_is_counted_and_logged_as_the_views_answer_is(
     for field in ("method", "path", "route", "status", "remote"):
         assert getattr(fast, field) == getattr(flask_only, field), field
     assert fast.route == "chronicle.version" and fast.request_id == "poll-check-0001"
+
+
+def test_fast_answers_give_their_connection_back(app: Flask) -> None:
+    db = connect(app.config["DATABASE"])
+    created = chronicles.create(db, simulation_setup(3, (3, 3, 3)), random.Random(1))
+    client = app.test_client()
+    for _ in range(50):
+        assert client.get(f"/c/{created.host_token}/version").status_code == 200
+    assert app.extensions["companion.db_pool"].connections(app.config["DATABASE"]) == 1

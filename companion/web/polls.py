@@ -124,9 +124,9 @@ class FastPolls:
             if db.conn.in_transaction:
                 db.conn.rollback()
         except Exception:  # noqa: BLE001 - as above; this connection is not trusted again
-            pool.discard(path)
+            pool.discard(db)
             return None
-        pool.release(path)
+        pool.release(db)
         return said
 
 
