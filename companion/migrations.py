@@ -237,7 +237,30 @@ _postgresql(
 )
 
 
-@migrations(name="0009_stream_sizes_and_snapshots")
+@migrations(name="0009_ratelimit_tables")
+def _ratelimit_tables(_db: Database) -> None:
+    # Rate-limit counts are kept in PostgreSQL only (``companion.ratelimit_store``); a SQLite
+    # store counts in memory or in Redis, so it records the name and makes nothing.
+    pass
+
+
+# The two tables of the PostgreSQL rate-limit storage: made here, once, under the migrations'
+# lock, so servers starting together never race to create them on their first request. Earlier
+# versions made them on first use, so a store may hold them already: IF NOT EXISTS.
+RATELIMIT_MIGRATION = "0009_ratelimit_tables"
+_postgresql(
+    RATELIMIT_MIGRATION,
+    """
+    CREATE TABLE IF NOT EXISTS ratelimit_counters (
+        key text PRIMARY KEY, count bigint NOT NULL, expires double precision NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS ratelimit_entries (key text NOT NULL, at double precision NOT NULL);
+    CREATE INDEX IF NOT EXISTS idx_ratelimit_entries_key_at ON ratelimit_entries (key, at);
+    """,
+)
+
+
+@migrations(name="0010_stream_sizes_and_snapshots")
 def _add_stream_sizes_and_snapshots(db: Database) -> None:
     # A stream's header says how many bytes its events hold (its limits are checked against it)
     # and what a watcher sees besides its version, so a version poll reads one row.
@@ -258,7 +281,7 @@ def _add_stream_sizes_and_snapshots(db: Database) -> None:
 
 
 _postgresql(
-    "0009_stream_sizes_and_snapshots",
+    "0010_stream_sizes_and_snapshots",
     """
     ALTER TABLE streams ADD COLUMN nbytes bigint NOT NULL DEFAULT 0;
     ALTER TABLE streams ADD COLUMN status text;

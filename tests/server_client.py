@@ -37,6 +37,8 @@ class Server:
     env: dict[str, str] = field(default_factory=dict)
     # A command the server runs under (e.g. one that drops privileges), before `companion`.
     wrapper: list[str] = field(default_factory=list)
+    # The Host its start-up check names (a server that trusts only its public name needs it).
+    host: str | None = None
 
     @property
     def url(self) -> str:
@@ -67,7 +69,8 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                if request(self.port, "GET", "/healthz")[0] == 200:
+                headers = {"Host": self.host} if self.host else None
+                if request(self.port, "GET", "/healthz", headers=headers)[0] == 200:
                     return self
             except OSError:
                 time.sleep(0.1)
@@ -90,14 +93,19 @@ class Server:
 
 
 def request(
-    port: int, method: str, path: str, body: Any = None, timeout: float = 30
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    timeout: float = 30,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, Any]:
     """One HTTP request; the JSON answer decoded when there is one."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         payload = None if body is None else json.dumps(body)
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        conn.request(method, path, body=payload, headers=headers)
+        sent = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, body=payload, headers={**sent, **(headers or {})})
         response = conn.getresponse()
         data = response.read()
         kind = response.getheader("Content-Type", "")

@@ -15,6 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlite_utils import Database
 
+import companion
 from companion.db import connect
 from companion.demo import create_demo
 from companion.export import heartbeat, jobs, keeper, supervisor
@@ -129,6 +130,7 @@ def test_health_reports_the_export_worker(app: Flask, client: FlaskClient) -> No
     beat.write_text("{}")
     assert client.get("/healthz").get_json() == {
         "status": "ok",
+        "version": companion.__version__,
         "database_writable": True,
         "export_worker": "alive",
     }

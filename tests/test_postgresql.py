@@ -138,7 +138,7 @@ def test_a_book_made_on_another_machine_is_not_failed_for_want_of_its_pid(app: F
 
 
 @needs_server
-def test_info_names_the_shared_store_and_backup_points_to_postgresql_tools(
+def test_info_names_the_shared_store_and_backup_dumps_its_schema(
     app: Flask, tmp_path: Path
 ) -> None:
     runner = app.test_cli_runner()
@@ -147,9 +147,11 @@ def test_info_names_the_shared_store_and_backup_points_to_postgresql_tools(
     known = len(POSTGRESQL_MIGRATIONS)
     assert f"schema:       {known} of {known} migrations applied" in shown.output
     assert "postgresql:   15" in shown.output
-    refused = runner.invoke(args=["backup", str(tmp_path / "backup.zip")])
-    assert refused.exit_code != 0 and "pg_dump" in refused.output
-    assert not (tmp_path / "backup.zip").exists()
+    create_demo(connect(app.config["DATABASE"]), "en")
+    written = runner.invoke(args=["backup", str(tmp_path / "backup.zip")])
+    assert written.exit_code == 0 and "1 streams" in written.output, written.output
+    checked = runner.invoke(args=["backup", "--verify", str(tmp_path / "backup.zip")])
+    assert checked.exit_code == 0 and "from postgresql" in checked.output, checked.output
 
 
 @needs_server
@@ -157,7 +159,10 @@ def test_rate_limit_counts_kept_in_postgresql_are_shared_by_two_servers(tmp_path
     from conftest import make_app
     from pg_server import database_url
 
+    from companion.ratelimit_store import prepare
+
     store = database_url()
+    prepare(store)  # as `companion serve` does when it starts
     servers = [
         make_app(tmp_path / name, RATELIMIT_STORAGE_URI=store, RATELIMIT_GUESS=3)
         for name in ("a", "b")

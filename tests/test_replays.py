@@ -309,7 +309,7 @@ def test_a_database_from_before_snapshots_upgrades_and_its_chronicles_poll_and_l
 
     path = tmp_path / "old.sqlite3"
     old = connect(path)
-    migrations.migrations.apply(old, stop_before="0009_stream_sizes_and_snapshots")
+    migrations.migrations.apply(old, stop_before="0010_stream_sizes_and_snapshots")
     assert "snapshots" not in old.table_names()
     old.conn.close()
     # A chronicle as the version before wrote it: its rows only (no size, no status columns).

@@ -96,8 +96,15 @@ def withdrawn_list(state: State) -> list[dict[str, Any]]:
 
 
 def dump(document: Mapping[str, Any]) -> str:
-    """The one stable text form of a backup document."""
-    return json.dumps(document, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+    """The one stable text form of a backup document.
+
+    Characters a chronicle stored before the app refused them at input (controls, U+FFFE/FFFF,
+    lone surrogates) are left out, so the file is valid UTF-8 and imports again.
+    """
+    from .typeset import printable_data
+
+    text = json.dumps(printable_data(document), ensure_ascii=False, sort_keys=True, indent=1)
+    return text + "\n"
 
 
 def import_limits() -> tuple[int, int]:

@@ -107,7 +107,9 @@ def layout_suffix(layout: str) -> str:
     """How a layout ends a book's file name: the home-printer book keeps the plain ``.pdf``."""
     if layout == "book":
         return ".pdf"
-    return f"-{layout}.epub" if layout.startswith("epub") else f"-{layout}.pdf"
+    from .editions import parse_layout
+
+    return f"-{layout}.{parse_layout(layout).extension}"
 
 
 def _one(db: Database, where: str, params: list[Any]) -> Job | None:

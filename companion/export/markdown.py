@@ -24,7 +24,9 @@ from ..bytecache import ByteLRU
 from ..legacy import KeystoneState, Roll, State, Text, TurningPoint
 from ..legacy.model import Payment
 from ..web.terms import card_name, kind_name, stage_name, suit_name, suit_symbol
+from ..web.wording import join_list
 from .contents import Contents, contents
+from .typeset import printable
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
 _HEADING = re.compile(r"^(#{1,2})(?=\s|$)")
@@ -61,12 +63,13 @@ def story_markdown(state: State, edition: str = "annotated") -> str:
             for tp in chapter.turning_points:
                 blocks.extend(_turning_point(book, tp))
         blocks.extend(_back_matter(book))
-    return "\n\n".join(block for block in blocks if block) + "\n"
+    # Characters no file should hold, stored before the app refused them, are left out.
+    return printable("\n\n".join(block for block in blocks if block) + "\n")
 
 
 def escape(text: str) -> str:
     """A plain text (a name, a player) with Markdown's special characters escaped."""
-    return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    return _SPECIAL.sub(r"\\\1", " ".join(printable(text).split()))
 
 
 def demote(text: str) -> str:
@@ -82,7 +85,7 @@ def demote(text: str) -> str:
 def player_text(text: str) -> str:
     """A player's Markdown made safe to set among others: headings demoted, raw HTML escaped,
     and closed off so that whatever follows it is read as written."""
-    lines, still_open = _escape_html(demote(text).splitlines())
+    lines, still_open = _escape_html(demote(printable(text)).splitlines())
     if still_open is not None:
         lines.append(still_open)
     closed = "\n".join(lines)
@@ -144,10 +147,10 @@ def _cover(book: Contents) -> Iterator[str]:
     if setup.concept:
         yield player_text(setup.concept)
     facts = [
-        f"- {_('Ages')}: {book.age_span}",
-        f"- {_('Legacy marks')}: {len(book.marks)}",
+        f"- {labelled_value(_('Ages'), book.age_span)}",
+        f"- {labelled_value(_('Legacy marks'), str(len(book.marks)))}",
         *(f"  - ◆ {escape(mark.name.value)}" for mark in book.marks),
-        f"- {_('Told by')}: {escape(', '.join(setup.players))}",
+        f"- {labelled_value(_('Told by'), escape(join_list(setup.players)))}",
     ]
     yield "\n".join(facts)
 
@@ -174,7 +177,8 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
     yield _text(tp.narration)
     mark = book.mark_of(tp)
     if mark is not None:
-        title = f"◆ **{_('Legacy mark %(n)d', n=mark.number)}: {escape(mark.name.value)}**"
+        heading = labelled_value(_("Legacy mark %(n)d", n=mark.number), escape(mark.name.value))
+        title = f"◆ **{heading}**"
         description = player_text(mark.description.value)
         yield quote(title + ("\n\n" + description if description else ""))
 
@@ -193,7 +197,13 @@ def _mechanics(book: Contents, tp: TurningPoint) -> Iterator[str]:
 def _roll(roll: Roll) -> str:
     label = _("Reroll") if roll.reroll else _("Roll")
     result = _("success") if roll.success else _("failure")
-    return f"*{label}:* {' · '.join(str(face) for face in roll.faces)} — {result}"
+    faces = " · ".join(str(face) for face in roll.faces)
+    return f"{labelled_value(f'*{label}*', faces)} — {result}"
+
+
+def labelled_value(label: str, value: str) -> str:
+    """A label and its value, with the colon of the reader's language (：in Japanese)."""
+    return _("%(label)s: %(value)s", label=label, value=value)
 
 
 def taken_back(count: int) -> str:

@@ -33,7 +33,8 @@ from .print_shop import page_count
 
 log = logging.getLogger("companion.export.worker")
 # About how many characters of text fill a page, to turn "page 12" into a percentage.
-CHARS_PER_PAGE = {"a5": 520, "a4": 1150, "b6": 400, "a6": 300, "shinsho": 330}  # Japanese
+# Japanese characters
+CHARS_PER_PAGE = {"a5": 520, "a4": 1150, "b6": 400, "a6": 300, "shinsho": 330, "half-letter": 530}
 LATIN_FACTOR = 2.6  # Latin letters take about this many to one Japanese character
 REPORT_EVERY = 0.5  # seconds between progress writes
 

@@ -265,7 +265,7 @@ def export_job_json(token: str, job: jobs.Job) -> JSON:
     done = shown["status"] == "done"
     return {
         "id": job.id,
-        "format": parse_layout(job.layout).extension,
+        "format": parse_layout(job.layout).format,
         "layout": job.layout,
         "version": job.version,
         "edition": job.edition,

@@ -34,6 +34,7 @@ from ..export.backup import export_backup, may_back_up
 from ..export.contents import EditionError
 from ..export.editions import check, layouts_for, parse_layout
 from ..export.markdown import markdown_file
+from ..export.typeset import printable
 from ..export.vertical import INSTALL_COMMAND
 from . import streams
 from .chronicle import open_chronicle
@@ -42,16 +43,27 @@ from .downloads import download
 bp = Blueprint("exports", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
 BACK = ("story.log", "story.end")
-PAPER_LABELS = {"a5": "A5", "a4": "A4", "b6": "B6", "a6": "A6", "shinsho": "新書"}
-# The exports page's choices: (format, print shop, vertical) for each.
+PAPER_LABELS = {
+    "a5": "A5",
+    "a4": "A4",
+    "b6": "B6",
+    "a6": "A6",
+    "shinsho": "新書",
+    "half-letter": "",
+}
+# The exports page's choices: (format, print shop, vertical, booklet) for each.
 KINDS = {
-    "book": ("pdf", False, False),
-    "print-shop": ("pdf", True, False),
-    "vertical": ("pdf", False, True),
-    "epub": ("epub", False, False),
-    "epub-vertical": ("epub", False, True),
+    "book": ("pdf", False, False, False),
+    "print-shop": ("pdf", True, False, False),
+    "vertical": ("pdf", False, True, False),
+    "booklet": ("pdf", False, False, True),
+    "booklet-vertical": ("pdf", False, True, True),
+    "epub": ("epub", False, False, False),
+    "epub-vertical": ("epub", False, True, False),
+    "vault": ("vault", False, False, False),
 }
 THICKNESSES = (0.08, 0.1, 0.13, 0.16)
+BOOKLET_PAPERS = ("a5", "half-letter")
 
 
 def _exports_dir() -> Path:
@@ -59,7 +71,8 @@ def _exports_dir() -> Path:
 
 
 def download_name(chronicle: chronicles.Chronicle, suffix: str) -> str:
-    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "", chronicle.title).strip() or "chronicle"
+    title = printable(chronicle.title)
+    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "", title).strip() or "chronicle"
     return name[:60] + suffix
 
 
@@ -127,7 +140,7 @@ def pdf(token: str) -> Response | tuple[str, int]:
         return redirect(back_url)
     try:
         layouts = _layouts(
-            chronicle, request.form.get("kind", "book"), request.form.get("thickness")
+            chronicle, request.form.get("kind", "book"), request.form.get("thickness"), paper
         )
     except BookRefusedError as refused:
         flash(str(refused), "error")
@@ -159,22 +172,28 @@ class BookRefusedError(ValueError):
     """A book the exports page cannot make, with the sentence that says why."""
 
 
-def _layouts(chronicle: chronicles.Chronicle, kind: str, thickness: str | None) -> list[str]:
+def _layouts(
+    chronicle: chronicles.Chronicle, kind: str, thickness: str | None, paper_key: str
+) -> list[str]:
     """The jobs the exports page's choice makes; BookRefusedError if it cannot be made."""
     if kind not in KINDS:
         raise BookRefusedError(_("This kind of book cannot be made of this chronicle."))
-    fmt, print_shop, vertical = KINDS[kind]
+    fmt, print_shop, vertical, booklet = KINDS[kind]
     try:
         paper = float(thickness) if thickness else DEFAULT_THICKNESS_MM
-        layouts = layouts_for(fmt, print_shop, vertical, paper)
+        layouts = layouts_for(fmt, print_shop, vertical, paper, booklet)
     except (EditionError, ValueError):
         low, high = THICKNESS_RANGE_MM
         raise BookRefusedError(
             _("A paper is %(low)s to %(high)s mm thick.", low=low, high=high)
         ) from None
+    if booklet and paper_key not in BOOKLET_PAPERS:
+        raise BookRefusedError(
+            _("A booklet is an A5 book printed on A4, or a half-letter book on US Letter.")
+        )
     try:
         for layout in layouts:
-            check(chronicle.state, layout)
+            check(chronicle.state, layout, paper_key)
     except EditionError:
         raise BookRefusedError(_("This kind of book cannot be made of this chronicle.")) from None
     if vertical and fmt == "pdf" and vertical_book.chromium_path() is None:
@@ -196,7 +215,7 @@ def _ensure_worker() -> None:
     keeper.ensure_for_app(current_app)
 
 
-PAPER_RULE = "<any(a5,a4,b6,a6,shinsho):paper>"
+PAPER_RULE = "<any(" + ",".join(f'"{p}"' for p in PAPERS) + "):paper>"
 
 
 @bp.get(f"/book/v<int:version>-<any(story,annotated):edition>-{PAPER_RULE}.pdf")
@@ -262,12 +281,19 @@ def describe(token: str, job: jobs.Job) -> dict[str, Any]:
 
 
 def _label(job: jobs.Job) -> str:
+    """What a job makes, in words: its kind, its edition and, for a PDF, its paper."""
     edition = _("Story edition") if job.edition == "story" else _("Annotated edition")
-    label = _("%(edition)s, %(paper)s", edition=edition, paper=PAPER_LABELS[job.paper])
-    kind = parse_layout(job.layout).kind
-    if kind == "book":
+    layout = parse_layout(job.layout)
+    if not layout.paged:  # an EPUB or a vault has no paper
+        return _("%(kind)s · %(edition)s", kind=_layout_name(layout.kind), edition=edition)
+    paper = PAPER_LABELS[job.paper] or _("Half letter")
+    if layout.kind.startswith("booklet"):
+        sheet = _("A4") if job.paper == "a5" else _("US Letter")
+        paper = _("%(paper)s on %(sheet)s", paper=paper, sheet=sheet)
+    label = _("%(edition)s, %(paper)s", edition=edition, paper=paper)
+    if layout.kind == "book":
         return label
-    return f"{_layout_name(kind)} · {label}"
+    return _("%(kind)s · %(edition)s", kind=_layout_name(layout.kind), edition=label)
 
 
 def _layout_name(kind: str) -> str:
@@ -275,8 +301,11 @@ def _layout_name(kind: str) -> str:
         "print": _("Print shop: the pages"),
         "cover": _("Print shop: the cover"),
         "vertical": _("Vertical PDF"),
+        "booklet": _("Booklet"),
+        "booklet-vertical": _("Vertical booklet"),
         "epub": _("EPUB"),
         "epub-vertical": _("Vertical EPUB"),
+        "vault": _("Obsidian vault"),
     }[kind]
 
 

@@ -20,6 +20,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from .. import __version__
 from ..export.keeper import health
 from ..languages import DEFAULT, LANGUAGES
 from .access import opened_chronicles
@@ -54,6 +55,7 @@ def healthz() -> tuple[Response, int]:
     healthy = worker_ok and writable
     body = {
         "status": "ok" if healthy else "unavailable",
+        "version": __version__,
         "database_writable": writable,
         "export_worker": export_worker,
         **more,

@@ -1,9 +1,10 @@
 """A forged X-Forwarded-Prefix shapes only the page of the request that sent it.
 
-Behind a proxy (``PROXY_HOPS=1``) the app builds its links under the prefix the proxy says it
-is mounted at. A page kept in the render cache once held the prefix of whoever saw it first:
-one request with ``X-Forwarded-Prefix: //evil.example`` and every later viewer's links led to
-that site. The prefix, host and scheme are part of every kept page's key now.
+Behind a proxy that mounts the app under a path (``PROXY_PREFIX=1``) the app builds its links
+under the prefix the proxy says; a proxy that passes on a client's own header lets the client
+say it. A page kept in the render cache once held the prefix of whoever saw it first: one
+request with ``X-Forwarded-Prefix: //evil.example`` and every later viewer's links led to that
+site. The prefix, host and scheme are part of every kept page's key now.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ TRIES = 4  # fresh connections, so that both workers (each with its own cache) a
 @pytest.fixture(scope="module")
 def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("prefix")
-    server = Server(folder / "prefix.sqlite3", env={"COMPANION_PROXY_HOPS": "1"}).start()
+    env = {"COMPANION_PROXY_HOPS": "1", "COMPANION_PROXY_PREFIX": "1"}
+    server = Server(folder / "prefix.sqlite3", env=env).start()
     try:
         yield server
     finally:
