@@ -258,3 +258,40 @@ _postgresql(
     CREATE INDEX IF NOT EXISTS idx_ratelimit_entries_key_at ON ratelimit_entries (key, at);
     """,
 )
+
+
+@migrations(name="0010_stream_sizes_and_snapshots")
+def _add_stream_sizes_and_snapshots(db: Database) -> None:
+    # A stream's header says how many bytes its events hold (its limits are checked against it)
+    # and what a watcher sees besides its version, so a version poll reads one row.
+    db["streams"].add_column("nbytes", int, not_null_default=0)
+    db["streams"].add_column("status", str)
+    db.execute(
+        "UPDATE streams SET nbytes = (SELECT coalesce(sum(length(CAST(data AS BLOB))), 0)"
+        " FROM events WHERE events.stream_id = streams.id)"
+    )
+    # The latest snapshot of each stream's replayed state (a cache: dropped with its stream, and
+    # ignored once the rules core that wrote it has changed).
+    db.execute(
+        "CREATE TABLE snapshots ("
+        " stream_id TEXT PRIMARY KEY REFERENCES streams (id) ON DELETE CASCADE,"
+        " projection TEXT NOT NULL, version INTEGER NOT NULL, nbytes INTEGER NOT NULL,"
+        " data TEXT NOT NULL, created TEXT NOT NULL) STRICT"
+    )
+
+
+_postgresql(
+    "0010_stream_sizes_and_snapshots",
+    """
+    ALTER TABLE streams ADD COLUMN nbytes bigint NOT NULL DEFAULT 0;
+    ALTER TABLE streams ADD COLUMN status text;
+    UPDATE streams SET nbytes = (
+        SELECT coalesce(sum(octet_length(data)), 0) FROM events WHERE events.stream_id = streams.id
+    );
+    CREATE TABLE snapshots (
+        stream_id text PRIMARY KEY REFERENCES streams (id) ON DELETE CASCADE,
+        projection text NOT NULL, version bigint NOT NULL, nbytes bigint NOT NULL,
+        data text NOT NULL, created text NOT NULL
+    );
+    """,
+)

@@ -1,6 +1,6 @@
 """Rate-limit counts kept in PostgreSQL, so servers that share a store share their counts too.
 
-Registers the ``postgresql://`` scheme with the ``limits`` library behind Flask-Limiter:
+Registers the ``postgresql://`` scheme with the ``limits`` library the rate limits count with:
 ``RATELIMIT_STORAGE_URI`` set to the same address as ``DATABASE`` (or another PostgreSQL
 database) needs no Redis or memcached. It keeps two small tables of its own, made by the
 migrations (``0009_ratelimit_tables`` in ``companion.migrations``), never on first use: fixed-window

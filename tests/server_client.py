@@ -51,6 +51,9 @@ class Server:
             "COMPANION_DATABASE": str(self.database),
             "COMPANION_SECRET_KEY": "proof",
             "COMPANION_RATELIMIT_ENABLED": "false",
+            # Nor the pace of a chronicle's corrections (tests/attacks/ set their own).
+            "COMPANION_CORRECTIONS_PER_MINUTE": "1000000",
+            "COMPANION_CORRECTIONS_PER_TEXT": "1000000",
             "COMPANION_PACKS_DIR": str(folder / "packs"),
             "COMPANION_EXPORTS_DIR": str(folder / "exports"),
             **self.env,

@@ -15,7 +15,7 @@ from ..db import connect, init_db
 from ..pg import is_url
 from ..store import UnknownStreamError
 from . import DEFAULT_EDITION, DEFAULT_PAPER, DEFAULT_THICKNESS_MM, EDITIONS, FORMATS, PAPERS
-from .backup import MAX_BYTES, export_backup, import_backup
+from .backup import export_backup, import_backup, import_limits
 from .errors import BackupError
 
 
@@ -141,7 +141,7 @@ def _write(data: bytes, output: Path | None) -> None:
 def import_command(file: Path) -> None:
     """Create a new chronicle from the JSON backup FILE; prints its id and host link."""
     with file.open("rb") as handle:
-        data = handle.read(MAX_BYTES + 1)
+        data = handle.read(import_limits()[0] + 1)
     try:
         created = import_backup(_database(), data)
     except BackupError as err:

@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 
 from .. import ratelimit
 from ..db import get_db
-from ..export.backup import MAX_BYTES, import_backup
+from ..export.backup import import_backup, import_limits
 from ..export.errors import BackupError
 from .access import opened_chronicles, remember
 from .text_errors import rule_message
@@ -30,7 +30,7 @@ def _allow_whole_backups(endpoint: str | None, values: dict[str, Any] | None) ->
     before the CSRF check reads the form.
     """
     if endpoint == "imports.upload":
-        request.max_content_length = MAX_BYTES + UPLOAD_OVERHEAD
+        request.max_content_length = import_limits()[0] + UPLOAD_OVERHEAD
 
 
 @import_bp.post("/import")
@@ -41,7 +41,7 @@ def upload() -> Response | tuple[str, int]:
     if upload is None or not upload.filename:
         return _refuse_import(_("Choose a backup file (.json) to import."))
     try:
-        created = import_backup(get_db(), upload.read(MAX_BYTES + 1))
+        created = import_backup(get_db(), upload.read(import_limits()[0] + 1))
     except BackupError as err:
         return _refuse_import(backup_message(err))
     url = url_for("chronicle.play", token=created.host_token)

@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 from .. import chronicles
 from ..bidi import isolate
 from ..capabilities import Capability
+from ..chronicle_limits import LimitError
 from ..db import get_db
 from ..export import jobs
 from ..legacy import RuleError
@@ -26,7 +27,7 @@ from .access import require_write
 from .chronicle import acting_seat, open_chronicle
 from .narrate import describe_since
 from .terms import stage_name
-from .text_errors import rule_message
+from .text_errors import rule_message, rule_status
 
 bp = Blueprint("story", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
@@ -36,13 +37,13 @@ Page = Callable[[chronicles.Chronicle], str]  # a form's page, as a chronicle st
 
 
 @bp.get("/story")
-def log(token: str) -> str:
+def log(token: str) -> str | bytes:
     """The life as a story: a chapter per stage, each turning point in full."""
     cap, chronicle = open_chronicle(token)
     context = _context(token, cap, chronicle)
 
     def chapters_html() -> Markup:
-        return streams.cached_page(
+        return streams.cached_part(
             streams.cache_key("story", cap, chronicle.version),
             token,
             lambda: render_template(
@@ -63,7 +64,7 @@ def log(token: str) -> str:
         for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
     )
     key = streams.cache_key("story-page", cap, chronicle.version, request.full_path, books)
-    return str(streams.cached_page(key, token, page))
+    return streams.cached_page(key, token, page)
 
 
 @bp.get("/text/<int:seq>/<field>")
@@ -109,6 +110,8 @@ def _execute(chronicle: chronicles.Chronicle, command: Command, page: Page) -> R
     """Carry out ``command``; a refusal (the rules, or someone writing first) shows ``page``."""
     try:
         chronicles.execute(get_db(), chronicle, [command])
+    except LimitError as err:  # the chronicle is full, or corrected too often or too fast
+        return streams.refuse(rule_message(err), rule_status(err), lambda: page(chronicle))
     except RuleError as err:
         return streams.refuse(rule_message(err), 400, lambda: page(chronicle))
     except StaleVersionError:
