@@ -123,10 +123,12 @@ def execute(
     chronicle: Chronicle,
     commands: Sequence[Command],
     rng: random.Random | None = None,
+    actor: str | None = None,
 ) -> Chronicle:
     """Decide every command in order and append all their events at once, or none.
 
-    Raises RuleError (nothing appended) or StaleVersionError when someone moved first.
+    ``actor`` is who sent them (see ``store.append``). Raises RuleError (nothing appended) or
+    StaleVersionError when someone moved first.
     """
     dice = rng or random.Random()
     state, version, batch = chronicle.state, chronicle.version, []
@@ -135,7 +137,7 @@ def execute(
             version += 1
             state = evolve(state, Recorded(version, event))
             batch.append(event_to_dict(event))
-    store.append(db, chronicle.id, chronicle.version, batch)
+    store.append(db, chronicle.id, chronicle.version, batch, actor)
     before = CACHE.get(chronicle.id)
     nbytes = STATE_COST * sum(len(json.dumps(e, ensure_ascii=False)) for e in batch)
     if before is not None and before[0] == chronicle.version:

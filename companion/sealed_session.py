@@ -19,6 +19,14 @@ from flask.sessions import session_json_serializer as tagged_json
 from itsdangerous import BadData, URLSafeTimedSerializer
 
 NONCE_BYTES = 12
+# Browsers drop a cookie over 4 KB (and with it the links a browser opened and its CSRF token):
+# the session is kept well under that, whatever a browser does.
+COOKIE_BUDGET = 3000
+# What may be let go to fit, first to last, and how many of each a first pass keeps: the
+# hot-seat devices' holders (the cover shows again), the oldest chronicles of the start page's
+# list, the oldest messages still to show, a sheet of fresh links, held forms.
+PRUNABLE = {"revealed": 2, "opened": 3, "_flashes": 1, "fresh_links": 0, "held": 0}
+NEWEST_FIRST = ("opened",)
 
 
 class Sealer:
@@ -78,6 +86,32 @@ class SealedSessionInterface(SecureCookieSessionInterface):
             return self.session_class(serializer.loads(value, max_age=max_age))
         except BadData:
             return _unsealed(app, value, max_age)
+
+    def save_session(self, app: Flask, session: Any, response: Any) -> None:
+        """Save the cookie, first trimming what it remembers until it fits the budget."""
+        serializer = self.get_signing_serializer(app)
+        if serializer is not None and session and session.modified:
+            fit(session, lambda: len(serializer.dumps(dict(session))))
+        super().save_session(app, session, response)
+
+
+def fit(session: Any, size: Any) -> None:
+    """Let the oldest remembered things go (``PRUNABLE``, in order, first down to a few of
+    each, then all) while ``size()`` of the sealed cookie is over ``COOKIE_BUDGET``."""
+    for first_pass in (True, False):
+        for key, few in PRUNABLE.items():
+            floor = few if first_pass else 0
+            while size() > COOKIE_BUDGET and len(session.get(key) or ()) > floor:
+                session[key] = _newest(key, session[key], max(floor, len(session[key]) // 2))
+
+
+def _newest(key: str, held: Any, keep: int) -> Any:
+    """The newest ``keep`` entries of a remembered list or mapping."""
+    if isinstance(held, dict):
+        return dict(list(held.items())[len(held) - keep :]) if keep else {}
+    if isinstance(held, list):
+        return held[:keep] if key in NEWEST_FIRST else held[len(held) - keep :] if keep else []
+    return None
 
 
 def _serializer(secret: str | bytes, salt: str, key_derivation: str) -> SealedSerializer:

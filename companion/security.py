@@ -7,7 +7,7 @@ from flask import Flask, Response, current_app, request, session
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-    "frame-ancestors 'none'; form-action 'self'"
+    "frame-ancestors 'none'; form-action 'self'; worker-src 'self'; manifest-src 'self'"
 )
 # Every URL under these holds a capability token, and so does what they answer.
 CAPABILITY_PATHS = ("/c/", "/t/", "/api/v1/chronicles")

@@ -114,9 +114,15 @@ def create_stream(
 
 
 def append(
-    db: Database, stream_id: str, expected_version: int, events: Iterable[Mapping[str, Any]]
+    db: Database,
+    stream_id: str,
+    expected_version: int,
+    events: Iterable[Mapping[str, Any]],
+    actor: str | None = None,
 ) -> int:
     """Append events atomically if the stream is at ``expected_version``; return the new version.
+
+    ``actor`` names who sent them (a link's role, ``host`` or ``seat:<n>``), kept beside each.
 
     The stream's row is locked while its version is checked (SQLite: the write lock of BEGIN
     IMMEDIATE; PostgreSQL: SELECT ... FOR UPDATE), so a racing append waits, then sees the new
@@ -129,7 +135,7 @@ def append(
             current = _version(db, stream_id, lock=True)
             if current != expected_version:
                 raise StaleVersionError(stream_id, expected_version, current)
-            return _insert_events(db, stream_id, current, batch, stamp)
+            return _insert_events(db, stream_id, current, batch, stamp, actor)
     except StoreError:
         raise
     except Exception as err:
@@ -139,7 +145,12 @@ def append(
 
 
 def _insert_events(
-    db: Database, stream_id: str, version: int, events: Sequence[Mapping[str, Any]], stamp: str
+    db: Database,
+    stream_id: str,
+    version: int,
+    events: Sequence[Mapping[str, Any]],
+    stamp: str,
+    actor: str | None = None,
 ) -> int:
     rows = [
         {
@@ -148,6 +159,7 @@ def _insert_events(
             "type": str(event["type"]),
             "data": json.dumps(event, ensure_ascii=False, sort_keys=True),
             "created": stamp,
+            **({"actor": actor} if actor is not None else {}),
         }
         for i, event in enumerate(events, start=1)
     ]
@@ -157,6 +169,15 @@ def _insert_events(
         "UPDATE streams SET version = ?, updated = ? WHERE id = ?", [new_version, stamp, stream_id]
     )
     return new_version
+
+
+def actors(db: Database, stream_id: str, after: int) -> dict[int, str]:
+    """Who sent each event after ``after`` (by seq), for the events whose sender is known."""
+    rows = db.execute(
+        "SELECT seq, actor FROM events WHERE stream_id = ? AND seq > ? AND actor IS NOT NULL",
+        [stream_id, after],
+    ).fetchall()
+    return {int(seq): str(actor) for seq, actor in rows}
 
 
 def stream_version(db: Database, stream_id: str) -> int:

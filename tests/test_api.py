@@ -271,7 +271,8 @@ def test_a_stale_version_gets_409_with_the_current_state(client: FlaskClient, ap
     data = response.get_json()
     assert response.status_code == 409
     assert data["code"] == "stale-version" and data["version"] == 2
-    assert "Ali already drew 3 of Hearts" in data["error"]
+    assert "The host already drew 3 of Hearts ♥ for Ali." in data["error"]
+    assert data["kept"] == []
     assert data["state"]["check"]["card"] == "3H" and data["state"]["version"] == 2
     assert len(events(app, body["id"])) == before
 

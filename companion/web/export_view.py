@@ -17,7 +17,6 @@ from flask import (
     flash,
     jsonify,
     redirect,
-    render_template,
     request,
     url_for,
 )
@@ -35,7 +34,7 @@ from ..export.errors import BackupError
 from ..export.markdown import story_markdown
 from ..export.vertical import INSTALL_COMMAND
 from . import streams
-from .access import opened_chronicles, remember
+from .access import remember
 from .chronicle import open_chronicle
 from .downloads import download
 from .text_errors import rule_message
@@ -309,7 +308,7 @@ def _allow_whole_backups(endpoint: str | None, values: dict[str, Any] | None) ->
 
 @import_bp.post("/import")
 @ratelimit.limited_like_creation
-def upload() -> Response | tuple[str, int]:
+def upload() -> Response:
     """Create a new chronicle from a JSON backup, then open it as its host."""
     upload = request.files.get("backup")
     if upload is None or not upload.filename:
@@ -335,6 +334,7 @@ def backup_message(err: BackupError) -> str:
         return str(err)
 
 
-def _refuse_import(message: str) -> tuple[str, int]:
+def _refuse_import(message: str) -> Response:
+    """A refused backup: the start page says why (post/redirect/get: Back never posts again)."""
     flash(message, "error")
-    return render_template("main/index.html", opened=opened_chronicles()), 400
+    return redirect(url_for("main.index", _anchor="import"), 303)

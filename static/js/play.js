@@ -7,7 +7,13 @@
   const POLL_MS = 500;
   const dirty = new Map(); // field name -> value the viewer typed but has not sent
   let version = Number(live.dataset.version);
+  let knownDrafts = null; // the drafts' signature last seen: it changes as anyone types
   let busy = false;
+  // While the viewer types (an input method composing Japanese above all), a refresh for
+  // someone else's typing waits: replacing the field would break the composition.
+  let composing = false;
+  let lastInput = 0;
+  const TYPING_MS = 1500;
 
   function csrfToken() {
     const input = document.querySelector("input[name=csrf_token]");
@@ -18,7 +24,7 @@
     const body = new URLSearchParams(data);
     body.set("csrf_token", csrfToken());
     return fetch(url, { method: "POST", body: body, credentials: "same-origin",
-      headers: { "X-CSRFToken": csrfToken() } });
+      headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" } });
   }
 
   // Drafts: saved to the server (shared by every device) and to this browser.
@@ -36,9 +42,14 @@
     function say(message) { if (status) status.textContent = message || ""; }
     try { localStorage.setItem(storageKey(field.name), field.value); } catch (e) { /* private mode */ }
     if (!url) return;
-    post(url, { field: field.name, text: field.value }).then(function (r) {
+    post(url, { field: field.name, text: field.value, turn: turnNo(), version: version }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
-        if (r.ok && data.saved === true) { say(live.dataset.draftSaved); return; }
+        if (r.ok && data.saved === true) {
+          say(live.dataset.draftSaved);
+          if (typeof data.drafts === "string") knownDrafts = data.drafts; // our own typing
+          if (data.kept === true) refresh(); // the turn moved on: the words wait beside it
+          return;
+        }
         if (r.status === 400) { say(data.error || live.dataset.draftUnsaved); return; }
         say(live.dataset.draftUnsaved);
         retryDraft(field, r.headers.get("Retry-After"));
@@ -56,6 +67,7 @@
   live.addEventListener("input", function (event) {
     const field = event.target;
     if (!field.name || !(field.matches("textarea, input[type=text]"))) return;
+    lastInput = Date.now();
     dirty.set(field.name, field.value);
     if (!field.hasAttribute("data-draft")) return;
     clearTimeout(timers.get(field.name));
@@ -73,7 +85,10 @@
   // This page's own move reloads it: the focus then goes to the turn's title, so that the next
   // Tab reaches the new step's controls rather than the site's navigation.
   const movedKey = "moved:" + location.pathname;
-  live.addEventListener("submit", function () {
+  live.addEventListener("compositionstart", function () { composing = true; });
+  live.addEventListener("compositionend", function () { composing = false; lastInput = Date.now(); });
+  live.addEventListener("submit", function (event) {
+    if (event.defaultPrevented) return; // not sent (offline): what was typed stays
     dirty.clear();
     try { sessionStorage.setItem(movedKey, "1"); } catch (e) { /* private mode */ }
   });
@@ -197,6 +212,7 @@
     if (focusedStep) reopenSteps(live, [], focusedStep);
     else if (focused) refocus(focused);
     animateDice(live);
+    if (window.companionFold) window.companionFold(live);
   }
   // A link that was revoked (404) never opens again: stop asking and say so. A 429 waits.
   let stopped = false;
@@ -220,16 +236,34 @@
     }
     return r.ok ? r.json() : null;
   }
+  // The live fragment, fetched and swapped in (what the viewer typed stays).
+  function refresh() {
+    return fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) { if (html !== null) swap(html); });
+  }
+  // What the version endpoint says (polled here; a pushed stream gives the same answer):
+  // a new version, or someone's typing (``drafts``), refreshes the fragment.
+  function onVersion(data) {
+    if (!data) return null;
+    const typing = composing || Date.now() - lastInput < TYPING_MS;
+    if (data.version !== version) {
+      if (composing) return null; // after the composition ends: the next answer brings it
+      if (typeof data.drafts === "string") knownDrafts = data.drafts;
+      return refresh();
+    }
+    if (typeof data.drafts !== "string" || data.drafts === knownDrafts) return null;
+    if (knownDrafts === null) { knownDrafts = data.drafts; return null; }
+    if (typing) return null;
+    knownDrafts = data.drafts;
+    return refresh();
+  }
   function poll() {
     if (stopped || busy || document.hidden || Date.now() < quietUntil) return;
     busy = true;
     fetch(live.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
       .then(answer)
-      .then(function (data) {
-        if (!data || data.version === version) return null;
-        return fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
-          .then(function (r) { return r.text(); }).then(swap);
-      })
+      .then(onVersion)
       .catch(function () { /* the next poll tries again */ })
       .finally(function () { busy = false; });
   }
