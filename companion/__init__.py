@@ -64,6 +64,12 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         BASE_URL=None,
         RENDER_CACHE_BYTES=32 * 1024 * 1024,
         PROXY_HOPS=0,
+        LOG_FORMAT="text",  # or "json": one object per line
+        LOG_LEVEL="INFO",
+        ACCESS_LOG=False,  # one line per request, links redacted
+        TRUST_REQUEST_ID=False,  # take a proxy's X-Request-Id (only if it overwrites a client's)
+        METRICS_TOKEN=None,  # set: /metrics answers a scrape that brings it as a bearer token
+        LOG_CONFIGURE=test_config is None,  # tests keep pytest's own log capture
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -109,8 +115,10 @@ def select_locale() -> str:
 
 
 def _init_extensions(app: Flask) -> None:
-    from . import db
+    from . import db, metrics, request_log
 
+    request_log.init_app(app)
+    metrics.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
@@ -120,11 +128,12 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
-    from . import cli, hosts, ratelimit, sealed_session, security
+    from . import bidi, cli, hosts, ratelimit, sealed_session, security
     from .export import keeper
     from .web import render_cache, terms
 
     hosts.init_app(app)
+    bidi.init_app(app)
     render_cache.init_app(app)
     ratelimit.init_app(app)
     security.init_app(app)
@@ -187,8 +196,11 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(500)
     def server_error(e: Exception) -> tuple[str, int]:
-        log.exception("server error: %s", e)
-        return render_template("errors/500.html"), 500
+        from .request_log import request_id
+
+        if getattr(e, "original_exception", None) is None:  # else Flask logged it already
+            log.exception("server error: %s", e)
+        return render_template("errors/500.html", request_id=request_id()), 500
 
     @app.errorhandler(sqlite3.OperationalError)
     def database_error(e: Exception) -> Any:

@@ -23,6 +23,10 @@ def _create_app() -> Flask:
 @click.group(cls=FlaskGroup, create_app=_create_app, add_version_option=False)
 def main() -> None:
     """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
+    if click.get_current_context().invoked_subcommand == "serve":
+        from . import metrics
+
+        metrics.prepare_server()  # before the app loads: the client library reads it once
 
 
 @click.command("serve", short_help="Run the production server (gunicorn).")
@@ -44,7 +48,7 @@ def serve(
     keyfile: str | None,
 ) -> None:
     """Run the production server (gunicorn) on the embedded SQLite database."""
-    from . import server, serverlock
+    from . import metrics, server, serverlock
     from .db import init_db
     from .export.supervisor import Settings
     from .pg import is_url
@@ -71,7 +75,9 @@ def serve(
                 "Serving over plain HTTP on the local network: cookies are not marked Secure."
             )
     _trust_own_hosts(host, lan)
-    server.run(host, port, workers, threads, lan, tls, exports)
+    # The export processes have no app config of their own: they read the format here.
+    os.environ["COMPANION_LOG_FORMAT"] = str(current_app.config.get("LOG_FORMAT", "text"))
+    server.run(host, port, workers, threads, lan, tls, exports, metrics.gunicorn_hooks())
 
 
 def _trust_own_hosts(host: str, lan: bool) -> None:

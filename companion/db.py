@@ -18,7 +18,7 @@ from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 from sqlite_utils import Database
 
-from . import pg
+from . import metrics, pg
 from .migrations import POSTGRESQL_MIGRATIONS, migrations
 
 BUSY_TIMEOUT_MS = 5000
@@ -51,9 +51,13 @@ def connect(path: str | Path) -> Database:
     A ``postgresql://`` address opens PostgreSQL instead, also in autocommit mode.
     """
     if pg.is_url(path):
-        return pg.connect(str(path))  # type: ignore[return-value]
+        return metrics.timed(pg.connect(str(path)))  # type: ignore[no-any-return]
     conn = sqlite3.connect(
-        str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        str(path),
+        timeout=BUSY_TIMEOUT_MS / 1000,
+        isolation_level=None,
+        check_same_thread=False,
+        factory=metrics.sqlite_factory(),
     )
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

@@ -1,7 +1,8 @@
 """JSON from outside (request bodies, form fields, backup files), refused when it cannot be stored.
 
 Python's parser raises RecursionError on deep nesting and accepts lone surrogates (``"\\ud800"``),
-which no UTF-8 text (nor SQLite) can hold; both become a JsonInputError with a plain sentence.
+which no UTF-8 text (nor SQLite) can hold, and every character ``companion.input_text`` refuses
+(``"\\u0000"``); each becomes a JsonInputError with a plain sentence.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from . import input_text
 from .legacy import N_
 
 MAX_DEPTH = 64
@@ -60,3 +62,7 @@ def _check_text(text: str) -> None:
             text.encode("utf-8")
         except UnicodeEncodeError:
             raise JsonInputError("bad-unicode", NOT_UNICODE) from None
+    try:
+        input_text.check(text)
+    except input_text.BadCharacterError as err:
+        raise JsonInputError(err.code, err.message, **err.params) from None

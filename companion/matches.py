@@ -25,6 +25,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import capabilities, cardgames, store
+from .bidi import isolate
 from .bytecache import ByteLRU
 from .cardgames import AnyGame, CardGameRuleError, GameState, game_keys, get_game
 from .languages import LANGUAGES
@@ -109,7 +110,9 @@ class Match:
         return get_game(self.key)
 
     def names(self) -> list[str]:
-        return [seat.name for seat in self.seats]
+        """The seats' names as boards show them: isolated (``bidi.isolate``), so a name written
+        right to left never turns the board's own words around it."""
+        return [isolate(seat.name) for seat in self.seats]
 
     def acting_seats(self) -> list[int]:
         """Seats that have a legal action now (none while the match only replays)."""

@@ -32,6 +32,8 @@ from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse
 from werkzeug.exceptions import TooManyRequests
 
+from . import logs
+
 log = logging.getLogger("companion.ratelimit")
 View = TypeVar("View", bound=Callable[..., Any])
 DEFAULTS = {"create": 30, "guess": 60}
@@ -64,7 +66,9 @@ def _refuse() -> TooManyRequests:
 def check_creation() -> None:
     """Refuse with 429 when this client created too many chronicles or tables lately."""
     if _enabled() and not _hit("create"):
-        log.warning("too many creations from %s; refusing %s", request.remote_addr, request.path)
+        log.warning(
+            "too many creations from %s; refusing %s", request.remote_addr, logs.request_path()
+        )
         raise _refuse()
 
 
@@ -83,7 +87,7 @@ def count_miss() -> None:
     """Count one unknown or revoked link from this client; 429 once it tried too many."""
     if _enabled() and not _hit("guess"):
         log.warning(
-            "too many unknown links from %s; refusing %s", request.remote_addr, request.path
+            "too many unknown links from %s; refusing %s", request.remote_addr, logs.request_path()
         )
         raise _refuse()
 

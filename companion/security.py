@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, request, session
+from flask import Flask, Response, current_app, render_template, request, session
+
+from . import input_text
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -27,6 +29,35 @@ def _harden(response: Response) -> Response:
     return response
 
 
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _refuse_bad_characters() -> tuple[Response | str, int] | None:
+    """400 for a form that holds a character no text may hold (``companion.input_text``).
+
+    One check for every form, before any view reads it; JSON bodies are checked as they are
+    parsed (``companion.json_input``), uploaded files by the importer that reads them.
+    """
+    if request.method not in ("POST", "PUT", "PATCH") or request.mimetype not in FORM_TYPES:
+        return None
+    try:
+        input_text.check_all(request.form.keys())
+        input_text.check_all(request.form.listvalues())
+    except input_text.BadCharacterError as err:
+        from .web.streams import refusal_json, wants_json
+        from .web.text_errors import rule_message
+
+        message = rule_message(err)
+        if wants_json() or request.blueprint == "api":
+            return refusal_json(message, 400, err.code)
+        from .web.expired_form import send_back
+
+        # A page's form is sent back to its page (post/redirect/get), its words kept.
+        return send_back(message) or (render_template("errors/400.html", problem=message), 400)
+    return None
+
+
 def init_app(app: Flask) -> None:
-    """Register the header hook."""
+    """Register the header hook and the check of every form's characters."""
     app.after_request(_harden)
+    app.before_request(_refuse_bad_characters)

@@ -78,6 +78,7 @@ def run(
     lan: bool,
     tls: tuple[str, str] | None = None,
     exports: Settings | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """Print the address to open, then serve (and make books) until interrupted."""
     shown = lan_address() if lan else host
@@ -94,8 +95,10 @@ def run(
             "accesslog": None,
             "errorlog": "-",
             "loglevel": "warning",
+            "logger_class": "companion.gunicorn_logs.Logger",  # tokens redacted, lines escaped
             "timeout": 60,
             **({"certfile": tls[0], "keyfile": tls[1]} if tls else {}),
+            **(extra or {}),
         },
         exports,
     ).run()

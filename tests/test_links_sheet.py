@@ -188,3 +188,32 @@ def test_the_links_in_use_are_capped_with_a_clear_refusal(
     page = posted(client, f"/{kind}/{host}/links", {"issue": "reader"})
     assert "revoke the links nobody needs" in page
     assert links_in_use(app, host) == MAX_LINKS
+
+
+def test_links_issued_at_once_on_separate_connections_never_pass_the_cap(app: Flask) -> None:
+    import threading
+
+    from companion import capabilities
+    from companion.db import connect
+    from companion.store import create_stream
+
+    first = connect(app.config["DATABASE"])
+    stream = create_stream(first, "legacy", [{"type": "start"}])
+    racers = 12
+    start = threading.Barrier(racers)
+    made: list[int] = []
+
+    def race() -> None:
+        db = connect(app.config["DATABASE"])
+        start.wait(30)
+        tokens = capabilities.issue_within(db, stream, [("seat", 0)] * 3 + [("reader", None)], 20)
+        made.append(len(tokens or []))
+        db.conn.close()
+
+    threads = [threading.Thread(target=race) for _ in range(racers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(made) == [0] * 7 + [4] * 5  # five sets of four fit under 20, no more
+    assert len(capabilities.active(first, stream)) == 20

@@ -4,6 +4,7 @@ starts it again if it stopped), and ``health`` reads its heartbeat for ``/health
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import subprocess
 import threading
@@ -23,6 +24,8 @@ from .supervisor import (
     log_file,
     wait_or_kill,
 )
+
+log = logging.getLogger("companion.export.keeper")
 
 
 class Keeper:
@@ -45,12 +48,16 @@ class Keeper:
                 return False
             if self.process is None:
                 atexit.register(self.stop)
+            else:
+                # No exit code: gunicorn's master reaps every child, this one too.
+                log.error("export supervisor %d stopped; starting it again", self.process.pid)
             with log_file(self.settings) as output:
+                # Its own lines go to the server's log (its standard error), its workers' to
+                # worker.log (its standard output, which they inherit).
                 self.process = subprocess.Popen(
                     self.settings.command(os.getpid()),
                     stdin=subprocess.DEVNULL,
                     stdout=output,
-                    stderr=subprocess.STDOUT,
                     cwd=ROOT,
                 )
             self.started = time.monotonic()

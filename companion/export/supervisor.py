@@ -43,7 +43,7 @@ from typing import IO, Any
 
 from sqlite_utils import Database
 
-from .. import pg
+from .. import logs, metrics, pg
 from . import jobs
 
 log = logging.getLogger("companion.export.supervisor")
@@ -186,24 +186,35 @@ class Supervisor:
             if slot is not None and slot.process.poll() is not None:
                 self.slots[index] = None
                 if slot.job_id is not None:
-                    self._settle(slot.job_id, slot.process.pid, slot.process.returncode)
+                    outcome = self._settle(slot.job_id, slot.process.pid, slot.process.returncode)
+                    metrics.job_done(time.monotonic() - slot.started, outcome)
                 else:  # it could not even load: do not start one twice a second
                     log.error("export worker %s stopped unasked", slot.process.pid)
                     self.rest_until = time.monotonic() + REST_AFTER_CRASH
 
-    def _settle(self, job_id: str, pid: int, code: int | None) -> None:
+    def _settle(self, job_id: str, pid: int, code: int | None) -> str:
+        """Settle a finished worker's job; what became of it (``done``, ``failed``, ``requeued``)."""
         job = jobs.find(self.db, job_id)
         if job is None or job.status != "running" or job.pid != pid:
             self.attempts.pop(job_id, None)  # made or failed, and said so itself
-            return
+            if job is not None and job.status == "failed":  # its traceback is in worker.log
+                log.error("export %s of %s failed: %s", job_id, job.stream_id, job.error)
+            return job.status if job is not None else "gone"
         if self.attempts.get(job_id, 0) < ATTEMPTS:
             log.warning("export %s: worker %s stopped (%s); queued again", job_id, pid, code)
             jobs.requeue(self.db, job_id)
-            return
-        log.error("export %s: worker %s stopped (%s) again; failed", job_id, pid, code)
+            return "requeued"
+        log.error(
+            "export %s of %s: worker %s stopped (%s) again; failed",
+            job_id,
+            job.stream_id,
+            pid,
+            code,
+        )
         self.attempts.pop(job_id, None)
         detail = f"the worker process stopped {ATTEMPTS} times before the book was made"
         jobs.fail(self.db, job_id, f"{jobs.WORKER_LOST}: {detail}")
+        return "failed"
 
     def enforce_time_limit(self) -> None:
         """Kill a worker past the time limit and fail its job, saying why."""
@@ -217,7 +228,8 @@ class Supervisor:
             self.attempts.pop(slot.job_id, None)
             job = jobs.find(self.db, slot.job_id)
             if job is not None and job.status == "running" and job.pid == slot.process.pid:
-                log.error("export %s took over %g s; stopped", job.id, limit)
+                log.error("export %s of %s took over %g s; stopped", job.id, job.stream_id, limit)
+                metrics.job_done(limit, "time-limit")
                 jobs.fail(self.db, job.id, f"{jobs.TIME_LIMIT}: stopped after {limit:g} s")
 
     def fill(self) -> None:
@@ -331,12 +343,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle-exit", type=float, default=0.0)
     parser.add_argument("--parent", type=int, default=os.getppid())
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logs.configure_process(sys.stderr, sys.stdout)  # the server's log, and worker.log
+    if os.environ.get(metrics.MULTIPROC_ENV):
+        metrics.enable()  # the server's scrapes read this process's figures too
     settings = Settings(args.database, args.exports, args.workers, args.time_limit, args.idle_exit)
     settings.exports_dir.mkdir(parents=True, exist_ok=True)
     from ..db import connect
 
     supervisor = Supervisor(settings, connect(settings.database), args.parent)
+    log.info("export supervisor started: %d workers, pid %d", settings.workers, os.getpid())
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(number, supervisor.request_stop)
     supervisor.run()

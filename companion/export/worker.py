@@ -24,7 +24,7 @@ from pathlib import Path
 from flask import Flask
 from sqlite_utils import Database
 
-from .. import store
+from .. import logs, store
 from ..db import connect
 from ..legacy import Recorded, State, event_from_dict, replay
 from . import editions, jobs
@@ -101,7 +101,7 @@ def make_logged(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> b
     try:
         make(app, db, job, exports_dir)
     except Exception as err:  # one bad book must not stop the queue
-        log.exception("export %s failed", job.id)
+        log.exception("export %s of %s failed", job.id, job.stream_id)
         jobs.fail(db, job.id, f"{type(err).__name__}: {err}")
         return False
     log.info("export %s made in %.1f s", job.filename, time.monotonic() - started)
@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     parent = os.getppid()
     _die_with_parent()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logs.configure_process(sys.stderr)
     with contextlib.suppress(OSError):
         os.nice(5)  # on a small server the players' pages come before the book
     from .. import create_app

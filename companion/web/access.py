@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import abort, request, session
 
-from .. import ratelimit
+from .. import logs, ratelimit
 from ..capabilities import Capability, resolve
 from ..db import get_db
 
@@ -25,7 +25,9 @@ def capability_for(token: str, kind: str | None = None) -> Capability:
     cap = resolve(get_db(), token)
     if cap is None:
         ratelimit.count_miss()
-        log.warning("refused capability token from %s for %s", request.remote_addr, request.path)
+        log.warning(
+            "refused capability token from %s for %s", request.remote_addr, logs.request_path()
+        )
         abort(404)
     if kind is not None:
         row = get_db().execute("SELECT kind FROM streams WHERE id = ?", [cap.stream_id]).fetchone()

@@ -14,11 +14,18 @@ from urllib.parse import quote
 from flask import send_file
 from werkzeug.wrappers import Response
 
+from ..bidi import strip_controls
+
 FALLBACK_STEM = "download"
 
 
 def content_disposition(name: str) -> str:
-    """``attachment`` with the ASCII fallback name and the exact UTF-8 name."""
+    """``attachment`` with the ASCII fallback name and the UTF-8 name, less bidi controls.
+
+    A file manager shows a name alone, where no isolate can hold an override: "Ann" U+202E
+    "fdp.exe" would read as "Annexe.pdf". The controls are dropped; every letter stays.
+    """
+    name = strip_controls(name)
     return f"attachment; filename=\"{ascii_name(name)}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 

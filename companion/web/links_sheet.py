@@ -83,9 +83,9 @@ def manage(token: str, cap: Capability, sheet: Sheet, **page: Any) -> Answer:
         return _show_next(token, sheet, kept)
     wanted = request.form.get("issue", sheet.bare_post)
     roles = _everyone(sheet) if wanted == "everyone" else _requested(wanted, sheet)
-    if not roles or _over_limit(roles, sheet):
+    made = capabilities.issue_within(get_db(), sheet.stream_id, roles, MAX_LINKS) if roles else None
+    if made is None:
         return _refuse(token, sheet, kept, bool(roles))
-    made = [capabilities.issue(get_db(), sheet.stream_id, role, seat) for role, seat in roles]
     return _show_next(token, sheet, made if wanted == "everyone" else [*kept, *made])
 
 
@@ -94,11 +94,6 @@ def _show_next(token: str, sheet: Sheet, tokens: list[str]) -> Response:
     if tokens:
         session["fresh_links"] = {sheet.stream_id: [{"token": t} for t in tokens[-MAX_KEPT:]]}
     return redirect(url_for(sheet.manage, token=token), streams.SEE_OTHER)
-
-
-def _over_limit(roles: list[tuple[str, int | None]], sheet: Sheet) -> bool:
-    in_use = sum(c.role != "host" for c in capabilities.active(get_db(), sheet.stream_id))
-    return in_use + len(roles) > MAX_LINKS
 
 
 def _refuse(token: str, sheet: Sheet, kept: list[str], full: bool) -> Answer:

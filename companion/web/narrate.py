@@ -14,6 +14,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from .. import store
+from ..bidi import isolate
 from ..chronicles import Chronicle
 from ..db import get_db
 from .terms import card_name
@@ -46,7 +47,7 @@ def actor_of(role: str, seat: int | None) -> str:
 
 def _name(chronicle: Chronicle, seat: int) -> str:
     players = chronicle.state.setup.players
-    return players[seat] if 0 <= seat < len(players) else "?"
+    return isolate(players[seat]) if 0 <= seat < len(players) else "?"
 
 
 def describe(event: Any, chronicle: Chronicle, actor: str | None = None) -> str:
@@ -55,7 +56,7 @@ def describe(event: Any, chronicle: Chronicle, actor: str | None = None) -> str:
     if actor == HOST:
         return _host_sentence(event, chronicle, who)
     kind = getattr(event, "kind", "")
-    keystones = {k.id: k.keystone.name for k in chronicle.state.keystones}
+    keystones = {k.id: isolate(k.keystone.name) for k in chronicle.state.keystones}
     sentences: Mapping[str, Callable[[], str]] = {
         "card-drawn": lambda: _(
             "%(who)s already drew %(card)s.", who=who, card=card_name(event.card)
@@ -89,7 +90,7 @@ def describe(event: Any, chronicle: Chronicle, actor: str | None = None) -> str:
 def _host_sentence(event: Any, chronicle: Chronicle, who: str) -> str:
     """The same sentences for a move the host's link made, for the player ``who``."""
     kind = getattr(event, "kind", "")
-    keystones = {k.id: k.keystone.name for k in chronicle.state.keystones}
+    keystones = {k.id: isolate(k.keystone.name) for k in chronicle.state.keystones}
     sentences: Mapping[str, Callable[[], str]] = {
         "card-drawn": lambda: _(
             "The host already drew %(card)s for %(who)s.", who=who, card=card_name(event.card)
@@ -169,7 +170,7 @@ def announce(chronicle: Chronicle) -> str:
         return ""
     players = chronicle.state.setup.players
     seat = getattr(newest, "seat", -1)
-    who = players[seat] if 0 <= seat < len(players) else "?"
+    who = isolate(players[seat]) if 0 <= seat < len(players) else "?"
     if kind == "card-drawn":
         return _("%(who)s drew %(card)s.", who=who, card=card_name(newest.card))
     if kind == "dice-rolled":

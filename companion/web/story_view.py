@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .. import chronicles, drafts
+from ..bidi import isolate
 from ..capabilities import Capability
 from ..db import get_db
 from ..export import jobs
@@ -185,7 +186,7 @@ def end(token: str) -> str:
         timeline=life_timeline(
             state,
             [f"{stage_name(s.index)} {s.age}" for s in STAGES],
-            _("The life of %(name)s", name=state.setup.pioneer),
+            _("The life of %(name)s", name=isolate(state.setup.pioneer)),
         ),
         posted=_kept(chronicle, cap).get("epilogue"),
         **_context(token, cap, chronicle),

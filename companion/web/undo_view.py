@@ -7,6 +7,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from ..bidi import isolate
 from ..capabilities import Capability
 from ..legacy import State
 from ..legacy.undo import last_decision, refusal
@@ -49,7 +50,7 @@ def undo_offer(cap: Capability, state: State) -> UndoOffer | None:
 
 def _who(state: State, seat: int) -> str:
     players = state.setup.players
-    return players[seat] if 0 <= seat < len(players) else "?"
+    return isolate(players[seat]) if 0 <= seat < len(players) else "?"
 
 
 def decision_label(event: Any, state: State) -> str:

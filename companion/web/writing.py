@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 
 from .. import chronicles, drafts
+from ..bidi import isolate
 from ..capabilities import Capability
 from ..db import get_db
 from .turn_form import TEXT_FIELDS
@@ -60,8 +61,8 @@ def writing_now(
 def _sentence(chronicle: chronicles.Chronicle, actor: str) -> str:
     players = chronicle.state.setup.players
     if actor == "host":
-        return _("The host is writing for %(who)s…", who=chronicle.state.player)
+        return _("The host is writing for %(who)s…", who=isolate(chronicle.state.player))
     seat = actor.partition(":")[2]
     index = int(seat) if seat.isascii() and seat.isdigit() else -1
     name = players[index] if 0 <= index < len(players) else chronicle.state.player
-    return _("%(who)s is writing…", who=name)
+    return _("%(who)s is writing…", who=isolate(name))
