@@ -490,7 +490,9 @@ def test_the_api_needs_no_csrf_token(csrf_app: Flask) -> None:
     assert (
         post(client, body["host_token"], 1, {"type": "draw-card", "card": "3H"}).status_code == 200
     )
-    assert client.post("/new", data={}).status_code == 400  # the pages still need one
+    refused = client.post("/new", data={})  # the pages still need one
+    assert refused.status_code == 303 and refused.headers["Location"] == "/new"
+    assert "nothing was sent" in client.get("/new").get_data(as_text=True)
 
 
 def test_rule_errors_follow_the_requested_language(client: FlaskClient) -> None:

@@ -87,7 +87,9 @@ def test_a_correction_of_a_text_named_by_odd_digits_is_404(
 ) -> None:
     token = _chronicle(visitor)
     form = {"target_seq": seq, "field": "answer", "text": "x", "version": "1"}
-    assert visitor.post(f"/c/{token}/revise", form).status_code == 404
+    assert visitor.post(f"/c/{token}/revise", form, headers=JSON).status_code == 404
+    sent_back = visitor.post(f"/c/{token}/revise", form)  # a page's form: to the table, told why
+    assert "does not open this page" in refused(visitor.client, sent_back)
 
 
 @pytest.mark.parametrize("start", ["²", "١", HUGE])

@@ -53,9 +53,10 @@ def test_a_read_only_link_that_tries_to_move_gets_the_same_page(
 ) -> None:
     host = new_table(client, "traitors-flame", mode="devices", **two_people())
     spectator = sheet_tokens(client, host)[-1]
-    refused = client.post(f"/t/{spectator}/act", data={"version": "1", "action": "{}"})
-    assert refused.status_code == 404
-    assert "allowed to read only" in refused.get_data(as_text=True)
+    sent = client.post(f"/t/{spectator}/act", data={"version": "1", "action": "{}"})
+    assert "allowed to read only" in refused(client, sent)  # its own page says so
+    asked = client.post(f"/t/{spectator}/act", data={"version": "1", "action": "{}"}, headers=JSON)
+    assert asked.status_code == 404 and "allowed to read only" in asked.get_json()["error"]
 
 
 def test_a_stale_move_at_a_table_is_409_in_json_when_asked(client: FlaskClient, app: Flask) -> None:
