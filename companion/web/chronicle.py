@@ -41,6 +41,7 @@ bp = Blueprint("chronicle", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
 log = logging.getLogger("companion.chronicle")
 TEXT_LIMIT = 20_000
+ROLLS = ("roll", "reroll", "sacrifice", "token")
 
 
 def open_chronicle(token: str) -> tuple[Capability, chronicles.Chronicle]:
@@ -167,7 +168,10 @@ def turn(token: str) -> streams.Refusal:
         from .kept_words import sent
 
         sent(chronicle, cap, form)
-    return redirect(url_for("chronicle.play", token=token, v=updated.version, _anchor="turn"))
+    # After the dice, the page opens at their outcome: what happened and what to do now.
+    rolled = form.get("action") in ROLLS and updated.state.step in ("success", "mark", "failure")
+    anchor = "roll-outcome" if rolled else "turn"
+    return redirect(url_for("chronicle.play", token=token, v=updated.version, _anchor=anchor))
 
 
 def _refuse(

@@ -123,7 +123,8 @@ def service_worker() -> Response:
 @bp.get("/offline")
 def offline() -> str:
     """The page the service worker shows when a page cannot be reached: what happened, in
-    both languages, and that the words typed are kept. It holds nothing of any chronicle."""
+    every language (the reader's first), and that the words typed are kept. It holds nothing
+    of any chronicle."""
     words = {}
     for code in LANGUAGES:
         with force_locale(code):
@@ -143,7 +144,11 @@ def offline() -> str:
                     "Once the device is back online, open the page again, or send what you pressed with the button below: it is never sent by itself."
                 ),
             }
-    return render_template("main/offline.html", words=words, languages=list(LANGUAGES))
+    first = str(
+        get_locale()
+    )  # the device's language first (the worker fetches it as the phone asks)
+    order = sorted(LANGUAGES, key=lambda code: code != first)
+    return render_template("main/offline.html", words=words, languages=order)
 
 
 HEALTH_WAIT_MS = 1000  # a database that cannot take a write within this long is not healthy

@@ -71,7 +71,8 @@
     dirty.set(field.name, field.value);
     if (!field.hasAttribute("data-draft")) return;
     clearTimeout(timers.get(field.name));
-    timers.set(field.name, setTimeout(function () { saveDraft(field); }, 600));
+    // Soon after a pause in typing: every other device shows the words as they stand.
+    timers.set(field.name, setTimeout(function () { saveDraft(field); }, 300));
     if (field.hasAttribute("data-preview")) schedulePreview(field);
   });
   // The prompt chosen is a draft too: a reload, another device or a refused form keeps it.
@@ -98,11 +99,16 @@
     title.setAttribute("tabindex", "-1");
     title.focus();
   }
+  // After the dice the page opens at their outcome (the address names it): the focus goes there,
+  // where the next Tab reaches what to do now, and the page stays where it opened.
   function focusAfterOwnMove() {
     let moved = null;
     try { moved = sessionStorage.getItem(movedKey); sessionStorage.removeItem(movedKey); }
     catch (e) { /* private mode */ }
-    if (moved) focusTurn();
+    if (!moved) return;
+    const landing = location.hash && document.getElementById(location.hash.slice(1));
+    if (landing && landing.id !== "turn") landing.focus({ preventScroll: true });
+    else focusTurn();
   }
 
   // Markdown preview, rendered and cleaned by the server exactly as the story shows it.

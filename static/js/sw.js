@@ -16,7 +16,8 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 's
   "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
   "frame-ancestors 'none'; form-action 'self'; worker-src 'self'; manifest-src 'self'";
 // Fields a form sends that are not words a person typed.
-const QUIET = ["csrf_token", "version", "action", "turn", "field", "how", "seat", "target_seq", "anchor"];
+const QUIET = ["csrf_token", "version", "action", "turn", "field", "how", "seat", "target_seq", "anchor",
+  "prompt", "keystone", "loss_keystone", "card", "lang", "next"];
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(SHELL); })
