@@ -59,13 +59,16 @@ class Life:
     def to_success(self) -> None:
         """The current turn at its narration (a success rolled), drawing a card if need be."""
         state = self.state()
-        if state["step"] == "success":
+        if state["step"] in ("success", "mark"):
             return
-        if state["step"] != "draw":
+        if state["step"] not in ("draw", "choose"):
             raise SystemExit(f"unexpected step {state['step']}")
-        card = next(i for i in state["legal"] if i["type"] == "draw-card")["options"]["cards"][0]
+        drawn: list[dict] = []
+        if state["step"] == "draw":
+            legal = next(i for i in state["legal"] if i["type"] == "draw-card")
+            drawn = [{"type": "draw-card", "card": legal["options"]["cards"][0]}]
         self.send(
-            {"type": "draw-card", "card": card},
+            *drawn,
             {"type": "choose-prompt", "index": 0},
             {"type": "answer-prompt", "answer": "嵐が来た。"},
             {"type": "declare-stakes", "success": "越える。", "failure": "沈む。"},
@@ -118,7 +121,9 @@ def main() -> None:
                 started = time.perf_counter()
                 seat.keyboard.type(text[-1])  # the last keystroke
                 writing.append(shown(host, "#narration", text, started))
-                seat.click("button[value=narrate]")
+                if seat.locator("#mark_name").count():  # the third success builds a mark
+                    seat.fill("#mark_name", f"灯{n}")
+                seat.click("button[value=narrate], button[value=mark]")
                 seat.wait_for_selector("button[value=draw]")
                 # The baseline: a move made on the phone reaches the host's open page.
                 host.goto(f"{life.base}/c/{life.host}/")

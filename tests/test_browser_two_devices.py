@@ -14,6 +14,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, Page, expect
 from racing import serving
+from served_app import HOLD
 from server_client import Server
 
 from companion import capabilities
@@ -102,6 +103,8 @@ def fill(page: Page, texts: dict[str, str]) -> None:
 def press_together(pages: list[Page], selector: str) -> None:
     """Press ``selector`` on every page at the same instant of the one clock they share (well
     within 50 ms of each other), then wait until each has loaded the page its post led to."""
+    for page in pages:
+        page.evaluate(HOLD)
     at = time.time() * 1000 + 400
     script = """([s, at]) => { window.__pressed = true;
       setTimeout(() => document.querySelector(s).click(), at - Date.now()); }"""
