@@ -128,7 +128,7 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
-    from . import bidi, cli, hosts, ratelimit, sealed_session, security
+    from . import bidi, cli, hosts, live, ratelimit, sealed_session, security
     from .export import keeper
     from .web import render_cache, terms
 
@@ -141,13 +141,16 @@ def _init_extensions(app: Flask) -> None:
     terms.init_app(app)
     cli.init_app(app)
     keeper.init_app(app)
+    live.init_app(app)
 
 
 def _register_blueprints(app: Flask) -> None:
     from .web import (
         api,
         chronicle,
+        delete_view,
         export_view,
+        import_view,
         main,
         packs_view,
         setup_view,
@@ -163,7 +166,8 @@ def _register_blueprints(app: Flask) -> None:
         story_view.bp,
         api.bp,
         export_view.bp,
-        export_view.import_bp,
+        import_view.import_bp,
+        delete_view.bp,
         tables.bp,
     )
     for blueprint in blueprints:
@@ -187,8 +191,8 @@ def _register_errors(app: Flask) -> None:
         return refused(str(e.description))
 
     @app.errorhandler(429)
-    def too_many(_e: Exception) -> tuple[str, int]:
-        return render_template("errors/429.html"), 429
+    def too_many(e: Exception) -> tuple[str, int]:
+        return render_template("errors/429.html", reason=getattr(e, "reason", None)), 429
 
     @app.errorhandler(413)
     def too_large(_e: Exception) -> tuple[str, int]:

@@ -10,6 +10,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
+from .live.signal import changed
 from .sql import Database, insert, write_transaction
 from .store import now
 
@@ -104,6 +105,7 @@ def revoke(db: Database, stream_id: str, token_hash: str) -> bool:
         [stream_id, token_hash],
     )
     db.execute("DELETE FROM capabilities WHERE stream_id = ? AND revoked IS NOT NULL", [stream_id])
+    changed(db, stream_id)  # the revoked link's open pages end their streams
     return bool(cursor.rowcount > 0)
 
 

@@ -34,7 +34,6 @@ def main() -> None:
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--lan", is_flag=True, help="Bind to the local network so phones can join.")
 @click.option("--workers", default=2, show_default=True, type=int)
-@click.option("--threads", default=8, show_default=True, type=int)
 @click.option("--certfile", type=click.Path(exists=True, dir_okay=False), help="TLS certificate.")
 @click.option("--keyfile", type=click.Path(exists=True, dir_okay=False), help="TLS private key.")
 @with_appcontext
@@ -43,7 +42,6 @@ def serve(
     port: int,
     lan: bool,
     workers: int,
-    threads: int,
     certfile: str | None,
     keyfile: str | None,
 ) -> None:
@@ -77,7 +75,7 @@ def serve(
     _trust_own_hosts(host, lan)
     # The export processes have no app config of their own: they read the format here.
     os.environ["COMPANION_LOG_FORMAT"] = str(current_app.config.get("LOG_FORMAT", "text"))
-    server.run(host, port, workers, threads, lan, tls, exports, metrics.gunicorn_hooks())
+    server.run(host, port, workers, lan, tls, exports, metrics.gunicorn_hooks())
 
 
 def _trust_own_hosts(host: str, lan: bool) -> None:
@@ -247,6 +245,7 @@ def init_app(app: Flask) -> None:
     """Register the command groups that live in their own modules."""
     from .admin import COMMANDS
     from .export.cli import export_command, import_command
+    from .manage_cli import groups
     from .migrate_store import migrate_store_command
     from .packs.cli import packs
 
@@ -259,6 +258,7 @@ def init_app(app: Flask) -> None:
         import_command,
         migrate_store_command,
         cardgame,
+        *groups(export_command),
         *COMMANDS,
     )
     for command in commands:

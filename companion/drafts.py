@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .live.signal import changed
 from .sql import Database
 from .store import now
 
@@ -59,6 +60,7 @@ def save(
         " author = excluded.author",
         [stream_id, _key(turn_no, field, holder), text, now(), by],
     )
+    changed(db, stream_id)  # a version answer may count the drafts being written
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ def clear_turn(db: Database, stream_id: str, turn_no: int, fields: Iterable[str]
                 "DELETE FROM drafts WHERE stream_id = ? AND key LIKE ?",
                 [stream_id, _key(turn_no, name, "%")],
             )
+        changed(db, stream_id)
 
 
 def hand_back(
@@ -164,6 +167,8 @@ def keep(
             " updated = excluded.updated",
             [stream_id, _kept_key(holder, field), text, turning_point, stamp],
         )
+    if texts:
+        changed(db, stream_id)  # the link's open pages show its words beside the story
 
 
 def kept(db: Database, stream_id: str, holder: str) -> dict[str, tuple[str, int | None]]:
@@ -184,6 +189,7 @@ def drop_kept(db: Database, stream_id: str, holder: str, fields: Iterable[str]) 
         db.execute(
             f"DELETE FROM drafts WHERE stream_id = ? AND key IN ({marks})", [stream_id, *keys]
         )
+        changed(db, stream_id)
 
 
 # The texts a decision carried, by the form field that typed them: taking the decision back

@@ -224,7 +224,20 @@ _postgresql(
 )
 
 
-@migrations(name="0008_actors")
+@migrations(name="0008_export_attempts")
+def _add_export_attempts(db: Database) -> None:
+    # How many times a book was handed to a worker: a book whose worker or server died is made
+    # again once, whichever server notices, and failed the second time.
+    db["exports"].add_column("attempts", int, not_null_default=0)
+
+
+_postgresql(
+    "0008_export_attempts",
+    "ALTER TABLE exports ADD COLUMN attempts bigint NOT NULL DEFAULT 0;",
+)
+
+
+@migrations(name="0009_actors")
 def _add_actors(db: Database) -> None:
     # Who sent the command an event came from: the link's role (``host``, ``seat:2``). The host
     # acts for whoever's turn it is, so an event's seat alone credits the host's move to that
@@ -235,12 +248,12 @@ def _add_actors(db: Database) -> None:
 
 
 _postgresql(
-    "0008_actors",
+    "0009_actors",
     "ALTER TABLE events ADD COLUMN actor text; ALTER TABLE drafts ADD COLUMN author text;",
 )
 
 
-@migrations(name="0009_held_forms")
+@migrations(name="0010_held_forms")
 def _create_held_forms(db: Database) -> None:
     # A refused form that belongs to no stream yet (a new chronicle's set-up, a card table's
     # lobby), kept while its page is shown again after the redirect; old ones are pruned.
@@ -254,7 +267,7 @@ def _create_held_forms(db: Database) -> None:
 
 
 _postgresql(
-    "0009_held_forms",
+    "0010_held_forms",
     """
     CREATE TABLE held_forms (
         id text PRIMARY KEY, kind text NOT NULL, data text NOT NULL, created text NOT NULL

@@ -10,6 +10,8 @@ also ``COMPANION_<NAME>`` in the environment):
 - ``RATELIMIT_CREATE``: chronicles, tables, demos, imports and pack uploads per client; a number
   (per 10 minutes) or a Flask-Limiter string such as ``"30 per 10 minutes"``. Default 30.
 - ``RATELIMIT_GUESS``: unknown or revoked links per client, the same way. Default 60.
+- ``RATELIMIT_EXPORT``: exports asked for (books, Markdown, backups), counted both per client
+  and per link (whoever uses it), the same way. Default 60.
 - ``RATELIMIT_STORAGE_URI`` and ``RATELIMIT_STRATEGY``: Flask-Limiter's own settings.
 
 A link that opens something is never refused for the misses of other links: a phone left open
@@ -36,7 +38,7 @@ from . import logs
 
 log = logging.getLogger("companion.ratelimit")
 View = TypeVar("View", bound=Callable[..., Any])
-DEFAULTS = {"create": 30, "guess": 60}
+DEFAULTS = {"create": 30, "guess": 60, "export": 60}
 
 
 def _enabled() -> bool:
@@ -48,10 +50,10 @@ def _item(name: str) -> RateLimitItem:
     return parse(f"{value} per 10 minutes" if isinstance(value, int) else str(value))
 
 
-def _hit(name: str) -> bool:
-    """Count one event of kind ``name`` for this client; False once it is over its limit."""
+def _hit(name: str, client: str | None = None) -> bool:
+    """Count one event of kind ``name`` for this client (or key); False once over its limit."""
     limiter: Limiter = current_app.extensions["companion.limiter"]
-    item, client = _item(name), get_remote_address()
+    item, client = _item(name), client or get_remote_address()
     if limiter.limiter.hit(item, name, client):
         return True
     reset = limiter.limiter.get_window_stats(item, name, client).reset_time
@@ -90,6 +92,29 @@ def count_miss() -> None:
             "too many unknown links from %s; refusing %s", request.remote_addr, logs.request_path()
         )
         raise _refuse()
+
+
+class ExportsRefusedError(TooManyRequests):
+    """Too many exports from one client or one link: a 429 that says so in a sentence."""
+
+    def __init__(self, reason: str, retry_after: int | None) -> None:
+        super().__init__(description=reason, retry_after=retry_after)
+        self.reason = reason
+
+
+def check_export(link: str) -> None:
+    """Refuse with 429 when this client, or this link from any client, asked for too many
+    exports lately. ``link`` names the link without being it (its fingerprint), as the counts
+    may be kept in a shared store."""
+    if _enabled() and not (_hit("export") and _hit("export", f"link:{link[:16]}")):
+        from flask_babel import gettext
+
+        log.warning("too many exports from %s; refusing %s", request.remote_addr, request.path)
+        reason = gettext(
+            "This link or this address asked for too many exports in the last few minutes."
+            " Wait a little and try again."
+        )
+        raise ExportsRefusedError(reason, g.get("retry_after"))
 
 
 def _retry_after(response: Response) -> Response:

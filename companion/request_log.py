@@ -40,6 +40,8 @@ def _begin() -> None:
 
 def _finish(response: Response) -> Response:
     response.headers["X-Request-Id"] = request_id()
+    if request.environ.get("companion.live"):
+        return response  # a live stream asking the version for its watchers, not a visitor
     seconds = time.perf_counter() - g.get("request_started", time.perf_counter())
     route = request.endpoint or "unmatched"
     metrics.request_done(route, request.method, response.status_code, seconds)

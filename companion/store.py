@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from .live.signal import changed
 from .sql import Database, for_update, insert, insert_many, is_unique_violation, write_transaction
 
 
@@ -135,6 +136,7 @@ def append(
             current = _version(db, stream_id, lock=True)
             if current != expected_version:
                 raise StaleVersionError(stream_id, expected_version, current)
+            changed(db, stream_id)  # open pages hear of it once this commits
             return _insert_events(db, stream_id, current, batch, stamp, actor)
     except StoreError:
         raise
@@ -247,3 +249,4 @@ def update_meta(db: Database, stream_id: str, **changes: Any) -> None:
             "UPDATE streams SET meta = ? WHERE id = ?",
             [json.dumps(meta, ensure_ascii=False), stream_id],
         )
+        changed(db, stream_id)

@@ -199,6 +199,7 @@ def api_export(client: FlaskClient, token: str, **body: Any) -> Any:
 def test_the_api_queues_every_kind_of_book(
     app: Flask, client: FlaskClient, chromium: None, spawned: list[Any]
 ) -> None:
+    app.config["EXPORT_QUEUE_PER_STREAM"] = 5  # every kind at once: more than the default share
     token = demo(app, "ja").reader_token
     epub = api_export(client, token, format="epub", edition="story")
     assert epub.status_code == 202 and epub.get_json()["layout"] == "epub"

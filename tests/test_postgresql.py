@@ -16,7 +16,7 @@ from pg_server import available, on_postgresql
 from companion import capabilities, create_app, pg
 from companion.db import connect
 from companion.demo import create_demo
-from companion.export import jobs
+from companion.export import heartbeat, jobs
 from companion.migrations import POSTGRESQL_MIGRATIONS
 from companion.packs import stored
 from companion.packs.registry import get_pack, pack_to_text
@@ -115,23 +115,26 @@ def test_two_servers_claim_different_books_without_waiting(app: Flask, tmp_path:
     two, _ = jobs.request_book(a, tmp_path, stream, 181, "annotated", "a5")
     with write_transaction(a):  # server A is in the middle of claiming the oldest job
         a.execute("SELECT id FROM exports WHERE id = ? FOR UPDATE", [one.id])
-        claimed = jobs.claim_next(b, pid=2, limit=1)  # server B skips it and takes the next
-    assert claimed is not None and claimed.id == two.id and claimed.host == jobs.HOST
-    again = jobs.claim_next(a, pid=1, limit=2)
+        claimed = jobs.claim_next(b, pid=2, limit=1, owner="b-1-2")  # B skips it, takes the next
+    assert claimed is not None and claimed.id == two.id and claimed.host == "b-1-2"
+    again = jobs.claim_next(a, pid=1, limit=1, owner="a-1-1")
     assert again is not None and again.id == one.id
 
 
 def test_a_book_made_on_another_machine_is_not_failed_for_want_of_its_pid(app: Flask) -> None:
     db = connect(app.config["DATABASE"])
+    exports = Path(app.config["EXPORTS_DIR"])
+    exports.mkdir(parents=True, exist_ok=True)
     stream = create_demo(db, "en").id
-    job, _ = jobs.request_book(db, Path(app.config["EXPORTS_DIR"]), stream, 181, "story", "a5")
-    claimed = jobs.claim_next(db, pid=2**22 + 7, limit=1)  # no such process here
-    assert claimed is not None
-    db.execute("UPDATE exports SET host = 'another-machine' WHERE id = ?", [job.id])
-    assert jobs.fail_lost(db) == 0
-    assert jobs.running(db, jobs.HOST) == 0  # this machine's pool is free for another book
-    db.execute("UPDATE exports SET host = ? WHERE id = ?", [jobs.HOST, job.id])
-    assert jobs.fail_lost(db) == 1
+    jobs.request_book(db, exports, stream, 181, "story", "a5")
+    far = "another-machine-1-2"  # its process numbers mean nothing here
+    heartbeat.write(exports, far, {})
+    claimed = jobs.claim_next(db, pid=2**22 + 7, limit=1, owner=far)  # no such process here
+    assert claimed is not None and not jobs.lost(claimed, exports)
+    assert jobs.running(db, heartbeat.owner_id(1)) == 0  # this machine's pool is free
+    here = heartbeat.owner_id(1, 2**22 + 9)  # a supervisor of this machine that is not running
+    db.execute("UPDATE exports SET host = ? WHERE id = ?", [here, claimed.id])
+    assert jobs.lost(jobs.find(db, claimed.id), exports)  # type: ignore[arg-type]
 
 
 @needs_server

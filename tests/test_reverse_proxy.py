@@ -6,6 +6,7 @@ includes the shipped proxy snippet; the app trusts one proxy (COMPANION_PROXY_HO
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -185,3 +186,35 @@ def test_the_join_qr_codes_encode_the_public_address(proxied: tuple[Server, str]
     assert seat_url.startswith(f"{public}/c/")
     expected = segno.make(seat_url, error="m").svg_inline(scale=4, dark="#221d18", light="#fffdf8")
     assert str(expected) in issued.text
+
+
+def test_a_stream_passes_through_the_proxy_as_each_change_happens(
+    proxied: tuple[Server, str],
+) -> None:
+    """The shipped nginx snippet passes server-sent events unbuffered (the app says
+    X-Accel-Buffering: no): each change arrives while the stream stays open."""
+    _server, public = proxied
+    client = Client(public)
+    body = client.post("/api/v1/chronicles", json=SETUP).json()
+    token, state = body["host_token"], body["state"]
+    with client.get(f"/c/{token}/events", stream=True, timeout=30) as stream:
+        assert stream.status_code == 200
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        lines = stream.iter_lines(decode_unicode=True)
+
+        def next_version() -> int:
+            for line in lines:  # each read waits at most 30 s for the proxy to pass data on
+                if line.startswith("data: {"):
+                    return int(json.loads(line[6:])["version"])
+            raise AssertionError("the stream ended")
+
+        assert next_version() == state["version"]
+        rng = random.Random(5)
+        for _ in range(3):
+            sent = client.post(
+                f"/api/v1/chronicles/{token}/commands",
+                json={"version": state["version"], "command": next_command(state, rng)},
+            )
+            assert sent.status_code == 200, sent.text
+            state = client.get(f"/api/v1/chronicles/{token}/state").json()
+            assert next_version() == state["version"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..languages import writes_vertically
 from ..legacy import State
-from . import LAYOUTS
+from . import LAYOUTS, THICKNESS_RANGE_MM
 from .contents import EditionError
 
 Progress = Callable[[float, str], None]
@@ -57,6 +57,25 @@ def cover_layout(thickness_mm: float) -> str:
     from .print_shop import check_thickness
 
     return f"cover-{round(check_thickness(thickness_mm) * 1000)}"
+
+
+def same_cover(layout: str, pages: int) -> str:
+    """The cover as a printer would cut it for a body of ``pages``: to a tenth of a millimetre.
+
+    Papers whose spines round to the same width make the same cover, so they share one job
+    (that of the thinnest such paper): one version has a cover per width, not per micrometre.
+    """
+    from .print_shop import spine_width_mm
+
+    parsed = parse_layout(layout)
+    if parsed.thickness_mm is None:
+        return layout
+    spine = spine_width_mm(pages, parsed.thickness_mm)
+    low, high = (round(mm * 1000) for mm in THICKNESS_RANGE_MM)
+    for micrometres in range(low, high + 1):
+        if spine_width_mm(pages, micrometres / 1000) == spine:
+            return f"cover-{micrometres}"
+    return layout
 
 
 def layouts_for(fmt: str, print_shop: bool, vertical: bool, thickness_mm: float) -> list[str]:

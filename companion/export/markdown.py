@@ -1,9 +1,14 @@
 """The story as one Markdown file, readable in any editor, in the chronicle's language.
 
 The players' texts are Markdown already and go in as written (their top headings demoted, as the
-story page does), except that raw HTML is escaped and each text is closed off (an open code fence
-closed), so one text can neither run code in a viewer nor swallow the next; names and other plain
-fields are escaped. Needs a Flask app context for the translations.
+story page does), except that raw HTML is escaped, images are left as their text (a viewer would
+load an image's address as the file is opened: the story page shows none either), and each text
+is closed off (an open code fence closed), so one text can neither run code in a viewer, nor
+call out to another site, nor swallow the next; names and other plain fields are escaped. Needs a
+Flask app context for the translations.
+
+A file depends only on the chronicle's log at its version and the edition, so ``markdown_file``
+keeps the latest ones in a cache bounded in bytes.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import cmarkgfm
 from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 
+from ..bytecache import ByteLRU
 from ..legacy import KeystoneState, Roll, State, Text, TurningPoint
 from ..legacy.model import Payment
 from ..web.terms import card_name, kind_name, stage_name, suit_name, suit_symbol
@@ -26,6 +32,21 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _SENTINEL = "\n\n# end-of-text\n"
+# An image begins with ``![``; with its bracket escaped it is read as the text it is.
+_IMAGE = re.compile(r"!(?=\[)")
+# Made files by stream, version and edition. A sample life's file is about 40 KB; the largest
+# legal one a few megabytes.
+CACHE = ByteLRU(16 * 1024 * 1024)
+
+
+def markdown_file(stream_id: str, version: int, state: State, edition: str) -> str:
+    """``story_markdown`` of the chronicle ``stream_id`` at ``version``, made once per edition."""
+    key = (stream_id, version, edition)
+    text: str | None = CACHE.get(key)
+    if text is None:
+        text = story_markdown(state, edition)
+        CACHE.put(key, text)
+    return text
 
 
 def story_markdown(state: State, edition: str = "annotated") -> str:
@@ -65,8 +86,10 @@ def player_text(text: str) -> str:
     if still_open is not None:
         lines.append(still_open)
     closed = "\n".join(lines)
-    if "<!-- raw HTML omitted -->" in cmarkgfm.markdown_to_html(closed):
-        closed = "\n".join(lines).replace("<", "&lt;")  # never happens with the rules above
+    html = cmarkgfm.markdown_to_html(closed)
+    if "<!-- raw HTML omitted -->" in html or "<img" in html:
+        # Never happens with the rules above; code shown with a stray escape is the price.
+        closed = _IMAGE.sub(r"!\\", "\n".join(lines).replace("<", "&lt;"))
     if not cmarkgfm.markdown_to_html(closed + _SENTINEL).endswith("<h1>end-of-text</h1>\n"):
         closed = quote(closed)  # a block quote always ends at the blank line after it
     return closed
@@ -96,11 +119,16 @@ def _escape_html(lines: list[str]) -> tuple[list[str], str | None]:
 def _escape_outside_code_spans(line: str) -> str:
     pieces, start = [], 0
     for span in _CODE_SPAN.finditer(line):
-        pieces.append(line[start : span.start()].replace("<", "&lt;"))
+        pieces.append(_plain(line[start : span.start()]))
         pieces.append(span.group(0))
         start = span.end()
-    pieces.append(line[start:].replace("<", "&lt;"))
+    pieces.append(_plain(line[start:]))
     return "".join(pieces)
+
+
+def _plain(text: str) -> str:
+    """Text outside code: no raw HTML, and every image left as its text."""
+    return _IMAGE.sub(r"!\\", text.replace("<", "&lt;"))
 
 
 def quote(text: str) -> str:

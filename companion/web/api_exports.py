@@ -26,7 +26,7 @@ from ..export import vertical as vertical_book
 from ..export.backup import export_backup, may_back_up
 from ..export.contents import EditionError
 from ..export.editions import check, layouts_for, parse_layout
-from ..export.markdown import story_markdown
+from ..export.markdown import markdown_file
 from . import export_view
 from .api import ApiError, Reply, bp, json_body, open_link
 from .api_state import export_file_json, export_job_json
@@ -42,13 +42,14 @@ def request_export(token: str) -> Reply:
     body = json_body()
     fmt, edition, paper = _export_choice(body)
     options = _book_options(body)
-    if fmt in ("pdf", "epub"):
-        return _request_books(token, chronicle, fmt, edition, paper, options)
     if fmt == "json" and not may_back_up(cap.role, chronicle.state):
         message = _("Only the host's link may take a backup while the piles hold hidden cards.")
         raise ApiError(404, "host-only", message)
+    export_view.limit_exports(cap)
+    if fmt in ("pdf", "epub"):
+        return _request_books(token, chronicle, fmt, edition, paper, options)
     content = (
-        story_markdown(chronicle.state, edition)
+        markdown_file(chronicle.id, chronicle.version, chronicle.state, edition)
         if fmt == "md"
         else export_backup(get_db(), chronicle.id)
     )
@@ -69,12 +70,19 @@ def _request_books(
         ) from None
     if "vertical" in layouts and vertical_book.chromium_path() is None:
         raise ApiError(400, "chromium-missing", export_view.chromium_missing())
-    requested = [
-        jobs.request_book(
-            get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper, layout
+    try:
+        requested = jobs.request_books(
+            get_db(),
+            _exports_dir(),
+            chronicle.id,
+            chronicle.version,
+            edition,
+            paper,
+            layouts,
+            export_view.per_stream(),
         )
-        for layout in layouts
-    ]
+    except jobs.QueueFullError as full:
+        raise ApiError(429, "export-queue-full", export_view.queue_full(full.limit)) from None
     if any(needed for _job, needed in requested):
         _ensure_worker()
     first = export_job_json(token, requested[0][0])
@@ -133,7 +141,10 @@ def export_file(token: str, job: str) -> Response:
     """The finished book (PDF or EPUB); 404 until it is made."""
     made, chronicle = _job_of(token, job)
     path = _exports_dir() / made.filename
-    if made.status != "done" or not path.is_file():
+    if made.status == "done" and not path.is_file():
+        message = _("The book's file is no longer kept: ask for the book again to make it again.")
+        raise ApiError(404, "removed", message)
+    if made.status != "done":
         raise ApiError(404, "not-ready", _("The book is not made yet."))
     layout = parse_layout(made.layout)
     name = export_view.download_name(chronicle, export_view.download_suffix(made))

@@ -21,7 +21,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import chronicles, drafts
+from .. import chronicles, drafts, live
 from ..capabilities import Capability
 from ..db import get_db
 from ..legacy import RuleError, legal_commands
@@ -29,7 +29,7 @@ from ..legacy.commands import Undo
 from ..store import StaleVersionError
 from ..text import render_markdown
 from . import streams
-from .access import remember, require_write
+from .access import capability_for, remember, require_write
 from .narrate import actor_of, describe_since
 from .preview_limit import preview_allowed
 from .text_errors import rule_message
@@ -136,6 +136,13 @@ def version(token: str) -> Response:
     _cap, chronicle = open_chronicle(token)
     signature = drafts.signature(get_db(), chronicle.id)
     return streams.version_json(chronicle.version, phase=chronicle.state.phase, drafts=signature)
+
+
+@bp.get("/events")
+def events(token: str) -> Response:
+    """The version answer, pushed to open pages each time it changes (server-sent events)."""
+    cap = capability_for(token, chronicles.KIND)
+    return live.respond(cap.stream_id, "chronicle.version", token=token)
 
 
 @bp.post("/turn")

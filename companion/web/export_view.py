@@ -1,7 +1,8 @@
-"""Exports in the browser: Markdown, the JSON backup, the PDF book and its progress; import.
+"""Exports in the browser: Markdown, the JSON backup, the books and their progress.
 
-Any link that opens a chronicle may export it (a reader too); an import creates a new chronicle
-whose host link goes to the browser that uploaded it.
+Any link that opens a chronicle may export it (a reader too), within the exports' rate limit
+(per address and per link) and the chronicle's share of the book queue. Import is
+``import_view.py``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from flask import (
     flash,
     jsonify,
     redirect,
+    render_template,
     request,
     url_for,
 )
@@ -24,24 +26,21 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import chronicles, ratelimit
+from ..capabilities import Capability
 from ..db import get_db
 from ..export import DEFAULT_THICKNESS_MM, EDITIONS, PAPERS, THICKNESS_RANGE_MM, jobs, keeper
 from ..export import vertical as vertical_book
-from ..export.backup import MAX_BYTES, export_backup, import_backup, may_back_up
+from ..export.backup import export_backup, may_back_up
 from ..export.contents import EditionError
 from ..export.editions import check, layouts_for, parse_layout
-from ..export.errors import BackupError
-from ..export.markdown import story_markdown
+from ..export.markdown import markdown_file
 from ..export.vertical import INSTALL_COMMAND
 from . import streams
-from .access import remember
 from .chronicle import open_chronicle
 from .downloads import download
-from .text_errors import rule_message
 
 bp = Blueprint("exports", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
-import_bp = Blueprint("imports", __name__)
 BACK = ("story.log", "story.end")
 PAPER_LABELS = {"a5": "A5", "a4": "A4", "b6": "B6", "a6": "A6", "shinsho": "新書"}
 # The exports page's choices: (format, print shop, vertical) for each.
@@ -71,14 +70,34 @@ def download_suffix(job: jobs.Job) -> str:
     return f"-{job.edition}-{job.paper}{layout}.{parsed.extension}"
 
 
+def limit_exports(cap: Capability) -> None:
+    """Count an export against the client's and the link's allowance (429 past it)."""
+    ratelimit.check_export(cap.token_hash)
+
+
+def per_stream() -> int:
+    """How many books of one chronicle may wait or be made at once (EXPORT_QUEUE_PER_STREAM)."""
+    return keeper.per_stream(current_app.config)
+
+
+def queue_full(limit: int) -> str:
+    """Why another book of this chronicle is refused now."""
+    return _(
+        "This chronicle already has %(count)d books waiting to be made. Wait until one of them"
+        " is ready, then ask again.",
+        count=limit,
+    )
+
+
 @bp.get("/export.md")
 def markdown(token: str) -> Response:
     """The story as one Markdown file."""
-    _cap, chronicle = open_chronicle(token)
+    cap, chronicle = open_chronicle(token)
     edition = request.args.get("edition", "annotated")
     if edition not in EDITIONS:
         abort(404)
-    text = story_markdown(chronicle.state, edition)
+    limit_exports(cap)
+    text = markdown_file(chronicle.id, chronicle.version, chronicle.state, edition)
     name = download_name(chronicle, ".md")
     return download(text.encode("utf-8"), "text/markdown; charset=utf-8", name)
 
@@ -89,15 +108,17 @@ def backup(token: str) -> Response:
     cap, chronicle = open_chronicle(token)
     if not may_back_up(cap.role, chronicle.state):
         abort(404)  # the shuffled piles would show the cards still to come
+    limit_exports(cap)
     text = export_backup(get_db(), chronicle.id)
     name = download_name(chronicle, ".json")
     return download(text.encode("utf-8"), "application/json; charset=utf-8", name)
 
 
 @bp.post("/export/pdf")
-def pdf(token: str) -> Response:
+def pdf(token: str) -> Response | tuple[str, int]:
     """Ask for the PDF book of this version: served at once if made, else made by a worker."""
-    _cap, chronicle = open_chronicle(token)
+    cap, chronicle = open_chronicle(token)
+    limit_exports(cap)
     edition, paper = request.form.get("edition", ""), request.form.get("paper", "")
     back = request.form.get("back", "story.log")
     back_url = url_for(back if back in BACK else "story.log", token=token, _anchor="exports")
@@ -111,12 +132,19 @@ def pdf(token: str) -> Response:
     except BookRefusedError as refused:
         flash(str(refused), "error")
         return redirect(back_url)
-    requested = [
-        jobs.request_book(
-            get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper, layout
+    try:
+        requested = jobs.request_books(
+            get_db(),
+            _exports_dir(),
+            chronicle.id,
+            chronicle.version,
+            edition,
+            paper,
+            layouts,
+            per_stream(),
         )
-        for layout in layouts
-    ]
+    except jobs.QueueFullError as full:
+        return render_template("errors/429.html", reason=queue_full(full.limit), back=back_url), 429
     if all(job.status == "done" for job, _needed in requested) and len(requested) == 1:
         return redirect(_book_url(token, requested[0][0]))
     if any(needed for _job, needed in requested):
@@ -178,6 +206,8 @@ def book(
 ) -> Response:
     """A finished book."""
     _cap, chronicle = open_chronicle(token)
+    if not 0 < version <= jobs.MAX_VERSION:
+        abort(404)  # no log reaches it (and no database column holds it)
     try:
         parsed = parse_layout(layout)
     except EditionError:
@@ -218,14 +248,15 @@ def _book_url(token: str, job: jobs.Job) -> str:
 
 def describe(token: str, job: jobs.Job) -> dict[str, Any]:
     """A job as the story page shows it: status, progress, a sentence and the download link."""
+    status = job.shown_status(_exports_dir())
     return {
         "id": job.id,
-        "status": job.status,
+        "status": status,
         "progress": job.progress,
         "page": job.page,
-        "message": _message(job),
+        "message": _message(job, status),
         "label": _label(job),
-        "url": _book_url(token, job) if job.status == "done" else None,
+        "url": _book_url(token, job) if status == "done" else None,
         "status_url": url_for("exports.status", token=token, job_id=job.id),
     }
 
@@ -249,18 +280,25 @@ def _layout_name(kind: str) -> str:
     }[kind]
 
 
-def _message(job: jobs.Job) -> str:
-    if job.status == "done":
+def _message(job: jobs.Job, status: str) -> str:
+    if status == "removed":
+        return _(
+            "This book's file is no longer kept on the server. Ask for it again and it will"
+            " be made again."
+        )
+    if status == "done":
         return _("Ready.")
     if job.reason == jobs.TIME_LIMIT:
-        seconds = int(current_app.config.get("EXPORT_TIME_LIMIT", 300))
         return _(
-            "The book took longer than %(seconds)d seconds and was stopped. Try a smaller"
-            " paper or the story edition; if it fails again, tell the host.",
-            seconds=seconds,
+            "The book took longer than %(seconds)d seconds and was stopped. Ask for it again"
+            " when the server is less busy, or try the story edition; if it fails again, the"
+            " host can raise EXPORT_TIME_LIMIT.",
+            seconds=_stopped_after(job),
         )
     if job.reason == jobs.WORKER_LOST:
         return _("The book could not be made: its maker stopped twice. Tell the host.")
+    if job.reason == jobs.DISK_FULL:
+        return _("The book could not be made: the server's exports folder is full. Tell the host.")
     if job.status == "failed":
         return _("The book could not be made. Try again; if it fails again, tell the host.")
     if job.status == "queued":
@@ -270,6 +308,12 @@ def _message(job: jobs.Job) -> str:
     if job.step == "writing":
         return _("Writing the PDF…")
     return _("Preparing the text…")
+
+
+def _stopped_after(job: jobs.Job) -> int:
+    """The limit the book was stopped at, as its error says (a long book gets more time)."""
+    found = re.search(r"after (\d+)", job.error or "")
+    return int(found.group(1)) if found else int(current_app.config.get("EXPORT_TIME_LIMIT", 300))
 
 
 @bp.app_context_processor
@@ -289,52 +333,3 @@ def export_jobs_for(token: str, chronicle: chronicles.Chronicle) -> list[dict[st
     return [
         describe(token, job) for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
     ]
-
-
-# Multipart framing around the file: boundaries, part headers and the CSRF field.
-UPLOAD_OVERHEAD = 64 * 1024
-
-
-@import_bp.url_value_preprocessor
-def _allow_whole_backups(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """Let the import form carry any backup this app exports (requests elsewhere stay capped).
-
-    A URL value preprocessor runs before every before_request hook, so the limit is raised
-    before the CSRF check reads the form.
-    """
-    if endpoint == "imports.upload":
-        request.max_content_length = MAX_BYTES + UPLOAD_OVERHEAD
-
-
-@import_bp.post("/import")
-@ratelimit.limited_like_creation
-def upload() -> Response:
-    """Create a new chronicle from a JSON backup, then open it as its host."""
-    upload = request.files.get("backup")
-    if upload is None or not upload.filename:
-        return _refuse_import(_("Choose a backup file (.json) to import."))
-    try:
-        created = import_backup(get_db(), upload.read(MAX_BYTES + 1))
-    except BackupError as err:
-        return _refuse_import(backup_message(err))
-    url = url_for("chronicle.play", token=created.host_token)
-    remember(url)
-    flash(_("The chronicle is imported. This is its host link: keep it."), "success")
-    return redirect(url)
-
-
-def backup_message(err: BackupError) -> str:
-    """A refused backup's message in the reader's language."""
-    params = dict(err.params)
-    if err.cause is not None:
-        params["problem"] = rule_message(err.cause)
-    try:
-        return _(err.message) % params
-    except (KeyError, TypeError, ValueError):
-        return str(err)
-
-
-def _refuse_import(message: str) -> Response:
-    """A refused backup: the start page says why (post/redirect/get: Back never posts again)."""
-    flash(message, "error")
-    return redirect(url_for("main.index", _anchor="import"), 303)

@@ -158,13 +158,14 @@ HEALTH_WAIT_MS = 1000  # a database that cannot take a write within this long is
 def healthz() -> tuple[Response, int]:
     """For the reverse proxy and monitoring: 200 when the database takes writes and the export
     worker's heartbeat is fresh, else 503; also the benchmarks' hello-world baseline."""
-    export_worker, worker_ok = health(current_app.config)
+    export_worker, worker_ok, more = health(current_app.config)
     writable = _database_writable()
     healthy = worker_ok and writable
     body = {
         "status": "ok" if healthy else "unavailable",
         "database_writable": writable,
         "export_worker": export_worker,
+        **more,
     }
     return jsonify(body), 200 if healthy else 503
 

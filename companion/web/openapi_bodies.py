@@ -153,7 +153,7 @@ def export_schemas() -> JSON:
             "version": {**INT, "description": "The chronicle's version the book shows."},
             "edition": {"enum": list(EDITIONS)},
             "paper": {"enum": list(PAPERS)},
-            "status": {"enum": list(jobs.STATUSES)},
+            "status": {"enum": list(jobs.SHOWN_STATUSES)},
             "progress": {"type": "integer", "minimum": 0, "maximum": 100},
             "page": nullable(INT),
             "message": STR,

@@ -50,6 +50,8 @@ def log(token: str) -> str:
     def page() -> str:
         return render_template("chronicle/story.html", chapters_html=chapters_html(), **context)
 
+    if request.args.get("fragment"):  # the live part, fetched by open pages when it changed
+        return str(chapters_html())
     if session.get("_flashes"):
         return page()
     # The whole page is kept too; the export panel's books are part of its key.
@@ -180,8 +182,9 @@ def end(token: str) -> str:
     """The result of the life, the epilogue and the timeline."""
     cap, chronicle = open_chronicle(token)
     state = chronicle.state
+    fragment = bool(request.args.get("fragment"))  # only its live part, for open pages
     return render_template(
-        "chronicle/end.html",
+        "chronicle/_end_live.html" if fragment else "chronicle/end.html",
         signs=[r for r in timeline_rounds(state) if r.mark or r.sacrifices or r.losses],
         timeline=life_timeline(
             state,

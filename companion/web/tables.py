@@ -17,7 +17,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from .. import held_forms, json_input, matches, ratelimit
+from .. import held_forms, json_input, live, matches, ratelimit
 from ..capabilities import Capability
 from ..cardgames import AnyGame, CardGameRuleError, game_keys, get_game
 from ..cardgames.marks import N_
@@ -26,7 +26,7 @@ from ..languages import DEFAULT
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
 from . import links_sheet, rules_page, streams, table_setup
-from .access import remember, require_write
+from .access import capability_for, remember, require_write
 from .boards import board_for
 from .table_view import (
     game_log,
@@ -149,6 +149,12 @@ def version(token: str) -> Response:
     """The match's version, polled by open pages."""
     _cap, match = open_table(token)
     return streams.version_json(match.version)
+
+
+@bp.get("/t/<token>/events")
+def events(token: str) -> Response:
+    """The version answer, pushed to open pages each time it changes (server-sent events)."""
+    return live.respond(capability_for(token).stream_id, "tables.version", token=token)
 
 
 @bp.post("/t/<token>/reveal")

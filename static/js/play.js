@@ -1,10 +1,9 @@
-// The play page, improved: live updates, drafts saved as you type, Markdown preview.
+// The play page, improved: live updates (static/js/live.js), drafts saved as you type, Markdown preview.
 // Every action still works as a plain form post without this script.
 (function () {
   "use strict";
   const live = document.getElementById("live");
   if (!live) return;
-  const POLL_MS = 500;
   const dirty = new Map(); // field name -> value the viewer typed but has not sent
   let version = Number(live.dataset.version);
   let knownDrafts = null; // the drafts' signature last seen: it changes as anyone types
@@ -47,7 +46,10 @@
         if (r.ok && data.saved === true) {
           say(live.dataset.draftSaved);
           if (typeof data.drafts === "string") knownDrafts = data.drafts; // our own typing
-          if (data.kept === true) refresh(); // the turn moved on: the words wait beside it
+          if (data.kept === true) { // the turn moved on: the words wait beside it
+            pendingDrafts = data.drafts || "";
+            refresh({ version: wanted });
+          }
           return;
         }
         if (r.status === 400) { say(data.error || live.dataset.draftUnsaved); return; }
@@ -175,7 +177,7 @@
   // A disclosure the viewer opened stays open through a refresh: known by its form's action.
   function detailsKey(details) { return details.className + "|" + formAction(details); }
 
-  // Live updates: poll the version; when it changes, swap the fragment and keep typed text.
+  // Live updates: when the version changes, swap the fragment and keep typed text.
   // A half-made choice at a card table (the steps opened so far) survives a refresh when the
   // same steps are still offered.
   function openSteps() {
@@ -220,12 +222,9 @@
     animateDice(live);
     if (window.companionFold) window.companionFold(live);
   }
-  // A link that was revoked (404) never opens again: stop asking and say so. A 429 waits.
-  let stopped = false;
-  let quietUntil = 0;
+  // A link that was revoked (404) never opens again: stop asking and say so.
   function gone() {
-    stopped = true;
-    clearInterval(pollTimer);
+    if (follower) follower.stop();
     if (document.getElementById("link-gone")) return;
     const note = document.createElement("p");
     note.id = "link-gone";
@@ -234,44 +233,58 @@
     note.textContent = live.dataset.goneMessage;
     live.parentNode.insertBefore(note, live);
   }
-  function answer(r) {
-    if (r.status === 404) { gone(); return null; }
-    if (r.status === 429) {
-      quietUntil = Date.now() + 1000 * (Number(r.headers.get("Retry-After")) || 60);
-      return null;
+  // Only a 200 fragment replaces the live part; any other answer leaves it and says so.
+  function unrefreshed(show) {
+    let note = document.getElementById("live-stale");
+    if (!show) { if (note) note.remove(); return; }
+    if (note) return;
+    note = document.createElement("p");
+    note.id = "live-stale";
+    note.className = "flash flash-error";
+    note.setAttribute("role", "status");
+    note.textContent = live.dataset.staleMessage;
+    live.parentNode.insertBefore(note, live);
+  }
+  // Each version answer (pushed, or polled when no stream can be held) fetches the fragment
+  // when the version changed, or when someone's typing changed the drafts (``drafts``); one that
+  // could not be fetched is asked for again a little later. While the viewer types, a refresh
+  // for someone else's typing waits (and while an input method composes, every refresh waits).
+  let wanted = version;
+  let pendingDrafts = null; // a drafts signature the page does not show yet
+  let waiting = null;
+  function onAnswer(answer) {
+    if (!answer) return;
+    if (typeof answer.drafts === "string") {
+      if (knownDrafts === null) knownDrafts = answer.drafts; // what the page was made with
+      else if (answer.drafts !== knownDrafts) pendingDrafts = answer.drafts;
     }
-    return r.ok ? r.json() : null;
+    refresh(answer);
   }
-  // The live fragment, fetched and swapped in (what the viewer typed stays).
-  function refresh() {
-    return fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (html) { if (html !== null) swap(html); });
+  function later(ms) {
+    clearTimeout(waiting);
+    waiting = setTimeout(function () { refresh({ version: wanted }); }, ms);
   }
-  // What the version endpoint says (polled here; a pushed stream gives the same answer):
-  // a new version, or someone's typing (``drafts``), refreshes the fragment.
-  function onVersion(data) {
-    if (!data) return null;
-    const typing = composing || Date.now() - lastInput < TYPING_MS;
-    if (data.version !== version) {
-      if (composing) return null; // after the composition ends: the next answer brings it
-      if (typeof data.drafts === "string") knownDrafts = data.drafts;
-      return refresh();
-    }
-    if (typeof data.drafts !== "string" || data.drafts === knownDrafts) return null;
-    if (knownDrafts === null) { knownDrafts = data.drafts; return null; }
-    if (typing) return null;
-    knownDrafts = data.drafts;
-    return refresh();
-  }
-  function poll() {
-    if (stopped || busy || document.hidden || Date.now() < quietUntil) return;
+  function refresh(answer) {
+    wanted = answer.version;
+    const forDrafts = pendingDrafts !== null && wanted === version;
+    if (busy || (wanted === version && !forDrafts)) return;
+    if (composing || (forDrafts && Date.now() - lastInput < TYPING_MS)) { later(TYPING_MS); return; }
+    if (pendingDrafts !== null) knownDrafts = pendingDrafts;
+    pendingDrafts = null;
     busy = true;
-    fetch(live.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
-      .then(answer)
-      .then(onVersion)
-      .catch(function () { /* the next poll tries again */ })
-      .finally(function () { busy = false; });
+    let ok = false;
+    fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        if (r.status === 404) { gone(); return; }
+        if (!r.ok) { unrefreshed(true); return; }
+        return r.text().then(function (html) { ok = true; unrefreshed(false); swap(html); });
+      })
+      .catch(function () { unrefreshed(true); })
+      .finally(function () {
+        busy = false;
+        if ((wanted === version && pendingDrafts === null) || document.getElementById("link-gone")) return;
+        later(ok ? 0 : 5000);
+      });
   }
 
   function animateDice(root) {
@@ -286,6 +299,6 @@
   restoreLocal(live);
   focusAfterOwnMove();
   animateDice(live);
-  const pollTimer = setInterval(poll, POLL_MS);
-  document.addEventListener("visibilitychange", poll);
+  const follower = window.CompanionLive.follow({ element: live, eventsUrl: live.dataset.eventsUrl,
+    versionUrl: live.dataset.versionUrl, onAnswer: onAnswer, onGone: gone });
 })();
