@@ -19,6 +19,7 @@ from companion import matches
 from companion.cardgames import get_game
 from companion.db import connect
 
+JSON = {"Accept": "application/json"}
 GAMES = ("traitors-flame", "age-of-summoners")
 CHANGED_EN = "recorded under an earlier version of the rules"
 BROKEN_EN = "no longer replays under the current rules"
@@ -331,7 +332,10 @@ def test_a_table_whose_seats_cannot_be_read_is_404_saying_why(
         page = browser.get(f"/t/{token}/{path}")
         assert page.status_code == 404, path
         assert UNREADABLE_EN in page.get_data(as_text=True), path
-    for path in ("act", "rematch", "reveal", "links"):
-        assert browser.post(f"/t/{token}/{path}", {"version": "1"}).status_code == 404
+    for path in ("act", "rematch", "reveal", "links"):  # a form is sent to the page saying why
+        sent = browser.post(f"/t/{token}/{path}", {"version": "1"})
+        assert sent.status_code == 303 and sent.headers["Location"] == f"/t/{token}/"
+        asked = browser.post(f"/t/{token}/{path}", {"version": "1"}, headers=JSON)
+        assert asked.status_code == 404
     answer = browser.get(f"/t/{token}/", headers={"Accept": "application/json"}).get_json()
     assert answer["code"] == "not-found" and UNREADABLE_EN in answer["error"]

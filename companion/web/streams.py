@@ -93,7 +93,7 @@ def not_found(err: Exception | None = None) -> Refusal:
     if page is not None:
         # A link that opens nothing is sent to the 404 page, which says why; a link that opens
         # the stream but may not do this (a reader's) to its page, which says it here.
-        if capability_for_path(page.group(0)) is not None:
+        if not isinstance(err, Unreadable) and capability_for_path(page.group(0)) is not None:
             flash(reason, "error")
         return redirect(request.script_root + page.group(0), SEE_OTHER)
     return make_response(render_template("errors/404.html", reason=reason)), 404
