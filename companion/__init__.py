@@ -191,8 +191,10 @@ def _register_errors(app: Flask) -> None:
         return render_template("errors/404.html"), 404
 
     @app.errorhandler(CSRFError)
-    def csrf_refused(e: CSRFError) -> tuple[str, int]:
-        return render_template("errors/400.html", reason=e.description), 400
+    def csrf_refused(e: CSRFError) -> Any:
+        from .web.expired_form import csrf_refused as refused
+
+        return refused(str(e.description))
 
     @app.errorhandler(429)
     def too_many(e: Exception) -> tuple[str, int]:

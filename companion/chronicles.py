@@ -153,11 +153,13 @@ def execute(
     chronicle: Chronicle,
     commands: Sequence[Command],
     rng: random.Random | None = None,
+    actor: str | None = None,
 ) -> Chronicle:
     """Decide every command in order and append all their events at once, or none.
 
-    Raises RuleError (nothing appended; a ``chronicle_limits.LimitError`` past one of the
-    chronicle's limits) or StaleVersionError when someone moved first.
+    ``actor`` is who sent them (see ``store.append``). Raises RuleError (nothing appended; a
+    ``chronicle_limits.LimitError`` past one of the chronicle's limits) or StaleVersionError when
+    someone moved first.
     """
     limits = chronicle_limits.from_settings()
     chronicle_limits.check_corrections(db, chronicle.id, chronicle.state, commands, limits)
@@ -170,7 +172,7 @@ def execute(
             batch.append(event_to_dict(event))
     try:
         _, nbytes = store.append_sized(
-            db, chronicle.id, chronicle.version, batch, status_of(state), limits.stream
+            db, chronicle.id, chronicle.version, batch, status_of(state), limits.stream, actor
         )
     except store.StreamFullError as err:
         raise chronicle_limits.full(err.what, limits) from None

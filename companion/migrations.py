@@ -295,3 +295,43 @@ _postgresql(
     );
     """,
 )
+
+
+@migrations(name="0011_actors")
+def _add_actors(db: Database) -> None:
+    # Who sent the command an event came from: the link's role (``host``, ``seat:2``). The host
+    # acts for whoever's turn it is, so an event's seat alone credits the host's move to that
+    # player. Events recorded before, and those of imports and the CLI, have none. A draft's
+    # author is the link that typed it, so words another device typed are handed back to it.
+    db["events"].add_column("actor", str)
+    db["drafts"].add_column("author", str)
+
+
+_postgresql(
+    "0011_actors",
+    "ALTER TABLE events ADD COLUMN actor text; ALTER TABLE drafts ADD COLUMN author text;",
+)
+
+
+@migrations(name="0012_held_forms")
+def _create_held_forms(db: Database) -> None:
+    # A refused form that belongs to no stream yet (a new chronicle's set-up, a card table's
+    # lobby), kept while its page is shown again after the redirect; old ones are pruned.
+    db["held_forms"].create(
+        {"id": str, "kind": str, "data": str, "created": str},
+        pk="id",
+        not_null={"kind", "data", "created"},
+        strict=True,
+    )
+    db["held_forms"].create_index(["created"])
+
+
+_postgresql(
+    "0012_held_forms",
+    """
+    CREATE TABLE held_forms (
+        id text PRIMARY KEY, kind text NOT NULL, data text NOT NULL, created text NOT NULL
+    );
+    CREATE INDEX idx_held_forms_created ON held_forms (created);
+    """,
+)

@@ -12,7 +12,7 @@ from . import input_text
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-    "frame-ancestors 'none'; form-action 'self'"
+    "frame-ancestors 'none'; form-action 'self'; worker-src 'self'; manifest-src 'self'"
 )
 # Every URL under these holds a capability token, and so does what they answer.
 CAPABILITY_PATHS = ("/c/", "/t/", "/api/v1/chronicles")
@@ -65,7 +65,10 @@ def _refuse_bad_characters() -> tuple[Response | str, int] | None:
         message = rule_message(err)
         if wants_json() or request.blueprint == "api":
             return refusal_json(message, 400, err.code)
-        return render_template("errors/400.html", problem=message), 400
+        from .web.expired_form import send_back
+
+        # A page's form is sent back to its page (post/redirect/get), its words kept.
+        return send_back(message) or (render_template("errors/400.html", problem=message), 400)
     return None
 
 

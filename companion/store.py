@@ -171,10 +171,11 @@ def append(
     events: Iterable[Mapping[str, Any]],
     status: Mapping[str, Any] | None = None,
     limits: Limits | None = None,
+    actor: str | None = None,
 ) -> int:
     """Append events atomically if the stream is at ``expected_version``; return the new version
     (``append_sized`` also says how many bytes the stream holds then)."""
-    return append_sized(db, stream_id, expected_version, events, status, limits)[0]
+    return append_sized(db, stream_id, expected_version, events, status, limits, actor)[0]
 
 
 def append_sized(
@@ -184,9 +185,12 @@ def append_sized(
     events: Iterable[Mapping[str, Any]],
     status: Mapping[str, Any] | None = None,
     limits: Limits | None = None,
+    actor: str | None = None,
 ) -> tuple[int, int]:
     """Append events atomically if the stream is at ``expected_version``; return the new version
     and the bytes of stored JSON the stream then holds.
+
+    ``actor`` names who sent them (a link's role, ``host`` or ``seat:<n>``), kept beside each.
 
     The stream's row is locked while its version is checked (SQLite: the write lock of BEGIN
     IMMEDIATE; PostgreSQL: SELECT ... FOR UPDATE), so a racing append waits, then sees the new
@@ -204,7 +208,7 @@ def append_sized(
             if limits is not None:
                 _check_limits(stream_id, current, held, batch, limits)
             changed(db, stream_id)  # open pages hear of it once this commits
-            version = _insert_events(db, stream_id, current, batch, stamp, status)
+            version = _insert_events(db, stream_id, current, batch, stamp, status, actor)
             return version, held + sum(size for _, (_, size) in batch)
     except StoreError:
         raise
@@ -250,6 +254,7 @@ def _insert_events(
     batch: Sequence[tuple[Mapping[str, Any], tuple[str, int]]],
     stamp: str,
     status: Mapping[str, Any] | None = None,
+    actor: str | None = None,
 ) -> int:
     """Insert ``batch`` (each event with its stored JSON and size) after ``version``."""
     rows = [
@@ -259,6 +264,7 @@ def _insert_events(
             "type": str(event["type"]),
             "data": data,
             "created": stamp,
+            **({"actor": actor} if actor is not None else {}),
         }
         for i, (event, (data, _size)) in enumerate(batch, start=1)
     ]
@@ -272,6 +278,15 @@ def _insert_events(
         [new_version, stamp, added, said, stream_id],
     )
     return new_version
+
+
+def actors(db: Database, stream_id: str, after: int) -> dict[int, str]:
+    """Who sent each event after ``after`` (by seq), for the events whose sender is known."""
+    rows = db.execute(
+        "SELECT seq, actor FROM events WHERE stream_id = ? AND seq > ? AND actor IS NOT NULL",
+        [stream_id, after],
+    ).fetchall()
+    return {int(seq): str(actor) for seq, actor in rows}
 
 
 def stream_version(db: Database, stream_id: str) -> int:

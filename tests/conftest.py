@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 from collections.abc import Iterator
@@ -71,6 +72,10 @@ def live_server(tmp_path: Path) -> Iterator[str]:
         server.shutdown()
         thread.join(timeout=5)
 
+
+# The offline proofs cut a service worker's own fetches too (Playwright's offline switch does not
+# reach them); its requests are routed only with this set before the browser starts.
+os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
 
 # The browser tests run beside the rest of the suite on two cores: an assertion waits up to 15 s for
 # the page to get there (Playwright's default is 5 s), as an action already waits up to 30 s.

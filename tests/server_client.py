@@ -201,6 +201,11 @@ class Browser(requests.Session):
             cookie.secure = False
         return response
 
+    def followed(self, response: requests.Response) -> str:
+        """The page a form's answer sends this browser to (post/redirect/get), as text."""
+        assert response.status_code == 303, response.text[-800:]
+        return self.get(response.headers["Location"]).text
+
     def csrf(self, path: str = "/new") -> str:
         """A CSRF token for this browser's session, read from a page with a form."""
         page = self.get(path).text

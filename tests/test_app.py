@@ -60,9 +60,13 @@ def test_unknown_page_is_a_friendly_404(client: FlaskClient) -> None:
 
 
 def test_csrf_token_required_on_forms(csrf_app: Flask) -> None:
-    response = csrf_app.test_client().post("/language", data={"lang": "ja", "next": "/"})
-    assert response.status_code == 400
-    assert "refused" in response.get_data(as_text=True)
+    client = csrf_app.test_client()
+    response = client.post("/language", data={"lang": "ja", "next": "/"})
+    assert response.status_code == 303  # sent back to a page (Back never posts again)
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "nothing was sent" in page and '<html lang="en">' in page  # the language stays
+    asked = client.post("/language", data={"lang": "ja"}, headers={"Accept": "application/json"})
+    assert asked.status_code == 400
 
 
 def test_every_page_links_an_icon_that_is_served(client: FlaskClient) -> None:

@@ -14,7 +14,7 @@ from conftest import make_app
 from flask import Flask, request_started
 from werkzeug.test import Client
 
-from companion import capabilities, chronicles, matches
+from companion import capabilities, chronicles, drafts, matches
 from companion.db import connect
 from companion.legacy.simulate import next_command, simulation_setup
 from companion.match_replay import Seat
@@ -86,6 +86,7 @@ def test_every_version_of_whole_lives_polls_alike(app: Flask, flask_requests: li
                 assert fast.get_json() == {
                     "version": chronicle.version,
                     "phase": chronicle.state.phase,
+                    "drafts": drafts.signature(db, created.id),
                 }
             if chronicle.state.ended:
                 break

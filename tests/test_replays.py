@@ -16,7 +16,7 @@ import pytest
 from legacy_factories import DETOURS, example_command, make_setup
 from pg_server import fresh_database
 
-from companion import capabilities, chronicles, replays, snapshots, store
+from companion import capabilities, chronicles, drafts, replays, snapshots, store
 from companion.db import connect
 from companion.legacy import (
     Recorded,
@@ -338,6 +338,7 @@ def test_a_database_from_before_snapshots_upgrades_and_its_chronicles_poll_and_l
     assert app.test_client().get(f"/c/{token}/version").get_json() == {
         "version": created.version,
         "phase": created.state.phase,
+        "drafts": drafts.signature(upgraded, created.id),
     }
     chronicles.CACHE.clear()
     assert chronicles.load(upgraded, created.id).state == created.state

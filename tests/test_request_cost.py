@@ -73,19 +73,20 @@ def _no_loads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(chronicles, "replay", refuse)
 
 
-def test_a_version_poll_reads_one_row_and_never_the_record(
+def test_a_version_poll_reads_the_header_and_never_the_record(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     host, table = create(client), new_table(client, "traitors-flame")
     before = client.get(f"/c/{host}/version").get_json()
-    assert set(before) == {"version", "phase"} and before["phase"] == "draw"
+    assert set(before) == {"version", "phase", "drafts"} and before["phase"] == "draw"
     table_version = client.get(f"/t/{table}/version").get_json()
     chronicles.CACHE.clear()
     matches.CACHE.clear()
     _no_loads(monkeypatch)
     with statements(monkeypatch) as seen:
         assert client.get(f"/c/{host}/version").get_json() == before
-        assert len(_queries(seen)) == 1, seen
+        # The link joined to its stream's header, then the drafts' signature (who is writing).
+        assert len(_queries(seen)) == 2, seen
         seen.clear()
         assert client.get(f"/t/{table}/version").get_json() == table_version
         assert len(_queries(seen)) == 1, seen
@@ -96,7 +97,7 @@ def test_the_phase_a_poll_says_moves_with_the_chronicle(app: Flask, client: Flas
     _draw(client, app, host)
     answer = client.get(f"/c/{host}/version").get_json()
     loaded = chronicles.load(database.connect(app.config["DATABASE"]), _stream(app, host))
-    assert answer == {"version": loaded.version, "phase": loaded.state.phase}
+    assert answer["version"] == loaded.version and answer["phase"] == loaded.state.phase
     assert answer["phase"] == "compose"
 
 
@@ -126,7 +127,7 @@ def test_a_chronicle_written_before_headers_said_its_phase_is_loaded_once(
     assert client.get(f"/c/{host}/version").get_json()["phase"] == "draw"
 
 
-def test_a_cached_play_page_renders_nothing_and_costs_two_queries(
+def test_a_cached_play_page_renders_nothing_and_costs_four_queries(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     host = create(client)
@@ -140,8 +141,9 @@ def test_a_cached_play_page_renders_nothing_and_costs_two_queries(
     assert again.data == first.data
     assert fragment.data == fragment_again.data and b'id="live"' in first.data
     assert names == []  # the fragment was kept when the page was first rendered
-    # Each page: the link with its stream's header, then the turn's drafts.
-    assert len(_queries(seen)) == 6, seen
+    # Each page: the link with its stream's header, this link's kept words, its drafts of the
+    # turn, and everyone's (who else is writing).
+    assert len(_queries(seen)) == 12, seen
 
 
 def test_a_cached_story_page_renders_nothing(app: Flask, client: FlaskClient) -> None:

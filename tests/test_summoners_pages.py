@@ -14,7 +14,7 @@ import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
 from summoners_helpers import speaking
-from table_helpers import act, buttons, load, page, play_through_pages
+from table_helpers import act, buttons, load, page, play_through_pages, sheet
 from table_helpers import new_table as new_game_table
 
 from companion import matches
@@ -55,7 +55,7 @@ def new_table(client: FlaskClient, mode: str = "hotseat", lang: str = "en", **se
 def three_at_a_table(client: FlaskClient, lang: str = "en") -> tuple[str, list[str], str]:
     """A devices table for Ann, Brianna and Cy: (host token, seat tokens, spectator token)."""
     host = new_table(client, mode="devices", lang=lang, **THREE)
-    text = client.post(f"/t/{host}/links").get_data(as_text=True)
+    text = sheet(client, f"/t/{host}/links")
     urls = re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", text)
     assert len(urls) == 4
     return host, urls[:3], urls[3]

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
 from flask_babel import force_locale
-from table_helpers import act, buttons, load, new_table, page, play_through_pages
+from table_helpers import act, buttons, load, new_table, page, play_through_pages, refused, sheet
 
 from companion.cardgames.traitors_flame import GAME, cards
 from companion.cardgames.traitors_flame.scenario import make_state
@@ -41,7 +41,7 @@ def button_texts(text: str) -> list[str]:
 
 def seat_links(client: FlaskClient, token: str) -> tuple[list[str], str]:
     """Issue the join links of a devices table: (one token per person's seat, spectator token)."""
-    text = client.post(f"/t/{token}/links").get_data(as_text=True)
+    text = sheet(client, f"/t/{token}/links")
     urls = re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", text)
     return urls[:-1], urls[-1]
 
@@ -301,8 +301,7 @@ def test_a_refusal_names_the_card_in_the_viewers_language(client: FlaskClient, a
     response = client.post(
         f"/t/{seats[current]}/act", data={"version": str(match.version), "action": action}
     )
-    text = html.unescape(response.get_data(as_text=True))
-    assert response.status_code == 400
+    text = html.unescape(refused(client, response))
     assert f"「{kind['name_ja']}」は使えません。" in text and kind["name_en"] not in text
 
 

@@ -67,16 +67,28 @@ def _path_of(item: Any) -> str:
     return str(item.get("url", "")) if isinstance(item, dict) else str(item)
 
 
-def opened_chronicles() -> list[dict[str, str]]:
-    """The chronicles and tables this browser opened whose links still work, latest first."""
+def opened_chronicles() -> list[dict[str, Any]]:
+    """The chronicles and tables this browser opened whose links still work, latest opened
+    first: each with its link's role and seat, its kind and when it last changed."""
     found = (_opened(_path_of(item)) for item in session.get("opened", []))
     return [item for item in found if item is not None]
 
 
-def _opened(url: str) -> dict[str, str] | None:
+def _opened(url: str) -> dict[str, Any] | None:
     match = OPENED_PATH.fullmatch(url)
     cap = resolve(get_db(), match.group(1)) if match else None
     if cap is None:
         return None
-    row = get_db().execute("SELECT title FROM streams WHERE id = ?", [cap.stream_id]).fetchone()
-    return {"url": url, "title": row[0] or "", "role": cap.role} if row else None
+    row = (
+        get_db()
+        .execute("SELECT title, kind, updated FROM streams WHERE id = ?", [cap.stream_id])
+        .fetchone()
+    )
+    if not row:
+        return None
+    title, kind, updated = row
+    return {"url": url, "title": title or "", "role": cap.role, "seat": cap.seat} | {
+        "stream_id": cap.stream_id,
+        "kind": kind,
+        "updated": updated,
+    }

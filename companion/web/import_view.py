@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -13,7 +13,7 @@ from .. import ratelimit
 from ..db import get_db
 from ..export.backup import import_backup, import_limits
 from ..export.errors import BackupError
-from .access import opened_chronicles, remember
+from .access import remember
 from .text_errors import rule_message
 
 import_bp = Blueprint("imports", __name__)
@@ -35,7 +35,7 @@ def _allow_whole_backups(endpoint: str | None, values: dict[str, Any] | None) ->
 
 @import_bp.post("/import")
 @ratelimit.limited_like_creation
-def upload() -> Response | tuple[str, int]:
+def upload() -> Response:
     """Create a new chronicle from a JSON backup, then open it as its host."""
     upload = request.files.get("backup")
     if upload is None or not upload.filename:
@@ -61,6 +61,7 @@ def backup_message(err: BackupError) -> str:
         return str(err)
 
 
-def _refuse_import(message: str) -> tuple[str, int]:
+def _refuse_import(message: str) -> Response:
+    """A refused backup: the start page says why (post/redirect/get: Back never posts again)."""
     flash(message, "error")
-    return render_template("main/index.html", opened=opened_chronicles()), 400
+    return redirect(url_for("main.index", _anchor="import"), 303)

@@ -1,8 +1,9 @@
 """The version polls: what an open page (or a live stream) watches, from one row of the store.
 
-``/c/<token>/version`` answers ``{"version": n, "phase": "..."}`` and ``/t/<token>/version``
-answers ``{"version": n}``: the link joined to its stream's header, one query, never the
-stream's record. Open pages ask every half second, so a poll that finds its stream is answered
+``/c/<token>/version`` answers ``{"version": n, "phase": "...", "drafts": "..."}`` (the last
+changes whenever a text of the turn is typed, so pages show who is writing) and
+``/t/<token>/version`` answers ``{"version": n}``: the link joined to its stream's header and,
+for a chronicle, one look at its drafts; never the stream's record. Open pages ask every half second, so a poll that finds its stream is answered
 here, in front of Flask (``FastPolls``), with the same body and headers the Flask views give,
 its request id, metrics and access line as every other request has them.
 Everything else goes on to those views, which give the one answer every other path gives: a
@@ -21,7 +22,7 @@ from flask import Flask
 from werkzeug.exceptions import SecurityError
 from werkzeug.wsgi import get_host
 
-from .. import chronicles, request_log
+from .. import chronicles, drafts, request_log
 from ..capabilities import open_stream
 from ..cardgames import game_keys
 from ..security import hardening
@@ -37,24 +38,28 @@ def kinds(prefix: str) -> tuple[str, ...]:
     return (chronicles.KIND,) if prefix == "c" else game_keys()
 
 
-def answer_of(prefix: str, header: Stream) -> Answer | None:
-    """The poll's answer from a stream's header alone; None when the header cannot say it (not a
-    stream of this kind, or a chronicle whose header has not said its phase yet)."""
+def answer_of(db: Database, prefix: str, header: Stream) -> Answer | None:
+    """The poll's answer from a stream's header (and a chronicle's drafts); None when the header
+    cannot say it (not a stream of this kind, or a chronicle whose header has not said its phase
+    yet)."""
     if header.kind not in kinds(prefix):
         return None
     if prefix == "t":
         return {"version": header.version}
     phase = (header.status or {}).get("phase")
-    return None if phase is None else {"version": header.version, "phase": phase}
+    if phase is None:
+        return None
+    return {"version": header.version, "phase": phase, "drafts": drafts.signature(db, header.id)}
 
 
 def answer(db: Database, prefix: str, header: Stream) -> Answer:
     """The poll's answer for a stream the link opens: from its header, else (a chronicle written
     before headers said its phase) from the chronicle itself."""
-    said = answer_of(prefix, header)
+    said = answer_of(db, prefix, header)
     if said is not None:
         return said
-    return {"version": header.version, **chronicles.watched(db, header)}
+    watched = chronicles.watched(db, header)
+    return {"version": header.version, **watched, "drafts": drafts.signature(db, header.id)}
 
 
 class FastPolls:
@@ -120,7 +125,7 @@ class FastPolls:
             return None
         try:
             opened = open_stream(db, token)
-            said = None if opened is None else answer_of(prefix, opened[1])
+            said = None if opened is None else answer_of(db, prefix, opened[1])
             if db.conn.in_transaction:
                 db.conn.rollback()
         except Exception:  # noqa: BLE001 - as above; this connection is not trusted again

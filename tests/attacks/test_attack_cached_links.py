@@ -18,9 +18,8 @@ TRIES = 2  # per link and page: two workers, each with its own cache
 
 
 def _issue(browser: Browser, path: str, data: dict[str, str], prefix: str) -> list[str]:
-    page = browser.post_form(path, data, token_page=path)
-    assert page.status_code == 200, page.text[:300]
-    return re.findall(rf"/{prefix}/({TOKEN})/", page.text)
+    page = browser.followed(browser.post_form(path, data, token_page=path))
+    return re.findall(rf"/{prefix}/({TOKEN})/", page)
 
 
 def _play_one_turning_point(port: int, token: str) -> dict:
