@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from companion import capabilities
 from companion.db import connect
@@ -20,21 +20,33 @@ SETUP = {
 }
 
 
+# Counts the page's calls for its version as they are made, before any answer comes back.
+COUNT_POLLS = """
+window.versionPolls = 0;
+const fetchOf = window.fetch;
+window.fetch = function (url, options) {
+  if (String(url).endsWith("/version")) window.versionPolls += 1;
+  return fetchOf(url, options);
+};
+"""
+
+
 def test_the_play_page_stops_polling_a_revoked_link(
     page: Page, live_server: str, tmp_path: Path
 ) -> None:
     created = page.request.post(f"{live_server}/api/v1/chronicles", data=SETUP).json()
     db = connect(tmp_path / "test.sqlite3")
     reader = capabilities.issue(db, created["id"], "reader")
-    polls: list[str] = []
-    page.on("request", lambda r: polls.append(r.url) if r.url.endswith("/version") else None)
+    page.add_init_script(COUNT_POLLS)
+    page.clock.install()  # the page's timers run on a clock the test moves on
     page.goto(f"{live_server}/c/{reader}/?lang=en")
-    page.wait_for_timeout(800)
-    assert polls, "the page polls while its link opens the chronicle"
+    with page.expect_request(lambda r: r.url.endswith("/version")):
+        page.clock.run_for(2_000)  # the page polls while its link opens the chronicle
     capabilities.revoke(db, created["id"], capabilities.hash_token(reader))
     note = page.locator("#link-gone")
-    note.wait_for(state="visible", timeout=5000)
+    page.clock.run_for(2_000)
+    expect(note).to_be_visible()
     assert "no longer opens the chronicle" in note.inner_text()
-    seen = len(polls)
-    page.wait_for_timeout(1500)
-    assert len(polls) == seen
+    seen = page.evaluate("window.versionPolls")
+    page.clock.run_for(60_000)  # a minute of the page's time: a page still polling asks again
+    assert page.evaluate("window.versionPolls") == seen
