@@ -11,7 +11,7 @@ import http.client
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,14 +134,6 @@ def race_at_one_version(
     for thread in threads:
         thread.join(timeout=900)
     return log
-
-
-def wait_until(holds: Callable[[], bool], what: str, seconds: float = 300) -> None:
-    """Poll until ``holds()``; after ``seconds`` (a bound for a hang, not a speed) fail on ``what``."""
-    deadline = time.monotonic() + seconds
-    while not holds():
-        assert time.monotonic() < deadline, f"{what}: not seen in {seconds} s"
-        time.sleep(0.05)
 
 
 @contextmanager

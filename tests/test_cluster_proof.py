@@ -16,8 +16,9 @@ from collections.abc import Iterator
 
 import pytest
 from pg_server import available, database_url
-from racing import create_chronicle, race, race_at_one_version, start_clients, wait_until
+from racing import create_chronicle, race, race_at_one_version, start_clients
 from server_client import SETUP, Browser, Server, next_command, request, send
+from waiting import wait_until
 
 pytestmark = [
     pytest.mark.slow,

@@ -8,8 +8,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from racing import create_chronicle, race, race_at_one_version, start_clients, wait_until
+from racing import create_chronicle, race, race_at_one_version, start_clients
 from server_client import Server, request
+from waiting import wait_until
 
 pytestmark = pytest.mark.slow
 
