@@ -61,7 +61,7 @@ class Server:
             stderr=open(self.database.with_suffix(".log"), "ab"),  # noqa: SIM115 - kept for the run
             start_new_session=True,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a server that never starts, however loaded
         while time.monotonic() < deadline:
             try:
                 if request(self.port, "GET", "/healthz")[0] == 200:
