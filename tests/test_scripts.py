@@ -7,9 +7,12 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # installs into .venv and compiles the catalogues in place
 def test_the_app_setup_runs_to_the_end() -> None:
     result = subprocess.run(
         ["bash", str(ROOT / "scripts" / "setup")], capture_output=True, text=True, timeout=600

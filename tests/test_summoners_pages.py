@@ -493,6 +493,7 @@ def assert_no_hidden_card(text: str, state: State, seat: int | None, where: str)
     return checked
 
 
+@pytest.mark.slow  # every page of every seat, every sixth step of a whole match
 def test_no_page_shows_another_seats_hidden_cards(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -27,6 +27,8 @@ from companion.db import connect, init_db
 from companion.demo import create_demo
 from companion.legacy import ReviseText
 
+pytestmark = pytest.mark.slow  # real servers making, killing and timing out books
+
 WORKER_MODULE = "companion.export.worker"
 # A book takes seconds, minutes on a loaded machine: the bound only ends a worker that hangs.
 BOOK_ENDS = 900
