@@ -10,8 +10,9 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
+from .live.signal import changed
 from .sql import Database, insert, write_transaction
-from .store import now
+from .store import STREAM_COLUMNS, Stream, now, stream_from_row
 
 ROLES = ("host", "seat", "reader")
 
@@ -72,6 +73,23 @@ def resolve(db: Database, token: str) -> Capability | None:
     return Capability(*row) if row else None
 
 
+def open_stream(db: Database, token: str) -> tuple[Capability, Stream] | None:
+    """What a token grants and the header of the stream it opens, in one query; None when the
+    token is unknown or revoked."""
+    if not token or len(token) > 100:
+        return None
+    row = db.execute(
+        "SELECT c.stream_id, c.role, c.seat, c.token_hash, "
+        + STREAM_COLUMNS
+        + " FROM capabilities c"
+        " JOIN streams s ON s.id = c.stream_id WHERE c.token_hash = ? AND c.revoked IS NULL",
+        [hash_token(token)],
+    ).fetchone()
+    if row is None:
+        return None
+    return Capability(*row[:4]), stream_from_row(row[4:])
+
+
 def issue_within(
     db: Database, stream_id: str, wanted: list[tuple[str, int | None]], limit: int
 ) -> list[str] | None:
@@ -104,6 +122,7 @@ def revoke(db: Database, stream_id: str, token_hash: str) -> bool:
         [stream_id, token_hash],
     )
     db.execute("DELETE FROM capabilities WHERE stream_id = ? AND revoked IS NOT NULL", [stream_id])
+    changed(db, stream_id)  # the revoked link's open pages end their streams
     return bool(cursor.rowcount > 0)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .live.signal import changed
 from .sql import Database
 from .store import now
 
@@ -27,6 +28,7 @@ def save(db: Database, stream_id: str, turn_no: int, field: str, text: str) -> N
         " SET text = excluded.text, base_version = NULL, updated = excluded.updated",
         [stream_id, _key(turn_no, field), text, now()],
     )
+    changed(db, stream_id)  # a version answer may count the drafts being written
 
 
 def for_turn(db: Database, stream_id: str, turn_no: int) -> dict[str, str]:
@@ -47,6 +49,7 @@ def clear_turn(db: Database, stream_id: str, turn_no: int, fields: Iterable[str]
         db.execute(
             f"DELETE FROM drafts WHERE stream_id = ? AND key IN ({marks})", [stream_id, *keys]
         )
+        changed(db, stream_id)
 
 
 # The texts a decision carried, by the form field that typed them: taking the decision back

@@ -222,3 +222,76 @@ _postgresql(
     );
     """,
 )
+
+
+@migrations(name="0008_export_attempts")
+def _add_export_attempts(db: Database) -> None:
+    # How many times a book was handed to a worker: a book whose worker or server died is made
+    # again once, whichever server notices, and failed the second time.
+    db["exports"].add_column("attempts", int, not_null_default=0)
+
+
+_postgresql(
+    "0008_export_attempts",
+    "ALTER TABLE exports ADD COLUMN attempts bigint NOT NULL DEFAULT 0;",
+)
+
+
+@migrations(name="0009_ratelimit_tables")
+def _ratelimit_tables(_db: Database) -> None:
+    # Rate-limit counts are kept in PostgreSQL only (``companion.ratelimit_store``); a SQLite
+    # store counts in memory or in Redis, so it records the name and makes nothing.
+    pass
+
+
+# The two tables of the PostgreSQL rate-limit storage: made here, once, under the migrations'
+# lock, so servers starting together never race to create them on their first request. Earlier
+# versions made them on first use, so a store may hold them already: IF NOT EXISTS.
+RATELIMIT_MIGRATION = "0009_ratelimit_tables"
+_postgresql(
+    RATELIMIT_MIGRATION,
+    """
+    CREATE TABLE IF NOT EXISTS ratelimit_counters (
+        key text PRIMARY KEY, count bigint NOT NULL, expires double precision NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS ratelimit_entries (key text NOT NULL, at double precision NOT NULL);
+    CREATE INDEX IF NOT EXISTS idx_ratelimit_entries_key_at ON ratelimit_entries (key, at);
+    """,
+)
+
+
+@migrations(name="0010_stream_sizes_and_snapshots")
+def _add_stream_sizes_and_snapshots(db: Database) -> None:
+    # A stream's header says how many bytes its events hold (its limits are checked against it)
+    # and what a watcher sees besides its version, so a version poll reads one row.
+    db["streams"].add_column("nbytes", int, not_null_default=0)
+    db["streams"].add_column("status", str)
+    db.execute(
+        "UPDATE streams SET nbytes = (SELECT coalesce(sum(length(CAST(data AS BLOB))), 0)"
+        " FROM events WHERE events.stream_id = streams.id)"
+    )
+    # The latest snapshot of each stream's replayed state (a cache: dropped with its stream, and
+    # ignored once the rules core that wrote it has changed).
+    db.execute(
+        "CREATE TABLE snapshots ("
+        " stream_id TEXT PRIMARY KEY REFERENCES streams (id) ON DELETE CASCADE,"
+        " projection TEXT NOT NULL, version INTEGER NOT NULL, nbytes INTEGER NOT NULL,"
+        " data TEXT NOT NULL, created TEXT NOT NULL) STRICT"
+    )
+
+
+_postgresql(
+    "0010_stream_sizes_and_snapshots",
+    """
+    ALTER TABLE streams ADD COLUMN nbytes bigint NOT NULL DEFAULT 0;
+    ALTER TABLE streams ADD COLUMN status text;
+    UPDATE streams SET nbytes = (
+        SELECT coalesce(sum(octet_length(data)), 0) FROM events WHERE events.stream_id = streams.id
+    );
+    CREATE TABLE snapshots (
+        stream_id text PRIMARY KEY REFERENCES streams (id) ON DELETE CASCADE,
+        projection text NOT NULL, version bigint NOT NULL, nbytes bigint NOT NULL,
+        data text NOT NULL, created text NOT NULL
+    );
+    """,
+)

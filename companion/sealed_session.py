@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import time
 from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -18,7 +19,12 @@ from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask.sessions import session_json_serializer as tagged_json
 from itsdangerous import BadData, URLSafeTimedSerializer
 
+from .bytecache import ByteLRU, deep_size
+
 NONCE_BYTES = 12
+# Cookies opened lately, by their exact text: a browser sends the same cookie with every poll
+# and page, and checking its signature and decrypting it cost more than serving a cached page.
+OPENED_BYTES = 1024 * 1024
 
 
 class Sealer:
@@ -54,9 +60,11 @@ class SealedSessionInterface(SecureCookieSessionInterface):
 
     salt = "companion-sealed-session"
 
-    def __init__(self) -> None:
+    def __init__(self, opened_bytes: int = OPENED_BYTES) -> None:
         # Deriving the keys costs more than a request's other work: once per secret key.
         self._serializers: dict[str | bytes, SealedSerializer] = {}
+        # cookie text -> (its session data, when it was signed), for this secret key only
+        self.opened = ByteLRU(opened_bytes)
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         secret = app.secret_key
@@ -64,6 +72,7 @@ class SealedSessionInterface(SecureCookieSessionInterface):
             return None
         if secret not in self._serializers:
             self._serializers = {secret: _serializer(secret, self.salt, self.key_derivation)}
+            self.opened.clear()
         return self._serializers[secret]
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
@@ -74,10 +83,25 @@ class SealedSessionInterface(SecureCookieSessionInterface):
         if not value:
             return self.session_class()
         max_age = int(app.permanent_session_lifetime.total_seconds())
+        known = self.opened.get(value)
+        if known is not None and time.time() - known[1] <= max_age:
+            return self.session_class(_copy(known[0]))
         try:
-            return self.session_class(serializer.loads(value, max_age=max_age))
+            data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
         except BadData:
             return _unsealed(app, value, max_age)
+        kept = (data, signed.timestamp())
+        self.opened.put(value, kept, deep_size((value, kept)))
+        return self.session_class(_copy(data))
+
+
+def _copy(value: Any) -> Any:
+    """A copy of session data whose lists and dicts are its own (a request may change them)."""
+    if isinstance(value, dict):
+        return {key: _copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    return value  # str, numbers, and the tagged types (tuples of them, Markup, bytes): immutable
 
 
 def _serializer(secret: str | bytes, salt: str, key_derivation: str) -> SealedSerializer:

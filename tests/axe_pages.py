@@ -58,6 +58,7 @@ def pages(client: FlaskClient, app: Flask) -> dict[str, str]:
         "end": f"/c/{ended}/end",
         "play-ended": f"/c/{ended}/",
         "links": f"/c/{host}/links",
+        "delete": f"/c/{host}/delete",
         "packs": "/packs/",
         "pack-preview": "/packs/standard/ja",
         "games": "/games/",
@@ -65,6 +66,7 @@ def pages(client: FlaskClient, app: Flask) -> dict[str, str]:
         "age-of-summoners": f"/t/{summoners}/",
         "table-replay": f"/t/{flame}/replay",
         "table-links": f"/t/{summoners}/links",
+        "table-delete": f"/t/{summoners}/delete",
         "rules": "/games/traitors-flame/rules",
         "not-found": "/c/no-such-link/",
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,8 @@ from werkzeug.serving import make_server
 
 from companion import create_app
 from companion.export.vertical import LAUNCH_ARGS
+
+ROOT_FOLDER = Path(__file__).resolve().parent.parent
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:
@@ -92,3 +95,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("sqlite_only"):
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def this_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel of this checkout, built once per session from a copy of the source."""
+    from wheels import SOURCE_IGNORED, build_wheel
+
+    base = tmp_path_factory.mktemp("this-wheel")
+    shutil.copytree(ROOT_FOLDER, base / "source", ignore=SOURCE_IGNORED)
+    return build_wheel(base / "source", base / "dist")

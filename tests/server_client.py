@@ -37,6 +37,8 @@ class Server:
     env: dict[str, str] = field(default_factory=dict)
     # A command the server runs under (e.g. one that drops privileges), before `companion`.
     wrapper: list[str] = field(default_factory=list)
+    # The Host its start-up check names (a server that trusts only its public name needs it).
+    host: str | None = None
 
     @property
     def url(self) -> str:
@@ -57,6 +59,9 @@ class Server:
             "COMPANION_DATABASE": str(self.database),
             "COMPANION_SECRET_KEY": "proof",
             "COMPANION_RATELIMIT_ENABLED": "false",
+            # Nor the pace of a chronicle's corrections (tests/attacks/ set their own).
+            "COMPANION_CORRECTIONS_PER_MINUTE": "1000000",
+            "COMPANION_CORRECTIONS_PER_TEXT": "1000000",
             "COMPANION_PACKS_DIR": str(folder / "packs"),
             "COMPANION_EXPORTS_DIR": str(folder / "exports"),
             **self.env,
@@ -72,7 +77,8 @@ class Server:
         deadline = time.monotonic() + 120  # a server that never starts, however loaded
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
-                if request(self.port, "GET", "/healthz")[0] == 200:
+                headers = {"Host": self.host} if self.host else None
+                if request(self.port, "GET", "/healthz", headers=headers)[0] == 200:
                     return self.process.poll() is None
             except OSError:
                 time.sleep(0.1)
@@ -95,14 +101,19 @@ class Server:
 
 
 def request(
-    port: int, method: str, path: str, body: Any = None, timeout: float = 30
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    timeout: float = 30,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, Any]:
     """One HTTP request; the JSON answer decoded when there is one."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         payload = None if body is None else json.dumps(body)
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        conn.request(method, path, body=payload, headers=headers)
+        sent = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, body=payload, headers={**sent, **(headers or {})})
         response = conn.getresponse()
         data = response.read()
         kind = response.getheader("Content-Type", "")

@@ -1,20 +1,23 @@
 """Proof through two real servers sharing one PostgreSQL store and one exports folder.
 
 Racing clients spread over both servers lose nothing and double nothing; a page open on one
-server sees a command made on the other (how soon: bench/bench_seen.py); a book asked for on one
-downloads from the other; a prompt pack uploaded on one is listed and played on the other (each server keeps a
-packs folder of its own); kill -9 of one server mid-load leaves the other serving and every
-acknowledged command stored.
+server's stream hears a command made on the other (how soon: bench/bench_seen.py); both servers'
+export pools share one queue (each book made once, both pools at work at once); a book asked for
+on one downloads from the other; a prompt pack uploaded on one is listed and played on the other
+(each server keeps a packs folder of its own); kill -9 of one server mid-load leaves the other
+serving and every acknowledged command stored.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 
 import pytest
+from live_client import EventStream
 from pg_server import available, database_url
 from racing import create_chronicle, race, race_at_one_version, start_clients
 from server_client import SETUP, Browser, Server, next_command, request, send
@@ -93,24 +96,30 @@ def test_clients_on_two_servers_lose_nothing_and_double_nothing(
     assert seqs == list(range(1, start + len(accepted) + 1))  # 0 lost, 0 doubled, no gap
 
 
-def test_a_page_on_one_server_sees_a_command_made_on_the_other(
+def test_a_stream_on_one_server_hears_each_command_made_on_the_other(
     cluster: tuple[Server, Server, str],
 ) -> None:
+    """PostgreSQL's NOTIFY carries a change from server A to the streams held by server B."""
     a, b, _url = cluster
     token, _start = create_chronicle(a.port)
     import random
 
     rng = random.Random(7)
-    for _ in range(30):
-        status, state = request(a.port, "GET", f"/api/v1/chronicles/{token}/state")
-        status, body = send(a.port, token, state["version"], next_command(state, rng))
-        assert status == 200, body
-
-        def seen_on_b(version: int = body["version"]) -> bool:  # the play page's poll
-            status, seen = request(b.port, "GET", f"/c/{token}/version")
-            return status == 200 and seen["version"] >= version
-
-        wait_until(seen_on_b, f"server B showing version {body['version']} made on server A")
+    streams = [EventStream(b.port, f"/c/{token}/events") for _ in range(4)]
+    try:
+        for stream in streams:
+            assert stream.status == 200 and stream.next() is not None
+        for _ in range(10):
+            status, state = request(a.port, "GET", f"/api/v1/chronicles/{token}/state")
+            status, body = send(a.port, token, state["version"], next_command(state, rng))
+            assert status == 200, body
+            for stream in streams:  # each waits for the event (30 s at most), never polls
+                event = stream.next()
+                assert event is not None, "server B's stream ended"
+                assert json.loads(event.data)["version"] == body["version"]
+    finally:
+        for stream in streams:
+            stream.close()
 
 
 def test_a_book_asked_for_on_one_server_downloads_from_the_other(
@@ -134,6 +143,42 @@ def test_a_book_asked_for_on_one_server_downloads_from_the_other(
         assert status == 200, job
     status, pdf = request(b.port, "GET", job["file_url"], timeout=60)
     assert status == 200 and pdf.startswith("%PDF-")
+
+
+def test_two_servers_share_the_export_queue(cluster: tuple[Server, Server, str]) -> None:
+    """Books asked for on both servers are each made once, by both servers' pools at once."""
+    a, b, url = cluster
+    import psycopg
+
+    jobs: list[dict[str, object]] = []
+    for n, port in enumerate([a.port, b.port, a.port, b.port]):
+        token, _start = create_chronicle(port)
+        paper = ("a5", "a4", "b6", "a5")[n]
+        status, job = request(
+            port, "POST", f"/api/v1/chronicles/{token}/exports", {"format": "pdf", "paper": paper}
+        )
+        assert status in (200, 202), job
+        jobs.append(job)
+    most_at_once = 0
+    deadline = time.monotonic() + 600
+    with psycopg.connect(url, autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            rows = conn.execute("SELECT status FROM exports").fetchall()
+            statuses = Counter(str(row[0]) for row in rows)
+            most_at_once = max(most_at_once, statuses["running"])
+            if statuses["queued"] == statuses["running"] == 0:
+                break
+            time.sleep(0.2)
+        hosts = conn.execute("SELECT count(*) FROM exports WHERE status = 'done'").fetchone()
+    assert hosts is not None and hosts[0] >= len(jobs), "not every book was made"
+    # One pool per server (EXPORT_WORKERS=1): with four books queued, both make one at once.
+    assert most_at_once == 2, most_at_once
+    for job in jobs:
+        for port in (a.port, b.port):
+            status, done = request(port, "GET", str(job["status_url"]))
+            assert status == 200 and done["status"] == "done", done
+            status, pdf = request(port, "GET", done["file_url"], timeout=60)
+            assert status == 200 and pdf.startswith("%PDF-")
 
 
 def test_a_pack_uploaded_on_one_server_is_listed_and_played_on_the_other(

@@ -137,7 +137,14 @@ def test_a_new_version_needs_a_new_book(
     rewritten = {"epilogue": epilogue.value + "\n\nそして春。", "version": str(chronicle.version)}
     client.post(f"/c/{demo.host_token}/epilogue", data=rewritten)
     client.post(f"/c/{demo.host_token}/export/pdf", data={"edition": "annotated", "paper": "a5"})
-    assert count(app, "exports") == 2 and len(spawned) >= 1
+    # The book of the older version was still waiting: it is moved on, not made for nobody.
+    assert count(app, "exports") == 1 and len(spawned) >= 1
+    newer = chronicles.load(db, demo.id).version
+    assert [job.version for job in jobs.jobs_for(db, demo.id, newer)] == [newer]
+    db.execute("UPDATE exports SET status = 'done'")  # once made, a newer version needs its own
+    client.post(f"/c/{demo.host_token}/epilogue", data={"epilogue": "春。", "version": str(newer)})
+    client.post(f"/c/{demo.host_token}/export/pdf", data={"edition": "annotated", "paper": "a5"})
+    assert count(app, "exports") == 2
 
 
 def test_bad_pdf_choices_are_refused(

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from table_helpers import ServedClient, buttons, finish, load, new_table
 
 from companion import matches
+from companion.capabilities import hash_token
 from companion.cardgames import get_game
 from companion.db import connect
 
@@ -322,10 +323,18 @@ def test_a_table_whose_seats_cannot_be_read_is_404_saying_why(
         _store_raw(app, token, 1, "[]")
     else:
         _tamper(app, token, 1, UNREADABLE[damage])
-    for path in ("", "?fragment=1", "version", "replay", "links"):
+    for path in ("", "?fragment=1", "replay", "links"):
         page = browser.get(f"/t/{token}/{path}")
         assert page.status_code == 404, path
         assert UNREADABLE_EN in page.get_data(as_text=True), path
+    # The version poll reads the stream's header only, never its record: it still says where
+    # the stream stands (an open page learns nothing else from it).
+    stored = connect(app.config["DATABASE"]).execute(
+        "SELECT s.version FROM streams s JOIN capabilities c ON c.stream_id = s.id"
+        " WHERE c.token_hash = ?",
+        [hash_token(token)],
+    )
+    assert browser.get(f"/t/{token}/version").get_json() == {"version": stored.fetchone()[0]}
     for path in ("act", "rematch", "reveal", "links"):
         assert browser.post(f"/t/{token}/{path}", {"version": "1"}).status_code == 404
     answer = browser.get(f"/t/{token}/", headers={"Accept": "application/json"}).get_json()

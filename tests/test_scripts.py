@@ -38,8 +38,27 @@ def test_the_locks_pin_every_dependency_with_hashes() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     app = _requirement_names(project["dependencies"])
     test = app | _requirement_names(project["optional-dependencies"]["test"])
-    for lock, wanted in (("app.lock", app), ("test.lock", test)):
+    postgres = app | _requirement_names(project["optional-dependencies"]["postgres"])
+    locks = (("app.lock", app), ("test.lock", test), ("postgres.lock", postgres))
+    for lock, wanted in locks:
         path = ROOT / "requirements" / lock
         assert wanted <= _pinned(path), f"{lock} lacks {sorted(wanted - _pinned(path))}"
         pins = [line for line in path.read_text().splitlines() if "==" in line]
         assert all(line.rstrip().endswith("\\") for line in pins), "a pin without hashes"
+
+
+def _pins(lock: str) -> dict[str, str]:
+    path = ROOT / "requirements" / lock
+    return dict(
+        line.split(" ", 1)[0].split("==", 1)
+        for line in path.read_text().splitlines()
+        if line and not line[0].isspace() and "==" in line
+    )
+
+
+def test_the_postgresql_lock_is_the_app_lock_plus_psycopg_at_the_tested_versions() -> None:
+    app, postgres, test = _pins("app.lock"), _pins("postgres.lock"), _pins("test.lock")
+    assert {k: v for k, v in postgres.items() if k in app} == app
+    extra = set(postgres) - set(app)
+    assert {"psycopg", "psycopg-binary"} <= extra
+    assert all(postgres[name] == test[name] for name in extra)

@@ -150,20 +150,21 @@ def test_a_stale_chronicle_form_is_409_in_json_when_asked(client: FlaskClient) -
 def test_the_table_fragment_is_rendered_once_per_version_and_viewer(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion.web import streams
+    from flask import template_rendered
 
     rendered: list[str] = []
-    real = streams.render_template
 
-    def counting(name: str, **context: Any) -> str:
-        rendered.append(name)
-        return real(name, **context)
+    def counting(_sender: Any, template: Any, **_extra: Any) -> None:
+        rendered.append(template.name)
 
-    monkeypatch.setattr(streams, "render_template", counting)
     host = new_table(client, "traitors-flame", mode="devices", **two_people())
     ann, bo, spectator = sheet_tokens(client, host)
-    for token in (host, host, ann, ann, spectator):
-        page(client, f"/t/{token}/?fragment=1")
+    template_rendered.connect(counting, app)
+    try:
+        for token in (host, host, ann, ann, spectator):
+            page(client, f"/t/{token}/?fragment=1")
+    finally:
+        template_rendered.disconnect(counting, app)
     assert rendered == ["tables/_live.html"] * 3  # host, Ann, spectator: once each
     first = load(app, host).acting_seats()[0]
     acting, waiting = (ann, bo) if first == 0 else (bo, ann)

@@ -21,7 +21,7 @@ from werkzeug.serving import make_server
 from xss_payloads import payloads
 
 ALL = "\n\n".join(payloads())
-OUR_SCRIPTS = {"/static/js/play.js", "/static/js/links.js"}
+OUR_SCRIPTS = {"/static/js/play.js", "/static/js/links.js", "/static/js/live.js"}
 DANGEROUS_TAGS = {
     "script",
     "iframe",

@@ -72,7 +72,7 @@ def _http_error(err: HTTPException) -> Reply:
         413: _("The request is too large."),
         429: _("Too many requests; wait a moment and try again."),
     }
-    message = messages.get(status) or err.description or err.name
+    message = getattr(err, "reason", None) or messages.get(status) or err.description or err.name
     return error_reply(status, HTTP_CODES.get(status, "http-error"), message)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Hashable
 from typing import Any
@@ -21,15 +23,15 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import chronicles, drafts
+from .. import chronicles, drafts, live
 from ..capabilities import Capability
 from ..db import get_db
 from ..legacy import RuleError, legal_commands
 from ..legacy.commands import Undo
 from ..store import StaleVersionError
 from ..text import render_markdown
-from . import streams
-from .access import remember, require_write
+from . import polls, streams
+from .access import capability_for, remember, require_write
 from .narrate import describe_since
 from .preview_limit import preview_allowed
 from .text_errors import rule_message
@@ -58,8 +60,13 @@ def acting_seat(cap: Capability, chronicle: chronicles.Chronicle) -> int:
     return chronicle.state.seat
 
 
-def page_context(token: str, cap: Capability, chronicle: chronicles.Chronicle) -> dict[str, Any]:
-    """Everything the play page and its live fragment need."""
+def page_context(
+    token: str,
+    cap: Capability,
+    chronicle: chronicles.Chronicle,
+    held: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Everything the play page and its live fragment need (``held``: the turn's drafts)."""
     state = chronicle.state
     legal = {legal.kind: legal for legal in legal_commands(state)}
     return {
@@ -68,7 +75,9 @@ def page_context(token: str, cap: Capability, chronicle: chronicles.Chronicle) -
         "chronicle": chronicle,
         "state": state,
         "legal": legal,
-        "drafts": drafts.for_turn(get_db(), chronicle.id, state.turn_no),
+        "drafts": held
+        if held is not None
+        else drafts.for_turn(get_db(), chronicle.id, state.turn_no),
         "can_act": cap.can_write and cap.may_act_for(state.seat),
         # The X-card is a safety tool: any link that writes may set a prompt aside.
         "can_veil": cap.can_write and "veil-prompt" in legal,
@@ -84,45 +93,50 @@ def live_html(context: dict[str, Any]) -> Markup:
 
 
 def live_key(context: dict[str, Any], kind: str = "live", *more: Hashable) -> tuple[Any, ...]:
-    """Everything the live part of the page (or, with ``more``, the whole page) depends on."""
+    """Everything the live part of the page (or, with ``more``, the whole page) depends on:
+    the link and the version (which settle the legal moves, who may act and the undo offer),
+    and the turn's drafts. ``context`` needs only ``cap``, ``chronicle`` and ``drafts``."""
     cap, chronicle = context["cap"], context["chronicle"]
-    drafts_key = tuple(sorted(context["drafts"].items()))
-    return streams.cache_key(
-        kind,
-        cap,
-        chronicle.version,
-        context["can_act"],
-        context["can_veil"],
-        context["undo"],
-        drafts_key,
-        *more,
-    )
+    held = json.dumps(sorted(context["drafts"].items()), ensure_ascii=False)
+    digest = hashlib.blake2b(held.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    return streams.cache_key(kind, cap, chronicle.version, digest, *more)
 
 
 @bp.get("/")
-def play(token: str) -> str:
+def play(token: str) -> str | bytes:
     """The table's main screen: where the life stands and the current turn."""
     cap, chronicle = open_chronicle(token)
     remember(url_for("chronicle.play", token=token))
-    context = page_context(token, cap, chronicle)
-    html = live_html(context)
+    held = drafts.for_turn(get_db(), chronicle.id, chronicle.state.turn_no)
+    keyed = {"cap": cap, "chronicle": chronicle, "drafts": held}
+
+    def page(template: str) -> str:
+        context = page_context(token, cap, chronicle, held)
+        if template == "chronicle/_live.html":
+            return render_template(template, **context)
+        return render_template(template, live_html=live_html(context), **context)
+
     if request.args.get("fragment"):
-        return str(html)
+        return streams.cached_page(live_key(keyed), token, lambda: page("chronicle/_live.html"))
     if session.get("_flashes"):
-        return render_template("chronicle/play.html", live_html=html, **context)
-    key = live_key(context, "play", request.full_path)
-    return str(
-        streams.cached_page(
-            key, token, lambda: render_template("chronicle/play.html", live_html=html, **context)
-        )
-    )
+        return page("chronicle/play.html")
+    key = live_key(keyed, "play", request.full_path)
+    return streams.cached_page(key, token, lambda: page("chronicle/play.html"))
 
 
 @bp.get("/version")
 def version(token: str) -> Response:
-    """The chronicle's version, polled by open pages to notice changes."""
-    _cap, chronicle = open_chronicle(token)
-    return streams.version_json(chronicle.version, phase=chronicle.state.phase)
+    """The chronicle's version, polled by open pages to notice changes: read from the store's
+    header of the chronicle, never by replaying it."""
+    _cap, header = streams.open_header(token, chronicles.KIND)
+    return jsonify(polls.answer(get_db(), "c", header))
+
+
+@bp.get("/events")
+def events(token: str) -> Response:
+    """The version answer, pushed to open pages each time it changes (server-sent events)."""
+    cap = capability_for(token, chronicles.KIND)
+    return live.respond(cap.stream_id, "chronicle.version", token=token)
 
 
 @bp.post("/turn")

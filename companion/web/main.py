@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import threading
+import time
 from urllib.parse import quote, urlsplit
 
 from flask import (
@@ -18,6 +20,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from .. import __version__
 from ..export.keeper import health
 from ..languages import DEFAULT, LANGUAGES
 from .access import opened_chronicles
@@ -38,24 +41,56 @@ def favicon() -> Response:
 
 
 HEALTH_WAIT_MS = 1000  # a database that cannot take a write within this long is not healthy
+# A database found writable is not asked again for this long (``HEALTH_PROBE_SECONDS``): a
+# monitor or a proxy asking many times a second must not take the write lock each time.
+HEALTH_PROBE_SECONDS = 1.0
 
 
 @bp.get("/healthz")
 def healthz() -> tuple[Response, int]:
     """For the reverse proxy and monitoring: 200 when the database takes writes and the export
     worker's heartbeat is fresh, else 503; also the benchmarks' hello-world baseline."""
-    export_worker, worker_ok = health(current_app.config)
+    export_worker, worker_ok, more = health(current_app.config)
     writable = _database_writable()
     healthy = worker_ok and writable
     body = {
         "status": "ok" if healthy else "unavailable",
+        "version": __version__,
         "database_writable": writable,
         "export_worker": export_worker,
+        **more,
     }
     return jsonify(body), 200 if healthy else 503
 
 
+class _Probe:
+    """The last time the database was found writable, shared by the process's threads."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.writable_at: float | None = None
+
+
 def _database_writable() -> bool:
+    """Whether the database takes writes: found so within ``HEALTH_PROBE_SECONDS``, or now.
+
+    Only a success is remembered: a database that could not take a write is asked again at the
+    next call, so its recovery shows at once."""
+    probe: _Probe = current_app.extensions.setdefault("companion.health_probe", _Probe())
+    fresh = float(current_app.config.get("HEALTH_PROBE_SECONDS", HEALTH_PROBE_SECONDS))
+    seen = probe.writable_at
+    if seen is not None and time.monotonic() - seen < fresh:
+        return True
+    with probe.lock:  # one probe at a time; those who waited see its answer
+        seen = probe.writable_at
+        if seen is not None and time.monotonic() - seen < fresh:
+            return True
+        writable = _try_write()
+        probe.writable_at = time.monotonic() if writable else None
+    return writable
+
+
+def _try_write() -> bool:
     """Whether a write transaction can start now (the file, its folder and its lock allow it)."""
     from ..db import BUSY_TIMEOUT_MS, get_db, unavailable
 

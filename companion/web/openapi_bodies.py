@@ -139,16 +139,16 @@ def export_schemas() -> JSON:
     job = obj(
         {
             "id": STR,
-            "format": {"enum": ["pdf", "epub"]},
+            "format": {"enum": ["pdf", "epub", "vault"]},
             "layout": {
                 **STR,
                 "description": "book, print, cover-<paper thickness in micrometres>, vertical,"
-                " epub or epub-vertical.",
+                " booklet, booklet-vertical, epub, epub-vertical or vault.",
             },
             "version": {**INT, "description": "The chronicle's version the book shows."},
             "edition": {"enum": list(EDITIONS)},
             "paper": {"enum": list(PAPERS)},
-            "status": {"enum": list(jobs.STATUSES)},
+            "status": {"enum": list(jobs.SHOWN_STATUSES)},
             "progress": {"type": "integer", "minimum": 0, "maximum": 100},
             "page": nullable(INT),
             "message": STR,
@@ -186,6 +186,12 @@ def export_schemas() -> JSON:
                 "type": "boolean",
                 "default": False,
                 "description": "Vertical Japanese (PDF or EPUB); Japanese chronicles only.",
+            },
+            "booklet": {
+                "type": "boolean",
+                "default": False,
+                "description": "A PDF imposed two pages a side for a home printer: an A5 book"
+                " on A4 or a half-letter book on US Letter.",
             },
             "paper_thickness": {
                 "type": "number",

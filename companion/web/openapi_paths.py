@@ -115,7 +115,10 @@ def paths() -> JSON:
                     "`md` and `json` answer 200 with the text. `pdf` answers 202 with a job to "
                     "poll (200 if the book of this version is made already). While a digital "
                     "chronicle's piles hold hidden cards, only the host's link may take the "
-                    "backup (it holds the shuffled piles); others get 404 `host-only`."
+                    "backup (it holds the shuffled piles); others get 404 `host-only`. A "
+                    "chronicle has a few books waiting at once at most: past them, 429 "
+                    "`export-queue-full`; exports are also counted per link and per address "
+                    "(429 `rate-limited`)."
                 ),
                 "parameters": token,
                 "security": optional_auth,

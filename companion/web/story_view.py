@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 from .. import chronicles
 from ..bidi import isolate
 from ..capabilities import Capability
+from ..chronicle_limits import LimitError
 from ..db import get_db
 from ..export import jobs
 from ..legacy import RuleError
@@ -26,7 +27,7 @@ from .access import require_write
 from .chronicle import acting_seat, open_chronicle
 from .narrate import describe_since
 from .terms import stage_name
-from .text_errors import rule_message
+from .text_errors import rule_message, rule_status
 
 bp = Blueprint("story", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
@@ -36,13 +37,13 @@ Page = Callable[[chronicles.Chronicle], str]  # a form's page, as a chronicle st
 
 
 @bp.get("/story")
-def log(token: str) -> str:
+def log(token: str) -> str | bytes:
     """The life as a story: a chapter per stage, each turning point in full."""
     cap, chronicle = open_chronicle(token)
     context = _context(token, cap, chronicle)
 
     def chapters_html() -> Markup:
-        return streams.cached_page(
+        return streams.cached_part(
             streams.cache_key("story", cap, chronicle.version),
             token,
             lambda: render_template(
@@ -53,6 +54,8 @@ def log(token: str) -> str:
     def page() -> str:
         return render_template("chronicle/story.html", chapters_html=chapters_html(), **context)
 
+    if request.args.get("fragment"):  # the live part, fetched by open pages when it changed
+        return str(chapters_html())
     if session.get("_flashes"):
         return page()
     # The whole page is kept too; the export panel's books are part of its key.
@@ -61,7 +64,7 @@ def log(token: str) -> str:
         for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
     )
     key = streams.cache_key("story-page", cap, chronicle.version, request.full_path, books)
-    return str(streams.cached_page(key, token, page))
+    return streams.cached_page(key, token, page)
 
 
 @bp.get("/text/<int:seq>/<field>")
@@ -107,6 +110,8 @@ def _execute(chronicle: chronicles.Chronicle, command: Command, page: Page) -> R
     """Carry out ``command``; a refusal (the rules, or someone writing first) shows ``page``."""
     try:
         chronicles.execute(get_db(), chronicle, [command])
+    except LimitError as err:  # the chronicle is full, or corrected too often or too fast
+        return streams.refuse(rule_message(err), rule_status(err), lambda: page(chronicle))
     except RuleError as err:
         return streams.refuse(rule_message(err), 400, lambda: page(chronicle))
     except StaleVersionError:
@@ -166,16 +171,17 @@ def _text_page(
 def end(token: str) -> str:
     """The result of the life, the epilogue and the timeline."""
     cap, chronicle = open_chronicle(token)
-    return _end_page(token, cap)(chronicle)
+    return _end_page(token, cap, fragment=bool(request.args.get("fragment")))(chronicle)
 
 
-def _end_page(token: str, cap: Capability) -> Page:
-    """The end page as a chronicle stands; after a refused post, the posted epilogue in its form."""
+def _end_page(token: str, cap: Capability, fragment: bool = False) -> Page:
+    """The end page as a chronicle stands; after a refused post, the posted epilogue in its form.
+    With ``fragment``, only its live part (what open pages fetch when it changed)."""
 
     def page(chronicle: chronicles.Chronicle) -> str:
         state = chronicle.state
         return render_template(
-            "chronicle/end.html",
+            "chronicle/_end_live.html" if fragment else "chronicle/end.html",
             signs=[r for r in timeline_rounds(state) if r.mark or r.sacrifices or r.losses],
             timeline=life_timeline(
                 state,

@@ -19,32 +19,41 @@ from werkzeug.wrappers import Response
 
 from ..capabilities import Capability
 from ..db import get_db
+from ..store import Stream as Header
 from ..store import UnknownStreamError
-from .access import capability_for
-from .render_cache import cached
+from .access import open_link
+from .render_cache import cached, cached_bytes
 from .wording import gettext as _
 
 Stream = TypeVar("Stream")
-Loader = Callable[[Any, str], Stream]
+Loader = Callable[[Any, str, Header], Stream]
 Page = Callable[[], str]
 
 
 def open_stream(
     token: str,
     load: Loader[Stream],
-    kind: str | None = None,
+    kind: str | tuple[str, ...] | None = None,
     missing: tuple[type[Exception], ...] = (UnknownStreamError,),
 ) -> tuple[Capability, Stream]:
     """The capability ``token`` grants and the stream it opens (loaded by ``load``); else 404.
 
     ``kind`` restricts the link to streams of that kind (a chronicle's link never opens a table);
-    ``load`` raising one of ``missing`` means the stream is not there.
+    ``load`` raising one of ``missing`` means the stream is not there. The link and the stream's
+    header are read in one query; ``load`` is given the header.
     """
-    cap = capability_for(token, kind)
+    cap, header = open_header(token, kind)
     try:
-        return cap, load(get_db(), cap.stream_id)
+        return cap, load(get_db(), cap.stream_id, header)
     except missing:
         abort(404)
+
+
+def open_header(token: str, kind: str | tuple[str, ...] | None = None) -> tuple[Capability, Header]:
+    """The capability ``token`` grants and its stream's header, without loading the stream (what
+    a version poll needs); 404 like ``open_stream``."""
+    kinds = (kind,) if isinstance(kind, str) else kind
+    return open_link(token, kinds)
 
 
 def wants_json() -> bool:
@@ -136,28 +145,32 @@ def stale_json(message: str, version: int, **data: Any) -> tuple[Response, int]:
     return refusal_json(message, 409, STALE, version=version, **data)
 
 
-def version_json(version: int, **extra: Any) -> Response:
-    """What open pages poll: the stream's current version (and anything else they watch)."""
-    return jsonify(version=version, **extra)
-
-
 def cache_key(kind: str, cap: Capability, version: int, *more: Hashable) -> tuple[Hashable, ...]:
     """The render-cache key of a stream's page or fragment: what it varies with per viewer.
 
     Every cached page of a stream is keyed here: the stream and its version, the reader's
     language, and the link's role, seat and write permission, then whatever the page adds
-    (``more``). The viewer's link token and CSRF token are not in it: ``render_cache.cached``
-    cuts them out of the kept HTML and puts this viewer's back.
+    (``more``), and last the address the page's links are built from (scheme, host and the
+    prefix a proxy mounts the app under), so a forged ``X-Forwarded-Prefix`` or ``Host`` shapes
+    only the pages served to that same request's address. The viewer's link token and CSRF token
+    are not in it: ``render_cache.cached`` cuts them out of the kept HTML and puts this viewer's
+    back.
     """
     locale = str(get_locale())
-    return (kind, cap.stream_id, version, locale, cap.role, cap.seat, cap.can_write, *more)
+    served = (request.scheme, request.host, request.script_root)
+    return (kind, cap.stream_id, version, locale, cap.role, cap.seat, cap.can_write, *more, served)
 
 
-def cached_page(key: tuple[Hashable, ...], token: str, render: Page) -> Markup:
-    """The page (or fragment) ``render`` makes, rendered once per ``key`` (see ``cache_key``)."""
+def cached_page(key: tuple[Hashable, ...], token: str, render: Page) -> bytes:
+    """The page ``render`` makes, as UTF-8, rendered once per ``key`` (see ``cache_key``)."""
+    return cached_bytes(key, render, token=token)
+
+
+def cached_part(key: tuple[Hashable, ...], token: str, render: Page) -> Markup:
+    """A part of a page ``render`` makes, rendered once per ``key``, to put in a template."""
     return cached(key, render, token=token)
 
 
 def live_fragment(key: tuple[Hashable, ...], template: str, context: dict[str, Any]) -> Markup:
     """The live fragment, rendered once per ``key``; the viewer's token is put back in."""
-    return cached_page(key, context["token"], lambda: render_template(template, **context))
+    return cached(key, lambda: render_template(template, **context), token=context["token"])

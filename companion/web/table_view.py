@@ -73,7 +73,11 @@ def humans_to_act(match: matches.Match) -> list[int]:
 
 def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str, Any]:
     """What the table page and its live fragment need."""
-    seat = viewer_seat(cap, match)
+    return seen_by(token, cap, match, viewer_seat(cap, match))
+
+
+def seen_by(token: str, cap: Capability, match: matches.Match, seat: int | None) -> dict[str, Any]:
+    """What the table page and its live fragment need, through the eyes of ``seat``."""
     game = match.game
     view = game.view(match.state, seat)
     playable = cap.can_write and match.read_only is None
@@ -135,8 +139,10 @@ def live_html(context: dict[str, Any]) -> Markup:
     return streams.live_fragment(live_key(context), "tables/_live.html", context)
 
 
-def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
-    """Everything the live part depends on: in hot-seat, whoever holds the device too."""
+def live_key(context: dict[str, Any], kind: str = "table-live", *more: Any) -> tuple[Any, ...]:
+    """Everything the live part (or, with ``more``, the whole page) depends on: the link, the
+    version and whose eyes it looks through (in hot-seat, whoever holds the device). ``context``
+    needs only ``cap``, ``match`` and ``seat``."""
     match = context["match"]
     asked = tuple(sorted((k, v) for k, v in request.args.items(multi=True) if k != "fragment"))
-    return streams.cache_key("table-live", context["cap"], match.version, context["seat"], asked)
+    return streams.cache_key(kind, context["cap"], match.version, context["seat"], asked, *more)

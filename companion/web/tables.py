@@ -9,6 +9,7 @@ from flask import (
     abort,
     flash,
     g,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -17,7 +18,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from .. import json_input, matches, ratelimit
+from .. import json_input, live, matches, ratelimit
 from ..capabilities import Capability
 from ..cardgames import AnyGame, CardGameRuleError, game_keys, get_game
 from ..cardgames.marks import N_
@@ -25,14 +26,16 @@ from ..db import get_db
 from ..languages import DEFAULT
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
-from . import links_sheet, rules_page, streams, table_setup
-from .access import remember, require_write
+from . import links_sheet, polls, rules_page, streams, table_setup
+from .access import capability_for, remember, require_write
 from .boards import board_for
 from .table_view import (
     game_log,
     humans_to_act,
     live_html,
+    live_key,
     read_only_notice,
+    seen_by,
     table_context,
     viewer_seat,
 )
@@ -108,7 +111,7 @@ def open_table(token: str) -> tuple[Capability, matches.Match]:
     (with why, for a table whose record cannot be read at all)."""
     missing = (UnknownStreamError, matches.NotAMatchError)
     try:
-        cap, match = streams.open_stream(token, matches.load, missing=missing)
+        cap, match = streams.open_stream(token, matches.load, game_keys(), missing=missing)
     except matches.UnreadableMatchError:
         streams.unreadable(
             _(
@@ -120,22 +123,42 @@ def open_table(token: str) -> tuple[Capability, matches.Match]:
 
 
 @bp.get("/t/<token>/")
-def table(token: str) -> str:
-    """The table: the deck, every hand (backs for others), the played cards, scores and the log."""
+def table(token: str) -> str | bytes:
+    """The table: the deck, every hand (backs for others), the played cards, scores and the log.
+
+    Rendered once per version and viewer (``table_view.live_key``): a view of a kept page works
+    out nothing but whose eyes it looks through."""
     cap, match = open_table(token)
     remember(url_for("tables.table", token=token))
-    context = table_context(token, cap, match)
-    html = live_html(context)
+    seat = viewer_seat(cap, match)
+
+    def page(template: str) -> str:
+        context = seen_by(token, cap, match, seat)
+        if template == "tables/_live.html":
+            return render_template(template, **context)
+        return render_template(template, live_html=live_html(context), **context)
+
     if request.args.get("fragment"):
-        return str(html)
-    return render_template("tables/table.html", live_html=html, **context)
+        key = live_key({"cap": cap, "match": match, "seat": seat})
+        return streams.cached_page(key, token, lambda: page("tables/_live.html"))
+    if session.get("_flashes"):
+        return page("tables/table.html")
+    key = live_key({"cap": cap, "match": match, "seat": seat}, "table", request.full_path)
+    return streams.cached_page(key, token, lambda: page("tables/table.html"))
 
 
 @bp.get("/t/<token>/version")
 def version(token: str) -> Response:
-    """The match's version, polled by open pages."""
-    _cap, match = open_table(token)
-    return streams.version_json(match.version)
+    """The match's version, polled by open pages: read from the store's header of the match,
+    never by replaying it."""
+    _cap, header = streams.open_header(token, game_keys())
+    return jsonify(polls.answer(get_db(), "t", header))
+
+
+@bp.get("/t/<token>/events")
+def events(token: str) -> Response:
+    """The version answer, pushed to open pages each time it changes (server-sent events)."""
+    return live.respond(capability_for(token).stream_id, "tables.version", token=token)
 
 
 @bp.post("/t/<token>/reveal")

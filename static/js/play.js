@@ -1,10 +1,9 @@
-// The play page, improved: live updates, drafts saved as you type, Markdown preview.
+// The play page, improved: live updates (static/js/live.js), drafts saved as you type, Markdown preview.
 // Every action still works as a plain form post without this script.
 (function () {
   "use strict";
   const live = document.getElementById("live");
   if (!live) return;
-  const POLL_MS = 500;
   const dirty = new Map(); // field name -> value the viewer typed but has not sent
   let version = Number(live.dataset.version);
   let busy = false;
@@ -154,7 +153,7 @@
   // A disclosure the viewer opened stays open through a refresh: known by its form's action.
   function detailsKey(details) { return details.className + "|" + formAction(details); }
 
-  // Live updates: poll the version; when it changes, swap the fragment and keep typed text.
+  // Live updates: when the version changes, swap the fragment and keep typed text.
   // A half-made choice at a card table (the steps opened so far) survives a refresh when the
   // same steps are still offered.
   function openSteps() {
@@ -198,12 +197,9 @@
     else if (focused) refocus(focused);
     animateDice(live);
   }
-  // A link that was revoked (404) never opens again: stop asking and say so. A 429 waits.
-  let stopped = false;
-  let quietUntil = 0;
+  // A link that was revoked (404) never opens again: stop asking and say so.
   function gone() {
-    stopped = true;
-    clearInterval(pollTimer);
+    if (follower) follower.stop();
     if (document.getElementById("link-gone")) return;
     const note = document.createElement("p");
     note.id = "link-gone";
@@ -212,26 +208,38 @@
     note.textContent = live.dataset.goneMessage;
     live.parentNode.insertBefore(note, live);
   }
-  function answer(r) {
-    if (r.status === 404) { gone(); return null; }
-    if (r.status === 429) {
-      quietUntil = Date.now() + 1000 * (Number(r.headers.get("Retry-After")) || 60);
-      return null;
-    }
-    return r.ok ? r.json() : null;
+  // Only a 200 fragment replaces the live part; any other answer leaves it and says so.
+  function unrefreshed(show) {
+    let note = document.getElementById("live-stale");
+    if (!show) { if (note) note.remove(); return; }
+    if (note) return;
+    note = document.createElement("p");
+    note.id = "live-stale";
+    note.className = "flash flash-error";
+    note.setAttribute("role", "status");
+    note.textContent = live.dataset.staleMessage;
+    live.parentNode.insertBefore(note, live);
   }
-  function poll() {
-    if (stopped || busy || document.hidden || Date.now() < quietUntil) return;
+  // Each new version answer (pushed, or polled when no stream can be held) fetches the fragment;
+  // one that could not be fetched is asked for again a little later.
+  let wanted = version;
+  function refresh(answer) {
+    wanted = answer.version;
+    if (busy || wanted === version) return;
     busy = true;
-    fetch(live.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
-      .then(answer)
-      .then(function (data) {
-        if (!data || data.version === version) return null;
-        return fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
-          .then(function (r) { return r.text(); }).then(swap);
+    let ok = false;
+    fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        if (r.status === 404) { gone(); return; }
+        if (!r.ok) { unrefreshed(true); return; }
+        return r.text().then(function (html) { ok = true; unrefreshed(false); swap(html); });
       })
-      .catch(function () { /* the next poll tries again */ })
-      .finally(function () { busy = false; });
+      .catch(function () { unrefreshed(true); })
+      .finally(function () {
+        busy = false;
+        if (wanted === version || document.getElementById("link-gone")) return;
+        setTimeout(function () { refresh({ version: wanted }); }, ok ? 0 : 5000);
+      });
   }
 
   function animateDice(root) {
@@ -246,6 +254,6 @@
   restoreLocal(live);
   focusAfterOwnMove();
   animateDice(live);
-  const pollTimer = setInterval(poll, POLL_MS);
-  document.addEventListener("visibilitychange", poll);
+  const follower = window.CompanionLive.follow({ element: live, eventsUrl: live.dataset.eventsUrl,
+    versionUrl: live.dataset.versionUrl, onAnswer: refresh, onGone: gone });
 })();
