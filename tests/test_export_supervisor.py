@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlite_utils import Database
+from waiting import HANG
 
 import companion
 from companion.db import connect
@@ -162,7 +163,7 @@ def test_a_restarted_supervisor_queues_its_books_again_at_once(
     job_id = queue(db, boss.settings.exports_dir)
     # The supervisor before this one, killed: its process is a zombie nobody waited for yet.
     killed = subprocess.Popen([sys.executable, "-c", "pass"])
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG
     while not _zombie(killed.pid):
         assert time.monotonic() < deadline, "the stand-in never exited"
         time.sleep(0.05)
