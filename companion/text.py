@@ -124,7 +124,7 @@ def _count(name: str, depth: dict[str, int], step: int) -> None:
         depth["inline"] += step
 
 
-# Keyed by a digest, so a 20,000-character text costs 16 bytes of key; the rendered HTML is
+# Keyed by a digest, so the longest text allowed costs 16 bytes of key; the rendered HTML is
 # what the bound counts. With every other cache this stays under 64 MiB a process (README).
 _cache = ByteLRU(8 * 1024 * 1024)
 

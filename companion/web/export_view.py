@@ -342,7 +342,7 @@ def _message(job: jobs.Job, status: str) -> str:
 def _stopped_after(job: jobs.Job) -> int:
     """The limit the book was stopped at, as its error says (a long book gets more time)."""
     found = re.search(r"after (\d+)", job.error or "")
-    return int(found.group(1)) if found else int(current_app.config.get("EXPORT_TIME_LIMIT", 300))
+    return int(found.group(1)) if found else int(current_app.config["EXPORT_TIME_LIMIT"])
 
 
 @bp.app_context_processor

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from flask_babel import format_number
 
 from .wording import gettext, ngettext, pgettext
 
@@ -34,9 +37,19 @@ def rule_message(err: Any, game: str | None = None) -> str:
         if game is not None:
             params = _card_named(params, game)
         text = _translated(template, game)
-        return text % params if params else text
+        return text % _readable(text, params) if params else text
     except (KeyError, TypeError, ValueError):
         return str(err)
+
+
+_AS_TEXT = re.compile(r"%\((\w+)\)s")
+
+
+def _readable(text: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A number the template shows as text (``%(limit)s``) is written as the reader's locale
+    writes numbers ("1,234"); ``%(n)d`` stays as it is, for ordinals and seat numbers."""
+    shown = set(_AS_TEXT.findall(text))
+    return {k: format_number(v) if k in shown and type(v) is int else v for k, v in params.items()}
 
 
 def _translated(template: str, game: str | None) -> str:
