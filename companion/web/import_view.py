@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from .. import ratelimit
 from ..db import get_db
+from ..errors import TemplatedError
 from ..export.backup import import_backup, import_limits
 from ..export.errors import BackupError
 from .access import remember
@@ -54,7 +55,8 @@ def backup_message(err: BackupError) -> str:
     """A refused backup's message in the reader's language."""
     params = dict(err.params)
     if err.cause is not None:
-        params["problem"] = rule_message(err.cause)
+        cause = err.cause
+        params["problem"] = rule_message(cause) if isinstance(cause, TemplatedError) else str(cause)
     try:
         return _(err.message) % params
     except (KeyError, TypeError, ValueError):

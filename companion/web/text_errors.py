@@ -7,6 +7,7 @@ from typing import Any
 
 from flask_babel import format_number
 
+from ..errors import TemplatedError
 from .wording import gettext, ngettext, pgettext
 
 
@@ -23,15 +24,14 @@ def _counted(code: str, params: dict[str, Any]) -> str | None:
     return None
 
 
-def rule_message(err: Any, game: str | None = None) -> str:
+def rule_message(err: TemplatedError, game: str | None = None) -> str:
     """Translate a RuleError's English template, then fill in its parameters.
 
     ``game``: the key of the card game whose table refused (its refusals are in the catalogue
     under the game's context, and a card they name is named as the game's board names it)."""
-    template = getattr(err, "message", None) or getattr(err, "template", None) or str(err)
-    params = getattr(err, "params", {}) or {}
+    template, params = err.message, err.params
     try:
-        counted = _counted(getattr(err, "code", ""), params)
+        counted = _counted(err.code, params)
         if counted is not None:
             return counted
         if game is not None:
