@@ -58,8 +58,10 @@ _INLINE_TAG = re.compile(r"<(/?)(?:em|strong|del|a|code)\b")
 def _cmark(text: str) -> str:
     # cmark wants valid UTF-8: a lone surrogate (possible from JSON) becomes U+FFFD.
     text = limit_markers(text.encode("utf-8", "replace").decode("utf-8"))
-    return cmarkgfm.markdown_to_html_with_extensions(
-        text, options=Options.CMARK_OPT_DEFAULT, extensions=["strikethrough"]
+    return str(
+        cmarkgfm.markdown_to_html_with_extensions(
+            text, options=Options.CMARK_OPT_DEFAULT, extensions=["strikethrough"]
+        )
     )
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, redirect, request, url_for
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import ratelimit
@@ -16,6 +15,7 @@ from ..export.backup import import_backup, import_limits
 from ..export.errors import BackupError
 from .access import remember
 from .text_errors import rule_message
+from .wording import gettext as _
 
 import_bp = Blueprint("imports", __name__)
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import format_number
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .. import chronicles, drafts
@@ -29,6 +28,7 @@ from .kept_words import holder
 from .narrate import actor_of, describe_since
 from .terms import stage_name
 from .text_errors import rule_message, rule_status
+from .wording import gettext as _
 
 bp = Blueprint("story", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
