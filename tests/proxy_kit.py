@@ -30,6 +30,7 @@ from pathlib import Path
 
 import requests
 from server_client import free_port
+from waiting import HANG
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -187,7 +188,7 @@ def start_caddy(folder: Path, upstream: int) -> Proxy:
 
 def wait_for(proxy: Proxy) -> None:
     """Until the proxy answers on its port (whatever the answer)."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG
     while time.monotonic() < deadline:
         assert proxy.process is not None and proxy.process.poll() is None, proxy.log_text()
         try:

@@ -45,6 +45,14 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
+        """Start the server and wait until it answers; on another port if its port was taken."""
+        for _attempt in range(3):
+            if self._started():
+                return self
+            self.port = free_port()  # another process took the port meanwhile
+        raise RuntimeError("the server did not start")
+
+    def _started(self) -> bool:
         folder = self.database.parent
         env = {
             **os.environ,
@@ -66,16 +74,16 @@ class Server:
             stderr=open(self.database.with_suffix(".log"), "ab"),  # noqa: SIM115 - kept for the run
             start_new_session=True,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 120  # a server that never starts, however loaded
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 headers = {"Host": self.host} if self.host else None
                 if request(self.port, "GET", "/healthz", headers=headers)[0] == 200:
-                    return self
+                    return self.process.poll() is None
             except OSError:
                 time.sleep(0.1)
         self.stop()
-        raise RuntimeError("the server did not start")
+        return False
 
     def kill(self) -> None:
         """kill -9 the whole server (master and workers)."""

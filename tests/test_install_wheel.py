@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from server_client import free_port, request
+from waiting import BOOK_ENDS, HANG
 from wheels import quiet_env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,8 +82,10 @@ def serving(installed: Installed) -> Iterator[int]:
         env=installed.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True,
     )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    deadline = time.monotonic() + HANG
+    while True:
+        assert process.poll() is None, "the installed server stopped"
+        assert time.monotonic() < deadline, "the installed server never answered"
         try:
             if request(port, "GET", "/healthz")[0] == 200:
                 break
@@ -148,7 +151,7 @@ def _book(port: int, token: str) -> bytes:
     path = f"/api/v1/chronicles/{token}/exports"
     status, job = request(port, "POST", path, {"format": "pdf", "paper": "a5"})
     assert status in (200, 202), job
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + BOOK_ENDS
     while job["status"] != "done" and time.monotonic() < deadline:
         assert job["status"] in ("queued", "running"), job
         time.sleep(0.5)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import make_app
 from flask import Flask
+from waiting import wait_until
 
 from companion import __version__, archive, serverlock
 from companion.db import connect, init_db
@@ -71,11 +72,13 @@ def test_a_backup_under_eight_writers_holds_every_write_acknowledged_before_it(
     ]
     for thread in threads:
         thread.start()
-    time.sleep(0.5)
+    wait_until(lambda: len(acked) > WRITERS * 5, "the writers writing")
     with lock:
         before = {stream for _t, stream in acked}
     archive.write_backup(instance, tmp_path / "b.zip", "test")
-    time.sleep(0.3)
+    with lock:
+        written = len(acked)
+    wait_until(lambda: len(acked) > written + WRITERS, "writes after the backup")
     stop.set()
     for thread in threads:
         thread.join()

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from pg_server import available, on_postgresql
+from waiting import HANG, wait_until
 
 from companion import capabilities, create_app, pg
 from companion.db import connect
@@ -91,16 +92,24 @@ def test_a_racing_append_waits_for_the_row_lock_then_is_stale(app: Flask) -> Non
             except StaleVersionError as err:
                 outcome.append(f"stale at {err.current}")
 
+        (racer_pid,) = second.execute("SELECT pg_backend_pid()").fetchone()
         thread = threading.Thread(target=racer)
         thread.start()
-        thread.join(timeout=0.5)
-        assert thread.is_alive(), "the second append must wait for the first transaction"
+
+        def waiting() -> bool:  # the racer's session asks for a lock it has not been granted
+            query = "SELECT count(*) FROM pg_locks WHERE pid = ? AND NOT granted"
+            return bool(first.execute(query, [racer_pid]).fetchone()[0])
+
+        wait_until(
+            lambda: waiting() or not thread.is_alive(), "the second append ending or waiting"
+        )
+        assert waiting() and not outcome, "the second append must wait for the first transaction"
         first.execute(
             "INSERT INTO events (stream_id, seq, type, data, created) VALUES (?, 2, 'x', '{}', '')",
             [sid],
         )
         first.execute("UPDATE streams SET version = 2 WHERE id = ?", [sid])
-    thread.join(timeout=5)
+    thread.join(timeout=HANG)
     assert outcome == ["stale at 2"]
     assert (
         first.execute("SELECT count(*) FROM events WHERE stream_id = ?", [sid]).fetchone()[0] == 2

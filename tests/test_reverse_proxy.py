@@ -36,6 +36,7 @@ from proxy_kit import (
     unit_environment,
 )
 from server_client import SETUP, Server, free_port, next_command
+from waiting import BOOK_ENDS
 
 KINDS = ["nginx", "caddy"]
 STARTS = {"nginx": start_nginx, "caddy": start_caddy}
@@ -198,7 +199,7 @@ def test_a_turn_and_a_book_through_the_proxy_carry_the_public_address(proxied: P
     assert "evil.example" not in links and "127.0.0.1" not in links
 
     job = client.post(f"/api/v1/chronicles/{token}/exports", json={"format": "pdf"}).json()
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + BOOK_ENDS
     while job["status"] != "done" and time.monotonic() < deadline:
         assert job["status"] in ("queued", "running"), job
         time.sleep(0.5)

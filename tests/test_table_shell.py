@@ -102,6 +102,35 @@ def test_one_person_against_bots_never_sees_the_cover(
     assert not covered(text) and "Your move, Ann" in text
 
 
+BOTS_AND_ANN = {
+    "seat-0-kind": "person",
+    "seat-0-name": "Ann",
+    "seat-1-kind": "heuristic",
+    "seat-1-name": "Bo",
+    "seat-2-kind": "random",
+    "seat-2-name": "Cy",
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_rematch_deals_again_for_the_same_seats_and_bots(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    token = new_table(client, game, **BOTS_AND_ANN)
+    over = finish(app, token)
+    assert "The match is over" in page(client, f"/t/{token}/")
+    answer = client.post(f"/t/{token}/rematch", data={"version": str(over.version)})
+    assert answer.status_code == 302 and answer.headers["Location"] == f"/t/{token}/"
+    again = load(app, token)
+    assert again.number == 2 and again.game.result(again.state) is None
+    assert [(s.name, s.bot) for s in again.seats] == [
+        ("Ann", None),
+        ("Bo", "heuristic"),
+        ("Cy", "random"),
+    ]
+    assert "The match is over" not in page(client, f"/t/{token}/")
+
+
 TWO_PEOPLE = {
     "seat-0-kind": "person",
     "seat-0-name": "Ann",

@@ -483,9 +483,7 @@ def test_no_page_shows_another_seats_hidden_cards(client: FlaskClient, app: Flas
 # A whole match ------------------------------------------------------------------------------
 
 
-def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
-    client: FlaskClient, app: Flask
-) -> None:
+def test_a_full_match_against_bots_ends_with_a_result(client: FlaskClient, app: Flask) -> None:
     seats = {
         "seat-0-kind": "person",
         "seat-0-name": "Ann",
@@ -508,15 +506,6 @@ def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
     assert order in text
     standings = re.findall(r'<span class="tf-st-name">([^<]+)</span>', text)
     assert standings[0] == winner and sorted(standings) == ["Ann", "Bo", "Cy"]
-    client.post(f"/t/{token}/rematch", data={"version": str(match.version)})
-    again = load(app, token)
-    assert again.number == 2 and again.game.result(again.state) is None
-    assert [(s.name, s.bot) for s in again.seats] == [
-        ("Ann", None),
-        ("Bo", "heuristic"),
-        ("Cy", "random"),
-    ]
-    assert "The match is over" not in page(client, f"/t/{token}/")
 
 
 def test_the_result_explains_a_tie() -> None:

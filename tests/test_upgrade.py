@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from server_client import SETUP, Browser, free_port, next_command, request
+from waiting import BOOK_ENDS, HANG
 from wheels import build_wheel, quiet_env
 
 from companion import __version__
@@ -78,7 +79,7 @@ class Site:
             [self.companion, "serve", "--port", str(self.port)], env=self.env,
             stdout=subprocess.DEVNULL, stderr=log, start_new_session=True,
         )  # fmt: skip
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + HANG
         while time.monotonic() < deadline:
             assert self.process.poll() is None, "the server stopped"
             try:
@@ -179,7 +180,7 @@ def _table_move(browser: Browser, token: str) -> int:
 def _book(port: int, token: str) -> str:
     status, job = request(port, "POST", f"/api/v1/chronicles/{token}/exports", {"format": "pdf"})
     assert status in (200, 202), job
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + BOOK_ENDS
     while job["status"] != "done" and time.monotonic() < deadline:
         assert job["status"] in ("queued", "running"), job
         time.sleep(0.5)

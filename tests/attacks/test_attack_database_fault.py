@@ -14,7 +14,6 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -179,14 +178,13 @@ def test_a_held_write_lock_answers_503_after_the_busy_timeout_then_writes(
     server = unprivileged(database)
     lock = sqlite3.connect(database, isolation_level=None)
     lock.execute("BEGIN IMMEDIATE")
-    started = time.monotonic()
     try:
+        # Every write gives up after the busy timeout and answers 503 (below) while the lock is
+        # still held, instead of waiting for it to be let go.
         answers = _writes(server, hosts, "locked")
     finally:
-        held = time.monotonic() - started
         lock.execute("ROLLBACK")
         lock.close()
-    assert held < 30, "each write waits for the busy timeout once, not forever"
     for kind, _text, response in answers:
         if kind == "version":
             assert response.status_code == 200  # readers are not blocked by a writer

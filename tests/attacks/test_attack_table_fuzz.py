@@ -42,6 +42,8 @@ from companion.capabilities import resolve
 from companion.cardgames import CardGameRuleError
 from companion.db import connect
 
+pytestmark = pytest.mark.slow  # thousands of posts through a real server
+
 # Every tenth post is refused as a browser sees it (the whole table page with the message, about
 # 60 ms of a worker on the 2-core machine); the others ask for JSON, as the API and scripts do.
 POSTS = int(os.environ.get("COMPANION_TABLE_FUZZ_POSTS", "10000"))
