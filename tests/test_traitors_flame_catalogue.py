@@ -88,12 +88,12 @@ def test_every_board_message_has_japanese() -> None:
 
 
 def raised_templates() -> list[ast.expr]:
-    """The first argument of every ``CardGameRuleError`` the engine raises."""
+    """The template of every ``CardGameRuleError`` the engine raises (its code comes first)."""
     found = []
     for path in (ROOT / "companion/cardgames/traitors_flame").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "CardGameRuleError":
-                found.append(node.args[0])
+                found.append(node.args[1])
     return found
 
 
