@@ -158,6 +158,7 @@ def turn(token: str) -> Response | Refusal:
         return _stale(token, cap, chronicles.load(get_db(), chronicle.id), chronicle.version)
     if not form.get("action", "").startswith("veil"):  # an X-card writes none of the texts
         drafts.clear_turn(get_db(), chronicle.id, chronicle.state.turn_no, _used_fields(form))
+    drafts.restore_set_aside(get_db(), updated.id, updated.state, chronicle.version)
     return redirect(url_for("chronicle.play", token=token, v=updated.version, _anchor="turn"))
 
 
