@@ -7,16 +7,26 @@ reads, then read-and-command loops (a command counts once the server answers 200
 Prints the median of the rounds and the ratio to SQLite.
 
 On one machine every server shares the same cores, so a second server adds no CPU: it only shows
-that nothing serialises the servers. ``--pin`` runs each server on a core of its own (taskset: the
-SQLite server and server A on core 0, server B on core 1), as two machines would be, while the
-database and the clients use whatever is free.
+that nothing serialises the servers. Two ways to give each server CPU of its own, as two machines
+would:
 
-    PYTHONPATH=$PWD .venv/bin/python bench/bench_cluster.py [--rounds 3] [--seconds 5] [--pin]
+- ``--cpu-quota 0.3`` caps each app server (its gunicorn master, workers and export pool) at 0.3
+  of a core with a cgroup of its own, leaving PostgreSQL and the clients the rest. It needs root
+  and the ``cpu`` controller: cgroup v1 (``/sys/fs/cgroup/cpu``, ``cpu.cfs_quota_us`` over
+  ``cpu.cfs_period_us``, as on this machine) or v2 (``cpu.max``). Then two servers should give
+  about twice one server; the bench prints which cgroup it used and how often each was throttled.
+- ``--pin`` (where no cgroup can be made) runs each server on a core of its own (taskset: the
+  SQLite server and server A on core 0, server B on core 1), while the database and the clients
+  use whatever is free.
+
+    PYTHONPATH=$PWD .venv/bin/python bench/bench_cluster.py [--rounds 3] [--seconds 5]
+        [--cpu-quota 0.3 | --pin]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -32,6 +42,47 @@ from pg_server import PostgresServer  # noqa: E402
 from server_client import SETUP, Server, next_command, request  # noqa: E402
 
 CLIENTS = 8
+PERIOD_US = 100_000
+V1 = Path("/sys/fs/cgroup/cpu")
+V2 = Path("/sys/fs/cgroup")
+
+
+class CpuCap:
+    """A cgroup that holds one server (and everything it starts) to ``cores`` of CPU."""
+
+    def __init__(self, name: str, cores: float) -> None:
+        quota = int(cores * PERIOD_US)
+        controllers = V2 / "cgroup.controllers"
+        if controllers.exists() and "cpu" in controllers.read_text().split():
+            self.kind = "cgroup v2, cpu.max"
+            self.path = V2 / name
+            self.path.mkdir()
+            (self.path / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+        elif (V1 / "cpu.cfs_quota_us").exists():
+            self.kind = "cgroup v1, cpu.cfs_quota_us"
+            self.path = V1 / name
+            self.path.mkdir()
+            (self.path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+            (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+        else:
+            raise SystemExit("no cgroup cpu controller here (root is needed): use --pin instead")
+
+    def wrapper(self) -> list[str]:
+        """A command prefix that moves the command into this cgroup before it starts."""
+        procs = self.path / "cgroup.procs"
+        return ["sh", "-c", f'echo $$ > {procs} && exec "$@"', "sh"]
+
+    def throttled(self) -> str:
+        stat = dict(
+            line.split() for line in (self.path / "cpu.stat").read_text().splitlines() if line
+        )
+        return f"{self.path.name}: throttled in {stat.get('nr_throttled', '?')} of {stat.get('nr_periods', '?')} periods"
+
+    def remove(self) -> None:
+        try:
+            self.path.rmdir()
+        except OSError as err:
+            print(f"could not remove {self.path}: {err}")
 
 
 def per_second(
@@ -82,8 +133,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--pin", action="store_true", help="one core per server (taskset)")
+    parser.add_argument(
+        "--cpu-quota", type=float, default=None, help="cores each server may use (cgroup)"
+    )
     args = parser.parse_args()
-    core = (lambda n: ["taskset", "-c", str(n)]) if args.pin else (lambda n: [])
+    caps: list[CpuCap] = []
+    if args.cpu_quota is not None:
+        caps = [CpuCap(f"companion-bench-{os.getpid()}-{n}", args.cpu_quota) for n in range(3)]
+        core = lambda n: caps[n].wrapper()  # noqa: E731 - one cgroup per server
+    elif args.pin:
+        core = lambda n: ["taskset", "-c", str(min(n, 1))]  # noqa: E731
+    else:
+        core = lambda n: []  # noqa: E731
     cluster = PostgresServer().start()
     servers: list[Server] = []
     try:
@@ -94,29 +155,41 @@ def main() -> None:
                 "COMPANION_EXPORTS_DIR": str(folder / "exports"),
                 "COMPANION_PACKS_DIR": str(folder / "packs"),
             }
-            lite = Server(folder / "lite.sqlite3", wrapper=core(0)).start()
-            first = Server(folder / "a.sqlite3", env=shared, wrapper=core(0)).start()
-            second = Server(folder / "b.sqlite3", env=shared, wrapper=core(1)).start()
-            servers = [lite, first, second]
-            setups = {
-                "1 server, SQLite": [lite.port],
-                "1 server, PostgreSQL": [first.port],
-                "2 servers, PostgreSQL": [first.port, second.port],
-            }
-            results: dict[str, list[tuple[float, float]]] = {name: [] for name in setups}
-            for _round in range(args.rounds):
-                for name, ports in setups.items():  # interleaved: a busy moment hits all
-                    results[name].append(measure(ports, args.seconds))
+            try:  # the servers stop before their folder goes (their export pools write there)
+                lite = Server(folder / "lite.sqlite3", wrapper=core(0)).start()
+                servers.append(lite)
+                first = Server(folder / "a.sqlite3", env=shared, wrapper=core(1)).start()
+                servers.append(first)
+                second = Server(folder / "b.sqlite3", env=shared, wrapper=core(2)).start()
+                servers.append(second)
+                setups = {
+                    "1 server, SQLite": [lite.port],
+                    "1 server, PostgreSQL": [first.port],
+                    "2 servers, PostgreSQL": [first.port, second.port],
+                }
+                results: dict[str, list[tuple[float, float]]] = {name: [] for name in setups}
+                for _round in range(args.rounds):
+                    for name, ports in setups.items():  # interleaved: a busy moment hits all
+                        results[name].append(measure(ports, args.seconds))
+                throttling = [cap.throttled() for cap in caps]
+            finally:
+                for server in servers:
+                    server.stop()
     finally:
-        for server in servers:
-            server.stop()
         cluster.stop()
+        for cap in caps:
+            cap.remove()
     base_reads = statistics.median(r for r, _c in results["1 server, SQLite"])
     base_commands = statistics.median(c for _r, c in results["1 server, SQLite"])
-    pinned = "; one core per server" if args.pin else ""
+    if caps:
+        limit = f"; each server capped at {args.cpu_quota:g} of a core ({caps[0].kind})"
+    else:
+        limit = "; one core per server (taskset)" if args.pin else "; no CPU limit"
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
-        f"{CLIENTS} clients, {args.rounds} rounds of {args.seconds:g} s{pinned}; medians per second"
+        f"{CLIENTS} clients, {args.rounds} rounds of {args.seconds:g} s{limit}; medians per second"
     )
+    print(f"load average at the end: {load} ({os.cpu_count()} cores)")
     print(f"{'setup':<24}{'state reads':>12}{'ratio':>7}{'commands':>10}{'ratio':>7}")
     for name, rows in results.items():
         reads = statistics.median(r for r, _c in rows)
@@ -125,6 +198,12 @@ def main() -> None:
             f"{name:<24}{reads:>12.0f}{reads / base_reads:>7.2f}"
             f"{commands:>10.0f}{commands / base_commands:>7.2f}"
         )
+    one, two = results["1 server, PostgreSQL"], results["2 servers, PostgreSQL"]
+    reads = statistics.median(r for r, _c in two) / statistics.median(r for r, _c in one)
+    commands = statistics.median(c for _r, c in two) / statistics.median(c for _r, c in one)
+    print(f"two servers / one server on PostgreSQL: reads {reads:.2f}x, commands {commands:.2f}x")
+    for line in throttling:
+        print(line)
 
 
 if __name__ == "__main__":

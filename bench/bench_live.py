@@ -1,20 +1,33 @@
-"""Live updates and API load on the real server (`companion serve`: gunicorn, threaded workers).
+"""Live pages on the real server (`companion serve`), against a bare hello-world app in the same run.
 
-1. Requests/s and p50/p99 latency of the table page and of GET /api/v1/.../state, next to the
-   hello-world route /healthz, under 32 loopback connections (wrk), in the same run.
-2. Time from a command to all 50 watching clients seeing it: each watcher polls the version
-   every 500 ms and fetches the page fragment when it changes, as the play page's script does.
-   Reported as p50 and p99 over every (command, watcher) pair; then the same while PDF exports
-   run in the background.
+The baseline is ``bench/hello_app.py`` served by the same gunicorn worker class and settings as
+`companion serve` (gevent workers, two of them): requests/s of its ``/`` and, for the live part,
+its minimal server-sent-events stream pushing a number the bench signals.
 
-    .venv/bin/python bench/bench_live.py [--watchers 50] [--commands 20]
+1. Requests/s (wrk, 32 loopback connections): hello, the version endpoint, the play page and
+   the API's state, interleaved round by round; medians and the ratio to hello.
+2. The last watcher to hold each change. WATCHERS clients each hold the play page's stream
+   (``/c/<t>/events``) and, on each new version, fetch the page's fragment over a kept-alive
+   connection of their own, as the play page's script does. For each command, the time from
+   sending it to the moment the *last* watcher holds the new fragment; p50/p99 over the
+   commands. Idle, then while books are made (one PDF at a time, each waited for: the bench
+   leaves no job behind). The same for the bare push, whose watchers fetch hello.
+3. What idle watchers cost: the server's CPU (master, workers, export supervisor) over a quiet
+   spell with no watcher, then with WATCHERS idle streams open.
+
+    .venv/bin/python bench/bench_live.py [--watchers 200] [--many 1000] [--commands 30]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import os
+import random
 import re
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -23,11 +36,16 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from server_client import SETUP, Server, next_command, request  # noqa: E402
+from server_client import SETUP, Server, free_port, next_command, request  # noqa: E402
 
-POLL = 0.5
+from companion import server as serve  # noqa: E402
+from companion.live.signal import send_local  # noqa: E402
+
+WAIT = 20.0  # seconds a change may take to reach every watcher before it counts as missed
 
 
 def wrk(url: str, seconds: int) -> tuple[float, float, float]:
@@ -38,118 +56,455 @@ def wrk(url: str, seconds: int) -> tuple[float, float, float]:
         text=True,
         check=True,
     ).stdout
+    if "Non-2xx" in out:
+        raise SystemExit(f"errors from {url}:\n{out}")
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
 
     def pct(p: str) -> float:
         value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out).groups()  # type: ignore[union-attr]
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
 
-    if "Non-2xx" in out:
-        raise SystemExit(f"errors from {url}:\n{out}")
     return rate, pct("50"), pct("99")
 
 
-def watch(
-    port: int, token: str, seen: dict[int, list[float]], stop: threading.Event, start: float
-) -> None:
-    """Poll like the play page: version every 500 ms, the fragment when it changed."""
-    version = -1
-    time.sleep(POLL * (time.monotonic() - start) % POLL)
-    while not stop.is_set():
-        status, body = request(port, "GET", f"/c/{token}/version")
-        if status == 200 and body["version"] != version:
-            request(port, "GET", f"/c/{token}/?fragment=1")
-            version = body["version"]
-            seen.setdefault(version, []).append(time.monotonic())
-        stop.wait(POLL)
+class Hello:
+    """The bare app under the same gunicorn worker class and settings as `companion serve`."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.signal = str(folder / "hello-signal")
+        env = {**os.environ, "HELLO_SIGNAL": self.signal, "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}"}
+        gunicorn = Path(sys.executable).parent / "gunicorn"
+        self.process = subprocess.Popen(
+            [
+                *(str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", "2"),
+                *("--worker-class", "companion.server.Worker"),
+                *("--worker-connections", str(serve.CONNECTIONS)),
+                *("--keep-alive", str(serve.HEAD_TIMEOUT), "--log-level", "warning"),
+                "hello_app:app",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if request(self.port, "GET", "/")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit("the hello app did not start")
+
+    def stop(self) -> None:
+        os.killpg(self.process.pid, 3)  # SIGQUIT: at once, open streams and all
+        self.process.wait(timeout=30)
 
 
-def live_latency(port: int, token: str, watchers: int, commands: int) -> list[float]:
-    seen: dict[int, list[float]] = {}
-    stop = threading.Event()
-    start = time.monotonic()
-    threads = [
-        threading.Thread(target=watch, args=(port, token, seen, stop, start + i * POLL / watchers))
-        for i in range(watchers)
-    ]
-    for t in threads:
-        t.start()
-    time.sleep(2)
-    sent: dict[int, float] = {}
-    import random
+# --- watchers: asyncio clients holding a stream and a kept-alive connection each -----------
 
+
+Seen = dict[str, dict[int, list[float]]]  # "event"/"fragment" -> version -> when, per watcher
+
+
+class Watcher:
+    """One page: a held event stream and a kept-alive connection for its fragment."""
+
+    def __init__(self, port: int, events: str, fragment: str, seen: Seen) -> None:
+        self.port, self.events, self.fragment, self.seen = port, events, fragment, seen
+        self.shown = -1
+        self.fetcher: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self.ready = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+        writer.write(f"GET {self.events} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        if b" 200 " not in head.split(b"\r\n", 1)[0]:
+            raise RuntimeError(f"no stream: {head[:80]!r}")
+        buffer = b""
+        try:
+            while True:
+                size = int((await reader.readline()).strip() or b"0", 16)  # chunked
+                if size == 0:
+                    return
+                buffer += (await reader.readexactly(size + 2))[:-2]  # less the chunk's CRLF
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    await self.on_event(block)
+        finally:
+            writer.close()
+
+    async def on_event(self, block: bytes) -> None:
+        lines = block.decode().split("\n")
+        if any(line.startswith("event:") for line in lines):
+            return  # a ping
+        data = "\n".join(line[6:] for line in lines if line.startswith("data: "))
+        if not data.strip():
+            return
+        answer = json.loads(data)
+        version = answer["version"] if isinstance(answer, dict) else int(answer)
+        if self.shown < 0:
+            self.shown = version  # the page is already showing this one
+            self.ready.set()
+            return
+        if version != self.shown:
+            self.seen["event"].setdefault(version, []).append(time.monotonic())
+            await self.fetch()
+            self.shown = version
+            self.seen["fragment"].setdefault(version, []).append(time.monotonic())
+
+    async def fetch(self) -> None:
+        for _attempt in range(2):
+            try:
+                if self.fetcher is None:
+                    self.fetcher = await asyncio.open_connection("127.0.0.1", self.port)
+                reader, writer = self.fetcher
+                writer.write(f"GET {self.fragment} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+                await writer.drain()
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = int(re.search(rb"(?i)content-length: (\d+)", head).group(1))  # type: ignore[union-attr]
+                await reader.readexactly(length)
+                if b" 200 " not in head.split(b"\r\n", 1)[0]:
+                    raise RuntimeError(f"fragment answered {head[:40]!r}")
+                return
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.fetcher = None  # the server closed the idle connection: open another
+
+
+async def open_watchers(
+    port: int, events: str, fragment: str, count: int
+) -> tuple[list[Watcher], Seen]:
+    seen: Seen = {"event": {}, "fragment": {}}
+    watchers = [Watcher(port, events, fragment, seen) for _ in range(count)]
+    for i, watcher in enumerate(watchers):
+        watcher.task = asyncio.create_task(watcher.run())
+        if i % 50 == 49:
+            await asyncio.sleep(0.05)  # as pages open, not all in one instant
+    await asyncio.wait_for(asyncio.gather(*(w.ready.wait() for w in watchers)), 120)
+    return watchers, seen
+
+
+async def close_watchers(watchers: list[Watcher]) -> None:
+    for watcher in watchers:
+        if watcher.task is not None:
+            watcher.task.cancel()
+        if watcher.fetcher is not None:
+            watcher.fetcher[1].close()
+    await asyncio.gather(*(w.task for w in watchers if w.task), return_exceptions=True)
+
+
+Run = dict[str, tuple[list[float], int]]  # "event"/"fragment" -> (last watcher's ms, missed)
+
+
+async def last_watcher(watchers: list[Watcher], seen: Seen, changes: int, change: object) -> Run:
+    """For each change made by ``change()`` (which returns the new version and when it was
+    sent), the ms until the last watcher had its event, and until the last held the fragment;
+    and how many changes some watcher missed."""
+    lasts: dict[str, list[float]] = {"event": [], "fragment": []}
+    missed = {"event": 0, "fragment": 0}
+    for _ in range(changes):
+        version, sent = await asyncio.to_thread(change)  # type: ignore[arg-type]
+        deadline = time.monotonic() + WAIT
+        held = seen["fragment"]
+        while len(held.get(version, ())) < len(watchers) and time.monotonic() < deadline:
+            await asyncio.sleep(0.002)
+        for kind in ("event", "fragment"):
+            times = seen[kind].get(version, [])
+            if len(times) < len(watchers):
+                missed[kind] += 1
+            else:
+                lasts[kind].append((max(times) - sent) * 1000)
+        await asyncio.sleep(random.uniform(0.2, 0.5))
+    return {kind: (lasts[kind], missed[kind]) for kind in lasts}
+
+
+def command_change(port: int, token: str) -> object:
     rng = random.Random(1)
-    for _ in range(commands):
+
+    def change() -> tuple[int, float]:
         _status, state = request(port, "GET", f"/api/v1/chronicles/{token}/state")
-        before = time.monotonic()
+        sent = time.monotonic()
         status, body = request(
             port,
             "POST",
             f"/api/v1/chronicles/{token}/commands",
             {"version": state["version"], "command": next_command(state, rng)},
         )
-        if status == 200:
-            sent[body["version"]] = before
-        time.sleep(1.5)
-    stop.set()
-    for t in threads:
-        t.join()
-    return [(when - sent[v]) * 1000 for v, times in seen.items() if v in sent for when in times]
+        assert status == 200, body
+        return int(body["version"]), sent
+
+    return change
 
 
-def start_exports(port: int, token: str, stop: threading.Event) -> None:
-    """Keep asking for PDF books of the newest version while the watchers measure."""
-    while not stop.is_set():
-        request(
-            port,
-            "POST",
-            f"/api/v1/chronicles/{token}/exports",
-            {"format": "pdf", "edition": "annotated", "paper": "a4"},
+def hello_change(hello: Hello) -> object:
+    counter = [0]
+
+    def change() -> tuple[int, float]:
+        counter[0] += 1
+        sent = time.monotonic()
+        send_local(hello.signal, str(counter[0]))
+        return counter[0], sent
+
+    return change
+
+
+async def live_run(port: int, events: str, fragment: str, count: int, changes: int, change: object):  # type: ignore[no-untyped-def]
+    watchers, seen = await open_watchers(port, events, fragment, count)
+    try:
+        return await last_watcher(watchers, seen, changes, change)
+    finally:
+        await close_watchers(watchers)
+
+
+# --- books in the background, one at a time, each waited for -----------------------------
+
+
+class Books:
+    """Keeps one PDF being made while the watchers measure; waits for the last one at the end."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port, self.token = port, token
+        self.stop = threading.Event()
+        self.made = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Books:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop.set()
+        self.thread.join(timeout=600)
+
+    def _run(self) -> None:
+        while True:
+            status, job = request(
+                self.port,
+                "POST",
+                f"/api/v1/chronicles/{self.token}/exports",
+                {"format": "pdf", "edition": "annotated", "paper": "a4"},
+            )
+            assert status in (200, 202), job
+            deadline = time.monotonic() + 600
+            while job["status"] in ("queued", "running") and time.monotonic() < deadline:
+                time.sleep(0.5)
+                _status, job = request(self.port, "GET", job["status_url"])
+            self.made += 1
+            if self.stop.is_set():  # the last book is finished: nothing is left queued
+                return
+
+
+def unfinished_jobs(database: Path) -> int:
+    with sqlite3.connect(database) as db:
+        row = db.execute("SELECT COUNT(*) FROM exports WHERE status IN ('queued', 'running')")
+        return int(row.fetchone()[0])
+
+
+# --- CPU of a process tree ----------------------------------------------------------------
+
+
+def cpu_seconds(session: int) -> float:
+    """User and system CPU seconds of the web server's processes in the session ``session``
+    (the gunicorn master and workers; not the export supervisor and its book makers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"companion.export" in command:
+            continue
+        if int(fields[3]) == session:  # field 6 of stat: the session id
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+async def idle_cost(server: Server, events: str, fragment: str, count: int, seconds: float):  # type: ignore[no-untyped-def]
+    assert server.process is not None
+    session = server.process.pid
+    before = cpu_seconds(session)
+    await asyncio.sleep(seconds)
+    quiet = (cpu_seconds(session) - before) / seconds
+    watchers, _seen = await open_watchers(server.port, events, fragment, count)
+    try:
+        await asyncio.sleep(2)  # opening them is not idling
+        before = cpu_seconds(session)
+        await asyncio.sleep(seconds)
+        held = (cpu_seconds(session) - before) / seconds
+    finally:
+        await close_watchers(watchers)
+    return quiet, held
+
+
+LISTENER = """
+import sys, time
+from companion.live.signal import Listener
+def wake(payload):
+    if payload and payload.startswith("d"):
+        print(payload, time.monotonic(), flush=True)
+listener = Listener(sys.argv[1], wake).start()
+listener.ready.wait(10)
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def signal_cost(folder: Path, listeners: int = 4, sends: int = 2000) -> tuple[float, float]:
+    """The local signal alone, with ``listeners`` processes listening: microseconds to send one
+    change to all of them, and the median time until one hears it."""
+    marker = str(folder / "signal-only")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    running = [
+        subprocess.Popen(
+            [sys.executable, "-c", LISTENER, marker],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
         )
-        stop.wait(1.0)
+        for _ in range(listeners)
+    ]
+    try:
+        for process in running:
+            assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+        begin = time.perf_counter()
+        for n in range(sends):
+            send_local(marker, f"s{n}")
+        per_send = (time.perf_counter() - begin) / sends * 1e6
+        sent: dict[str, float] = {}
+        for n in range(100):  # one at a time, so that nothing queues
+            sent[f"d{n}"] = time.monotonic()
+            send_local(marker, f"d{n}")
+            time.sleep(0.005)
+        delays = []
+        for process in running:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.close()
+            for line in process.stdout:
+                payload, when = line.split()
+                delays.append((float(when) - sent[payload]) * 1e6)
+    finally:
+        for process in running:
+            process.wait(timeout=10)
+    return per_send, statistics.median(delays) if delays else float("nan")
 
 
 def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
+def summary(values: list[float], missed: int) -> str:
+    if not values:
+        return f"n=0 missed={missed}"
+    return (
+        f"n={len(values):<3} p50 {statistics.median(values):6.0f} ms  p99 {pct(values, 99):6.0f} ms"
+        + (f"  ({missed} changes not seen by every watcher within {WAIT:g} s)" if missed else "")
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--watchers", type=int, default=50)
-    parser.add_argument("--commands", type=int, default=20)
-    parser.add_argument("--seconds", type=int, default=6)
+    parser.add_argument("--watchers", type=int, default=200)
+    parser.add_argument("--many", type=int, default=1000, help="watchers for the capacity run")
+    parser.add_argument("--commands", type=int, default=30)
+    parser.add_argument("--seconds", type=int, default=5, help="per wrk run")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measuring")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
+    load = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp) / "live.sqlite3").start()
+        folder = Path(tmp)
+        server = Server(folder / "live.sqlite3").start()
+        hello = Hello(folder)
         try:
             _status, body = request(server.port, "POST", "/api/v1/chronicles", SETUP)
             token = body["host_token"]
-            base = f"http://127.0.0.1:{server.port}"
-            rows = {
-                "hello": wrk(f"{base}/healthz", args.seconds),
-                "table page": wrk(f"{base}/c/{token}/", args.seconds),
-                "API state": wrk(f"{base}/api/v1/chronicles/{token}/state", args.seconds),
+            app, bare = f"http://127.0.0.1:{server.port}", f"http://127.0.0.1:{hello.port}"
+            routes = {
+                "hello (bare WSGI)": f"{bare}/",
+                "version poll": f"{app}/c/{token}/version",
+                "play page": f"{app}/c/{token}/",
+                "API state": f"{app}/api/v1/chronicles/{token}/state",
             }
-            quiet = live_latency(server.port, token, args.watchers, args.commands)
-            stop = threading.Event()
-            exporter = threading.Thread(target=start_exports, args=(server.port, token, stop))
-            exporter.start()
-            busy = live_latency(server.port, token, args.watchers, args.commands)
-            stop.set()
-            exporter.join()
+            rates: dict[str, list[tuple[float, float, float]]] = {name: [] for name in routes}
+            for _round in range(args.rounds):
+                for name, url in routes.items():  # interleaved: a busy moment hits them all
+                    rates[name].append(wrk(url, args.seconds))
+            events, fragment = f"/c/{token}/events", f"/c/{token}/?fragment=1"
+            change = command_change(server.port, token)
+            bare_run = asyncio.run(
+                live_run(
+                    hello.port, "/events", "/", args.watchers, args.commands, hello_change(hello)
+                )
+            )
+            quiet = asyncio.run(
+                live_run(server.port, events, fragment, args.watchers, args.commands, change)
+            )
+            with Books(server.port, token) as books:
+                busy = asyncio.run(
+                    live_run(server.port, events, fragment, args.watchers, args.commands, change)
+                )
+            left = unfinished_jobs(server.database)
+            few = max(5, args.commands // 3)
+            bare_many = asyncio.run(
+                live_run(hello.port, "/events", "/", args.many, few, hello_change(hello))
+            )
+            many = asyncio.run(live_run(server.port, events, fragment, args.many, few, change))
+            idle = asyncio.run(idle_cost(server, events, fragment, args.watchers, args.idle))
+            sending, delivery = signal_cost(folder)
         finally:
+            hello.stop()
             server.stop()
-    print(f"{'route':<12} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>7}")
-    for name, (rate, p50, p99) in rows.items():
-        print(f"{name:<12} {rate:>8.0f} {p50:>8.1f} {p99:>8.1f} {rate / rows['hello'][0]:>7.2f}")
-    for label, values in (("idle", quiet), ("PDF exports running", busy)):
-        print(
-            f"command -> all {args.watchers} watchers see it ({label}): n={len(values)}"
-            f" p50 {statistics.median(values):.0f} ms, p99 {pct(values, 99):.0f} ms"
-        )
+    print(f"load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; at the end: "
+          + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" ({os.cpu_count()} cores)")  # fmt: skip
+    print(f"\n{'route':<20} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>7}")
+    base = statistics.median(r for r, _p50, _p99 in rates["hello (bare WSGI)"])
+    for name, rows in rates.items():
+        rate = statistics.median(r for r, _p50, _p99 in rows)
+        p50 = statistics.median(p for _r, p, _p99 in rows)
+        p99 = statistics.median(p for _r, _p50, p in rows)
+        print(f"{name:<20} {rate:>8.0f} {p50:>8.1f} {p99:>8.1f} {rate / base:>7.2f}")
+    print(f"\ncommand sent -> the last of N watchers has it ({args.commands} commands)")
+    rows = [
+        (f"bare push, {args.watchers} watchers (baseline)", bare_run),
+        (f"app, {args.watchers} watchers, idle", quiet),
+        (f"app, {args.watchers} watchers, PDFs being made", busy),
+        (f"bare push, {args.many} watchers (baseline)", bare_many),
+        (f"app, {args.many} watchers", many),
+    ]
+    for kind, what in (("event", "its event"), ("fragment", "the new fragment")):
+        print(f" {what}:")
+        for label, run in rows:
+            print(f"  {label:<44} {summary(*run[kind])}")
+        for (app_run, bare), n in (
+            ((quiet, bare_run), args.watchers),
+            ((many, bare_many), args.many),
+        ):
+            if app_run[kind][0] and bare[kind][0]:
+                ratio = statistics.median(app_run[kind][0]) / statistics.median(bare[kind][0])
+                print(f"  {n} watchers: app p50 / bare push p50 = {ratio:.1f}")
+    print(f" books made meanwhile: {books.made}; jobs left queued or running after: {left}")
+    print(
+        f"\nlocal signal (SQLite): {sending:.1f} us to send a change to 4 listeners;"
+        f" heard after {delivery:.0f} us (median)"
+    )
+    print(
+        f"server CPU, idle: no watcher {idle[0]:.3f} cores; {args.watchers} idle watchers"
+        f" {idle[1]:.3f} cores; the watchers' share {idle[1] - idle[0]:.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import secrets
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,12 @@ from flask_babel import Babel, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from .languages import DEFAULT, LANGUAGES, language_name, writes_vertically
+from .limits import NAME_LIMIT, TEXT_LIMIT
+
+# The one source of the version: the wheel's metadata, `companion --version`, `companion info`,
+# `/healthz`, the page footer and the backups' manifests all read it (CHANGELOG.md says what
+# each version changed).
+__version__ = "0.2.0"
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,6 +39,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(files.static),
     )
     _configure(app, test_config)
+    from .web import polls
+
+    polls.init_app(app)  # in front of the app, behind the proxy fix
     _trust_proxies(app)
     _init_extensions(app)
     _register_blueprints(app)
@@ -60,10 +68,16 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         EXPORT_WORKERS=1,  # books made at once, by one pool per server
         EXPORT_TIME_LIMIT=300,  # seconds one book may take before it is stopped
         EXPORT_SUPERVISOR="app",  # "server" under `companion serve`: its master runs the pool
-        TEXT_LIMIT=20_000,
         BASE_URL=None,
-        RENDER_CACHE_BYTES=32 * 1024 * 1024,
+        RENDER_CACHE_BYTES=20 * 1024 * 1024,  # with every other cache, under 64 MiB a process
         PROXY_HOPS=0,
+        PROXY_PREFIX=0,
+        LOG_FORMAT="text",  # or "json": one object per line
+        LOG_LEVEL="INFO",
+        ACCESS_LOG=False,  # one line per request, links redacted
+        TRUST_REQUEST_ID=False,  # take a proxy's X-Request-Id (only if it overwrites a client's)
+        METRICS_TOKEN=None,  # set: /metrics answers a scrape that brings it as a bearer token
+        LOG_CONFIGURE=test_config is None,  # tests keep pytest's own log capture
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -74,29 +88,27 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
 
     app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+        # Read here when it exists; made on first use otherwise (``hosts.Companion``), so a
+        # command that only looks (``companion info``) writes nothing into the instance.
+        from .paths import read_secret
 
-
-def _instance_secret(instance: Path) -> str:
-    """A secret key kept in instance/ so sessions survive restarts."""
-    path = instance / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    instance.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_hex(32)
-    path.write_text(key)
-    path.chmod(0o600)
-    return key
+        app.config["SECRET_KEY"] = read_secret(Path(app.instance_path))
 
 
 def _trust_proxies(app: Flask) -> None:
-    """Behind PROXY_HOPS reverse proxies, take the client's address, scheme and host from them."""
+    """Behind PROXY_HOPS reverse proxies, take the client's address, scheme and host from them.
+
+    Only the headers the shipped nginx and Caddy recipes set are trusted: X-Forwarded-For,
+    -Proto and -Host (which carries the port). X-Forwarded-Prefix, for a site under a path, is
+    trusted only when PROXY_PREFIX says how many proxies set it; X-Forwarded-Port never.
+    """
     hops = int(app.config.get("PROXY_HOPS") or 0)
-    if hops > 0:
+    prefix = int(app.config.get("PROXY_PREFIX") or 0)
+    if hops > 0 or prefix > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=0, x_prefix=prefix
         )
 
 
@@ -109,8 +121,10 @@ def select_locale() -> str:
 
 
 def _init_extensions(app: Flask) -> None:
-    from . import db
+    from . import db, metrics, request_log
 
+    request_log.init_app(app)
+    metrics.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
@@ -120,11 +134,15 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
-    from . import cli, hosts, ratelimit, sealed_session, security
+    # The forms' maxlength is the limit the server checks.
+    app.jinja_env.globals.update(text_limit=TEXT_LIMIT, name_limit=NAME_LIMIT)
+    app.jinja_env.globals["companion_version"] = __version__
+    from . import bidi, cli, hosts, live, ratelimit, sealed_session, security
     from .export import keeper
     from .web import render_cache, terms
 
     hosts.init_app(app)
+    bidi.init_app(app)
     render_cache.init_app(app)
     ratelimit.init_app(app)
     security.init_app(app)
@@ -132,13 +150,16 @@ def _init_extensions(app: Flask) -> None:
     terms.init_app(app)
     cli.init_app(app)
     keeper.init_app(app)
+    live.init_app(app)
 
 
 def _register_blueprints(app: Flask) -> None:
     from .web import (
         api,
         chronicle,
+        delete_view,
         export_view,
+        import_view,
         main,
         packs_view,
         setup_view,
@@ -154,7 +175,8 @@ def _register_blueprints(app: Flask) -> None:
         story_view.bp,
         api.bp,
         export_view.bp,
-        export_view.import_bp,
+        import_view.import_bp,
+        delete_view.bp,
         tables.bp,
     )
     for blueprint in blueprints:
@@ -172,12 +194,14 @@ def _register_errors(app: Flask) -> None:
         return render_template("errors/404.html"), 404
 
     @app.errorhandler(CSRFError)
-    def csrf_refused(e: CSRFError) -> tuple[str, int]:
-        return render_template("errors/400.html", reason=e.description), 400
+    def csrf_refused(e: CSRFError) -> Any:
+        from .web.expired_form import csrf_refused as refused
+
+        return refused(str(e.description))
 
     @app.errorhandler(429)
-    def too_many(_e: Exception) -> tuple[str, int]:
-        return render_template("errors/429.html"), 429
+    def too_many(e: Exception) -> tuple[str, int]:
+        return render_template("errors/429.html", reason=getattr(e, "reason", None)), 429
 
     @app.errorhandler(413)
     def too_large(_e: Exception) -> tuple[str, int]:
@@ -185,8 +209,11 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(500)
     def server_error(e: Exception) -> tuple[str, int]:
-        log.exception("server error: %s", e)
-        return render_template("errors/500.html"), 500
+        from .request_log import request_id
+
+        if getattr(e, "original_exception", None) is None:  # else Flask logged it already
+            log.exception("server error: %s", e)
+        return render_template("errors/500.html", request_id=request_id()), 500
 
     @app.errorhandler(sqlite3.OperationalError)
     def database_error(e: Exception) -> Any:

@@ -10,10 +10,14 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from .sql import Database, insert
-from .store import now
+from .live.signal import changed
+from .sql import Database, insert, write_transaction
+from .store import STREAM_COLUMNS, Stream, now, stream_from_row
 
 ROLES = ("host", "seat", "reader")
+# A token as it may appear in an address (issued ones are 32 URL-safe characters): the pages,
+# the version polls and the logs find a link's token in a path by this one pattern.
+TOKEN_PATTERN = "[A-Za-z0-9_-]{1,100}"
 
 
 @dataclass(frozen=True)
@@ -72,13 +76,56 @@ def resolve(db: Database, token: str) -> Capability | None:
     return Capability(*row) if row else None
 
 
+def open_stream(db: Database, token: str) -> tuple[Capability, Stream] | None:
+    """What a token grants and the header of the stream it opens, in one query; None when the
+    token is unknown or revoked."""
+    if not token or len(token) > 100:
+        return None
+    row = db.execute(
+        "SELECT c.stream_id, c.role, c.seat, c.token_hash, "
+        + STREAM_COLUMNS
+        + " FROM capabilities c"
+        " JOIN streams s ON s.id = c.stream_id WHERE c.token_hash = ? AND c.revoked IS NULL",
+        [hash_token(token)],
+    ).fetchone()
+    if row is None:
+        return None
+    return Capability(*row[:4]), stream_from_row(row[4:])
+
+
+def issue_within(
+    db: Database, stream_id: str, wanted: list[tuple[str, int | None]], limit: int
+) -> list[str] | None:
+    """Issue every ``(role, seat)`` of ``wanted``, or none if the stream would then hold more than
+    ``limit`` links besides the host's; the tokens made, or None.
+
+    The count and the inserts are one transaction under the store's write lock (SQLite's
+    BEGIN IMMEDIATE, a PostgreSQL advisory lock named by the stream), so posts at once can
+    never pass the limit together.
+    """
+    with write_transaction(db, lock=f"links:{stream_id}"):
+        (in_use,) = db.execute(
+            "SELECT count(*) FROM capabilities"
+            " WHERE stream_id = ? AND revoked IS NULL AND role != 'host'",
+            [stream_id],
+        ).fetchone()
+        if int(in_use) + len(wanted) > limit:
+            return None
+        return [issue(db, stream_id, role, seat) for role, seat in wanted]
+
+
 def revoke(db: Database, stream_id: str, token_hash: str) -> bool:
-    """Revoke one token of the stream; True when something was revoked."""
+    """Revoke one token of the stream; True when something was revoked.
+
+    A revoked link opens nothing, like one never made, so its row is deleted (with any that
+    earlier versions kept marked revoked): issuing and revoking links never grows the table.
+    """
     cursor = db.execute(
-        "UPDATE capabilities SET revoked = ? WHERE stream_id = ? AND token_hash = ?"
-        " AND revoked IS NULL",
-        [now(), stream_id, token_hash],
+        "DELETE FROM capabilities WHERE stream_id = ? AND token_hash = ? AND revoked IS NULL",
+        [stream_id, token_hash],
     )
+    db.execute("DELETE FROM capabilities WHERE stream_id = ? AND revoked IS NOT NULL", [stream_id])
+    changed(db, stream_id)  # the revoked link's open pages end their streams
     return bool(cursor.rowcount > 0)
 
 

@@ -11,6 +11,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 
+from . import __version__
 from .languages import DEFAULT, LANGUAGES
 
 
@@ -20,9 +21,31 @@ def _create_app() -> Flask:
     return create_app()
 
 
-@click.group(cls=FlaskGroup, create_app=_create_app, add_version_option=False)
+class _Commands(FlaskGroup):
+    """Flask's command group, answering a folder this user may not write with a sentence."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PermissionError as err:
+            where = err.filename or "the instance folder"
+            raise click.ClickException(
+                f"This user may not write {where}. Run the command as the user that owns the"
+                " instance (for example `sudo -u companion ...`); docs/deploy.md, section 2,"
+                " says how the folder is made."
+            ) from None
+
+
+@click.group(cls=_Commands, create_app=_create_app, add_version_option=False)
+@click.version_option(
+    __version__, "--version", prog_name="companion", message="%(prog)s %(version)s"
+)
 def main() -> None:
     """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
+    if click.get_current_context().invoked_subcommand == "serve":
+        from . import metrics
+
+        metrics.prepare_server()  # before the app loads: the client library reads it once
 
 
 @click.command("serve", short_help="Run the production server (gunicorn).")
@@ -30,7 +53,6 @@ def main() -> None:
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--lan", is_flag=True, help="Bind to the local network so phones can join.")
 @click.option("--workers", default=2, show_default=True, type=int)
-@click.option("--threads", default=8, show_default=True, type=int)
 @click.option("--certfile", type=click.Path(exists=True, dir_okay=False), help="TLS certificate.")
 @click.option("--keyfile", type=click.Path(exists=True, dir_okay=False), help="TLS private key.")
 @with_appcontext
@@ -39,17 +61,19 @@ def serve(
     port: int,
     lan: bool,
     workers: int,
-    threads: int,
     certfile: str | None,
     keyfile: str | None,
 ) -> None:
     """Run the production server (gunicorn) on the embedded SQLite database."""
-    from . import server, serverlock
+    from . import metrics, server, serverlock
     from .db import init_db
     from .export.supervisor import Settings
     from .pg import is_url
+    from .ratelimit_store import prepare_for
 
     init_db(current_app.config["DATABASE"])
+    prepare_for(current_app.config)
+    current_app.secret_key  # noqa: B018 - made now, by this user, before any worker reads it
     # Held, and inherited by gunicorn's workers, until the server stops: a restore waits for it.
     # A shared PostgreSQL store is restored with PostgreSQL's own tools, so no lock file is kept.
     shared = is_url(current_app.config["DATABASE"])
@@ -71,7 +95,9 @@ def serve(
                 "Serving over plain HTTP on the local network: cookies are not marked Secure."
             )
     _trust_own_hosts(host, lan)
-    server.run(host, port, workers, threads, lan, tls, exports)
+    # The export processes have no app config of their own: they read the format here.
+    os.environ["COMPANION_LOG_FORMAT"] = str(current_app.config.get("LOG_FORMAT", "text"))
+    server.run(host, port, workers, lan, tls, exports, metrics.gunicorn_hooks())
 
 
 def _trust_own_hosts(host: str, lan: bool) -> None:
@@ -154,7 +180,9 @@ def demo_command(language: str) -> None:
 
 
 def _address() -> str:
-    return str(current_app.config.get("PUBLIC_URL", "http://127.0.0.1:8000")).rstrip("/")
+    from .hosts import public_address
+
+    return public_address(current_app.config)
 
 
 @click.group("cardgame")
@@ -241,6 +269,7 @@ def init_app(app: Flask) -> None:
     """Register the command groups that live in their own modules."""
     from .admin import COMMANDS
     from .export.cli import export_command, import_command
+    from .manage_cli import groups
     from .migrate_store import migrate_store_command
     from .packs.cli import packs
 
@@ -253,6 +282,7 @@ def init_app(app: Flask) -> None:
         import_command,
         migrate_store_command,
         cardgame,
+        *groups(export_command),
         *COMMANDS,
     )
     for command in commands:

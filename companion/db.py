@@ -7,18 +7,22 @@ migrations are one list for both (``companion/migrations.py``).
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
+import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 from flask import Flask, current_app, g
 from flask.cli import with_appcontext
 from sqlite_utils import Database
 
-from . import pg
+from . import metrics, pg
 from .migrations import POSTGRESQL_MIGRATIONS, migrations
 
 BUSY_TIMEOUT_MS = 5000
@@ -51,12 +55,19 @@ def connect(path: str | Path) -> Database:
     A ``postgresql://`` address opens PostgreSQL instead, also in autocommit mode.
     """
     if pg.is_url(path):
-        return pg.connect(str(path))  # type: ignore[return-value]
+        return metrics.timed(pg.connect(str(path)))  # type: ignore[no-any-return]
+    cooperative = _greenlets()
+    timeout = 0 if cooperative else BUSY_TIMEOUT_MS
+    base = metrics.sqlite_factory()
     conn = sqlite3.connect(
-        str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        str(path),
+        timeout=timeout / 1000,
+        isolation_level=None,
+        check_same_thread=False,
+        factory=_cooperative(base) if cooperative else base,
     )
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {timeout}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -64,6 +75,47 @@ def connect(path: str | Path) -> Database:
         conn.close()
         raise
     return Database(conn)
+
+
+def _greenlets() -> bool:
+    """Whether gevent runs this process (``companion serve``'s workers): threads are greenlets."""
+    monkey = sys.modules.get("gevent.monkey")
+    return bool(monkey is not None and monkey.is_module_patched("time"))
+
+
+@functools.cache
+def _cooperative(base: type[sqlite3.Connection]) -> type[sqlite3.Connection]:
+    """``base`` (a plain or a counted connection) made to wait cooperatively for a lock."""
+    return type(f"Cooperative{base.__name__}", (_Cooperative, base), {})
+
+
+class _Cooperative(sqlite3.Connection):
+    """A connection that waits for another process's write lock by sleeping, which lets the
+    other greenlets of a gevent worker run; SQLite's own busy wait is C code that would hold the
+    whole worker for up to the busy timeout, once per waiting request."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        return _waiting(self, super().execute, sql, parameters)
+
+    def executemany(self, sql: str, rows: Any, /) -> sqlite3.Cursor:
+        return _waiting(self, super().executemany, sql, rows)
+
+
+def _waiting(conn: sqlite3.Connection, run: Any, sql: str, parameters: Any) -> sqlite3.Cursor:
+    # Inside a transaction a busy answer means giving way to another writer: never waited for.
+    if conn.in_transaction and not sql.lstrip().upper().startswith("BEGIN"):
+        return run(sql, parameters)  # type: ignore[no-any-return]
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.002
+    while True:
+        try:
+            return run(sql, parameters)  # type: ignore[no-any-return]
+        except sqlite3.OperationalError as err:
+            code = getattr(err, "sqlite_errorcode", 0) & 0xFF
+            if code not in (5, 6) or time.monotonic() >= deadline:  # busy, locked
+                raise
+        time.sleep(pause)  # gevent's sleep: the worker serves others meanwhile
+        pause = min(pause * 2, 0.05)
 
 
 def unavailable(err: BaseException) -> bool:
@@ -100,17 +152,22 @@ class _Pooled:
     """A pooled connection and what the pool knows of it."""
 
     db: Database
+    path: str
     # Opened while the files were not writable, or while such a connection was open here.
     tainted: bool
     in_use: bool = False
     retire: bool = False
 
 
-class _Pool:
-    """One connection per thread and database file, reused across requests.
+IDLE_KEPT = 16  # idle connections kept per database; more are closed when given back
 
-    Opening a connection and setting its pragmas costs more than a page's queries, and a
-    threaded server keeps its threads, so each keeps its connection.
+
+class _Pool:
+    """Connections lent to one request at a time and kept for the next.
+
+    Opening a connection and setting its pragmas costs more than a page's queries, so a
+    connection given back is lent again. A request (a thread, or a greenlet under gevent) holds
+    its connection only while it runs: a held-open live stream holds none.
 
     SQLite opens files it may not write read-only, and every connection of a process shares one
     WAL index: a connection opened while the files were read-only stays read-only, and so does
@@ -122,98 +179,122 @@ class _Pool:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._pooled: dict[tuple[int, str], _Pooled] = {}
+        self._idle: dict[str, list[_Pooled]] = {}
+        self._open_count: dict[str, int] = {}
         self._tainted: dict[str, int] = {}
+        self._lent: dict[int, _Pooled] = {}  # by id() of the Database lent
 
     def get(self, path: str) -> Database:
         if pg.is_url(path):
             return self._get_server(path)
-        key = (threading.get_ident(), path)
         ok = writable(path)
+        pooled = None
         with self._lock:
             if self._tainted.get(path) and ok:
                 self._retire(path)
-            pooled = self._pooled.get(key)
-            if pooled is not None and not ok and not pooled.tainted:
-                # The files were made read-only under an open connection: its descriptor could
-                # still write, so it is closed and the next one opens as the files now allow.
-                self._drop(key)
-                pooled = None
-            if pooled is not None:
+            idle = self._idle.setdefault(path, [])
+            if idle and not ok and not idle[-1].tainted:
+                # The files were made read-only under open connections: their descriptors could
+                # still write, so they are closed and the next one opens as the files now allow.
+                for stale in [p for p in idle if not p.tainted]:
+                    idle.remove(stale)
+                    self._drop(stale)
+            if idle:
+                pooled = idle.pop()
                 pooled.in_use = True
+                self._lent[id(pooled.db)] = pooled
             else:
                 tainted = bool(self._tainted.get(path)) or not ok
                 # Counted before opening, so a connection opened meanwhile counts as beside it.
                 self._tainted[path] = self._tainted.get(path, 0) + tainted
         if pooled is None:
-            pooled = self._open(key, tainted)
+            pooled = self._open(path, tainted)
         if pooled.db.conn.in_transaction:
             # A request never starts inside another's transaction: its writes would not commit.
             try:
                 pooled.db.conn.rollback()
             except sqlite3.Error:
-                self.discard(path)
+                self.discard(pooled.db)
                 return self.get(path)
         return pooled.db
 
     def _get_server(self, url: str) -> Database:
-        """This thread's PostgreSQL connection: reopened when the server dropped it."""
-        key = (threading.get_ident(), url)
-        with self._lock:
-            pooled = self._pooled.get(key)
-            if pooled is not None and not pooled.db.conn.usable:
-                self._drop(key)
-                pooled = None
-            if pooled is not None:
+        """A PostgreSQL connection: reopened when the server dropped it."""
+        pooled = None
+        while True:
+            with self._lock:
+                idle = self._idle.setdefault(url, [])
+                pooled = idle.pop() if idle else None
+            # An idle connection does not know that the server restarted until it is used:
+            # checked first (one empty round trip, outside the lock), it is replaced now
+            # instead of failing a request with a 503.
+            if pooled is None or pooled.db.conn.check():
+                break
+            with self._lock:
+                self._drop(pooled)
+        if pooled is not None:
+            with self._lock:
                 pooled.in_use = True
+                self._lent[id(pooled.db)] = pooled
         if pooled is None:
-            pooled = self._open(key, False)
+            pooled = self._open(url, False)
         if pooled.db.conn.in_transaction:
             try:
                 pooled.db.conn.rollback()
             except Exception:
-                self.discard(url)
+                self.discard(pooled.db)
                 return self._get_server(url)
         return pooled.db
 
-    def _open(self, key: tuple[int, str], tainted: bool) -> _Pooled:
+    def _open(self, path: str, tainted: bool) -> _Pooled:
         try:
-            pooled = _Pooled(connect(key[1]), tainted, in_use=True)
+            pooled = _Pooled(connect(path), path, tainted, in_use=True)
         except BaseException:
             with self._lock:
-                self._tainted[key[1]] = self._tainted.get(key[1], 0) - tainted
+                self._tainted[path] = self._tainted.get(path, 0) - tainted
             raise
         with self._lock:
-            self._pooled[key] = pooled
+            self._lent[id(pooled.db)] = pooled
+            self._open_count[path] = self._open_count.get(path, 0) + 1
         return pooled
 
-    def release(self, path: str) -> None:
-        """The request is over: close the connection if it was retired meanwhile."""
+    def release(self, db: Database) -> None:
+        """The request is over: keep the connection for the next, unless it was retired."""
         with self._lock:
-            pooled = self._pooled.get((threading.get_ident(), path))
-            if pooled is not None:
-                pooled.in_use = False
-                if pooled.retire:
-                    self._drop((threading.get_ident(), path))
+            pooled = self._lent.pop(id(db), None)
+            if pooled is None:
+                return
+            pooled.in_use = False
+            idle = self._idle.setdefault(pooled.path, [])
+            if pooled.retire or len(idle) >= IDLE_KEPT:
+                self._drop(pooled)
+            else:
+                idle.append(pooled)
 
-    def discard(self, path: str) -> None:
-        """Close and forget this thread's connection to ``path``; the next ``get`` opens anew."""
+    def discard(self, db: Database) -> None:
+        """Close and forget this request's connection; the next ``get`` opens anew."""
         with self._lock:
-            self._drop((threading.get_ident(), path))
+            pooled = self._lent.pop(id(db), None)
+            if pooled is not None:
+                self._drop(pooled)
+
+    def connections(self, path: str) -> int:
+        """How many connections to ``path`` are open (lent or idle)."""
+        with self._lock:
+            return self._open_count.get(path, 0)
 
     def _retire(self, path: str) -> None:
-        for key, pooled in list(self._pooled.items()):
-            if key[1] == path and pooled.tainted:
-                if pooled.in_use and key[0] != threading.get_ident():
-                    pooled.retire = True
-                else:
-                    self._drop(key)
+        idle = self._idle.get(path, [])
+        for pooled in [p for p in idle if p.tainted]:
+            idle.remove(pooled)
+            self._drop(pooled)
+        for pooled in self._lent.values():
+            if pooled.path == path and pooled.tainted:
+                pooled.retire = True
 
-    def _drop(self, key: tuple[int, str]) -> None:
-        pooled = self._pooled.pop(key, None)
-        if pooled is None:
-            return
-        self._tainted[key[1]] = self._tainted.get(key[1], 0) - pooled.tainted
+    def _drop(self, pooled: _Pooled) -> None:
+        self._tainted[pooled.path] = self._tainted.get(pooled.path, 0) - pooled.tainted
+        self._open_count[pooled.path] = self._open_count.get(pooled.path, 0) - 1
         try:
             pooled.db.conn.close()
         except Exception:  # sqlite3's or psycopg's: the connection is gone either way
@@ -221,7 +302,7 @@ class _Pool:
 
 
 def get_db() -> Database:
-    """The request's database connection (this thread's, opened on first use)."""
+    """The request's database connection (lent on first use, given back when it ends)."""
     if "db" not in g:
         pool: _Pool = current_app.extensions["companion.db_pool"]
         g.db = pool.get(current_app.config["DATABASE"])
@@ -230,9 +311,10 @@ def get_db() -> Database:
 
 def discard_db() -> None:
     """Drop the request's connection after a database fault, so the next request opens anew."""
-    if g.pop("db", None) is not None:
+    db = g.pop("db", None)
+    if db is not None:
         pool: _Pool = current_app.extensions["companion.db_pool"]
-        pool.discard(current_app.config["DATABASE"])
+        pool.discard(db)
 
 
 def close_db(_exc: BaseException | None = None) -> None:
@@ -250,7 +332,7 @@ def close_db(_exc: BaseException | None = None) -> None:
             discard_db()
             return
     g.pop("db", None)
-    pool.release(current_app.config["DATABASE"])
+    pool.release(db)
 
 
 def init_db(path: str | Path) -> None:
@@ -268,7 +350,10 @@ def init_db(path: str | Path) -> None:
 @with_appcontext
 def init_db_command() -> None:
     """Create the database and apply migrations (safe to run again)."""
+    from .ratelimit_store import prepare_for
+
     init_db(current_app.config["DATABASE"])
+    prepare_for(current_app.config)
     click.echo(f"Database ready: {current_app.config['DATABASE']}")
 
 

@@ -1,7 +1,8 @@
 """JSON from outside (request bodies, form fields, backup files), refused when it cannot be stored.
 
 Python's parser raises RecursionError on deep nesting and accepts lone surrogates (``"\\ud800"``),
-which no UTF-8 text (nor SQLite) can hold; both become a JsonInputError with a plain sentence.
+which no UTF-8 text (nor SQLite) can hold, and every character ``companion.input_text`` refuses
+(``"\\u0000"``); each becomes a JsonInputError with a plain sentence.
 """
 
 from __future__ import annotations
@@ -9,17 +10,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from . import input_text
+from .errors import TemplatedError
 from .legacy import N_
 
 MAX_DEPTH = 64
 
 
-class JsonInputError(ValueError):
+class JsonInputError(TemplatedError):
     """JSON that parses but cannot be used: nested too deep, or a text that is not Unicode."""
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message % params if params else message)
-        self.code, self.message, self.params = code, message, params
 
 
 TOO_DEEP = N_("The JSON is nested too deeply: at most %(limit)d levels are accepted.")
@@ -60,3 +59,7 @@ def _check_text(text: str) -> None:
             text.encode("utf-8")
         except UnicodeEncodeError:
             raise JsonInputError("bad-unicode", NOT_UNICODE) from None
+    try:
+        input_text.check(text)
+    except input_text.BadCharacterError as err:
+        raise JsonInputError(err.code, err.message, **err.params) from None

@@ -25,8 +25,10 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import capabilities, cardgames, store
+from .bidi import isolate
 from .bytecache import ByteLRU
 from .cardgames import AnyGame, CardGameRuleError, GameState, game_keys, get_game
+from .errors import TemplatedError
 from .languages import LANGUAGES
 from .legacy.errors import N_
 from .match_replay import (
@@ -58,13 +60,11 @@ __all__ = [
 MAX_BOT_MOVES = 500
 
 
-class MatchSetupError(ValueError):
+class MatchSetupError(TemplatedError):
     """A table that cannot be set up as asked; ``message`` is an English template."""
 
     def __init__(self, message: str, **params: Any) -> None:
-        super().__init__(message % params if params else message)
-        self.message = message
-        self.params = params
+        super().__init__("bad-table", message, **params)
 
 
 class NotAMatchError(KeyError):
@@ -76,10 +76,10 @@ class MatchReadOnlyError(CardGameRuleError):
 
     def __init__(self) -> None:
         super().__init__(
+            "match-read-only",
             N_(
                 "This match was recorded under other rules: it can be read and replayed, not played."
             ),
-            "match-read-only",
         )
 
 
@@ -109,7 +109,9 @@ class Match:
         return get_game(self.key)
 
     def names(self) -> list[str]:
-        return [seat.name for seat in self.seats]
+        """The seats' names as boards show them: isolated (``bidi.isolate``), so a name written
+        right to left never turns the board's own words around it."""
+        return [isolate(seat.name) for seat in self.seats]
 
     def acting_seats(self) -> list[int]:
         """Seats that have a legal action now (none while the match only replays)."""
@@ -146,7 +148,7 @@ def check_options(key: str, options: Mapping[str, Any], players: int) -> None:
     try:
         cardgames.check_options(get_game(key), options, players)
     except CardGameRuleError as err:
-        raise MatchSetupError(err.template, **err.params) from err
+        raise MatchSetupError(err.message, **err.params) from err
 
 
 def create(
@@ -182,28 +184,35 @@ def create(
     return sid, token
 
 
-# A replayed match is charged a multiple of its events' JSON (see chronicles.STATE_COST).
-STATE_COST = 3
-MOVE_COST = 1024  # charged for each move played on a cached match
-CACHE = ByteLRU(4 * 1024 * 1024)
+# A replayed match is charged what it takes in memory: a base and a cost per event (each move
+# adds to the engine's state and log), measured with tracemalloc at 1,100 to 1,600 bytes an
+# event and pinned by tests/test_cache_sizes.py on both games at several lengths and tables.
+MATCH_BASE = 16 * 1024
+EVENT_COST = 2000
+CACHE = ByteLRU(6 * 1024 * 1024)
 
 
-def load(db: Database, sid: str) -> Match:
+def match_cost(events: int) -> int:
+    """What a match stream of ``events`` events is charged in the cache."""
+    return MATCH_BASE + EVENT_COST * events
+
+
+def load(db: Database, sid: str, header: store.Stream | None = None) -> Match:
     """Replay the match's stream (cached per version); raises UnreadableMatchError when not
-    even its table can be read, NotAMatchError for a stream of another kind."""
-    header = store.get_stream(db, sid)
+    even its table can be read, NotAMatchError for a stream of another kind. ``header`` is the
+    stream's header when the caller has just read it."""
+    header = header if header is not None else store.get_stream(db, sid)
     if header.kind not in game_keys():
         raise NotAMatchError(sid)
     cached = CACHE.get(sid)
-    if cached is not None and cached[0].version == header.version:
-        return cached[0]  # type: ignore[no-any-return]
+    if cached is not None and cached.version == header.version:
+        return cached  # type: ignore[no-any-return]
     try:
         stored, damaged = store.load_events(db, sid, upto=header.version), False
     except store.DamagedEventError as err:  # read what was stored before the damage
         stored, damaged = err.readable, True
     match = _replay(sid, stored, header.version, damaged)
-    nbytes = STATE_COST * sum(len(json.dumps(e.data, ensure_ascii=False)) for e in stored)
-    CACHE.put(sid, (match, nbytes), nbytes)
+    CACHE.put(sid, match, match_cost(header.version))
     return match
 
 
@@ -242,7 +251,7 @@ def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: 
         raise store.StaleVersionError(match.id, version, match.version)
     if match.seats[seat].bot is not None:
         raise CardGameRuleError(
-            N_("%(name)s is played by a bot."), "bot-seat", name=match.seats[seat].name
+            "bot-seat", N_("%(name)s is played by a bot."), name=match.seats[seat].name
         )
     state = match.game.apply(match.state, seat, action)
     new_version = store.append(db, match.id, match.version, [_action_event(seat, action)])
@@ -280,7 +289,7 @@ def rematch(db: Database, match: Match, version: int) -> Match:
     if match.read_only is not None:
         raise MatchReadOnlyError()
     if match.game.result(match.state) is None:
-        raise CardGameRuleError(N_("The match is still being played."), "match-running")
+        raise CardGameRuleError("match-running", N_("The match is still being played."))
     store.append(
         db,
         match.id,
@@ -314,9 +323,8 @@ def _moved(match: Match, state: GameState, version: int) -> Match:
         match.read_only,
     )
     before = CACHE.get(match.id)
-    if before is not None and before[0].version == match.version:
-        nbytes = before[1] + MOVE_COST
-        CACHE.put(match.id, (moved, nbytes), nbytes)
+    if before is not None and before.version == match.version:
+        CACHE.put(match.id, moved, match_cost(version))
     return moved
 
 

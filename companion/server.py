@@ -1,4 +1,11 @@
-"""The production server ``companion serve`` runs: gunicorn with threaded workers.
+"""The production server ``companion serve`` runs: gunicorn with gevent workers.
+
+Each worker process serves every connection in a greenlet of its own, so a held-open live stream
+or a slow client costs a little memory, never a thread (``docs/server.md``). A request must
+arrive in time: its head within ``HEAD_TIMEOUT`` seconds (the same wait as for the next request
+on a kept-alive connection), and its body at ``BODY_RATE`` bytes a second after ``BODY_GRACE``
+seconds; the whole body is read before the app sees it. Past that the connection is closed.
+A worker holds at most ``CONNECTIONS`` connections at once.
 
 gunicorn's master also keeps the export supervisor (``companion.export.supervisor``): it starts
 it when the server is ready (``when_ready``), starts it again within seconds if it stops (after
@@ -8,16 +15,103 @@ pool of PDF workers however many web workers it runs, and no request ever starts
 
 from __future__ import annotations
 
+import io
+import logging
+import resource
 import socket
 import sys
 from typing import Any
 
 import click
+import gevent
 from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
+from gunicorn.http.body import Body
+from gunicorn.workers.ggevent import GeventWorker
 
 from .export.keeper import Keeper
 from .export.supervisor import Settings
+
+log = logging.getLogger(__name__)
+HEAD_TIMEOUT = 10  # seconds for a request's head, and for the next one on a kept connection
+BODY_GRACE = 10.0  # seconds any body may take...
+BODY_RATE = 16 * 1024  # ...and one more for every this many bytes it declares
+BUFFERED_BODY = 17 * 1024 * 1024  # the largest body read ahead (a backup's import is 16 MB)
+CONNECTIONS = 2000  # open connections per worker: live streams, slow clients and requests
+
+
+class Worker(GeventWorker):  # type: ignore[misc]
+    """gunicorn's gevent worker with deadlines on a request's head and body."""
+
+    def init_process(self) -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = CONNECTIONS + 256  # each connection is a descriptor; a few more for files
+        if soft < wanted and (hard == resource.RLIM_INFINITY or soft < hard):
+            limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+        super().init_process()
+
+    def patch(self) -> None:
+        super().patch()
+        # psycopg picks its way of waiting when first imported; the master imported it before
+        # gevent patched anything (it opened the database), so it would block the whole worker.
+        waiting = sys.modules.get("psycopg.waiting")
+        if waiting is not None:
+            _cooperative_psycopg(waiting)
+
+    def timeout_ctx(self) -> Any:
+        return gevent.Timeout(HEAD_TIMEOUT, False)
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        if not _read_body(req):
+            log.info("closed a connection whose request body came too slowly: %s", addr)
+            raise StopIteration()
+        return super().handle_request(listener_name, req, sock, addr)
+
+    def run(self) -> None:
+        gevent.spawn(self._end_streams_on_stop)
+        super().run()
+
+    def _end_streams_on_stop(self) -> None:
+        """When the worker is told to stop, end its live streams: browsers connect again to
+        another worker rather than hold this one until its graceful timeout."""
+        while self.alive:
+            gevent.sleep(0.5)
+        live = getattr(self.wsgi, "extensions", {}).get("companion.live")
+        if live is not None:
+            live.stop()
+
+
+def _cooperative_psycopg(waiting: Any) -> None:
+    """Make psycopg, imported before gevent patched the standard library, wait as gevent's
+    own patched modules do (what psycopg chooses by itself when imported after the patch)."""
+    import selectors
+
+    waiting.DefaultSelector = selectors.DefaultSelector  # bound at import: connecting waits
+    waiting.wait = waiting.wait_select  # calls select.select, patched by now
+
+
+def _read_body(req: Any) -> bool:
+    """Read the whole body of ``req`` within its deadline; False when it did not come in time."""
+    length = next((v for k, v in req.headers if k == "CONTENT-LENGTH"), None)
+    declared = int(length) if length is not None and length.isdigit() else 0
+    if declared > BUFFERED_BODY:
+        return True  # the app refuses it by its length alone, reading nothing
+    if req.body is None:
+        return True
+    chunks: list[bytes] = []
+    size = 0
+    with gevent.Timeout(BODY_GRACE + declared / BODY_RATE, False):
+        while True:
+            chunk = req.body.read(64 * 1024)
+            if not chunk:
+                req.body = Body(io.BytesIO(b"".join(chunks)))
+                return True
+            size += len(chunk)
+            if size > BUFFERED_BODY:
+                return False
+            chunks.append(chunk)
+    return False
 
 
 class _Arbiter(Arbiter):  # type: ignore[misc]
@@ -74,10 +168,10 @@ def run(
     host: str,
     port: int,
     workers: int,
-    threads: int,
     lan: bool,
     tls: tuple[str, str] | None = None,
     exports: Settings | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """Print the address to open, then serve (and make books) until interrupted."""
     shown = lan_address() if lan else host
@@ -89,13 +183,16 @@ def run(
         {
             "bind": f"{host}:{port}",
             "workers": workers,
-            "threads": threads,
-            "worker_class": "gthread",
+            "worker_class": Worker,
+            "worker_connections": CONNECTIONS,
+            "keepalive": HEAD_TIMEOUT,
             "accesslog": None,
             "errorlog": "-",
             "loglevel": "warning",
+            "logger_class": "companion.gunicorn_logs.Logger",  # tokens redacted, lines escaped
             "timeout": 60,
             **({"certfile": tls[0], "keyfile": tls[1]} if tls else {}),
+            **(extra or {}),
         },
         exports,
     ).run()

@@ -8,7 +8,7 @@ write transaction starts, and how a row is locked for the one who reads it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 POSTGRESQL = "postgresql"
@@ -23,7 +23,7 @@ class Database(Protocol):
 
 def dialect(db: Any) -> str:
     """``"postgresql"`` for a PostgreSQL connection, ``"sqlite"`` for sqlite-utils."""
-    return getattr(db, "dialect", SQLITE)  # type: ignore[no-any-return]
+    return str(getattr(db, "dialect", SQLITE))
 
 
 def for_update(db: Database) -> str:
@@ -50,6 +50,7 @@ class write_transaction:  # noqa: N801 - used as a context manager, like context
         self.db, self.lock = db, lock
 
     def __enter__(self) -> Any:
+        self.db.after_commit = []
         if dialect(self.db) == POSTGRESQL:
             self.db.conn.execute("BEGIN")
             if self.lock is not None:
@@ -59,10 +60,23 @@ class write_transaction:  # noqa: N801 - used as a context manager, like context
         return self.db
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        callbacks, self.db.after_commit = self.db.after_commit, None
         if not exc_type:
             self.db.conn.execute("COMMIT")
+            for callback in callbacks:
+                callback()
         elif self.db.conn.in_transaction:  # SQLite rolls back by itself on a full disk
             self.db.conn.execute("ROLLBACK")
+
+
+def after_commit(db: Any, callback: Callable[[], object]) -> None:
+    """Run ``callback`` once the write transaction ``db`` is in commits (now, outside one);
+    never, if it rolls back."""
+    pending = getattr(db, "after_commit", None)
+    if pending is None:
+        callback()
+    else:
+        pending.append(callback)
 
 
 def insert(db: Any, table: str, row: Mapping[str, Any]) -> None:

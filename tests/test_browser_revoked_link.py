@@ -1,11 +1,11 @@
-"""A real browser on a link that gets revoked: the page stops polling and says why."""
+"""A real browser on a link that gets revoked: the page stops following it and says why."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from companion import capabilities
 from companion.db import connect
@@ -20,21 +20,32 @@ SETUP = {
 }
 
 
-def test_the_play_page_stops_polling_a_revoked_link(
+def test_the_play_page_stops_following_a_revoked_link(
     page: Page, live_server: str, tmp_path: Path
 ) -> None:
     created = page.request.post(f"{live_server}/api/v1/chronicles", data=SETUP).json()
     db = connect(tmp_path / "test.sqlite3")
     reader = capabilities.issue(db, created["id"], "reader")
-    polls: list[str] = []
-    page.on("request", lambda r: polls.append(r.url) if r.url.endswith("/version") else None)
     page.goto(f"{live_server}/c/{reader}/?lang=en")
-    page.wait_for_timeout(800)
-    assert polls, "the page polls while its link opens the chronicle"
+    live = page.locator("#live")
+    expect(live).to_have_attribute("data-live-transport", "stream")
     capabilities.revoke(db, created["id"], capabilities.hash_token(reader))
     note = page.locator("#link-gone")
-    note.wait_for(state="visible", timeout=5000)
+    note.wait_for(state="visible", timeout=15_000)
     assert "no longer opens the chronicle" in note.inner_text()
-    seen = len(polls)
-    page.wait_for_timeout(1500)
-    assert len(polls) == seen
+    expect(live).to_have_attribute("data-live-transport", "stopped")  # neither streams nor polls
+
+
+def test_a_polling_page_stops_following_a_revoked_link(
+    page: Page, live_server: str, tmp_path: Path
+) -> None:
+    created = page.request.post(f"{live_server}/api/v1/chronicles", data=SETUP).json()
+    db = connect(tmp_path / "test.sqlite3")
+    reader = capabilities.issue(db, created["id"], "reader")
+    page.route("**/events", lambda route: route.abort())  # no stream: the page polls
+    page.goto(f"{live_server}/c/{reader}/?lang=en")
+    live = page.locator("#live")
+    expect(live).to_have_attribute("data-live-transport", "poll")
+    capabilities.revoke(db, created["id"], capabilities.hash_token(reader))
+    page.locator("#link-gone").wait_for(state="visible", timeout=15_000)
+    expect(live).to_have_attribute("data-live-transport", "stopped")

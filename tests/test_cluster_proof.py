@@ -1,23 +1,27 @@
 """Proof through two real servers sharing one PostgreSQL store and one exports folder.
 
 Racing clients spread over both servers lose nothing and double nothing; a page open on one
-server sees a command made on the other within a second; a book asked for on one downloads from
-the other; a prompt pack uploaded on one is listed and played on the other (each server keeps a
-packs folder of its own); kill -9 of one server mid-load leaves the other serving and every
-acknowledged command stored.
+server's stream hears a command made on the other (how soon: bench/bench_seen.py); both servers'
+export pools share one queue (each book made once, both pools at work at once); a book asked for
+on one downloads from the other; a prompt pack uploaded on one is listed and played on the other
+(each server keeps a packs folder of its own); kill -9 of one server mid-load leaves the other
+serving and every acknowledged command stored.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 
 import pytest
+from live_client import EventStream
 from pg_server import available, database_url
-from racing import create_chronicle, race, start_clients
+from racing import create_chronicle, race, race_at_one_version, start_clients
 from server_client import SETUP, Browser, Server, next_command, request, send
+from waiting import wait_until
 
 pytestmark = [
     pytest.mark.slow,
@@ -72,13 +76,17 @@ def test_clients_on_two_servers_lose_nothing_and_double_nothing(
 ) -> None:
     a, b, url = cluster
     token, start = create_chronicle(a.port)
+    # Four clients on each server send at one version at once, round after round: one command is
+    # stored, the seven others are refused as stale, whichever server answers first.
+    rounds = race_at_one_version([a.port, b.port], token, clients=8, rounds=30)
+    for answers in rounds:
+        assert sorted(answer.status or 0 for answer in answers) == [200] + [409] * 7, answers
     log = race([a.port, b.port], token, clients=8, commands=200)
     commands = [answer for answer in log if answer.kind == "command"]
     assert len(commands) == 1600 and len(log) == 1600, [a for a in log if a.kind != "command"][:3]
     statuses = Counter(answer.status for answer in commands)
     assert set(statuses) <= {200, 409}, statuses  # no 5xx, nothing else
-    assert statuses[409] > 50, statuses  # the two servers really raced
-    accepted = [answer for answer in commands if answer.accepted]
+    accepted = [answer for answer in [*sum(rounds, []), *commands] if answer.accepted]
     assert {answer.port for answer in accepted} == {a.port, b.port}
     versions = sorted(answer.new_version or 0 for answer in accepted)
     assert len(versions) == len(set(versions)), "two commands got the same version"
@@ -88,28 +96,30 @@ def test_clients_on_two_servers_lose_nothing_and_double_nothing(
     assert seqs == list(range(1, start + len(accepted) + 1))  # 0 lost, 0 doubled, no gap
 
 
-def test_a_page_on_one_server_sees_a_command_made_on_the_other_within_a_second(
+def test_a_stream_on_one_server_hears_each_command_made_on_the_other(
     cluster: tuple[Server, Server, str],
 ) -> None:
+    """PostgreSQL's NOTIFY carries a change from server A to the streams held by server B."""
     a, b, _url = cluster
     token, _start = create_chronicle(a.port)
     import random
 
     rng = random.Random(7)
-    delays: list[float] = []
-    for _ in range(30):
-        status, state = request(a.port, "GET", f"/api/v1/chronicles/{token}/state")
-        status, body = send(a.port, token, state["version"], next_command(state, rng))
-        assert status == 200, body
-        made = time.monotonic()
-        while True:  # the play page's poll, at a brisker pace than a browser's
-            status, seen = request(b.port, "GET", f"/c/{token}/version")
-            if status == 200 and seen["version"] >= body["version"]:
-                break
-            assert time.monotonic() - made < 5, "server B never saw the command"
-            time.sleep(0.02)
-        delays.append(time.monotonic() - made)
-    assert max(delays) < 1.0, sorted(delays)[-3:]  # 30 samples: the slowest is the p99
+    streams = [EventStream(b.port, f"/c/{token}/events") for _ in range(4)]
+    try:
+        for stream in streams:
+            assert stream.status == 200 and stream.next() is not None
+        for _ in range(10):
+            status, state = request(a.port, "GET", f"/api/v1/chronicles/{token}/state")
+            status, body = send(a.port, token, state["version"], next_command(state, rng))
+            assert status == 200, body
+            for stream in streams:  # each waits for the event (30 s at most), never polls
+                event = stream.next()
+                assert event is not None, "server B's stream ended"
+                assert json.loads(event.data)["version"] == body["version"]
+    finally:
+        for stream in streams:
+            stream.close()
 
 
 def test_a_book_asked_for_on_one_server_downloads_from_the_other(
@@ -124,15 +134,51 @@ def test_a_book_asked_for_on_one_server_downloads_from_the_other(
         {"format": "pdf", "edition": "story", "paper": "a5"},
     )
     assert status in (200, 202), job
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + 900  # a hung worker, not a slow book (bench/bench_pdf.py)
     while job["status"] != "done":
         assert job["status"] in ("queued", "running"), job
-        assert time.monotonic() < deadline, job
+        assert time.monotonic() < deadline, f"the export job never ended: {job}"
         time.sleep(0.5)
         status, job = request(b.port, "GET", job["status_url"])
         assert status == 200, job
     status, pdf = request(b.port, "GET", job["file_url"], timeout=60)
     assert status == 200 and pdf.startswith("%PDF-")
+
+
+def test_two_servers_share_the_export_queue(cluster: tuple[Server, Server, str]) -> None:
+    """Books asked for on both servers are each made once, by both servers' pools at once."""
+    a, b, url = cluster
+    import psycopg
+
+    jobs: list[dict[str, object]] = []
+    for n, port in enumerate([a.port, b.port, a.port, b.port]):
+        token, _start = create_chronicle(port)
+        paper = ("a5", "a4", "b6", "a5")[n]
+        status, job = request(
+            port, "POST", f"/api/v1/chronicles/{token}/exports", {"format": "pdf", "paper": paper}
+        )
+        assert status in (200, 202), job
+        jobs.append(job)
+    most_at_once = 0
+    deadline = time.monotonic() + 600
+    with psycopg.connect(url, autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            rows = conn.execute("SELECT status FROM exports").fetchall()
+            statuses = Counter(str(row[0]) for row in rows)
+            most_at_once = max(most_at_once, statuses["running"])
+            if statuses["queued"] == statuses["running"] == 0:
+                break
+            time.sleep(0.2)
+        hosts = conn.execute("SELECT count(*) FROM exports WHERE status = 'done'").fetchone()
+    assert hosts is not None and hosts[0] >= len(jobs), "not every book was made"
+    # One pool per server (EXPORT_WORKERS=1): with four books queued, both make one at once.
+    assert most_at_once == 2, most_at_once
+    for job in jobs:
+        for port in (a.port, b.port):
+            status, done = request(port, "GET", str(job["status_url"]))
+            assert status == 200 and done["status"] == "done", done
+            status, pdf = request(port, "GET", done["file_url"], timeout=60)
+            assert status == 200 and pdf.startswith("%PDF-")
 
 
 def test_a_pack_uploaded_on_one_server_is_listed_and_played_on_the_other(
@@ -171,13 +217,18 @@ def test_kill_minus_nine_of_one_server_leaves_the_other_serving(
     token, _start = create_chronicle(b.port)
     stop = threading.Event()
     log, threads = start_clients([a.port, b.port], token, 8, 10_000, stop)
-    time.sleep(3)
+
+    def accepted_on(server: Server) -> int:
+        return sum(answer.accepted and answer.port == server.port for answer in log)
+
+    wait_until(lambda: accepted_on(a) > 10 and accepted_on(b) > 10, "commands on both servers")
     a.kill()
-    killed = time.monotonic()
-    time.sleep(3)  # server B carries on alone
+    before = accepted_on(b)
+    wait_until(lambda: accepted_on(b) > before + 10, "server B acknowledging commands alone")
     stop.set()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=300)
+    assert not [thread for thread in threads if thread.is_alive()], "a client never stopped"
     on_b = [answer for answer in log if answer.port == b.port]
     assert not [x for x in on_b if x.kind != "command" or x.status not in (200, 409)]
     assert [answer for answer in on_b if answer.accepted]
@@ -187,5 +238,4 @@ def test_kill_minus_nine_of_one_server_leaves_the_other_serving(
     assert set(acknowledged) <= stored, "an acknowledged command is missing"
     status, state = request(b.port, "GET", f"/api/v1/chronicles/{token}/state")
     assert status == 200 and state["version"] == max(stored)
-    assert time.monotonic() - killed < 60
     a.start()  # back for any test after this one

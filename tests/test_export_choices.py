@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,9 @@ SENTENCES = {
     "vertical": "like a Japanese paperback.",
     "epub": "the text follows the reader's font and size.",
     "epub-vertical": "the e-book in vertical Japanese, pages turning right to left.",
+    "booklet": "print both sides, flipping on the short edge, then fold the stack in half",
+    "booklet-vertical": "the vertical book as a booklet, bound on the right",
+    "vault": "a zip of linked notes, one per turning point",
 }
 
 
@@ -76,12 +80,13 @@ def test_a_japanese_life_is_offered_every_book_with_its_sentence(
         )
         assert label and sentence in label.group(0), kind
     assert 'value="story"' in form and 'value="annotated"' in form
-    assert re.findall(r'<option value="([a-z0-9]+)"', form)[2:] == [
+    assert re.findall(r'<option value="([a-z0-9-]+)"', form)[2:] == [
         "a5",
         "a4",
         "b6",
         "a6",
         "shinsho",
+        "half-letter",
     ]
     thicknesses = re.findall(r'name="thickness">(.*?)</select>', form, re.S)[0]
     assert re.findall(r'value="([0-9.]+)"', thicknesses) == ["0.08", "0.1", "0.13", "0.16"]
@@ -93,7 +98,7 @@ def test_an_english_life_has_no_vertical_books(
     app: Flask, client: FlaskClient, no_chromium: None
 ) -> None:
     form = book_form(client, demo(app, "en").host_token)
-    assert offered(form) == {"book", "print-shop", "epub"}
+    assert offered(form) == {"book", "print-shop", "booklet", "epub", "vault"}
     assert INSTALL_COMMAND not in form  # nothing to install for a book it cannot have
 
 
@@ -103,6 +108,7 @@ def test_without_chromium_the_page_gives_the_install_command(
     token = demo(app, "ja").host_token
     form = book_form(client, token)
     assert "vertical" not in offered(form) and "epub-vertical" in offered(form)
+    assert "booklet-vertical" not in offered(form)
     assert f"<code>{INSTALL_COMMAND}</code>" in form
     response = client.post(
         f"/c/{token}/export/pdf?lang=en",
@@ -124,6 +130,9 @@ def test_without_chromium_the_page_gives_the_install_command(
         ("vertical", None, ["vertical"]),
         ("epub", None, ["epub"]),
         ("epub-vertical", "0.08", ["epub-vertical"]),
+        ("booklet", None, ["booklet"]),
+        ("booklet-vertical", None, ["booklet-vertical"]),
+        ("vault", None, ["vault"]),
     ],
 )
 def test_each_choice_queues_its_books(
@@ -136,7 +145,7 @@ def test_each_choice_queues_its_books(
     layouts: list[str],
 ) -> None:
     token = demo(app, "ja").host_token
-    data = {"kind": kind, "edition": "annotated", "paper": "b6"}
+    data = {"kind": kind, "edition": "annotated", "paper": "a5" if "booklet" in kind else "b6"}
     if thickness is not None:
         data["thickness"] = thickness
     response = client.post(f"/c/{token}/export/pdf?lang=en", data=data, follow_redirects=True)
@@ -158,6 +167,8 @@ def test_each_choice_queues_its_books(
         ("ja", {"kind": "print-shop", "thickness": "2"}, "A paper is 0.04 to 0.3 mm thick."),
         ("ja", {"kind": "print-shop", "thickness": "nan"}, "A paper is 0.04 to 0.3 mm thick."),
         ("ja", {"kind": "print-shop", "thickness": "1e999"}, "A paper is 0.04 to 0.3 mm thick."),
+        ("ja", {"kind": "booklet", "paper": "b6"}, "A booklet is an A5 book printed on A4"),
+        ("en", {"kind": "booklet-vertical"}, "cannot be made of this chronicle"),
     ],
 )
 def test_impossible_choices_are_refused_with_a_sentence(
@@ -199,6 +210,7 @@ def api_export(client: FlaskClient, token: str, **body: Any) -> Any:
 def test_the_api_queues_every_kind_of_book(
     app: Flask, client: FlaskClient, chromium: None, spawned: list[Any]
 ) -> None:
+    app.config["EXPORT_QUEUE_PER_STREAM"] = 5  # every kind at once: more than the default share
     token = demo(app, "ja").reader_token
     epub = api_export(client, token, format="epub", edition="story")
     assert epub.status_code == 202 and epub.get_json()["layout"] == "epub"
@@ -279,3 +291,58 @@ def test_the_cli_writes_an_epub_and_names_what_a_vertical_pdf_needs(
     refused = runner.invoke(args=args)
     assert refused.exit_code == 1 and INSTALL_COMMAND in refused.output
     assert not pdf.exists()
+
+
+# What the exports page calls each book: its kind, its edition, and its paper when it has one.
+LABELS = {
+    ("book", "a5"): ("Story edition, A5", "物語版・A5"),
+    ("print", "b6"): ("Print shop: the pages · Story edition, B6", None),
+    ("vertical", "a6"): ("Vertical PDF · Story edition, A6", None),
+    ("booklet", "a5"): (
+        "Booklet · Story edition, A5 on A4",
+        "小冊子・物語版・A5（A4 用紙に面付け）",
+    ),
+    ("booklet", "half-letter"): ("Booklet · Story edition, Half letter on US Letter", None),
+    ("epub", "a5"): ("EPUB · Story edition", "EPUB・物語版"),
+    ("epub-vertical", "a4"): ("Vertical EPUB · Story edition", None),
+    ("vault", "a5"): ("Obsidian vault · Story edition", "Obsidian 保管庫・物語版"),
+}
+
+
+@pytest.mark.parametrize(("layout", "paper"), list(LABELS))
+def test_every_job_names_its_edition_and_only_a_pdf_its_paper(
+    app: Flask, layout: str, paper: str
+) -> None:
+    from companion.export import jobs
+    from companion.web.export_view import describe
+
+    created = demo(app, "ja")
+    db = connect(app.config["DATABASE"])
+    job, _new = jobs.request_book(
+        db, Path(app.config["EXPORTS_DIR"]), created.id, 1, "story", paper, layout
+    )
+    english, japanese = LABELS[layout, paper]
+    for lang, expected in (("en", english), ("ja", japanese)):
+        with app.test_request_context(f"/?lang={lang}"):
+            label = describe(created.host_token, job)["label"]
+        if expected is not None:
+            assert label == expected, (lang, label)
+        if layout in ("epub", "epub-vertical", "vault"):
+            assert "A5" not in label and "A4" not in label  # an e-book has no paper size
+
+
+def test_the_api_queues_booklets_and_the_vault(
+    app: Flask, client: FlaskClient, chromium: None, spawned: list[Any]
+) -> None:
+    token = demo(app, "ja").reader_token
+    vault = api_export(client, token, format="vault")
+    assert vault.status_code == 202, vault.get_json()
+    assert (vault.get_json()["layout"], vault.get_json()["format"]) == ("vault", "vault")
+    booklet = api_export(client, token, format="pdf", booklet=True, paper="half-letter")
+    assert booklet.status_code == 202 and booklet.get_json()["layout"] == "booklet"
+    tate = api_export(client, token, format="pdf", booklet=True, vertical=True)
+    assert tate.status_code == 202 and tate.get_json()["layout"] == "booklet-vertical"
+    for bad in ({"paper": "b6"}, {"print_shop": True}, {"booklet": "yes"}):
+        refused = api_export(client, token, format="pdf", **{"booklet": True, **bad})
+        assert refused.status_code == 400 and refused.get_json()["code"] == "bad-export"
+    assert queued_layouts(app) == ["booklet", "booklet-vertical", "vault"]

@@ -191,6 +191,7 @@ def epubcheck(tmp_path: Path, data: bytes) -> str:
 
 
 @needs_epubcheck
+@pytest.mark.slow  # epubcheck starts a Java virtual machine for each book
 @pytest.mark.parametrize(
     ("language", "layout"), [("ja", "epub"), ("ja", "epub-vertical"), ("en", "epub")]
 )
@@ -259,10 +260,14 @@ def test_vertical_book_is_vertical_japanese_right_to_left(build: Callable[..., b
             fonts.add(str(font["/BaseFont"]).split("+")[-1])
     assert fonts == {"IPAexMincho", "IPAexGothic"}
     # Text reads in order: each column top to bottom, the columns right to left.
-    text = unicodedata.normalize("NFKC", "".join(p.extract_text() for p in reader.pages[3:6]))
+    first = min(set(chapter_starts(reader).values()) - {1, 2})
+    pages = reader.pages[first - 1 : first + 2]
+    text = unicodedata.normalize("NFKC", "".join(p.extract_text() for p in pages))
     text = "".join(text.split())
     assert "峠道の曲がり角で" in text and "朱音は一度だけ振り返る" in text
     assert text.index("峠道の曲がり角で") < text.index("朱音は一度だけ振り返る")
+    # *ひびの入った* is emphasis: 傍点 beside its six characters, never a slanted face.
+    assert text.count("\ufe45") >= 6, text[:300]
 
 
 def test_contents_pages_are_numbered_in_kanji_digits() -> None:
@@ -334,12 +339,19 @@ def test_vertical_folios_and_running_heads_stand_at_the_outer_edge(
     stages = [
         (page, title.split(" ", 1)[1]) for title, page in starts.items() if title[0] in "♥♦♣♠"
     ]
+    from companion.export.vertical import kanji_number
+
     width, height = float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)
+    body = min(page for page, _name in stages)
+    assert body == 3, "the title page and the contents fill one page each"
     for number, page in enumerate(reader.pages, start=1):
         runs = placed_text(page)
-        folios = [x for text, x, y in runs if text == str(number) and y < 0.15 * height]
+        # Folios are kanji numerals, as the contents number the pages.
+        foot = [(text, x) for text, x, y in runs if y < 14 * MM]  # the bottom margin (A6)
+        folios = [x for text, x in foot if text == kanji_number(number)]
+        assert not [text for text, _x in foot if text.isascii() and text.isdigit()]
         heads = [(text, x) for text, x, y in runs if y > 0.9 * height]
-        if number <= 3:  # the cover and the contents carry neither
+        if number < body:  # the title page and the contents carry neither
             assert not folios and not heads, number
             continue
         assert len(folios) == 1, number
@@ -348,10 +360,10 @@ def test_vertical_folios_and_running_heads_stand_at_the_outer_edge(
         assert (folios[0] < width / 2) == outer_left, number
         assert len(heads) == 1 and (heads[0][1] < width / 2) == outer_left, number
         if not outer_left:
-            assert heads[0][0] == "朱音(あかね)の生涯", number
+            assert "".join(heads[0][0].split()) == "朱音(あかね)の生涯", number
         elif number < starts["エピローグ"]:
             stage = [name for start, name in stages if start <= number][-1]
-            assert heads[0][0] == stage, number
+            assert "".join(heads[0][0].split()) == stage, number
 
 
 @pytest.mark.browser
@@ -378,3 +390,63 @@ def test_vertical_contents_give_the_page_where_each_part_begins(
         destination = reader.named_destinations[f"/stage-{index}"]
         assert reader.get_destination_page_number(destination) + 1 == page
     assert "エピローグ" + kanji_number(starts["エピローグ"]) in listed
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not shutil.which("pdftoppm"), reason="poppler-utils is not installed")
+def test_no_vertical_page_is_left_nearly_empty_but_before_a_part(
+    build: Callable[..., bytes], tmp_path: Path
+) -> None:
+    """A page with under a quarter of a page's usual ink ends a part (or the book)."""
+    import statistics
+
+    reader = vertical_book(build)
+    starts = set(chapter_starts(reader).values())
+    path = tmp_path / "vertical.pdf"
+    path.write_bytes(build("vertical", "ja", "annotated", "a6"))
+    inks = [page_ink(path, number) for number in range(1, len(reader.pages) + 1)]
+    usual = statistics.median(inks)
+    empty = [n for n, ink in enumerate(inks, 1) if ink < usual / 4]
+    assert [n for n in empty if n + 1 not in starts and n != len(inks)] == [], (empty, starts)
+
+
+def page_ink(path: Path, page: int) -> float:
+    data = subprocess.run(
+        ["pdftoppm", "-r", "30", "-gray", "-f", str(page), "-l", str(page), str(path)],
+        check=True,
+        capture_output=True,
+    ).stdout
+    _magic, width, height, _maxval, pixels = data.split(maxsplit=4)
+    pixels = pixels[: int(width) * int(height)]
+    return sum(1 for value in pixels if value < 200) / len(pixels)
+
+
+@pytest.mark.browser
+def test_the_vertical_book_is_laid_out_once_and_its_front_matter_again(book_app: Flask) -> None:
+    """One printing of the whole book; the contents' numbers cost a printing of the front
+    matter alone, whose pages take the place of the first ones."""
+    from companion.export.vertical import (
+        chromium_path,
+        heading_pages,
+        render_vertical,
+        vertical_html,
+    )
+
+    if chromium_path() is None:
+        pytest.skip("Chromium is not installed (scripts/setup --vertical installs it)")
+    state = sample_state("ja")
+    asked: list[tuple[object, bool]] = []
+
+    def html_for(numbers: object, front_only: bool) -> str:
+        asked.append((numbers, front_only))
+        return vertical_html(state, "story", "a6", numbers, front_only)  # type: ignore[arg-type]
+
+    with book_app.app_context():
+        pdf = render_vertical(html_for, STATIC, "t", "a")
+    assert [front for _numbers, front in asked] == [False, True]
+    assert asked[0][0] is None and isinstance(asked[1][0], dict)
+    reader = PdfReader(io.BytesIO(pdf))
+    contents = "".join(plain(reader.pages[1].extract_text()).split())
+    from companion.export.vertical import kanji_number
+
+    assert kanji_number(heading_pages(pdf)["stage-1"]) in contents and "〇〇〇" not in contents

@@ -52,7 +52,7 @@ def server() -> Iterator[tuple[str, list[str]]]:
 def test_static_fonts_and_stylesheets_are_served(fetcher: StaticFetcher) -> None:
     font = fetcher.fetch((STATIC / "fonts" / "ipaexm.ttf").as_uri())
     assert font.read(4) == b"\x00\x01\x00\x00"
-    css = fetcher.fetch((STATIC / "css" / "book.css").as_uri())
+    css = fetcher.fetch((STATIC / "css" / "book-fonts.css").as_uri())
     assert b"@font-face" in css.read()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from sqlite_utils import Database
 from companion import chronicles
 from companion.db import connect
 from companion.demo import create_demo
-from companion.export import jobs
+from companion.export import heartbeat, jobs, upkeep
 from companion.export.worker import estimated_pages, state_at, work
 from companion.legacy import ReviseText
 
@@ -72,28 +73,52 @@ def test_claims_respect_the_limit_and_the_order(db: Database, exports: Path, str
 
 
 def _live_pid() -> int:
-    import os
-
     return os.getpid()
 
 
-def test_a_job_whose_worker_died_is_failed_then_queued_again(
-    db: Database, exports: Path, stream: str
-) -> None:
+def dead_pid() -> int:
+    """The number of a process that ran and is gone."""
     gone = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"],
         text=True,
         capture_output=True,
         check=True,
     )
-    dead_pid = int(gone.stdout)
+    return int(gone.stdout)
+
+
+def test_a_book_whose_supervisor_died_is_queued_again_once_then_failed(
+    db: Database, exports: Path, stream: str
+) -> None:
+    owner = heartbeat.owner_id(1, dead_pid())  # a supervisor on this machine that is gone
     job, _ = jobs.request_book(db, exports, stream, 181, "annotated", "a5")
-    assert jobs.claim_next(db, pid=dead_pid, limit=1) is not None
-    assert jobs.fail_lost(db) == 1
+    for expected in ("queued", "failed"):
+        claimed = jobs.claim_next(db, pid=dead_pid(), limit=1, owner=owner)
+        assert claimed is not None and claimed.id == job.id and jobs.lost(claimed, exports)
+        assert upkeep.settle_lost(db, claimed, "gone") == expected
+        assert upkeep.settle_lost(db, claimed, "gone") is None  # settled once, by one server
     failed = jobs.find(db, job.id)
-    assert failed is not None and failed.status == "failed" and failed.error
+    assert failed is not None and failed.reason == jobs.WORKER_LOST and failed.attempts == 2
     again, needs_worker = jobs.request_book(db, exports, stream, 181, "annotated", "a5")
     assert again.id == job.id and again.status == "queued" and needs_worker
+    assert again.attempts == 0  # asked for again: two more tries
+
+
+def test_a_running_book_of_a_live_supervisor_is_not_lost(
+    db: Database, exports: Path, stream: str
+) -> None:
+    # A process that looks like a supervisor (its command line names the module) stands in.
+    command = [sys.executable, "-c", "import time; time.sleep(60)", heartbeat.SUPERVISOR_MODULE]
+    with subprocess.Popen(command) as stand_in:
+        owner = heartbeat.owner_id(os.getpid(), stand_in.pid)
+        jobs.request_book(db, exports, stream, 181, "story", "a5")
+        claimed = jobs.claim_next(db, pid=dead_pid(), limit=1, owner=owner)
+        assert claimed is not None and claimed.host == owner and not jobs.lost(claimed, exports)
+        again, needs_worker = jobs.request_book(db, exports, stream, 181, "story", "a5")
+        assert again.status == "running" and not needs_worker
+        stand_in.kill()
+        stand_in.wait()
+    assert jobs.lost(claimed, exports)  # once it is gone, its book is
 
 
 def test_finishing_a_newer_version_drops_the_older_book(

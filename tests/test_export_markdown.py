@@ -58,13 +58,13 @@ def test_annotated_markdown_has_the_sacrifices_and_their_two_answers(app: Flask)
         assert f"Sacrificed: {escape(keystone.keystone.name)}" in text
         assert keystone.why is not None and keystone.why.value.splitlines()[0] in text
         assert keystone.outcome is not None and keystone.outcome.value.splitlines()[0] in text
-    assert "*On success*" in text and "*Roll:*" in text and "*Reroll:*" in text
+    assert "*On success*" in text and "*Roll*: " in text and "*Reroll*: " in text
 
 
 def test_story_markdown_is_prose_only(app: Flask) -> None:
     state = sample_state("en")
     text = markdown(app, state, "story")
-    assert "*On success*" not in text and "*Roll:*" not in text and "Sacrificed:" not in text
+    assert "*On success*" not in text and "*Roll*" not in text and "Sacrificed:" not in text
     first = state.story[0]
     assert first.answer is not None and first.answer.value[:40] in text
     assert first.narration is not None and first.narration.value[:40] in text

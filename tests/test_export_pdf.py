@@ -102,16 +102,27 @@ def ink(path: Path, page: int = 1) -> float:
     return sum(1 for value in pixels if value < 200) / len(pixels)
 
 
+BUNDLED = ("IPAexMincho", "IPAexGothic", "Ijin-Libertine", "Ijin-Biolinum", "Ijin-Hangul")
+BUNDLED += ("Ijin-Emoji", "Ijin-Symbols")
+# Chromium names the faces it embeds by their PostScript names.
+BUNDLED += ("NotoEmoji-Regular", "NanumMyeongjo", "DejaVuSans")
+
+
 @needs_poppler
-@pytest.mark.parametrize(("language", "edition"), [("ja", "annotated"), ("en", "story")])
-def test_book_embeds_only_the_ipaex_fonts(
-    make: Callable[..., Book], tmp_path: Path, language: str, edition: str
+@pytest.mark.parametrize(
+    ("language", "edition", "text_face"),
+    [("ja", "annotated", "IPAexMincho"), ("en", "story", "Ijin-Libertine")],
+)
+def test_book_embeds_only_the_bundled_faces(
+    make: Callable[..., Book], tmp_path: Path, language: str, edition: str, text_face: str
 ) -> None:
     rows = fonts(write(tmp_path, make(language, edition, "a5").pdf))
     names = {row["name"].split("+", 1)[-1] for row in rows}
-    assert "IPAexMincho" in names and "IPAexGothic" in names
+    assert text_face in names
     assert all(row["emb"] == "yes" and row["uni"] == "yes" for row in rows)
-    assert all(name.startswith(("IPAexMincho", "IPAexGothic")) for name in names), names
+    assert all(name.startswith(BUNDLED) for name in names), names
+    if language == "en":  # a real italic and bold, never a slanted or smeared roman
+        assert {"Ijin-Libertine-Italic", "Ijin-Libertine-Bold", "Ijin-Biolinum-Bold"} <= names
 
 
 @needs_poppler
@@ -247,7 +258,8 @@ def test_book_is_set_with_japanese_rules_and_lang(make: Callable[..., Book]) -> 
     html = make("ja", "annotated", "a5").html
     assert '<html lang="ja"' in html
     css = (STATIC / "css" / "book.css").read_text(encoding="utf-8")
-    assert "line-break: strict" in css and 'src: url("../fonts/ipaexm.ttf")' in css
+    fonts_css = (STATIC / "css" / "book-fonts.css").read_text(encoding="utf-8")
+    assert "line-break: strict" in css and 'src: url("../fonts/ipaexm.ttf")' in fonts_css
 
 
 def test_imported_chronicle_makes_the_identical_book(book_app: Flask) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -13,10 +14,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlite_utils import Database
+from waiting import HANG
 
+import companion
 from companion.db import connect
 from companion.demo import create_demo
-from companion.export import jobs, supervisor
+from companion.export import heartbeat, jobs, keeper, supervisor
 from companion.export.supervisor import Settings, Supervisor
 
 # Reads its job id, then sleeps: a worker that is always in the middle of a book.
@@ -61,7 +64,7 @@ def test_a_job_is_handed_to_the_pool_and_the_heartbeat_written(
     boss.tick()
     job = jobs.find(db, job_id)
     assert job is not None and job.status == "running" and job.pid == worker_of(boss).pid
-    assert supervisor.heartbeat_age(boss.settings.exports_dir) is not None
+    assert heartbeat.age(boss.settings.exports_dir, boss.owner) is not None
     boss.tick()
     assert worker_of(boss).pid == job.pid  # busy: no second worker
     assert [slot.job_id for slot in boss.slots if slot] == [job_id]
@@ -89,7 +92,8 @@ def test_a_book_over_the_time_limit_is_killed_and_failed(
     job_id = queue(db, quick.settings.exports_dir)
     quick.tick()
     worker = worker_of(quick)
-    time.sleep(0.3)
+    (slot,) = [slot for slot in quick.slots if slot and slot.job_id == job_id]
+    slot.started -= 1.0  # the book began a second ago, past its 0.2 s limit
     quick.tick()
     job = jobs.find(db, job_id)
     assert job is not None and job.status == "failed" and job.reason == jobs.TIME_LIMIT
@@ -123,14 +127,69 @@ def test_health_reports_the_export_worker(app: Flask, client: FlaskClient) -> No
     assert stale.status_code == 503 and stale.get_json()["export_worker"] == "stale"
     exports = Path(app.config["EXPORTS_DIR"])
     exports.mkdir(parents=True, exist_ok=True)
-    (exports / supervisor.HEARTBEAT).write_text("{}")
+    # The web worker's parent is the server's master, which started the supervisor.
+    beat = exports / heartbeat.file_name(heartbeat.owner_id(os.getppid(), 4242))
+    beat.write_text("{}")
     assert client.get("/healthz").get_json() == {
         "status": "ok",
+        "version": companion.__version__,
         "database_writable": True,
         "export_worker": "alive",
     }
     old = time.time() - 60
-    os.utime(exports / supervisor.HEARTBEAT, (old, old))
+    os.utime(beat, (old, old))
     assert client.get("/healthz").status_code == 503
     app.config["EXPORT_WORKERS"] = 0
     assert client.get("/healthz").get_json()["export_worker"] == "off"
+
+
+def test_health_says_a_full_exports_folder_is_full(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app.config["EXPORT_SUPERVISOR"] = "server"
+    exports = Path(app.config["EXPORTS_DIR"])
+    exports.mkdir(parents=True, exist_ok=True)
+    (exports / heartbeat.file_name(heartbeat.owner_id(os.getppid(), 4242))).write_text("{}")
+    monkeypatch.setattr(keeper, "free_bytes", lambda _folder: 12_288)
+    answer = client.get("/healthz")
+    assert answer.status_code == 503
+    assert answer.get_json()["export_worker"] == "exports folder full"
+    assert answer.get_json()["exports_free_bytes"] == 12_288
+
+
+def test_a_restarted_supervisor_queues_its_books_again_at_once(
+    boss: Supervisor, db: Database
+) -> None:
+    job_id = queue(db, boss.settings.exports_dir)
+    # The supervisor before this one, killed: its process is a zombie nobody waited for yet.
+    killed = subprocess.Popen([sys.executable, "-c", "pass"])
+    deadline = time.monotonic() + HANG
+    while not _zombie(killed.pid):
+        assert time.monotonic() < deadline, "the stand-in never exited"
+        time.sleep(0.05)
+    os.kill(killed.pid, 0)  # a zombie still answers a signal: it is not gone for kill(2)
+    assert not heartbeat.alive(killed.pid)
+    owner = heartbeat.owner_id(boss.parent, killed.pid)
+    claimed = jobs.claim_next(db, pid=killed.pid, limit=1, owner=owner)
+    assert claimed is not None and claimed.id == job_id
+    boss.recover()
+    job = jobs.find(db, job_id)
+    assert job is not None and job.status == "queued" and job.attempts == 1
+    killed.wait()
+
+
+def _zombie(pid: int) -> bool:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_a_heartbeat_that_cannot_be_written_is_said_in_the_log(
+    boss: Supervisor, caplog: pytest.LogCaptureFixture
+) -> None:
+    exports = boss.settings.exports_dir
+    (exports / heartbeat.file_name(boss.owner)).with_suffix(".part").mkdir()  # in the way
+    with caplog.at_level(logging.ERROR, logger="companion.export.supervisor"):
+        boss.beat()
+        boss.beat()
+    failures = [r for r in caplog.records if "cannot write its heartbeat" in r.getMessage()]
+    assert len(failures) == 1 and "bytes free" in failures[0].getMessage()  # said once

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from pg_server import available, on_postgresql
+from waiting import HANG, wait_until
 
 from companion import capabilities, create_app, pg
 from companion.db import connect
 from companion.demo import create_demo
-from companion.export import jobs
+from companion.export import heartbeat, jobs
 from companion.migrations import POSTGRESQL_MIGRATIONS
 from companion.packs import stored
 from companion.packs.registry import get_pack, pack_to_text
@@ -91,16 +92,24 @@ def test_a_racing_append_waits_for_the_row_lock_then_is_stale(app: Flask) -> Non
             except StaleVersionError as err:
                 outcome.append(f"stale at {err.current}")
 
+        (racer_pid,) = second.execute("SELECT pg_backend_pid()").fetchone()
         thread = threading.Thread(target=racer)
         thread.start()
-        thread.join(timeout=0.5)
-        assert thread.is_alive(), "the second append must wait for the first transaction"
+
+        def waiting() -> bool:  # the racer's session asks for a lock it has not been granted
+            query = "SELECT count(*) FROM pg_locks WHERE pid = ? AND NOT granted"
+            return bool(first.execute(query, [racer_pid]).fetchone()[0])
+
+        wait_until(
+            lambda: waiting() or not thread.is_alive(), "the second append ending or waiting"
+        )
+        assert waiting() and not outcome, "the second append must wait for the first transaction"
         first.execute(
             "INSERT INTO events (stream_id, seq, type, data, created) VALUES (?, 2, 'x', '{}', '')",
             [sid],
         )
         first.execute("UPDATE streams SET version = 2 WHERE id = ?", [sid])
-    thread.join(timeout=5)
+    thread.join(timeout=HANG)
     assert outcome == ["stale at 2"]
     assert (
         first.execute("SELECT count(*) FROM events WHERE stream_id = ?", [sid]).fetchone()[0] == 2
@@ -115,27 +124,30 @@ def test_two_servers_claim_different_books_without_waiting(app: Flask, tmp_path:
     two, _ = jobs.request_book(a, tmp_path, stream, 181, "annotated", "a5")
     with write_transaction(a):  # server A is in the middle of claiming the oldest job
         a.execute("SELECT id FROM exports WHERE id = ? FOR UPDATE", [one.id])
-        claimed = jobs.claim_next(b, pid=2, limit=1)  # server B skips it and takes the next
-    assert claimed is not None and claimed.id == two.id and claimed.host == jobs.HOST
-    again = jobs.claim_next(a, pid=1, limit=2)
+        claimed = jobs.claim_next(b, pid=2, limit=1, owner="b-1-2")  # B skips it, takes the next
+    assert claimed is not None and claimed.id == two.id and claimed.host == "b-1-2"
+    again = jobs.claim_next(a, pid=1, limit=1, owner="a-1-1")
     assert again is not None and again.id == one.id
 
 
 def test_a_book_made_on_another_machine_is_not_failed_for_want_of_its_pid(app: Flask) -> None:
     db = connect(app.config["DATABASE"])
+    exports = Path(app.config["EXPORTS_DIR"])
+    exports.mkdir(parents=True, exist_ok=True)
     stream = create_demo(db, "en").id
-    job, _ = jobs.request_book(db, Path(app.config["EXPORTS_DIR"]), stream, 181, "story", "a5")
-    claimed = jobs.claim_next(db, pid=2**22 + 7, limit=1)  # no such process here
-    assert claimed is not None
-    db.execute("UPDATE exports SET host = 'another-machine' WHERE id = ?", [job.id])
-    assert jobs.fail_lost(db) == 0
-    assert jobs.running(db, jobs.HOST) == 0  # this machine's pool is free for another book
-    db.execute("UPDATE exports SET host = ? WHERE id = ?", [jobs.HOST, job.id])
-    assert jobs.fail_lost(db) == 1
+    jobs.request_book(db, exports, stream, 181, "story", "a5")
+    far = "another-machine-1-2"  # its process numbers mean nothing here
+    heartbeat.write(exports, far, {})
+    claimed = jobs.claim_next(db, pid=2**22 + 7, limit=1, owner=far)  # no such process here
+    assert claimed is not None and not jobs.lost(claimed, exports)
+    assert jobs.running(db, heartbeat.owner_id(1)) == 0  # this machine's pool is free
+    here = heartbeat.owner_id(1, 2**22 + 9)  # a supervisor of this machine that is not running
+    db.execute("UPDATE exports SET host = ? WHERE id = ?", [here, claimed.id])
+    assert jobs.lost(jobs.find(db, claimed.id), exports)  # type: ignore[arg-type]
 
 
 @needs_server
-def test_info_names_the_shared_store_and_backup_points_to_postgresql_tools(
+def test_info_names_the_shared_store_and_backup_dumps_its_schema(
     app: Flask, tmp_path: Path
 ) -> None:
     runner = app.test_cli_runner()
@@ -144,9 +156,11 @@ def test_info_names_the_shared_store_and_backup_points_to_postgresql_tools(
     known = len(POSTGRESQL_MIGRATIONS)
     assert f"schema:       {known} of {known} migrations applied" in shown.output
     assert "postgresql:   15" in shown.output
-    refused = runner.invoke(args=["backup", str(tmp_path / "backup.zip")])
-    assert refused.exit_code != 0 and "pg_dump" in refused.output
-    assert not (tmp_path / "backup.zip").exists()
+    create_demo(connect(app.config["DATABASE"]), "en")
+    written = runner.invoke(args=["backup", str(tmp_path / "backup.zip")])
+    assert written.exit_code == 0 and "1 streams" in written.output, written.output
+    checked = runner.invoke(args=["backup", "--verify", str(tmp_path / "backup.zip")])
+    assert checked.exit_code == 0 and "from postgresql" in checked.output, checked.output
 
 
 @needs_server
@@ -154,7 +168,10 @@ def test_rate_limit_counts_kept_in_postgresql_are_shared_by_two_servers(tmp_path
     from conftest import make_app
     from pg_server import database_url
 
+    from companion.ratelimit_store import prepare
+
     store = database_url()
+    prepare(store)  # as `companion serve` does when it starts
     servers = [
         make_app(tmp_path / name, RATELIMIT_STORAGE_URI=store, RATELIMIT_GUESS=3)
         for name in ("a", "b")

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from table_helpers import buttons, load, new_table
+from table_helpers import buttons, load, new_table, refused, sheet
+
+from companion.cardgames import get_game
 
 GAMES = ("traitors-flame", "age-of-summoners")
 
@@ -46,15 +49,16 @@ def test_a_table_needs_enough_seats(client: FlaskClient) -> None:
     response = client.post(
         "/games/", data={"game": "traitors-flame", "seat-0-kind": "person", "seat-0-name": "A"}
     )
-    assert response.status_code == 400
-    assert "takes 2 to 6 seats, not 1" in response.get_data(as_text=True)
+    shown = refused(client, response)
+    assert "takes 2 to 6 seats, not 1" in shown
+    assert 'value="A"' in shown  # the lobby form comes back as it was sent
 
 
 def test_a_table_needs_a_person(client: FlaskClient) -> None:
     response = client.post(
         "/games/", data={"game": "traitors-flame", "seat-0-kind": "random", "seat-1-kind": "random"}
     )
-    assert response.status_code == 400
+    assert 'class="flash flash-error"' in refused(client, response)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -82,9 +86,52 @@ def test_illegal_and_stale_actions_store_nothing(
     bad = client.post(
         f"/t/{token}/act", data={"version": str(before), "action": json.dumps({"type": "nonsense"})}
     )
-    assert bad.status_code == 400
+    assert 'class="flash flash-error"' in refused(client, bad)
     stale = client.post(f"/t/{token}/act", data={"version": str(before - 1), "action": "{}"})
-    assert stale.status_code == 409
+    assert "Someone moved first" in refused(client, stale)
+    assert load(app, token).version == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_fault_in_an_engine_is_a_logged_500_not_a_refusal(
+    client: FlaskClient,
+    app: Flask,
+    game: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    token = new_table(client, game)
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    match = load(app, token)
+    action = buttons(client.get(f"/t/{token}/").get_data(as_text=True))[0]
+
+    def broken(*_args: Any) -> Any:
+        [].remove("a card the engine thought it held")  # a ValueError that is no refusal
+
+    monkeypatch.setattr(get_game(game), "apply", broken)
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as in production: the error handler answers
+    response = client.post(
+        f"/t/{token}/act", data={"version": str(match.version), "action": json.dumps(action)}
+    )
+    assert response.status_code == 500
+    page = response.get_data(as_text=True)
+    assert "could not be read" not in page
+    reference = re.search(r"give whoever runs this server this reference: ([\w-]+)", page)
+    assert reference is not None
+    assert "list.remove" in caplog.text
+    assert load(app, token).version == match.version
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_action_that_is_not_json_is_refused_with_a_sentence(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    token = new_table(client, game)
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    before = load(app, token).version
+    for sent in ("{not json", '{"type": "\\ud800"}'):
+        bad = client.post(f"/t/{token}/act", data={"version": str(before), "action": sent})
+        assert "That action could not be read." in refused(client, bad)
     assert load(app, token).version == before
 
 
@@ -121,7 +168,7 @@ def test_devices_mode_gives_each_person_a_link(client: FlaskClient, app: Flask) 
             "seat-1-name": "Bo",
         },
     )
-    page = client.post(f"/t/{token}/links").get_data(as_text=True)
+    page = sheet(client, f"/t/{token}/links")
     urls = re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", page)
     assert len(urls) == 3  # Ann, Bo, spectators
     ann, bo, spectator = urls
@@ -131,6 +178,5 @@ def test_devices_mode_gives_each_person_a_link(client: FlaskClient, app: Flask) 
     assert buttons(client.get(f"/t/{mine}/").get_data(as_text=True))
     assert not buttons(client.get(f"/t/{theirs}/").get_data(as_text=True))
     assert not buttons(client.get(f"/t/{spectator}/").get_data(as_text=True))
-    assert (
-        client.post(f"/t/{spectator}/act", data={"version": "1", "action": "{}"}).status_code == 404
-    )
+    watched = client.post(f"/t/{spectator}/act", data={"version": "1", "action": "{}"})
+    assert "allowed to read only" in refused(client, watched)  # a spectator cannot move

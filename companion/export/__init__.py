@@ -1,19 +1,31 @@
-"""Exports of a chronicle: the PDF books, the EPUB, a Markdown file and the JSON backup.
+"""Exports of a chronicle: the PDF books, the booklet, the EPUB, the Obsidian vault, a Markdown
+file and the JSON backup.
 
-Books (every PDF layout and the EPUB) are made in a separate process (``worker``), queued in the
+Books (every PDF layout, the EPUB and the vault) are made in a separate process (``worker``), queued in the
 ``exports`` table (``jobs``); Markdown and JSON are quick enough to make during a request. See
 ``docs/exports.md``.
 """
 
 from __future__ import annotations
 
-FORMATS = ("pdf", "epub", "md", "json")
+FORMATS = ("pdf", "epub", "vault", "md", "json")
 EDITIONS = ("story", "annotated")
-PAPERS = ("a5", "a4", "b6", "a6", "shinsho")
+PAPERS = ("a5", "a4", "b6", "a6", "shinsho", "half-letter")
 # What a book job makes: the home-printer PDF, the print shop's body and cover, the vertical PDF,
-# and the EPUB (horizontal or vertical). A cover's layout also names the paper's thickness in
-# micrometres ("cover-90"), because its spine width depends on it.
-LAYOUTS = ("book", "print", "cover", "vertical", "epub", "epub-vertical")
+# the EPUB (horizontal or vertical), the booklet imposed for a home printer (bound on the left,
+# or on the right for the vertical book) and the Obsidian vault. A cover's layout also names the
+# paper's thickness in micrometres ("cover-90"), because its spine width depends on it.
+LAYOUTS = (
+    "book",
+    "print",
+    "cover",
+    "vertical",
+    "epub",
+    "epub-vertical",
+    "booklet",
+    "booklet-vertical",
+    "vault",
+)
 DEFAULT_EDITION = "annotated"
 DEFAULT_PAPER = "a5"
 DEFAULT_LAYOUT = "book"

@@ -23,6 +23,7 @@ from ..web.terms import stage_name
 from . import PAPERS
 from .contents import Contents, EditionError, contents
 from .fetcher import StaticFetcher
+from .typeset import finish, isolate, passes_for, printable
 
 if TYPE_CHECKING:
     from weasyprint import Document
@@ -33,8 +34,8 @@ class Paper:
     """A page size with its margins (top, outer, bottom, inner) and the body type size."""
 
     key: str
-    width_mm: int
-    height_mm: int
+    width_mm: float
+    height_mm: float
     margins_mm: tuple[int, int, int, int]
     font_pt: float
 
@@ -51,6 +52,8 @@ PAPER_SIZES = {
     # A6 is the size of a Japanese bunko; shinsho is the 103 x 182 mm of a Japanese shinsho.
     "a6": Paper("a6", 105, 148, (12, 10, 14, 13), 8.5),
     "shinsho": Paper("shinsho", 103, 182, (14, 10, 16, 13), 8.5),
+    # Half of a US Letter sheet (5.5 x 8.5 in), the American booklet's page.
+    "half-letter": Paper("half-letter", 139.7, 215.9, (16, 14, 18, 17), 9.5),
 }
 assert set(PAPER_SIZES) == set(PAPERS)
 
@@ -66,7 +69,7 @@ logging.getLogger("weasyprint").addFilter(_IgnoredLineBreak())
 
 
 def paper_for(key: str) -> Paper:
-    """The paper named ``key`` (a5, a4, b6, a6 or shinsho)."""
+    """The paper named ``key`` (a5, a4, b6, a6, shinsho or half-letter)."""
     try:
         return PAPER_SIZES[key]
     except KeyError:
@@ -85,16 +88,18 @@ def book_html(
     bleed_mm: int = 0,
     vertical: bool = False,
     toc_pages: Mapping[str, str] | None = None,
+    front_only: bool = False,
 ) -> str:
     """The book as one HTML document, in the chronicle's language.
 
     ``bleed_mm`` is for the print shop's edition; ``vertical`` lays it out for Chromium in
-    vertical Japanese (``vertical.py``), whose contents show ``toc_pages`` (anchor: page).
+    vertical Japanese (``vertical.py``), whose contents show ``toc_pages`` (anchor: page), and
+    whose front matter (title page and contents) is printed alone with ``front_only``.
     """
     book = contents(state, edition)
     size = paper_for(paper)
     with force_locale(book.language):
-        return render_template(
+        html = render_template(
             "book/book.html",
             book=book,
             state=state,
@@ -106,8 +111,19 @@ def book_html(
             css_string=css_string,
             running_heads=running_heads,
             toc_pages=toc_pages or {},
+            front_only=front_only,
             timeline=_timeline(state),
+            isolate=isolate,
+            told_by=told_by(state),
         )
+    return finish(html, passes_for(book.language, kenten=not vertical))
+
+
+def told_by(state: State) -> str:
+    """The players in seating order, each name isolated, joined as the language joins a list."""
+    from ..web.wording import join_list
+
+    return join_list([isolate(player) for player in state.setup.players])
 
 
 def running_heads(book: Contents, state: State) -> list[tuple[str, str]]:
@@ -126,7 +142,9 @@ def css_string(text: str) -> Markup:
     Names typed by players go into the stylesheet's running heads; escaping all else means no
     quote, backslash or ``</style>`` can leave the string.
     """
-    escaped = "".join(c if c.isascii() and c.isalnum() else f"\\{ord(c):x} " for c in text)
+    escaped = "".join(
+        c if c.isascii() and c.isalnum() else f"\\{ord(c):x} " for c in printable(text)
+    )
     return Markup(escaped)  # noqa: S704
 
 

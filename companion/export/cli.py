@@ -12,13 +12,18 @@ from sqlite_utils import Database
 
 from .. import chronicles, store
 from ..db import connect, init_db
+from ..pg import is_url
 from ..store import UnknownStreamError
 from . import DEFAULT_EDITION, DEFAULT_PAPER, DEFAULT_THICKNESS_MM, EDITIONS, FORMATS, PAPERS
-from .backup import MAX_BYTES, export_backup, import_backup
+from .backup import export_backup, import_backup, import_limits
 from .errors import BackupError
 
 
-def _database() -> Database:
+def _database(looking: bool = False) -> Database:
+    database = current_app.config["DATABASE"]
+    if looking and not is_url(database) and not Path(database).is_file():
+        # Exporting only reads: an instance with no database yet holds no chronicle.
+        raise click.ClickException(f"There is no database at {database} yet: nothing to export.")
     init_db(current_app.config["DATABASE"])
     return connect(current_app.config["DATABASE"])
 
@@ -39,6 +44,7 @@ def _database() -> Database:
     help="mm per leaf, for the cover's spine",
 )
 @click.option("--vertical", is_flag=True, help="vertical Japanese (PDF by Chromium, or EPUB)")
+@click.option("--booklet", is_flag=True, help="PDF imposed two pages a side for a home printer")
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="- or none: stdout"
 )
@@ -51,19 +57,22 @@ def export_command(
     print_shop: bool,
     paper_thickness: float,
     vertical: bool,
+    booklet: bool,
     output: Path | None,
 ) -> None:
-    """Export CHRONICLE (its id) as a PDF book, an EPUB, a Markdown file or a JSON backup.
+    """Export CHRONICLE (its id) as a PDF book, an EPUB, an Obsidian vault (a zip), a Markdown
+    file or a JSON backup.
 
     With --print-shop, the cover is written beside the body as FILE-cover.pdf.
     """
-    db = _database()
+    db = _database(looking=True)
     try:
         loaded = chronicles.load(db, chronicle)
     except UnknownStreamError:
         raise click.ClickException(f"no chronicle {chronicle!r}") from None
-    if fmt in ("pdf", "epub"):
-        _books(db, loaded, fmt, edition, paper, (print_shop, vertical, paper_thickness), output)
+    if fmt in ("pdf", "epub", "vault"):
+        options = (print_shop, vertical, paper_thickness, booklet)
+        _books(db, loaded, fmt, edition, paper, options, output)
         return
     if fmt == "md":
         from .markdown import story_markdown
@@ -80,7 +89,7 @@ def _books(
     fmt: str,
     edition: str,
     paper: str,
-    options: tuple[bool, bool, float],
+    options: tuple[bool, bool, float, bool],
     output: Path | None,
 ) -> None:
     from . import editions
@@ -89,11 +98,10 @@ def _books(
 
     if output is None or str(output) == "-":
         raise click.UsageError(f"a {fmt.upper()} needs a file: give -o FILE")
-    print_shop, vertical, thickness = options
     try:
-        layouts = editions.layouts_for(fmt, print_shop, vertical, thickness)
+        layouts = editions.layouts_for(fmt, *options)
         for layout in layouts:
-            editions.check(loaded.state, layout)
+            editions.check(loaded.state, layout, paper)
     except EditionError as err:
         raise click.UsageError(str(err)) from None
     date = store.get_stream(db, loaded.id).updated[:10]
@@ -133,12 +141,14 @@ def _write(data: bytes, output: Path | None) -> None:
 def import_command(file: Path) -> None:
     """Create a new chronicle from the JSON backup FILE; prints its id and host link."""
     with file.open("rb") as handle:
-        data = handle.read(MAX_BYTES + 1)
+        data = handle.read(import_limits()[0] + 1)
     try:
         created = import_backup(_database(), data)
     except BackupError as err:
         raise click.ClickException(f"{file}: {err}") from None
-    address = str(current_app.config.get("PUBLIC_URL", "http://127.0.0.1:8000")).rstrip("/")
+    from ..hosts import public_address
+
+    address = public_address(current_app.config)
     click.echo(f"chronicle {created.id}")
     click.echo(f"host link: {address}/c/{created.host_token}/")
     click.echo(f"read-only link: {address}/c/{created.reader_token}/story")

@@ -2,7 +2,8 @@
 
 A layout is what a book job makes (``LAYOUTS``): the home-printer PDF, the print shop's body and
 cover (the cover's layout carries the paper thickness in micrometres, ``cover-100``), the vertical
-PDF and the EPUB, horizontal or vertical. The CLI, the worker, the exports page and the API all
+PDF, the EPUB (horizontal or vertical), the booklet for a home printer (from the home-printer or
+the vertical PDF) and the Obsidian vault. The CLI, the worker, the exports page and the API all
 read a layout here, so an unknown or impossible one is refused the same way everywhere.
 """
 
@@ -15,11 +16,12 @@ from pathlib import Path
 
 from ..languages import writes_vertically
 from ..legacy import State
-from . import LAYOUTS
+from . import LAYOUTS, THICKNESS_RANGE_MM
 from .contents import EditionError
 
 Progress = Callable[[float, str], None]
-JAPANESE_ONLY = ("vertical", "epub-vertical")
+JAPANESE_ONLY = ("vertical", "epub-vertical", "booklet-vertical")
+BOOKLETS = ("booklet", "booklet-vertical")
 COVER = re.compile(r"cover-(\d{2,3})")
 
 
@@ -33,11 +35,25 @@ class Layout:
 
     @property
     def extension(self) -> str:
+        if self.kind == "vault":
+            return "zip"
         return "epub" if self.kind.startswith("epub") else "pdf"
 
     @property
+    def format(self) -> str:
+        """The format a request names for this layout: pdf, epub or vault."""
+        return "vault" if self.kind == "vault" else self.extension
+
+    @property
     def media_type(self) -> str:
-        return "application/epub+zip" if self.extension == "epub" else "application/pdf"
+        return {"epub": "application/epub+zip", "zip": "application/zip"}.get(
+            self.extension, "application/pdf"
+        )
+
+    @property
+    def paged(self) -> bool:
+        """Whether the paper is part of the book (not of an EPUB or a vault)."""
+        return self.extension == "pdf"
 
 
 def parse_layout(key: str) -> Layout:
@@ -59,10 +75,41 @@ def cover_layout(thickness_mm: float) -> str:
     return f"cover-{round(check_thickness(thickness_mm) * 1000)}"
 
 
-def layouts_for(fmt: str, print_shop: bool, vertical: bool, thickness_mm: float) -> list[str]:
+def same_cover(layout: str, pages: int) -> str:
+    """The cover as a printer would cut it for a body of ``pages``: to a tenth of a millimetre.
+
+    Papers whose spines round to the same width make the same cover, so they share one job
+    (that of the thinnest such paper): one version has a cover per width, not per micrometre.
+    """
+    from .print_shop import spine_width_mm
+
+    parsed = parse_layout(layout)
+    if parsed.thickness_mm is None:
+        return layout
+    spine = spine_width_mm(pages, parsed.thickness_mm)
+    low, high = (round(mm * 1000) for mm in THICKNESS_RANGE_MM)
+    for micrometres in range(low, high + 1):
+        if spine_width_mm(pages, micrometres / 1000) == spine:
+            return f"cover-{micrometres}"
+    return layout
+
+
+def layouts_for(
+    fmt: str, print_shop: bool, vertical: bool, thickness_mm: float, booklet: bool = False
+) -> list[str]:
     """The jobs one request makes: the print shop's body and cover, or a single book."""
+    if fmt == "vault":
+        if print_shop or vertical or booklet:
+            raise EditionError("the vault is made one way only")
+        return ["vault"]
     if fmt == "epub":
+        if print_shop or booklet:
+            raise EditionError("an EPUB has no print shop's edition nor booklet")
         return ["epub-vertical" if vertical else "epub"]
+    if booklet:
+        if print_shop:
+            raise EditionError("a booklet is printed at home, not by a print shop")
+        return ["booklet-vertical" if vertical else "booklet"]
     if print_shop and vertical:
         raise EditionError("the print shop's edition is horizontal; the vertical one is not")
     if print_shop:
@@ -70,10 +117,16 @@ def layouts_for(fmt: str, print_shop: bool, vertical: bool, thickness_mm: float)
     return ["vertical" if vertical else "book"]
 
 
-def check(state: State, layout: str) -> None:
-    """Refuse a layout this chronicle cannot have (vertical books are Japanese only)."""
-    if parse_layout(layout).kind in JAPANESE_ONLY and not writes_vertically(state.setup.language):
+def check(state: State, layout: str, paper: str | None = None) -> None:
+    """Refuse a layout this chronicle cannot have (vertical books are Japanese only), or a
+    booklet on a paper no home printer takes two of a side."""
+    kind = parse_layout(layout).kind
+    if kind in JAPANESE_ONLY and not writes_vertically(state.setup.language):
         raise EditionError("the vertical edition is for Japanese chronicles only")
+    if kind in BOOKLETS and paper is not None:
+        from .booklet import check_paper
+
+        check_paper(paper)
 
 
 def make(
@@ -89,7 +142,7 @@ def make(
 ) -> bytes:
     """The book in any layout but the home-printer PDF (``book.make_book``)."""
     parsed = parse_layout(layout)
-    check(state, layout)
+    check(state, layout, paper)
     if parsed.kind == "print":
         from .print_shop import make_print_book
 
@@ -104,9 +157,30 @@ def make(
         from .vertical import make_vertical
 
         return make_vertical(state, edition, paper, static, progress)
+    if parsed.kind in BOOKLETS:
+        return _booklet(state, edition, paper, static, parsed.kind == "booklet-vertical", progress)
+    if parsed.kind == "vault":
+        from .vault import make_vault
+
+        return make_vault(state, edition)
     from .epub import make_epub
 
     return make_epub(state, edition, static, parsed.kind == "epub-vertical", date, key)
+
+
+def _booklet(
+    state: State, edition: str, paper: str, static: Path, vertical: bool, progress: Progress | None
+) -> bytes:
+    """The home book (or the vertical one) typeset once, then imposed two pages a side."""
+    from .booklet import impose
+
+    if vertical:
+        from .vertical import make_vertical
+
+        return impose(make_vertical(state, edition, paper, static, progress), paper, True)
+    from .book import book_html, render_book
+
+    return impose(render_book(book_html(state, edition, paper), static), paper, False)
 
 
 def _body_pages(

@@ -1,7 +1,8 @@
 """The EPUB 3 book: a file per stage, the contents, the timeline as SVG, for phones and e-readers.
 
-Made with ebooklib. No font is embedded (an e-reader sets the text in its own Japanese or Latin
-fonts, and the IPAex files would make a 10 MB book); the stylesheet names generic families only.
+Made with ebooklib. An e-reader sets the text in its own Japanese, Latin and Hangul fonts (the
+IPAex files would make a 10 MB book), but many lack emoji and symbols: the bundled Noto Emoji and
+DejaVu Sans are embedded for those, subset to the characters the book shows (``epub_fonts.py``).
 A Japanese book may be vertical: ``writing-mode: vertical-rl`` and a spine read right to left.
 """
 
@@ -19,7 +20,10 @@ from ..languages import writes_vertically
 from ..legacy import State
 from ..story import life_timeline
 from ..web.terms import stage_name
+from .book import told_by
 from .contents import Contents, EditionError, contents
+from .epub_fonts import FAMILIES, epub_fonts
+from .typeset import finish, isolate, passes_for, printable
 from .vertical import tate_chu_yoko
 
 NAMESPACE = uuid.UUID("6f1c0d55-1f4e-4b0e-9d8a-7a7f2b0c4e11")
@@ -47,19 +51,23 @@ def _document(book: Contents, static: Path, vertical: bool, date: str, key: str)
     setup = book.state.setup
     document = epub.EpubBook()
     document.set_identifier(f"urn:uuid:{uuid.uuid5(NAMESPACE, f'{key}/{book.edition}')}")
-    document.set_title(_("The life of %(name)s", name=setup.pioneer))
+    document.set_title(printable(_("The life of %(name)s", name=isolate(setup.pioneer))))
     document.set_language(book.language)
     for seat, player in enumerate(setup.players):
-        document.add_author(player, uid=f"creator-{seat}")
+        document.add_author(printable(player), uid=f"creator-{seat}")
     if date:
         document.add_metadata("DC", "date", date)
     document.add_metadata("DC", "publisher", "Ijinsho companion")
-    style = _stylesheet(static, vertical)
+    parts = _parts(book, vertical, None)
+    fonts = epub_fonts(static, "".join(part.content for part in parts))  # type: ignore[attr-defined]
+    style = _stylesheet(static, vertical, fonts)
     document.add_item(style)
-    parts = _parts(book, vertical, style)
     for part in parts:
+        part.add_item(style)  # type: ignore[attr-defined]
         document.add_item(part)
-    svg = str(life_timeline(book.state, [stage_name(i) for i in range(4)], ""))
+    for name, data in fonts:
+        document.add_item(epub.EpubItem(f"font-{name}", f"fonts/{name}.ttf", "font/ttf", data))
+    svg = printable(str(life_timeline(book.state, [stage_name(i) for i in range(4)], "")))
     document.add_item(
         epub.EpubItem("timeline-svg", "timeline.svg", "image/svg+xml", svg.encode("utf-8"))
     )
@@ -74,18 +82,24 @@ def _document(book: Contents, static: Path, vertical: bool, date: str, key: str)
     return document
 
 
-def _stylesheet(static: Path, vertical: bool) -> object:
+def _stylesheet(static: Path, vertical: bool, fonts: list[tuple[str, bytes]]) -> object:
     from ebooklib import epub
 
-    css = (static / "css" / "epub.css").read_text(encoding="utf-8")
+    faces = "".join(
+        f'@font-face {{ font-family: "{FAMILIES[name]}"; src: url("../fonts/{name}.ttf"); }}\n'
+        for name, _data in fonts
+    )
+    css = faces + (static / "css" / "epub.css").read_text(encoding="utf-8")
     if vertical:
         css += (static / "css" / "epub-vertical.css").read_text(encoding="utf-8")
     return epub.EpubItem("style", "style/book.css", "text/css", css.encode("utf-8"))
 
 
-def _parts(book: Contents, vertical: bool, style: object) -> list[object]:
+def _parts(book: Contents, vertical: bool, style: object | None) -> list[object]:
     """The XHTML files in reading order: title page, stages, epilogue, timeline, appendix."""
-    named: list[tuple[str, str, dict[str, object]]] = [("title", book.state.setup.pioneer, {})]
+    named: list[tuple[str, str, dict[str, object]]] = [
+        ("title", printable(book.state.setup.pioneer), {})
+    ]
     for chapter in book.chapters:
         named.append(
             (f"stage-{chapter.stage.index}", stage_name(chapter.stage.index), {"chapter": chapter})
@@ -98,7 +112,12 @@ def _parts(book: Contents, vertical: bool, style: object) -> list[object]:
 
 
 def _part(
-    book: Contents, name: str, title: str, extra: dict[str, object], vertical: bool, style: object
+    book: Contents,
+    name: str,
+    title: str,
+    extra: dict[str, object],
+    vertical: bool,
+    style: object | None,
 ) -> object:
     from ebooklib import epub
 
@@ -110,11 +129,15 @@ def _part(
         state=book.state,
         setup=book.state.setup,
         dice_as_text=True,
+        isolate=isolate,
+        told_by=told_by(book.state),
         **extra,
     )
+    html = finish(html, passes_for(book.language, phrases=False))
     if vertical:
         html = tate_chu_yoko(html)
     item = epub.EpubHtml(title=title, file_name=f"{name}.xhtml", lang=book.language, uid=name)
     item.content = html
-    item.add_item(style)
+    if style is not None:
+        item.add_item(style)
     return item

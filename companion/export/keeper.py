@@ -4,6 +4,7 @@ starts it again if it stopped), and ``health`` reads its heartbeat for ``/health
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import subprocess
 import threading
@@ -12,17 +13,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .supervisor import (
-    APP_IDLE_EXIT,
-    RESTART_AFTER,
-    ROOT,
-    STALE_AFTER,
-    Settings,
-    heartbeat_age,
-    heartbeat_name,
-    log_file,
-    wait_or_kill,
-)
+from .heartbeat import FULL_BELOW, STALE_AFTER, free_bytes, server_age
+from .jobs import PER_STREAM
+from .supervisor import APP_IDLE_EXIT, RESTART_AFTER, ROOT, Settings, log_file, wait_or_kill
+
+log = logging.getLogger("companion.export.keeper")
 
 
 class Keeper:
@@ -45,12 +40,16 @@ class Keeper:
                 return False
             if self.process is None:
                 atexit.register(self.stop)
+            else:
+                # No exit code: gunicorn's master reaps every child, this one too.
+                log.error("export supervisor %d stopped; starting it again", self.process.pid)
             with log_file(self.settings) as output:
+                # Its own lines go to the server's log (its standard error), its workers' to
+                # worker.log (its standard output, which they inherit).
                 self.process = subprocess.Popen(
                     self.settings.command(os.getpid()),
                     stdin=subprocess.DEVNULL,
                     stdout=output,
-                    stderr=subprocess.STDOUT,
                     cwd=ROOT,
                 )
             self.started = time.monotonic()
@@ -64,9 +63,19 @@ class Keeper:
                 wait_or_kill(self.process, 10)
 
 
+def per_stream(config: Mapping[str, Any]) -> int:
+    """EXPORT_QUEUE_PER_STREAM: books of one chronicle waiting or being made at once."""
+    limit = config.get("EXPORT_QUEUE_PER_STREAM", PER_STREAM)
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 2 <= limit <= 1000:
+        # Two at least: the print shop's body and cover are asked for together.
+        raise ValueError(f"EXPORT_QUEUE_PER_STREAM must be a number from 2 to 1000, not {limit!r}")
+    return limit
+
+
 def init_app(app: Any) -> None:
     """Give the app a keeper for the supervisor; nothing starts until a book is asked for."""
     settings = Settings.from_config(app.config, idle_exit=APP_IDLE_EXIT)
+    per_stream(app.config)  # a bad setting is said when the app starts, not on a request
     app.extensions["export_supervisor"] = Keeper(settings)
 
 
@@ -77,14 +86,21 @@ def ensure_for_app(app: Any) -> None:
     app.extensions["export_supervisor"].ensure()
 
 
-def health(config: Mapping[str, Any]) -> tuple[str, bool]:
-    """The export worker's state for ``/healthz`` and whether that is healthy."""
+def health(config: Mapping[str, Any]) -> tuple[str, bool, dict[str, Any]]:
+    """The export worker's state for ``/healthz``, whether that is healthy, and more to say.
+
+    A full exports folder is said as such, with the room left: the supervisor is alive then (its
+    heartbeat's time is still set), but no book can be written.
+    """
     if config.get("EXPORT_WORKERS", 1) == 0:
-        return "off", True
+        return "off", True, {}
+    exports = Path(config["EXPORTS_DIR"])
+    free = free_bytes(exports)
+    if free is not None and free < FULL_BELOW:
+        return "exports folder full", False, {"exports_free_bytes": free}
     if config.get("EXPORT_SUPERVISOR") != "server":
-        return "on-demand", True
-    name = heartbeat_name(str(config["DATABASE"]), os.getppid())  # the master is the parent
-    age = heartbeat_age(Path(config["EXPORTS_DIR"]), name)
+        return "on-demand", True, {}
+    age = server_age(exports, os.getppid())  # the server's master is this worker's parent
     if age is None or age > STALE_AFTER:
-        return "stale", False
-    return "alive", True
+        return "stale", False, {}
+    return "alive", True, {}

@@ -1,9 +1,14 @@
 """The story as one Markdown file, readable in any editor, in the chronicle's language.
 
 The players' texts are Markdown already and go in as written (their top headings demoted, as the
-story page does), except that raw HTML is escaped and each text is closed off (an open code fence
-closed), so one text can neither run code in a viewer nor swallow the next; names and other plain
-fields are escaped. Needs a Flask app context for the translations.
+story page does), except that raw HTML is escaped, images are left as their text (a viewer would
+load an image's address as the file is opened: the story page shows none either), and each text
+is closed off (an open code fence closed), so one text can neither run code in a viewer, nor
+call out to another site, nor swallow the next; names and other plain fields are escaped. Needs a
+Flask app context for the translations.
+
+A file depends only on the chronicle's log at its version and the edition, so ``markdown_file``
+keeps the latest ones in a cache bounded in bytes.
 """
 
 from __future__ import annotations
@@ -15,10 +20,13 @@ import cmarkgfm
 from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 
+from ..bytecache import ByteLRU
 from ..legacy import KeystoneState, Roll, State, Text, TurningPoint
 from ..legacy.model import Payment
 from ..web.terms import card_name, kind_name, stage_name, suit_name, suit_symbol
+from ..web.wording import join_list
 from .contents import Contents, contents
+from .typeset import printable
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
 _HEADING = re.compile(r"^(#{1,2})(?=\s|$)")
@@ -26,6 +34,21 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _SENTINEL = "\n\n# end-of-text\n"
+# An image begins with ``![``; with its bracket escaped it is read as the text it is.
+_IMAGE = re.compile(r"!(?=\[)")
+# Made files by stream, version and edition. A sample life's file is about 40 KB; the largest
+# legal one a few megabytes.
+CACHE = ByteLRU(8 * 1024 * 1024)  # with every other cache, under 64 MiB a process (README)
+
+
+def markdown_file(stream_id: str, version: int, state: State, edition: str) -> str:
+    """``story_markdown`` of the chronicle ``stream_id`` at ``version``, made once per edition."""
+    key = (stream_id, version, edition)
+    text: str | None = CACHE.get(key)
+    if text is None:
+        text = story_markdown(state, edition)
+        CACHE.put(key, text)
+    return text
 
 
 def story_markdown(state: State, edition: str = "annotated") -> str:
@@ -40,12 +63,13 @@ def story_markdown(state: State, edition: str = "annotated") -> str:
             for tp in chapter.turning_points:
                 blocks.extend(_turning_point(book, tp))
         blocks.extend(_back_matter(book))
-    return "\n\n".join(block for block in blocks if block) + "\n"
+    # Characters no file should hold, stored before the app refused them, are left out.
+    return printable("\n\n".join(block for block in blocks if block) + "\n")
 
 
 def escape(text: str) -> str:
     """A plain text (a name, a player) with Markdown's special characters escaped."""
-    return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    return _SPECIAL.sub(r"\\\1", " ".join(printable(text).split()))
 
 
 def demote(text: str) -> str:
@@ -61,12 +85,14 @@ def demote(text: str) -> str:
 def player_text(text: str) -> str:
     """A player's Markdown made safe to set among others: headings demoted, raw HTML escaped,
     and closed off so that whatever follows it is read as written."""
-    lines, still_open = _escape_html(demote(text).splitlines())
+    lines, still_open = _escape_html(demote(printable(text)).splitlines())
     if still_open is not None:
         lines.append(still_open)
     closed = "\n".join(lines)
-    if "<!-- raw HTML omitted -->" in cmarkgfm.markdown_to_html(closed):
-        closed = "\n".join(lines).replace("<", "&lt;")  # never happens with the rules above
+    html = cmarkgfm.markdown_to_html(closed)
+    if "<!-- raw HTML omitted -->" in html or "<img" in html:
+        # Never happens with the rules above; code shown with a stray escape is the price.
+        closed = _IMAGE.sub(r"!\\", "\n".join(lines).replace("<", "&lt;"))
     if not cmarkgfm.markdown_to_html(closed + _SENTINEL).endswith("<h1>end-of-text</h1>\n"):
         closed = quote(closed)  # a block quote always ends at the blank line after it
     return closed
@@ -96,11 +122,16 @@ def _escape_html(lines: list[str]) -> tuple[list[str], str | None]:
 def _escape_outside_code_spans(line: str) -> str:
     pieces, start = [], 0
     for span in _CODE_SPAN.finditer(line):
-        pieces.append(line[start : span.start()].replace("<", "&lt;"))
+        pieces.append(_plain(line[start : span.start()]))
         pieces.append(span.group(0))
         start = span.end()
-    pieces.append(line[start:].replace("<", "&lt;"))
+    pieces.append(_plain(line[start:]))
     return "".join(pieces)
+
+
+def _plain(text: str) -> str:
+    """Text outside code: no raw HTML, and every image left as its text."""
+    return _IMAGE.sub(r"!\\", text.replace("<", "&lt;"))
 
 
 def quote(text: str) -> str:
@@ -116,10 +147,10 @@ def _cover(book: Contents) -> Iterator[str]:
     if setup.concept:
         yield player_text(setup.concept)
     facts = [
-        f"- {_('Ages')}: {book.age_span}",
-        f"- {_('Legacy marks')}: {len(book.marks)}",
+        f"- {labelled_value(_('Ages'), book.age_span)}",
+        f"- {labelled_value(_('Legacy marks'), str(len(book.marks)))}",
         *(f"  - ◆ {escape(mark.name.value)}" for mark in book.marks),
-        f"- {_('Told by')}: {escape(', '.join(setup.players))}",
+        f"- {labelled_value(_('Told by'), escape(join_list(setup.players)))}",
     ]
     yield "\n".join(facts)
 
@@ -146,7 +177,8 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
     yield _text(tp.narration)
     mark = book.mark_of(tp)
     if mark is not None:
-        title = f"◆ **{_('Legacy mark %(n)d', n=mark.number)}: {escape(mark.name.value)}**"
+        heading = labelled_value(_("Legacy mark %(n)d", n=mark.number), escape(mark.name.value))
+        title = f"◆ **{heading}**"
         description = player_text(mark.description.value)
         yield quote(title + ("\n\n" + description if description else ""))
 
@@ -165,7 +197,13 @@ def _mechanics(book: Contents, tp: TurningPoint) -> Iterator[str]:
 def _roll(roll: Roll) -> str:
     label = _("Reroll") if roll.reroll else _("Roll")
     result = _("success") if roll.success else _("failure")
-    return f"*{label}:* {' · '.join(str(face) for face in roll.faces)} — {result}"
+    faces = " · ".join(str(face) for face in roll.faces)
+    return f"{labelled_value(f'*{label}*', faces)} — {result}"
+
+
+def labelled_value(label: str, value: str) -> str:
+    """A label and its value, with the colon of the reader's language (：in Japanese)."""
+    return _("%(label)s: %(value)s", label=label, value=value)
 
 
 def taken_back(count: int) -> str:

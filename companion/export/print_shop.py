@@ -19,8 +19,9 @@ from flask_babel import force_locale
 
 from ..legacy import State
 from . import DEFAULT_THICKNESS_MM, THICKNESS_RANGE_MM
-from .book import Paper, book_html, paper_for, render_document
+from .book import Paper, book_html, paper_for, render_document, told_by
 from .contents import EditionError, contents
+from .typeset import finish, isolate, passes_for
 
 if TYPE_CHECKING:
     from weasyprint import Document
@@ -148,14 +149,17 @@ def cover_html(state: State, edition: str, paper: str, pages: int, thickness_mm:
     book = contents(state, edition)
     cover = Cover(paper_for(paper), pages, thickness_mm)
     with force_locale(book.language):
-        return render_template(
+        html = render_template(
             "book/cover.html",
             book=book,
             setup=state.setup,
             cover=cover,
             bleed_mm=BLEED_MM,
             spine_chars=spine_characters(state.setup.pioneer),
+            isolate=isolate,
+            told_by=told_by(state),
         )
+    return finish(html, passes_for(book.language))
 
 
 # Characters that lie on their side in vertical Japanese: turned a quarter to stand in the column.

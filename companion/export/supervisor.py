@@ -14,24 +14,27 @@ minute with nothing to do. Whoever started it, it stops when its parent process 
 
 Each tick (``TICK`` seconds) the supervisor
 
-- writes the heartbeat file ``EXPORTS_DIR/supervisor.json`` that ``/healthz`` reads;
+- writes its heartbeat file in EXPORTS_DIR (``heartbeat.py``), which ``/healthz`` reads and
+  every other supervisor sharing the folder looks at;
 - notices a worker that exited: if its job is still marked running, the job is queued again
   once, and marked failed (``WORKER_LOST``) the second time;
-- kills a worker whose book has taken longer than the time limit and fails its job
+- does the same for a running book whose supervisor is gone, on this server (one that was
+  killed and started again) or on another that shares the store (its heartbeat went stale);
+- kills a worker whose book has taken longer than its time limit and fails its job
   (``TIME_LIMIT``), which the exports panel says in words;
-- hands each queued job to an idle worker (loaded already, waiting on its standard input);
-- starts a fresh worker in each empty slot (a worker makes one book, then exits).
+- hands queued jobs to idle workers (loaded already, waiting on their standard input), each
+  chronicle's books in turn (``jobs.claim_next``);
+- starts a fresh worker in each empty slot (a worker makes one book, then exits);
+- now and then keeps the exports folder within its budget (``upkeep.sweep``).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import logging
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -43,41 +46,44 @@ from typing import IO, Any
 
 from sqlite_utils import Database
 
-from .. import pg
-from . import jobs
+from .. import logs, metrics, pg
+from . import heartbeat, jobs, upkeep
 
 log = logging.getLogger("companion.export.supervisor")
 ROOT = Path(__file__).resolve().parents[2]
 TICK = 0.5  # seconds between looks at the workers and the queue
-HEARTBEAT = "supervisor.json"
-STALE_AFTER = 10.0  # a heartbeat older than this means the supervisor is gone
-ATTEMPTS = 2  # a job whose worker died is made at most this many times
 APP_IDLE_EXIT = 60.0  # a supervisor started by an app stops after this long with nothing to do
 RESTART_AFTER = 2.0  # the least time between two starts of a supervisor that keeps stopping
 REST_AFTER_CRASH = 5.0  # a worker that stopped with no job to do is replaced after this long
+SWEEP_EVERY = 30.0  # seconds between two looks at the exports folder's budget
 MAX_WORKERS = 16
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Where the books go, how many are made at once and how long one may take."""
+    """Where the books go, how many are made at once, how long one may take, what is kept."""
 
     database: str
     exports_dir: Path
     workers: int = 1
     time_limit: float = 300.0
     idle_exit: float = 0.0  # 0: never stop for want of work
+    keep_bytes: int = upkeep.KEEP_BYTES
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], idle_exit: float = 0.0) -> Settings:
-        """The settings of an app's config (``EXPORT_WORKERS``, ``EXPORT_TIME_LIMIT``)."""
+        """The settings of an app's config (``EXPORT_WORKERS``, ``EXPORT_TIME_LIMIT``,
+        ``EXPORTS_MAX_BYTES``)."""
         workers, limit = config.get("EXPORT_WORKERS", 1), config.get("EXPORT_TIME_LIMIT", 300)
+        keep = config.get("EXPORTS_MAX_BYTES", upkeep.KEEP_BYTES)
         if not isinstance(workers, int) or not 0 <= workers <= MAX_WORKERS:
             raise ValueError(f"EXPORT_WORKERS must be a number from 0 to 16, not {workers!r}")
         if not isinstance(limit, int | float) or not limit > 0:
             raise ValueError(f"EXPORT_TIME_LIMIT must be a number of seconds, not {limit!r}")
+        if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+            raise ValueError(f"EXPORTS_MAX_BYTES must be a number of bytes, not {keep!r}")
         exports = Path(config["EXPORTS_DIR"])
-        return cls(str(config["DATABASE"]), exports, workers, float(limit), idle_exit)
+        return cls(str(config["DATABASE"]), exports, workers, float(limit), idle_exit, keep)
 
     def command(self, parent: int) -> list[str]:
         """The command line that starts a supervisor with these settings."""
@@ -86,7 +92,13 @@ class Settings:
             *("--database", self.database, "--exports", str(self.exports_dir)),
             *("--workers", str(self.workers), "--time-limit", f"{self.time_limit:g}"),
             *("--idle-exit", f"{self.idle_exit:g}", "--parent", str(parent)),
+            *("--keep-bytes", str(self.keep_bytes)),
         ]
+
+    @property
+    def longest(self) -> float:
+        """The most time any book may take (a partial file older than this is left over)."""
+        return self.time_limit * jobs.MAX_SCALE + 60
 
 
 @dataclass
@@ -96,6 +108,7 @@ class Slot:
     process: subprocess.Popen[bytes]
     job_id: str | None = None
     started: float = field(default_factory=time.monotonic)
+    limit: float = 0.0  # the seconds its book may take
 
     @property
     def idle(self) -> bool:
@@ -111,6 +124,7 @@ def start_worker(settings: Settings) -> subprocess.Popen[bytes]:
     """A worker process that loads everything, then waits for a job id on its input."""
     command = [sys.executable, "-m", "companion.export.worker", "--database", settings.database]
     command += ["--exports", str(settings.exports_dir), "--time-limit", f"{settings.time_limit:g}"]
+    command += ["--parent", str(os.getpid())]
     with log_file(settings) as output:
         return subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=output, stderr=subprocess.STDOUT, cwd=ROOT
@@ -122,12 +136,13 @@ class Supervisor:
 
     def __init__(self, settings: Settings, db: Database, parent: int) -> None:
         self.settings, self.db, self.parent = settings, db, parent
-        self.heartbeat = settings.exports_dir / heartbeat_name(settings.database, parent)
+        self.owner = heartbeat.owner_id(parent)
         self.slots: list[Slot | None] = [None] * settings.workers
-        self.attempts: dict[str, int] = {}
         self.stopping = False
         self.idle_since = time.monotonic()
         self.rest_until = 0.0  # no worker is started before this (one stopped unasked)
+        self.next_sweep = 0.0
+        self.beat_error: str | None = None  # why the last heartbeat could not be written
 
     def request_stop(self, *_args: object) -> None:
         """Stop after this tick (a signal handler)."""
@@ -135,6 +150,7 @@ class Supervisor:
 
     def run(self) -> None:
         """Tick until stopped, then stop the workers."""
+        self.beat()  # before any claim: others must never see a book of ours without a beat
         self.recover()
         try:
             while not self.stopping:
@@ -142,15 +158,18 @@ class Supervisor:
                 time.sleep(TICK)
         finally:
             self.stop_workers()
-            self.heartbeat.unlink(missing_ok=True)
+            (self.settings.exports_dir / heartbeat.file_name(self.owner)).unlink(missing_ok=True)
 
     def tick(self) -> None:
         """One look at the workers, the clock and the queue."""
+        self.beat()
         try:
             self.reap()
             self.enforce_time_limit()
+            self.settle_lost()
             self.fill()
             self.hand_out()
+            self.sweep()
         except sqlite3.OperationalError as err:  # locked for long: try again next tick
             log.warning("export supervisor: %s", err)
         except Exception as err:
@@ -158,7 +177,6 @@ class Supervisor:
                 raise
             log.warning("export supervisor: %s", err)  # the shared store is out of reach
             self._reconnect()
-        self.beat()
         if os.getppid() != self.parent:
             log.info("export supervisor: the server stopped, so do the workers")
             self.stopping = True
@@ -174,51 +192,66 @@ class Supervisor:
             self.db = connect(self.settings.database)
 
     def recover(self) -> None:
-        """Queue again the jobs left running by workers that are gone (a server restart)."""
+        """Queue again, at once, the books left running by supervisors that are gone (this
+        server's previous one, killed, or another server's)."""
+        try:
+            self.settle_lost()
+        except sqlite3.OperationalError as err:
+            log.warning("export supervisor: %s", err)
+
+    def settle_lost(self) -> None:
+        """Queue again once (then fail) the running books nobody is making any more."""
+        mine = {slot.job_id for slot in self.slots if slot is not None and slot.job_id}
+        exports = self.settings.exports_dir
         for job in jobs.running_jobs(self.db):
-            if jobs.here(job) and (job.pid is None or not jobs.alive(job.pid)):
-                log.warning("export %s was left unfinished; queued again", job.id)
-                jobs.requeue(self.db, job.id)
+            if job.host == self.owner:
+                if job.id not in mine:
+                    upkeep.settle_lost(self.db, job, "its worker is not running")
+            elif jobs.lost(job, exports):
+                upkeep.settle_lost(self.db, job, f"its maker ({job.host}) is gone")
 
     def reap(self) -> None:
         """Settle the jobs of workers that exited, and free their slots."""
         for index, slot in enumerate(self.slots):
             if slot is not None and slot.process.poll() is not None:
                 self.slots[index] = None
+                upkeep.remove_partials(self.settings.exports_dir, slot.process.pid)
                 if slot.job_id is not None:
-                    self._settle(slot.job_id, slot.process.pid, slot.process.returncode)
+                    outcome = self._settle(slot.job_id, slot.process.pid, slot.process.returncode)
+                    metrics.job_done(time.monotonic() - slot.started, outcome)
+                    self.next_sweep = 0.0  # a book was made, perhaps: look at the budget
                 else:  # it could not even load: do not start one twice a second
                     log.error("export worker %s stopped unasked", slot.process.pid)
                     self.rest_until = time.monotonic() + REST_AFTER_CRASH
 
-    def _settle(self, job_id: str, pid: int, code: int | None) -> None:
+    def _settle(self, job_id: str, pid: int, code: int | None) -> str:
+        """Settle a finished worker's job; what became of it (``done``, ``failed``, ``requeued``)."""
         job = jobs.find(self.db, job_id)
         if job is None or job.status != "running" or job.pid != pid:
-            self.attempts.pop(job_id, None)  # made or failed, and said so itself
-            return
-        if self.attempts.get(job_id, 0) < ATTEMPTS:
-            log.warning("export %s: worker %s stopped (%s); queued again", job_id, pid, code)
-            jobs.requeue(self.db, job_id)
-            return
-        log.error("export %s: worker %s stopped (%s) again; failed", job_id, pid, code)
-        self.attempts.pop(job_id, None)
-        detail = f"the worker process stopped {ATTEMPTS} times before the book was made"
-        jobs.fail(self.db, job_id, f"{jobs.WORKER_LOST}: {detail}")
+            if job is not None and job.status == "failed":  # its traceback is in worker.log
+                log.error("export %s of %s failed: %s", job_id, job.stream_id, job.error)
+            return job.status if job is not None else "gone"
+        settled = upkeep.settle_lost(self.db, job, f"worker {pid} stopped ({code})")
+        return "requeued" if settled == "queued" else settled or job.status
 
     def enforce_time_limit(self) -> None:
-        """Kill a worker past the time limit and fail its job, saying why."""
-        limit = self.settings.time_limit
+        """Kill a worker past its book's time limit and fail its job, saying why."""
         for index, slot in enumerate(self.slots):
-            if slot is None or slot.job_id is None or time.monotonic() - slot.started <= limit:
+            if slot is None or slot.job_id is None:
+                continue
+            if time.monotonic() - slot.started <= slot.limit:
                 continue
             slot.process.kill()
             slot.process.wait(timeout=10)
             self.slots[index] = None
-            self.attempts.pop(slot.job_id, None)
+            upkeep.remove_partials(self.settings.exports_dir, slot.process.pid)
             job = jobs.find(self.db, slot.job_id)
             if job is not None and job.status == "running" and job.pid == slot.process.pid:
-                log.error("export %s took over %g s; stopped", job.id, limit)
-                jobs.fail(self.db, job.id, f"{jobs.TIME_LIMIT}: stopped after {limit:g} s")
+                log.error(
+                    "export %s of %s took over %g s; stopped", job.id, job.stream_id, slot.limit
+                )
+                metrics.job_done(slot.limit, "time-limit")
+                jobs.fail(self.db, job.id, f"{jobs.TIME_LIMIT}: stopped after {slot.limit:.0f} s")
 
     def fill(self) -> None:
         """Start a worker in each empty slot."""
@@ -230,18 +263,19 @@ class Supervisor:
                     log.error("export supervisor: cannot start a worker: %s", err)
 
     def hand_out(self) -> None:
-        """Give queued jobs to idle workers, oldest first."""
+        """Give queued jobs to idle workers, each chronicle's in turn."""
         for slot in [slot for slot in self.slots if slot is not None and slot.idle]:
             if not jobs.has_queued(self.db):
                 return
-            job = jobs.claim_next(self.db, slot.process.pid, self.settings.workers)
+            pid = slot.process.pid
+            job = jobs.claim_next(self.db, pid, self.settings.workers, self.owner)
             if job is None:
                 return
+            limit = upkeep.time_limit(self.db, job, self.settings.time_limit)
             if not self._send(slot, job.id):
-                jobs.requeue(self.db, job.id)  # the worker died while idle: next tick
+                jobs.requeue(self.db, job.id, attempt_back=True)  # the worker died while idle
                 continue
-            slot.job_id, slot.started = job.id, time.monotonic()
-            self.attempts[job.id] = self.attempts.get(job.id, 0) + 1
+            slot.job_id, slot.started, slot.limit = job.id, time.monotonic(), limit
 
     @staticmethod
     def _send(slot: Slot, job_id: str) -> bool:
@@ -253,15 +287,31 @@ class Supervisor:
             return False
         return True
 
+    def sweep(self) -> None:
+        """Now and then: the exports folder's budget, left-over files, dead heartbeats."""
+        if time.monotonic() < self.next_sweep:
+            return
+        self.next_sweep = time.monotonic() + SWEEP_EVERY
+        settings = self.settings
+        upkeep.sweep(self.db, settings.exports_dir, settings.keep_bytes, settings.longest)
+
     def beat(self) -> None:
         """Write the heartbeat file: the time, this process and how busy the pool is."""
         busy = sum(1 for slot in self.slots if slot is not None and slot.job_id is not None)
         beat = {"pid": os.getpid(), "beat": time.time(), "workers": len(self.slots), "busy": busy}
-        path = self.heartbeat
-        partial = path.with_suffix(".part")
-        with contextlib.suppress(OSError):
-            partial.write_text(json.dumps(beat))
-            partial.replace(path)
+        err = heartbeat.write(self.settings.exports_dir, self.owner, beat)
+        error = None if err is None else f"{type(err).__name__}: {err}"
+        if error and error != self.beat_error:
+            free = heartbeat.free_bytes(self.settings.exports_dir)
+            log.error(
+                "export supervisor: cannot write its heartbeat in %s (%s; %s bytes free)",
+                self.settings.exports_dir,
+                error,
+                free,
+            )
+        elif self.beat_error and not error:
+            log.warning("export supervisor: its heartbeat is written again")
+        self.beat_error = error
 
     def _idle_too_long(self) -> bool:
         busy = any(slot is not None and slot.job_id is not None for slot in self.slots)
@@ -284,6 +334,7 @@ class Supervisor:
             if slot is not None:
                 wait_or_kill(slot.process, 5)
                 self.slots[index] = None
+                upkeep.remove_partials(self.settings.exports_dir, slot.process.pid)
                 if slot.job_id is not None:
                     with contextlib.suppress(sqlite3.Error):
                         self._requeue_if_running(slot.job_id, slot.process.pid)
@@ -291,7 +342,7 @@ class Supervisor:
     def _requeue_if_running(self, job_id: str, pid: int) -> None:
         job = jobs.find(self.db, job_id)
         if job is not None and job.status == "running" and job.pid == pid:
-            jobs.requeue(self.db, job_id)
+            jobs.requeue(self.db, job_id, attempt_back=True)
 
 
 def wait_or_kill(process: subprocess.Popen[bytes], seconds: float) -> None:
@@ -300,25 +351,6 @@ def wait_or_kill(process: subprocess.Popen[bytes], seconds: float) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=10)
-
-
-def heartbeat_name(database: str, parent: int) -> str:
-    """The heartbeat file of the server whose master is ``parent``.
-
-    Servers that share a PostgreSQL store share EXPORTS_DIR too (a shared folder, see
-    docs/deploy.md): each writes a heartbeat of its own there, named by machine and master.
-    """
-    if pg.is_url(database):
-        return f"supervisor-{socket.gethostname()}-{parent}.json"
-    return HEARTBEAT
-
-
-def heartbeat_age(exports_dir: Path, name: str = HEARTBEAT) -> float | None:
-    """Seconds since the supervisor's last heartbeat; None if it has written none."""
-    try:
-        return time.time() - (exports_dir / name).stat().st_mtime
-    except OSError:
-        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -330,13 +362,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument("--idle-exit", type=float, default=0.0)
     parser.add_argument("--parent", type=int, default=os.getppid())
+    parser.add_argument("--keep-bytes", type=int, default=upkeep.KEEP_BYTES)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    settings = Settings(args.database, args.exports, args.workers, args.time_limit, args.idle_exit)
+    logs.configure_process(sys.stderr, sys.stdout)  # the server's log, and worker.log
+    if os.environ.get(metrics.MULTIPROC_ENV):
+        metrics.enable()  # the server's scrapes read this process's figures too
+    settings = Settings(
+        args.database, args.exports, args.workers, args.time_limit, args.idle_exit, args.keep_bytes
+    )
     settings.exports_dir.mkdir(parents=True, exist_ok=True)
     from ..db import connect
 
     supervisor = Supervisor(settings, connect(settings.database), args.parent)
+    log.info("export supervisor started: %d workers, pid %d", settings.workers, os.getpid())
     for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(number, supervisor.request_stop)
     supervisor.run()

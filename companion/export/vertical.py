@@ -3,9 +3,11 @@
 WeasyPrint cannot lay out vertical text, so this edition is printed by headless Chromium (Debian's
 ``chromium``) through Playwright's ``page.pdf``. The browser runs with JavaScript off and may load
 nothing but the book's own page and files under ``static/``; every other request is aborted.
-The book is printed twice, the second time with the contents' page numbers read from the
-first (``render_vertical``). After printing, pypdf marks the PDF as read right to left (``/ViewerPreferences /Direction /R2L``)
-and gives it its title and authors.
+The book is printed once, its contents holding placeholders as wide as any page number; the page
+of each heading is read back from that PDF, and only the front matter (the title page and the
+contents) is printed again with the numbers, its pages put in place of the first ones
+(``render_vertical``). pypdf then marks the PDF as read right to left (``/ViewerPreferences
+/Direction /R2L``) and gives it its title and authors.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from ..languages import writes_vertically
 from ..legacy import State
 from ..web.wording import join_list
 from .contents import EditionError
+from .typeset import printable
 
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 INSTALL_COMMAND = "sudo apt-get install -y chromium"
@@ -41,6 +44,7 @@ LAUNCH_ARGS = [
 TIMEOUT_MS = 120_000
 # One or two digits stand upright in the column; longer numbers lie on their side as in print.
 SHORT_NUMBER = re.compile(r"(?<![0-9０-９.,])([0-9]{1,2}|[!?]{2})(?![0-9０-９.,])")
+NUMBER_RANGE = re.compile(r"(?<![0-9.,-])([0-9]{1,3})-([0-9]{1,3})(?![0-9.,-])")
 SKIPPED = re.compile(r"(<svg\b.*?</svg>|<head>.*?</head>|<[^>]*>)", re.S)
 
 Progress = Callable[[float, str], None]
@@ -50,7 +54,6 @@ PLACEHOLDERS = {
     name: "〇〇〇"
     for name in (*(f"stage-{i}" for i in range(4)), "epilogue", "timeline", "keystones")
 }
-MAX_PRINTINGS = 3
 
 
 class ChromiumMissingError(EditionError):
@@ -67,18 +70,24 @@ def chromium_path() -> str | None:
 
 
 def vertical_html(
-    state: State, edition: str, paper: str, toc_pages: Mapping[str, str] | None = None
+    state: State,
+    edition: str,
+    paper: str,
+    toc_pages: Mapping[str, str] | None = None,
+    front_only: bool = False,
 ) -> str:
     """The vertical book as HTML: the ordinary book's text with upright short numbers.
 
     ``toc_pages`` are the contents' page numbers by anchor; without them every entry holds a
-    placeholder as wide as the widest number, so that the first printing lays out the same pages.
+    placeholder as wide as the widest number, so that the front matter printed again with the
+    numbers (``front_only``: the title page and the contents alone) lays out the same pages.
     """
     from .book import book_html  # WeasyPrint's module: loaded only when a book is made
 
     check_japanese(state)
     pages = PLACEHOLDERS if toc_pages is None else toc_pages
-    return tate_chu_yoko(book_html(state, edition, paper, vertical=True, toc_pages=pages))
+    html = book_html(state, edition, paper, vertical=True, toc_pages=pages, front_only=front_only)
+    return tate_chu_yoko(html)
 
 
 def check_japanese(state: State) -> None:
@@ -91,7 +100,9 @@ def tate_chu_yoko(html: str) -> str:
     """Wrap short numbers in the text (never in tags, the head or pictures) for 縦中横."""
     parts = SKIPPED.split(html)
     for index in range(0, len(parts), 2):  # the even parts are text between tags
-        parts[index] = SHORT_NUMBER.sub(r'<span class="tcy">\1</span>', parts[index])
+        # A range of numbers (ages 20-32) takes the wave dash that runs down the column.
+        text = NUMBER_RANGE.sub("\\1〜\\2", parts[index])
+        parts[index] = SHORT_NUMBER.sub(r'<span class="tcy">\1</span>', text)
     return "".join(parts)
 
 
@@ -112,7 +123,7 @@ def heading_pages(pdf: bytes) -> dict[str, int]:
 
 
 def render_vertical(
-    html_for: Callable[[Mapping[str, str] | None], str],
+    html_for: Callable[[Mapping[str, str] | None, bool], str],
     static: Path,
     title: str,
     author: str,
@@ -120,9 +131,10 @@ def render_vertical(
 ) -> bytes:
     """Print the book with Chromium, then mark the PDF as read right to left.
 
-    Chromium cannot number the contents (``target-counter``), so the book is printed, the page
-    of each heading read back from the PDF, and printed again with those numbers; ``html_for``
-    makes the HTML for given numbers (None: placeholders).
+    Chromium cannot number the contents (``target-counter``), so the book is printed once with
+    placeholders, the page of each heading read back from the PDF, and the front matter alone
+    printed again with those numbers; ``html_for(numbers, front_only)`` makes the HTML (numbers
+    None: placeholders).
     """
     report = progress or (lambda _p, _s: None)
     executable = chromium_path()
@@ -132,33 +144,51 @@ def render_vertical(
         page_file = Path(folder) / "book.html"
         base = f'<base href="{static.resolve().as_uri()}/">'
 
-        def write(toc_pages: Mapping[str, str] | None) -> None:
-            html = html_for(toc_pages)
+        def write(toc_pages: Mapping[str, str] | None, front_only: bool) -> None:
+            html = html_for(toc_pages, front_only)
             page_file.write_text(html.replace("<head>", "<head>" + base, 1), encoding="utf-8")
 
         report(10, "starting")
-        pdf = _in_own_thread(lambda: _print(executable, page_file, static.resolve(), write, report))
+        # The browser starts on its own thread while this one makes the book's HTML.
+        written: Future[None] = Future()
+        with ThreadPoolExecutor(1) as pool:
+            printing = pool.submit(
+                contextvars.copy_context().run,
+                lambda: _print(executable, page_file, static.resolve(), write, report, written),
+            )
+            try:
+                write(None, False)
+                written.set_result(None)
+            except BaseException as err:
+                written.set_exception(err)
+            book, front = printing.result()
     report(90, "writing")
-    return right_to_left(pdf, title, author)
+    return right_to_left(book, title, author, front)
 
 
-def _in_own_thread(work: Callable[[], bytes]) -> bytes:
-    """Run Playwright's sync API on a thread of its own, with this context (app, locale).
-
-    The sync API refuses a thread whose asyncio loop runs (an async server, or a test that
-    also drives a browser), so it never runs on the caller's.
-    """
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(contextvars.copy_context().run, work).result()
+PDF_OPTIONS: dict[str, Any] = {
+    "prefer_css_page_size": True,
+    "print_background": True,
+    "outline": True,
+    "tagged": True,
+}
 
 
 def _print(
     executable: str,
     page_file: Path,
     static: Path,
-    write: Callable[[Mapping[str, str] | None], None],
+    write: Callable[[Mapping[str, str] | None, bool], None],
     report: Progress,
-) -> bytes:
+    written: Future[None],
+) -> tuple[bytes, bytes | None]:
+    """The whole book with placeholders (its HTML written, once ``written``, by the caller's
+    thread while the browser starts), and its front matter with the page numbers (None if the
+    book is the same either way).
+
+    Playwright's sync API runs on a thread of its own, with the caller's context (app, locale):
+    it refuses a thread whose asyncio loop runs (an async server, or a test that also drives a
+    browser)."""
     from playwright.sync_api import sync_playwright
 
     allowed = (page_file.as_uri(), static.as_uri() + "/")
@@ -169,21 +199,49 @@ def _print(
             page = context.new_page()
             page.set_default_timeout(TIMEOUT_MS)
             page.route("**/*", lambda route: _only_local(route, allowed))
-            shown: Mapping[str, str] | None = None
-            for printing in range(MAX_PRINTINGS):
-                report(20 + 60 * printing / MAX_PRINTINGS, "layout")
-                write(shown)
-                page.goto(page_file.as_uri(), wait_until="load")
-                pdf: bytes = page.pdf(
-                    prefer_css_page_size=True, print_background=True, outline=True, tagged=True
-                )
-                found = {k: kanji_number(v) for k, v in heading_pages(pdf).items()}
-                if found == shown:
-                    break
-                shown = found
+            report(20, "layout")
+            written.result()
+            _open(page, page_file)
+            book: bytes = page.pdf(**PDF_OPTIONS)
+            anchors = heading_pages(book)
+            numbers = {k: kanji_number(v) for k, v in anchors.items()}
+            report(75, "layout")
+            write(numbers, True)
+            _open(page, page_file)
+            front: bytes = page.pdf(**PDF_OPTIONS)
+            if len(front_pages(anchors)) != page_count(front):
+                # The numbers moved the layout (they never should): print it all again.
+                write(numbers, False)
+                _open(page, page_file)
+                return page.pdf(**PDF_OPTIONS), None
         finally:
             browser.close()
-    return pdf
+    return book, front
+
+
+# Lay the page out, so that every face its text needs is asked for, and wait until all are
+# loaded: a face the first layout did not need (emoji on page 40) would print as nothing.
+FONTS_LOADED = "() => { document.body.getBoundingClientRect(); return document.fonts.ready.then(() => document.fonts.status) }"  # noqa: E501
+
+
+def _open(page: Any, page_file: Path) -> None:
+    """Load the book's page and every font it uses (the page's own scripts stay off)."""
+    page.goto(page_file.as_uri(), wait_until="load")
+    page.evaluate(FONTS_LOADED)
+
+
+def front_pages(anchors: Mapping[str, int]) -> range:
+    """The pages before the body, from the page of each anchor: the title page and the
+    contents (from 0)."""
+    body = [page for name, page in anchors.items() if name in PLACEHOLDERS]
+    return range(min(body) - 1 if body else 0)
+
+
+def page_count(pdf: bytes) -> int:
+    """How many pages a PDF has."""
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(pdf)).pages)
 
 
 def _only_local(route: Any, allowed: tuple[str, str]) -> None:
@@ -194,19 +252,39 @@ def _only_local(route: Any, allowed: tuple[str, str]) -> None:
         route.abort()
 
 
-def right_to_left(pdf: bytes, title: str, author: str) -> bytes:
-    """The PDF with pages turning right to left, two-page spreads and the book's metadata."""
-    from pypdf import PdfReader, PdfWriter
+def right_to_left(pdf: bytes, title: str, author: str, front: bytes | None = None) -> bytes:
+    """The PDF with pages turning right to left, two-page spreads and the book's metadata;
+    ``front`` (the front matter printed again with the contents' numbers) takes the place of
+    the first pages' drawing, each page keeping its links and the outline's destinations.
+
+    Written as an incremental update (``pdf_update``): Chromium's file stays as it is and only
+    the catalogue, the metadata and the front pages are appended.
+    """
+    from pypdf import PdfReader
     from pypdf.generic import DictionaryObject, NameObject
 
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    from .pdf_update import Update
+
+    update = Update(pdf)
+    if front is not None:
+        copied: dict[int, object] = {}
+        front_pages_read = PdfReader(io.BytesIO(front)).pages
+        for target, source in zip(update.reader.pages, front_pages_read, strict=False):
+            page = DictionaryObject(target)
+            for key in ("/Contents", "/Resources"):
+                page[NameObject(key)] = update.copy_from(source.raw_get(key), copied)  # type: ignore[arg-type]
+            assert target.indirect_reference is not None
+            update.replace(target.indirect_reference, page)
+    root = DictionaryObject(update.reader.trailer["/Root"])
     preferences = DictionaryObject({NameObject("/Direction"): NameObject("/R2L")})
-    writer._root_object[NameObject("/ViewerPreferences")] = preferences
-    writer._root_object[NameObject("/PageLayout")] = NameObject("/TwoPageRight")
-    writer.add_metadata({"/Title": title, "/Author": author, "/Creator": "Ijinsho companion"})
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    root[NameObject("/ViewerPreferences")] = preferences
+    root[NameObject("/PageLayout")] = NameObject("/TwoPageRight")
+    update.replace(update.reader.trailer.raw_get("/Root"), root)
+    info = update.reader.metadata or {}
+    producer = str(info.get("/Producer", ""))
+    entries = {"/Title": title, "/Author": author, "/Creator": "Ijinsho companion"}
+    update.set_info(entries | ({"/Producer": producer} if producer else {}))
+    return update.write()
 
 
 def make_vertical(
@@ -216,10 +294,10 @@ def make_vertical(
     check_japanese(state)
     setup = state.setup
     with force_locale(setup.language):
-        title = _("The life of %(name)s", name=setup.pioneer)
-        authors = join_list(setup.players)
+        title = printable(_("The life of %(name)s", name=setup.pioneer))
+        authors = printable(join_list(setup.players))
 
-    def html_for(toc_pages: Mapping[str, str] | None) -> str:
-        return vertical_html(state, edition, paper, toc_pages)
+    def html_for(toc_pages: Mapping[str, str] | None, front_only: bool) -> str:
+        return vertical_html(state, edition, paper, toc_pages, front_only)
 
     return render_vertical(html_for, static, title, authors, progress)

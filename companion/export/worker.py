@@ -24,16 +24,17 @@ from pathlib import Path
 from flask import Flask
 from sqlite_utils import Database
 
-from .. import store
+from .. import logs, store
 from ..db import connect
 from ..legacy import Recorded, State, event_from_dict, replay
-from . import editions, jobs
+from . import editions, heartbeat, jobs, upkeep
 from .book import book_html, render_book, static_dir
 from .print_shop import page_count
 
 log = logging.getLogger("companion.export.worker")
 # About how many characters of text fill a page, to turn "page 12" into a percentage.
-CHARS_PER_PAGE = {"a5": 520, "a4": 1150, "b6": 400, "a6": 300, "shinsho": 330}  # Japanese
+# Japanese characters
+CHARS_PER_PAGE = {"a5": 520, "a4": 1150, "b6": 400, "a6": 300, "shinsho": 330, "half-letter": 530}
 LATIN_FACTOR = 2.6  # Latin letters take about this many to one Japanese character
 REPORT_EVERY = 0.5  # seconds between progress writes
 
@@ -90,9 +91,16 @@ def make(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> None:
             data = _make_book(db, job, state)
     target = exports_dir / job.filename
     partial = target.with_suffix(f".{os.getpid()}.part")
-    partial.write_bytes(data)
-    partial.replace(target)  # readers see the whole file or none
-    jobs.finish(db, job, exports_dir)
+    try:
+        partial.write_bytes(data)
+        partial.replace(target)  # readers see the whole file or none
+    except BaseException:
+        # A full disk must not stay full: what was written of the book goes with it.
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise
+    # The print shop's body keeps its page count: its covers are cut to it (editions.same_cover).
+    jobs.finish(db, job, exports_dir, page_count(data) if job.layout == "print" else None)
 
 
 def make_logged(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> bool:
@@ -101,8 +109,9 @@ def make_logged(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> b
     try:
         make(app, db, job, exports_dir)
     except Exception as err:  # one bad book must not stop the queue
-        log.exception("export %s failed", job.id)
-        jobs.fail(db, job.id, f"{type(err).__name__}: {err}")
+        log.exception("export %s of %s failed", job.id, job.stream_id)
+        reason = jobs.DISK_FULL if heartbeat.is_full(err) else type(err).__name__
+        jobs.fail(db, job.id, f"{reason}: {err}")
         return False
     log.info("export %s made in %.1f s", job.filename, time.monotonic() - started)
     return True
@@ -166,13 +175,13 @@ def work(app: Flask, db: Database, exports_dir: Path, limit: int) -> int:
     return made
 
 
-def make_claimed(app: Flask, db: Database, job_id: str, exports_dir: Path) -> bool:
-    """Make the job the supervisor claimed for this process; whether the book was made."""
+def claimed(db: Database, job_id: str) -> jobs.Job | None:
+    """The job the supervisor claimed for this process, if it is still this worker's."""
     job = jobs.find(db, job_id)
     if job is None or job.status != "running" or job.pid != os.getpid():
         log.warning("export %s is no longer this worker's to make", job_id)
-        return False
-    return make_logged(app, db, job, exports_dir)
+        return None
+    return job
 
 
 def _die_with_parent() -> None:
@@ -190,10 +199,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", required=True)
     parser.add_argument("--exports", required=True, type=Path)
     parser.add_argument("--time-limit", type=float, default=300, help="seconds for one book")
+    parser.add_argument("--parent", type=int, default=None, help="the supervisor's pid")
     args = parser.parse_args(argv)
-    parent = os.getppid()
     _die_with_parent()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # Loading the modules above takes seconds: a supervisor that died meanwhile was not there to
+    # send the signal, and its pid is not this process's parent any more. Its book is another's.
+    parent = os.getppid() if args.parent is None else args.parent
+    if os.getppid() != parent:
+        return 0
+    logs.configure_process(sys.stderr)
     with contextlib.suppress(OSError):
         os.nice(5)  # on a small server the players' pages come before the book
     from .. import create_app
@@ -205,11 +219,14 @@ def main(argv: list[str] | None = None) -> int:
     job_id = sys.stdin.readline().strip()
     if not job_id or os.getppid() != parent:
         return 0  # the supervisor stopped before it had a book for this worker
-    # A last guard should the supervisor be unable to stop this process in time.
-    signal.alarm(int(args.time_limit) + 30)
     db = connect(args.database)
     try:
-        made = make_claimed(app, db, job_id, args.exports)
+        job = claimed(db, job_id)
+        if job is None:
+            return 1
+        # A last guard should the supervisor be unable to stop this process in time.
+        signal.alarm(int(upkeep.time_limit(db, job, args.time_limit)) + 30)
+        made = make_logged(app, db, job, args.exports)
     finally:
         db.conn.close()
     return 0 if made else 1

@@ -24,6 +24,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from ..input_text import first_refused
 from ..languages import LANGUAGES
 
 SUITS = ("H", "D", "C", "S")
@@ -134,6 +135,11 @@ def parse_pack(text: str, source: str = "<upload>", reserved: Iterable[str] = ()
     if not any(line.strip() for line in lines):
         raise PackError([Problem("empty-file", "the file is empty", 1)], source)
     reader = _Reader()
+    for number, line in enumerate(lines, 1):
+        refused = first_refused(line)
+        if refused is not None:
+            message = f"the line holds U+{refused[0]:04X}, which is not text (a control character"
+            reader.fail("bad-character", message + " or a noncharacter); remove it", number)
     body_start = _read_header(lines, reader)
     _read_body(lines, body_start, reader)
     if body_start > 0:

@@ -17,10 +17,11 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from .. import chronicles, json_input
+from .. import chronicles, json_input, logs
 from ..capabilities import Capability
 from ..db import unavailable
 from ..legacy import RuleError
+from ..request_log import request_id
 from . import openapi, streams
 from .api_state import state_json, story_json
 from .text_errors import rule_message, rule_status
@@ -71,7 +72,7 @@ def _http_error(err: HTTPException) -> Reply:
         413: _("The request is too large."),
         429: _("Too many requests; wait a moment and try again."),
     }
-    message = messages.get(status) or err.description or err.name
+    message = getattr(err, "reason", None) or messages.get(status) or err.description or err.name
     return error_reply(status, HTTP_CODES.get(status, "http-error"), message)
 
 
@@ -100,9 +101,12 @@ def _options() -> Response | Reply | None:
 def _server_error(err: Exception) -> Reply | Response:
     if unavailable(err):
         return database_unavailable(err)
-    log.exception("API request %s %s failed", request.method, request.path)
+    log.exception("API request %s %s failed", request.method, logs.request_path())
     return error_reply(
-        500, "server-error", _("Something went wrong on the server; nothing was lost.")
+        500,
+        "server-error",
+        _("Something went wrong on the server; nothing was lost."),
+        request_id=request_id(),
     )
 
 

@@ -26,13 +26,21 @@ from ..export import vertical as vertical_book
 from ..export.backup import export_backup, may_back_up
 from ..export.contents import EditionError
 from ..export.editions import check, layouts_for, parse_layout
-from ..export.markdown import story_markdown
+from ..export.markdown import markdown_file
 from . import export_view
 from .api import ApiError, Reply, bp, json_body, open_link
 from .api_state import export_file_json, export_job_json
 from .downloads import download
 
-EXPORT_FIELDS = {"format", "edition", "paper", "print_shop", "vertical", "paper_thickness"}
+EXPORT_FIELDS = {
+    "format",
+    "edition",
+    "paper",
+    "print_shop",
+    "vertical",
+    "paper_thickness",
+    "booklet",
+}
 
 
 @bp.post("/v1/chronicles/<token>/exports")
@@ -42,13 +50,14 @@ def request_export(token: str) -> Reply:
     body = json_body()
     fmt, edition, paper = _export_choice(body)
     options = _book_options(body)
-    if fmt in ("pdf", "epub"):
-        return _request_books(token, chronicle, fmt, edition, paper, options)
     if fmt == "json" and not may_back_up(cap.role, chronicle.state):
         message = _("Only the host's link may take a backup while the piles hold hidden cards.")
         raise ApiError(404, "host-only", message)
+    export_view.limit_exports(cap)
+    if fmt in ("pdf", "epub", "vault"):
+        return _request_books(token, chronicle, fmt, edition, paper, options)
     content = (
-        story_markdown(chronicle.state, edition)
+        markdown_file(chronicle.id, chronicle.version, chronicle.state, edition)
         if fmt == "md"
         else export_backup(get_db(), chronicle.id)
     )
@@ -62,19 +71,26 @@ def _request_books(
     try:
         layouts = layouts_for(fmt, *options)
         for layout in layouts:
-            check(chronicle.state, layout)
+            check(chronicle.state, layout, paper)
     except EditionError:
         raise ApiError(
             400, "bad-export", _("This kind of book cannot be made of this chronicle.")
         ) from None
-    if "vertical" in layouts and vertical_book.chromium_path() is None:
+    if {"vertical", "booklet-vertical"} & set(layouts) and vertical_book.chromium_path() is None:
         raise ApiError(400, "chromium-missing", export_view.chromium_missing())
-    requested = [
-        jobs.request_book(
-            get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper, layout
+    try:
+        requested = jobs.request_books(
+            get_db(),
+            _exports_dir(),
+            chronicle.id,
+            chronicle.version,
+            edition,
+            paper,
+            layouts,
+            export_view.per_stream(),
         )
-        for layout in layouts
-    ]
+    except jobs.QueueFullError as full:
+        raise ApiError(429, "export-queue-full", export_view.queue_full(full.limit)) from None
     if any(needed for _job, needed in requested):
         _ensure_worker()
     first = export_job_json(token, requested[0][0])
@@ -84,18 +100,21 @@ def _request_books(
     return jsonify(first), 200 if done else 202
 
 
-def _book_options(body: Mapping[str, Any]) -> tuple[bool, bool, float]:
+def _book_options(body: Mapping[str, Any]) -> tuple[bool, bool, float, bool]:
     print_shop, vertical = body.get("print_shop", False), body.get("vertical", False)
+    booklet = body.get("booklet", False)
     thickness = body.get("paper_thickness", DEFAULT_THICKNESS_MM)
     if not isinstance(print_shop, bool) or not isinstance(vertical, bool):
         raise ApiError(400, "bad-export", _("print_shop and vertical are true or false."))
+    if not isinstance(booklet, bool):
+        raise ApiError(400, "bad-export", _("booklet is true or false."))
     low, high = THICKNESS_RANGE_MM
     if isinstance(thickness, bool) or not isinstance(thickness, int | float):
         raise ApiError(400, "bad-export", _("paper_thickness is a number of millimetres."))
     if not low <= thickness <= high:
         message = _("A paper is %(low)s to %(high)s mm thick.", low=low, high=high)
         raise ApiError(400, "bad-export", message)
-    return print_shop, vertical, float(thickness)
+    return print_shop, vertical, float(thickness), booklet
 
 
 def _ensure_worker() -> None:
@@ -116,7 +135,7 @@ def _export_choice(body: Mapping[str, Any]) -> tuple[str, str, str]:
     )
     if unknown or choice[0] not in FORMATS or choice[1] not in EDITIONS or choice[2] not in PAPERS:
         message = _(
-            "Choose a format (pdf, epub, md or json), an edition (story or annotated) and a paper (a5, a4, b6, a6 or shinsho)."
+            "Choose a format (pdf, epub, vault, md or json), an edition (story or annotated) and a paper (a5, a4, b6, a6, shinsho or half-letter)."
         )
         raise ApiError(400, "bad-export", message)
     return choice  # type: ignore[return-value]
@@ -133,7 +152,10 @@ def export_file(token: str, job: str) -> Response:
     """The finished book (PDF or EPUB); 404 until it is made."""
     made, chronicle = _job_of(token, job)
     path = _exports_dir() / made.filename
-    if made.status != "done" or not path.is_file():
+    if made.status == "done" and not path.is_file():
+        message = _("The book's file is no longer kept: ask for the book again to make it again.")
+        raise ApiError(404, "removed", message)
+    if made.status != "done":
         raise ApiError(404, "not-ready", _("The book is not made yet."))
     layout = parse_layout(made.layout)
     name = export_view.download_name(chronicle, export_view.download_suffix(made))

@@ -58,6 +58,7 @@ def setup_json(setup: Setup) -> JSON:
         "mode": setup.mode,
         "pack": setup.pack_name,
         "forgiving_undo": setup.forgiving_undo,
+        "show_writing": setup.show_writing,
         "lines": setup.lines,
         "veils": setup.veils,
     }
@@ -262,15 +263,15 @@ def story_json(chronicle: Chronicle) -> JSON:
 def export_job_json(token: str, job: jobs.Job) -> JSON:
     """A book (PDF or EPUB) being made, or made: progress, a sentence, and where to fetch it."""
     shown = export_view.describe(token, job)
-    done = job.status == "done"
+    done = shown["status"] == "done"
     return {
         "id": job.id,
-        "format": parse_layout(job.layout).extension,
+        "format": parse_layout(job.layout).format,
         "layout": job.layout,
         "version": job.version,
         "edition": job.edition,
         "paper": job.paper,
-        "status": job.status,
+        "status": shown["status"],
         "progress": job.progress,
         "page": job.page,
         "message": shown["message"],

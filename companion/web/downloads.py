@@ -14,11 +14,18 @@ from urllib.parse import quote
 from flask import send_file
 from werkzeug.wrappers import Response
 
+from ..bidi import strip_controls
+
 FALLBACK_STEM = "download"
 
 
 def content_disposition(name: str) -> str:
-    """``attachment`` with the ASCII fallback name and the exact UTF-8 name."""
+    """``attachment`` with the ASCII fallback name and the UTF-8 name, less bidi controls.
+
+    A file manager shows a name alone, where no isolate can hold an override: "Ann" U+202E
+    "fdp.exe" would read as "Annexe.pdf". The controls are dropped; every letter stays.
+    """
+    name = strip_controls(name)
     return f"attachment; filename=\"{ascii_name(name)}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 
@@ -35,7 +42,7 @@ def ascii_name(name: str) -> str:
 def download(body: bytes | Path, content_type: str, name: str) -> Response:
     """``body`` (bytes, or a file on disk) as an attachment the browser saves as ``name``."""
     if isinstance(body, Path):
-        response = send_file(body, mimetype=content_type, conditional=True)
+        response: Response = send_file(body, mimetype=content_type, conditional=True)
     else:
         response = Response(body, content_type=content_type)
     response.headers["Content-Disposition"] = content_disposition(name)

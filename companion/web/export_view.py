@@ -1,7 +1,8 @@
-"""Exports in the browser: Markdown, the JSON backup, the PDF book and its progress; import.
+"""Exports in the browser: Markdown, the JSON backup, the books and their progress.
 
-Any link that opens a chronicle may export it (a reader too); an import creates a new chronicle
-whose host link goes to the browser that uploaded it.
+Any link that opens a chronicle may export it (a reader too), within the exports' rate limit
+(per address and per link) and the chronicle's share of the book queue. Import is
+``import_view.py``.
 """
 
 from __future__ import annotations
@@ -21,39 +22,48 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import chronicles, ratelimit
+from ..capabilities import Capability
 from ..db import get_db
 from ..export import DEFAULT_THICKNESS_MM, EDITIONS, PAPERS, THICKNESS_RANGE_MM, jobs, keeper
 from ..export import vertical as vertical_book
-from ..export.backup import MAX_BYTES, export_backup, import_backup, may_back_up
+from ..export.backup import export_backup, may_back_up
 from ..export.contents import EditionError
 from ..export.editions import check, layouts_for, parse_layout
-from ..export.errors import BackupError
-from ..export.markdown import story_markdown
+from ..export.markdown import markdown_file
+from ..export.typeset import printable
 from ..export.vertical import INSTALL_COMMAND
 from . import streams
-from .access import opened_chronicles, remember
 from .chronicle import open_chronicle
 from .downloads import download
-from .text_errors import rule_message
+from .wording import gettext as _
 
 bp = Blueprint("exports", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
-import_bp = Blueprint("imports", __name__)
 BACK = ("story.log", "story.end")
-PAPER_LABELS = {"a5": "A5", "a4": "A4", "b6": "B6", "a6": "A6", "shinsho": "新書"}
-# The exports page's choices: (format, print shop, vertical) for each.
+PAPER_LABELS = {
+    "a5": "A5",
+    "a4": "A4",
+    "b6": "B6",
+    "a6": "A6",
+    "shinsho": "新書",
+    "half-letter": "",
+}
+# The exports page's choices: (format, print shop, vertical, booklet) for each.
 KINDS = {
-    "book": ("pdf", False, False),
-    "print-shop": ("pdf", True, False),
-    "vertical": ("pdf", False, True),
-    "epub": ("epub", False, False),
-    "epub-vertical": ("epub", False, True),
+    "book": ("pdf", False, False, False),
+    "print-shop": ("pdf", True, False, False),
+    "vertical": ("pdf", False, True, False),
+    "booklet": ("pdf", False, False, True),
+    "booklet-vertical": ("pdf", False, True, True),
+    "epub": ("epub", False, False, False),
+    "epub-vertical": ("epub", False, True, False),
+    "vault": ("vault", False, False, False),
 }
 THICKNESSES = (0.08, 0.1, 0.13, 0.16)
+BOOKLET_PAPERS = ("a5", "half-letter")
 
 
 def _exports_dir() -> Path:
@@ -61,7 +71,8 @@ def _exports_dir() -> Path:
 
 
 def download_name(chronicle: chronicles.Chronicle, suffix: str) -> str:
-    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "", chronicle.title).strip() or "chronicle"
+    title = printable(chronicle.title)
+    name = re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "", title).strip() or "chronicle"
     return name[:60] + suffix
 
 
@@ -72,14 +83,34 @@ def download_suffix(job: jobs.Job) -> str:
     return f"-{job.edition}-{job.paper}{layout}.{parsed.extension}"
 
 
+def limit_exports(cap: Capability) -> None:
+    """Count an export against the client's and the link's allowance (429 past it)."""
+    ratelimit.check_export(cap.token_hash)
+
+
+def per_stream() -> int:
+    """How many books of one chronicle may wait or be made at once (EXPORT_QUEUE_PER_STREAM)."""
+    return keeper.per_stream(current_app.config)
+
+
+def queue_full(limit: int) -> str:
+    """Why another book of this chronicle is refused now."""
+    return _(
+        "This chronicle already has %(count)d books waiting to be made. Wait until one of them"
+        " is ready, then ask again.",
+        count=limit,
+    )
+
+
 @bp.get("/export.md")
 def markdown(token: str) -> Response:
     """The story as one Markdown file."""
-    _cap, chronicle = open_chronicle(token)
+    cap, chronicle = open_chronicle(token)
     edition = request.args.get("edition", "annotated")
     if edition not in EDITIONS:
         abort(404)
-    text = story_markdown(chronicle.state, edition)
+    limit_exports(cap)
+    text = markdown_file(chronicle.id, chronicle.version, chronicle.state, edition)
     name = download_name(chronicle, ".md")
     return download(text.encode("utf-8"), "text/markdown; charset=utf-8", name)
 
@@ -90,15 +121,17 @@ def backup(token: str) -> Response:
     cap, chronicle = open_chronicle(token)
     if not may_back_up(cap.role, chronicle.state):
         abort(404)  # the shuffled piles would show the cards still to come
+    limit_exports(cap)
     text = export_backup(get_db(), chronicle.id)
     name = download_name(chronicle, ".json")
     return download(text.encode("utf-8"), "application/json; charset=utf-8", name)
 
 
 @bp.post("/export/pdf")
-def pdf(token: str) -> Response:
+def pdf(token: str) -> Response | tuple[str, int]:
     """Ask for the PDF book of this version: served at once if made, else made by a worker."""
-    _cap, chronicle = open_chronicle(token)
+    cap, chronicle = open_chronicle(token)
+    limit_exports(cap)
     edition, paper = request.form.get("edition", ""), request.form.get("paper", "")
     back = request.form.get("back", "story.log")
     back_url = url_for(back if back in BACK else "story.log", token=token, _anchor="exports")
@@ -107,17 +140,24 @@ def pdf(token: str) -> Response:
         return redirect(back_url)
     try:
         layouts = _layouts(
-            chronicle, request.form.get("kind", "book"), request.form.get("thickness")
+            chronicle, request.form.get("kind", "book"), request.form.get("thickness"), paper
         )
     except BookRefusedError as refused:
         flash(str(refused), "error")
         return redirect(back_url)
-    requested = [
-        jobs.request_book(
-            get_db(), _exports_dir(), chronicle.id, chronicle.version, edition, paper, layout
+    try:
+        requested = jobs.request_books(
+            get_db(),
+            _exports_dir(),
+            chronicle.id,
+            chronicle.version,
+            edition,
+            paper,
+            layouts,
+            per_stream(),
         )
-        for layout in layouts
-    ]
+    except jobs.QueueFullError as full:
+        return render_template("errors/429.html", reason=queue_full(full.limit), back=back_url), 429
     if all(job.status == "done" for job, _needed in requested) and len(requested) == 1:
         return redirect(_book_url(token, requested[0][0]))
     if any(needed for _job, needed in requested):
@@ -132,22 +172,28 @@ class BookRefusedError(ValueError):
     """A book the exports page cannot make, with the sentence that says why."""
 
 
-def _layouts(chronicle: chronicles.Chronicle, kind: str, thickness: str | None) -> list[str]:
+def _layouts(
+    chronicle: chronicles.Chronicle, kind: str, thickness: str | None, paper_key: str
+) -> list[str]:
     """The jobs the exports page's choice makes; BookRefusedError if it cannot be made."""
     if kind not in KINDS:
         raise BookRefusedError(_("This kind of book cannot be made of this chronicle."))
-    fmt, print_shop, vertical = KINDS[kind]
+    fmt, print_shop, vertical, booklet = KINDS[kind]
     try:
         paper = float(thickness) if thickness else DEFAULT_THICKNESS_MM
-        layouts = layouts_for(fmt, print_shop, vertical, paper)
+        layouts = layouts_for(fmt, print_shop, vertical, paper, booklet)
     except (EditionError, ValueError):
         low, high = THICKNESS_RANGE_MM
         raise BookRefusedError(
             _("A paper is %(low)s to %(high)s mm thick.", low=low, high=high)
         ) from None
+    if booklet and paper_key not in BOOKLET_PAPERS:
+        raise BookRefusedError(
+            _("A booklet is an A5 book printed on A4, or a half-letter book on US Letter.")
+        )
     try:
         for layout in layouts:
-            check(chronicle.state, layout)
+            check(chronicle.state, layout, paper_key)
     except EditionError:
         raise BookRefusedError(_("This kind of book cannot be made of this chronicle.")) from None
     if vertical and fmt == "pdf" and vertical_book.chromium_path() is None:
@@ -169,7 +215,7 @@ def _ensure_worker() -> None:
     keeper.ensure_for_app(current_app)
 
 
-PAPER_RULE = "<any(a5,a4,b6,a6,shinsho):paper>"
+PAPER_RULE = "<any(" + ",".join(f'"{p}"' for p in PAPERS) + "):paper>"
 
 
 @bp.get(f"/book/v<int:version>-<any(story,annotated):edition>-{PAPER_RULE}.pdf")
@@ -179,6 +225,8 @@ def book(
 ) -> Response:
     """A finished book."""
     _cap, chronicle = open_chronicle(token)
+    if not 0 < version <= jobs.MAX_VERSION:
+        abort(404)  # no log reaches it (and no database column holds it)
     try:
         parsed = parse_layout(layout)
     except EditionError:
@@ -204,7 +252,7 @@ def status(token: str, job_id: str) -> Response:
 
 
 def _book_url(token: str, job: jobs.Job) -> str:
-    extra = {} if job.layout == "book" else {"layout": job.layout}
+    extra: dict[str, Any] = {} if job.layout == "book" else {"layout": job.layout}
     if extra:
         extra["ext"] = parse_layout(job.layout).extension
     return url_for(
@@ -219,25 +267,33 @@ def _book_url(token: str, job: jobs.Job) -> str:
 
 def describe(token: str, job: jobs.Job) -> dict[str, Any]:
     """A job as the story page shows it: status, progress, a sentence and the download link."""
+    status = job.shown_status(_exports_dir())
     return {
         "id": job.id,
-        "status": job.status,
+        "status": status,
         "progress": job.progress,
         "page": job.page,
-        "message": _message(job),
+        "message": _message(job, status),
         "label": _label(job),
-        "url": _book_url(token, job) if job.status == "done" else None,
+        "url": _book_url(token, job) if status == "done" else None,
         "status_url": url_for("exports.status", token=token, job_id=job.id),
     }
 
 
 def _label(job: jobs.Job) -> str:
+    """What a job makes, in words: its kind, its edition and, for a PDF, its paper."""
     edition = _("Story edition") if job.edition == "story" else _("Annotated edition")
-    label = _("%(edition)s, %(paper)s", edition=edition, paper=PAPER_LABELS[job.paper])
-    kind = parse_layout(job.layout).kind
-    if kind == "book":
+    layout = parse_layout(job.layout)
+    if not layout.paged:  # an EPUB or a vault has no paper
+        return _("%(kind)s · %(edition)s", kind=_layout_name(layout.kind), edition=edition)
+    paper = PAPER_LABELS[job.paper] or _("Half letter")
+    if layout.kind.startswith("booklet"):
+        sheet = _("A4") if job.paper == "a5" else _("US Letter")
+        paper = _("%(paper)s on %(sheet)s", paper=paper, sheet=sheet)
+    label = _("%(edition)s, %(paper)s", edition=edition, paper=paper)
+    if layout.kind == "book":
         return label
-    return f"{_layout_name(kind)} · {label}"
+    return _("%(kind)s · %(edition)s", kind=_layout_name(layout.kind), edition=label)
 
 
 def _layout_name(kind: str) -> str:
@@ -245,23 +301,33 @@ def _layout_name(kind: str) -> str:
         "print": _("Print shop: the pages"),
         "cover": _("Print shop: the cover"),
         "vertical": _("Vertical PDF"),
+        "booklet": _("Booklet"),
+        "booklet-vertical": _("Vertical booklet"),
         "epub": _("EPUB"),
         "epub-vertical": _("Vertical EPUB"),
+        "vault": _("Obsidian vault"),
     }[kind]
 
 
-def _message(job: jobs.Job) -> str:
-    if job.status == "done":
+def _message(job: jobs.Job, status: str) -> str:
+    if status == "removed":
+        return _(
+            "This book's file is no longer kept on the server. Ask for it again and it will"
+            " be made again."
+        )
+    if status == "done":
         return _("Ready.")
     if job.reason == jobs.TIME_LIMIT:
-        seconds = int(current_app.config.get("EXPORT_TIME_LIMIT", 300))
         return _(
-            "The book took longer than %(seconds)d seconds and was stopped. Try a smaller"
-            " paper or the story edition; if it fails again, tell the host.",
-            seconds=seconds,
+            "The book took longer than %(seconds)d seconds and was stopped. Ask for it again"
+            " when the server is less busy, or try the story edition; if it fails again, the"
+            " host can raise EXPORT_TIME_LIMIT.",
+            seconds=_stopped_after(job),
         )
     if job.reason == jobs.WORKER_LOST:
         return _("The book could not be made: its maker stopped twice. Tell the host.")
+    if job.reason == jobs.DISK_FULL:
+        return _("The book could not be made: the server's exports folder is full. Tell the host.")
     if job.status == "failed":
         return _("The book could not be made. Try again; if it fails again, tell the host.")
     if job.status == "queued":
@@ -271,6 +337,12 @@ def _message(job: jobs.Job) -> str:
     if job.step == "writing":
         return _("Writing the PDF…")
     return _("Preparing the text…")
+
+
+def _stopped_after(job: jobs.Job) -> int:
+    """The limit the book was stopped at, as its error says (a long book gets more time)."""
+    found = re.search(r"after (\d+)", job.error or "")
+    return int(found.group(1)) if found else int(current_app.config["EXPORT_TIME_LIMIT"])
 
 
 @bp.app_context_processor
@@ -290,51 +362,3 @@ def export_jobs_for(token: str, chronicle: chronicles.Chronicle) -> list[dict[st
     return [
         describe(token, job) for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
     ]
-
-
-# Multipart framing around the file: boundaries, part headers and the CSRF field.
-UPLOAD_OVERHEAD = 64 * 1024
-
-
-@import_bp.url_value_preprocessor
-def _allow_whole_backups(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """Let the import form carry any backup this app exports (requests elsewhere stay capped).
-
-    A URL value preprocessor runs before every before_request hook, so the limit is raised
-    before the CSRF check reads the form.
-    """
-    if endpoint == "imports.upload":
-        request.max_content_length = MAX_BYTES + UPLOAD_OVERHEAD
-
-
-@import_bp.post("/import")
-@ratelimit.limited_like_creation
-def upload() -> Response | tuple[str, int]:
-    """Create a new chronicle from a JSON backup, then open it as its host."""
-    upload = request.files.get("backup")
-    if upload is None or not upload.filename:
-        return _refuse_import(_("Choose a backup file (.json) to import."))
-    try:
-        created = import_backup(get_db(), upload.read(MAX_BYTES + 1))
-    except BackupError as err:
-        return _refuse_import(backup_message(err))
-    url = url_for("chronicle.play", token=created.host_token)
-    remember(url)
-    flash(_("The chronicle is imported. This is its host link: keep it."), "success")
-    return redirect(url)
-
-
-def backup_message(err: BackupError) -> str:
-    """A refused backup's message in the reader's language."""
-    params = dict(err.params)
-    if err.cause is not None:
-        params["problem"] = rule_message(err.cause)
-    try:
-        return _(err.message) % params
-    except (KeyError, TypeError, ValueError):
-        return str(err)
-
-
-def _refuse_import(message: str) -> tuple[str, int]:
-    flash(message, "error")
-    return render_template("main/index.html", opened=opened_chronicles()), 400

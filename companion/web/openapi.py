@@ -12,6 +12,7 @@ import re
 from ..languages import LANGUAGES
 from ..legacy import COMMAND_TYPES, KINDS, PILES
 from ..legacy.model import END_REASONS, PHASES
+from ..legacy.setup import MODES
 from .openapi_bodies import export_schemas, request_schemas
 from .openapi_parts import BOOL, INT, JSON, STR, TEXT
 from .openapi_parts import nullable as _nullable
@@ -32,12 +33,25 @@ def _error_schemas() -> JSON:
         },
         ("error", "code"),
     )
+    kept = _obj(
+        {
+            "command": {**INT, "description": "The refused command's place in the batch."},
+            "type": STR,
+            "field": STR,
+            "text": STR,
+        }
+    )
     stale = _obj(
         {
             "error": STR,
             "code": {"const": "stale-version"},
             "version": INT,
             "state": _ref("State"),
+            "kept": {
+                "type": "array",
+                "items": kept,
+                "description": "Every text the refused commands carried, given back.",
+            },
         }
     )
     return {"Error": error, "StaleVersion": stale}
@@ -183,9 +197,10 @@ def _state() -> JSON:
             "pioneer": _ref("Pioneer"),
             "players": {**array, "items": _ref("Player")},
             "language": {"enum": sorted(LANGUAGES)},
-            "mode": {"enum": ["digital", "table"]},
+            "mode": {"enum": list(MODES)},
             "pack": STR,
             "forgiving_undo": BOOL,
+            "show_writing": BOOL,
             "lines": STR,
             "veils": STR,
             "phase": {"enum": list(PHASES)},

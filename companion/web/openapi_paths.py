@@ -76,7 +76,8 @@ def paths() -> JSON:
                 "description": (
                     "A seat link acts for its seat only. The host acts for the `seat` given in "
                     "the command, by default whoever's turn it is at `version`. A read-only link "
-                    "gets 404. A stale `version` gets 409 with the current state. `undo` takes "
+                    "gets 404. A stale `version` gets 409 with the current state and, in `kept`, "
+                    "every text the refused commands carried. `undo` takes "
                     "back a decision only for the seat that made it (403 `not-your-decision`); "
                     "a decision the rules keep gets 409 (`dice-stay-rolled`, `card-stays-veiled`)."
                 ),
@@ -115,7 +116,10 @@ def paths() -> JSON:
                     "`md` and `json` answer 200 with the text. `pdf` answers 202 with a job to "
                     "poll (200 if the book of this version is made already). While a digital "
                     "chronicle's piles hold hidden cards, only the host's link may take the "
-                    "backup (it holds the shuffled piles); others get 404 `host-only`."
+                    "backup (it holds the shuffled piles); others get 404 `host-only`. A "
+                    "chronicle has a few books waiting at once at most: past them, 429 "
+                    "`export-queue-full`; exports are also counted per link and per address "
+                    "(429 `rate-limited`)."
                 ),
                 "parameters": token,
                 "security": optional_auth,

@@ -16,10 +16,9 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from .. import ratelimit
+from .. import input_text, ratelimit
 from ..db import get_db
 from ..legacy.cards import PILE_CARDS, PILES, STAGES
 from ..packs.format import PackError
@@ -34,6 +33,8 @@ from ..packs.registry import (
 )
 from ..packs.stored import import_folder
 from . import downloads
+from .text_errors import rule_message
+from .wording import gettext as _
 
 bp = Blueprint("packs", __name__, url_prefix="/packs")
 UPLOAD_LIMIT = 200 * 1024
@@ -104,6 +105,16 @@ def download(name: str, language: str) -> Response:
     )
 
 
+def _refused_character(data: bytes) -> str | None:
+    """The reader's sentence for a pack that holds a refused character (its line), if any."""
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        try:
+            input_text.check(line)
+        except input_text.BadCharacterError as err:
+            return _("Line %(line)d:", line=number) + " " + rule_message(err)
+    return None
+
+
 @bp.post("/upload")
 @ratelimit.limited_like_creation
 def upload() -> Response | tuple[str, int]:
@@ -113,6 +124,9 @@ def upload() -> Response | tuple[str, int]:
         flash(_("Choose a pack file to upload."), "error")
         return redirect(url_for("packs.index"))
     data = file.read(UPLOAD_LIMIT + 1)
+    refused = _refused_character(data)
+    if refused is not None:
+        return _index_page([f"{file.filename}: {refused}"], file.filename), 400
     owned = list(session.get("packs", []))
     try:
         pack = upload_pack(

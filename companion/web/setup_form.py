@@ -6,14 +6,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import format_number
 from flask_babel import gettext as _
 
 from ..languages import DEFAULT, LANGUAGES
-from ..legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, Keystone, Setup
+from ..legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, MODES, Keystone, Setup
+from ..limits import NAME_LIMIT, TEXT_LIMIT
 from ..packs.format import Pack
-
-TEXT_LIMIT = 20_000
-SHORT_LIMIT = 200
 
 
 @dataclass
@@ -34,6 +33,7 @@ def blank_form(language: str) -> SetupForm:
         "language": language,
         "mode": "digital",
         "forgiving_undo": False,
+        "show_writing": True,
         "players": [""] * MAX_PLAYERS,
         "oldest": 0,
         "pioneer": "",
@@ -54,6 +54,9 @@ def read_form(form: Mapping[str, str]) -> SetupForm:
         "language": form.get("language", DEFAULT),
         "mode": form.get("mode", "digital"),
         "forgiving_undo": form.get("forgiving_undo") == "on",
+        # The page sends "off" before the box's "on": a box left unticked sends only "off",
+        # and a post without either (an older page) keeps the default, on.
+        "show_writing": _last(form, "show_writing", "on") == "on",
         "players": [form.get(f"player-{i}", "") for i in range(MAX_PLAYERS)],
         "oldest": _int(form.get("oldest"), -1),
         "pioneer": form.get("pioneer", ""),
@@ -74,6 +77,13 @@ def read_form(form: Mapping[str, str]) -> SetupForm:
     return SetupForm(values)
 
 
+def _last(form: Mapping[str, str], name: str, default: str) -> str:
+    """The last value sent under ``name`` (a hidden field then a tick box), else ``default``."""
+    getlist = getattr(form, "getlist", None)
+    values = getlist(name) if getlist is not None else [form[name]] if name in form else []
+    return str(values[-1]) if values else default
+
+
 def _int(text: str | None, default: int) -> int:
     try:
         return int(text or "")
@@ -86,7 +96,7 @@ def check_form(sheet: SetupForm, packs: Sequence[Pack]) -> Setup | None:
     v = sheet.values
     if v["language"] not in LANGUAGES:
         sheet.errors["language"] = _("Choose one of the languages offered.")
-    if v["mode"] not in ("digital", "table"):
+    if v["mode"] not in MODES:
         sheet.errors["mode"] = _("Choose how you draw and roll.")
     players = _check_players(sheet)
     _check_texts(sheet)
@@ -106,6 +116,7 @@ def check_form(sheet: SetupForm, packs: Sequence[Pack]) -> Setup | None:
         language=v["language"],
         mode=v["mode"],
         forgiving_undo=bool(v["forgiving_undo"]),
+        show_writing=bool(v.get("show_writing", True)),
         lines=v["lines"].strip(),
         veils=v["veils"].strip(),
     )
@@ -126,9 +137,9 @@ def _check_players(sheet: SetupForm) -> tuple[str, ...]:
         sheet.errors["players"] = _(
             "Two players have the same name: add an initial to tell them apart."
         )
-    elif any(len(n) > SHORT_LIMIT for n in filled):
+    elif any(len(n) > NAME_LIMIT for n in filled):
         sheet.errors["players"] = _(
-            "A player's name is too long (at most %(n)d characters).", n=SHORT_LIMIT
+            "A player's name is too long (at most %(n)s characters).", n=format_number(NAME_LIMIT)
         )
     elif _oldest_index(sheet.values) < 0:
         sheet.errors["oldest"] = _("Mark the oldest player: they take the very first turn.")
@@ -140,11 +151,11 @@ def _check_texts(sheet: SetupForm) -> None:
     if not v["pioneer"].strip():
         sheet.errors["pioneer"] = _("Give the Pioneer a name.")
     for name in ("pioneer", "people"):
-        if len(v[name]) > SHORT_LIMIT:
-            sheet.errors[name] = _("At most %(n)d characters.", n=SHORT_LIMIT)
+        if len(v[name]) > NAME_LIMIT:
+            sheet.errors[name] = _("At most %(n)s characters.", n=format_number(NAME_LIMIT))
     for name in ("concept", "lines", "veils"):
         if len(v[name]) > TEXT_LIMIT:
-            sheet.errors[name] = _("At most %(n)d characters.", n=TEXT_LIMIT)
+            sheet.errors[name] = _("At most %(n)s characters.", n=format_number(TEXT_LIMIT))
 
 
 def _check_keystones(sheet: SetupForm) -> tuple[Keystone, ...]:
@@ -157,7 +168,7 @@ def _check_keystones(sheet: SetupForm) -> tuple[Keystone, ...]:
                 sheet.errors[f"{kind}-{i}"] = _(
                     "Give this keystone a name, or clear its description."
                 )
-            elif len(name) > SHORT_LIMIT or len(description) > TEXT_LIMIT:
+            elif len(name) > NAME_LIMIT or len(description) > TEXT_LIMIT:
                 sheet.errors[f"{kind}-{i}"] = _("This keystone's text is too long.")
             elif name:
                 number += 1

@@ -12,6 +12,7 @@ from flask import jsonify, make_response, render_template, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from .. import logs
 from ..db import UNAVAILABLE_CODES, discard_db
 
 log = logging.getLogger("companion.db")
@@ -30,7 +31,9 @@ def database_unavailable(err: Exception) -> Response:
     code = getattr(err, "sqlite_errorcode", None)
     kind = UNAVAILABLE_CODES.get(code & 0xFF, "") if isinstance(code, int) else ""
     kind = kind or str(getattr(err, "sqlstate", None) or "")
-    log.warning("database unavailable (%s: %s) on %s %s", kind, err, request.method, request.path)
+    log.warning(
+        "database unavailable (%s: %s) on %s %s", kind, err, request.method, logs.request_path()
+    )
     if wants_html():
         response = make_response(render_template("errors/503.html"))
     else:

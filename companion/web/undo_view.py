@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext as _
-
+from ..bidi import isolate
 from ..capabilities import Capability
 from ..legacy import State
 from ..legacy.undo import last_decision, refusal
 from .terms import card_name
 from .text_errors import rule_message
+from .wording import gettext as _
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def undo_offer(cap: Capability, state: State) -> UndoOffer | None:
 
 def _who(state: State, seat: int) -> str:
     players = state.setup.players
-    return players[seat] if 0 <= seat < len(players) else "?"
+    return isolate(players[seat]) if 0 <= seat < len(players) else "?"
 
 
 def decision_label(event: Any, state: State) -> str:

@@ -1,13 +1,18 @@
-// The play page, improved: live updates, drafts saved as you type, Markdown preview.
+// The play page, improved: live updates (static/js/live.js), drafts saved as you type, Markdown preview.
 // Every action still works as a plain form post without this script.
 (function () {
   "use strict";
   const live = document.getElementById("live");
   if (!live) return;
-  const POLL_MS = 500;
   const dirty = new Map(); // field name -> value the viewer typed but has not sent
   let version = Number(live.dataset.version);
+  let knownDrafts = null; // the drafts' signature last seen: it changes as anyone types
   let busy = false;
+  // While the viewer types (an input method composing Japanese above all), a refresh for
+  // someone else's typing waits: replacing the field would break the composition.
+  let composing = false;
+  let lastInput = 0;
+  const TYPING_MS = 1500;
 
   function csrfToken() {
     const input = document.querySelector("input[name=csrf_token]");
@@ -18,11 +23,12 @@
     const body = new URLSearchParams(data);
     body.set("csrf_token", csrfToken());
     return fetch(url, { method: "POST", body: body, credentials: "same-origin",
-      headers: { "X-CSRFToken": csrfToken() } });
+      headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" } });
   }
 
   // Drafts: saved to the server (shared by every device) and to this browser.
   const timers = new Map();
+  let saving = 0; // drafts of this page on their way to the server
   function turnNo() {
     const layout = live.querySelector(".table-layout");
     return layout ? layout.dataset.turn : "0";
@@ -36,9 +42,21 @@
     function say(message) { if (status) status.textContent = message || ""; }
     try { localStorage.setItem(storageKey(field.name), field.value); } catch (e) { /* private mode */ }
     if (!url) return;
-    post(url, { field: field.name, text: field.value }).then(function (r) {
+    saving += 1;
+    post(url, { field: field.name, text: field.value, turn: turnNo(), version: version }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
-        if (r.ok && data.saved === true) { say(live.dataset.draftSaved); return; }
+        if (r.ok && data.saved === true) {
+          say(live.dataset.draftSaved);
+          if (typeof data.drafts === "string") { // our own typing: nothing to refresh for
+            knownDrafts = data.drafts;
+            if (pendingDrafts === data.drafts) pendingDrafts = null;
+          }
+          if (data.kept === true) { // the turn moved on: the words wait beside it
+            pendingDrafts = data.drafts || "";
+            refresh({ version: wanted });
+          }
+          return;
+        }
         if (r.status === 400) { say(data.error || live.dataset.draftUnsaved); return; }
         say(live.dataset.draftUnsaved);
         retryDraft(field, r.headers.get("Retry-After"));
@@ -46,7 +64,7 @@
     }).catch(function () {
       say(live.dataset.draftOffline);
       retryDraft(field, null);
-    });
+    }).finally(function () { saving -= 1; });
   }
   function retryDraft(field, retryAfter) {
     const seconds = Math.min(Math.max(Number(retryAfter) || 5, 1), 60);
@@ -56,10 +74,12 @@
   live.addEventListener("input", function (event) {
     const field = event.target;
     if (!field.name || !(field.matches("textarea, input[type=text]"))) return;
+    lastInput = Date.now();
     dirty.set(field.name, field.value);
     if (!field.hasAttribute("data-draft")) return;
     clearTimeout(timers.get(field.name));
-    timers.set(field.name, setTimeout(function () { saveDraft(field); }, 600));
+    // Soon after a pause in typing: every other device shows the words as they stand.
+    timers.set(field.name, setTimeout(function () { saveDraft(field); }, 300));
     if (field.hasAttribute("data-preview")) schedulePreview(field);
   });
   // The prompt chosen is a draft too: a reload, another device or a refused form keeps it.
@@ -73,7 +93,10 @@
   // This page's own move reloads it: the focus then goes to the turn's title, so that the next
   // Tab reaches the new step's controls rather than the site's navigation.
   const movedKey = "moved:" + location.pathname;
-  live.addEventListener("submit", function () {
+  live.addEventListener("compositionstart", function () { composing = true; });
+  live.addEventListener("compositionend", function () { composing = false; lastInput = Date.now(); });
+  live.addEventListener("submit", function (event) {
+    if (event.defaultPrevented) return; // not sent (offline): what was typed stays
     dirty.clear();
     try { sessionStorage.setItem(movedKey, "1"); } catch (e) { /* private mode */ }
   });
@@ -83,11 +106,16 @@
     title.setAttribute("tabindex", "-1");
     title.focus();
   }
+  // After the dice the page opens at their outcome (the address names it): the focus goes there,
+  // where the next Tab reaches what to do now, and the page stays where it opened.
   function focusAfterOwnMove() {
     let moved = null;
     try { moved = sessionStorage.getItem(movedKey); sessionStorage.removeItem(movedKey); }
     catch (e) { /* private mode */ }
-    if (moved) focusTurn();
+    if (!moved) return;
+    const landing = location.hash && document.getElementById(location.hash.slice(1));
+    if (landing && landing.id !== "turn") landing.focus({ preventScroll: true });
+    else focusTurn();
   }
 
   // Markdown preview, rendered and cleaned by the server exactly as the story shows it.
@@ -154,7 +182,7 @@
   // A disclosure the viewer opened stays open through a refresh: known by its form's action.
   function detailsKey(details) { return details.className + "|" + formAction(details); }
 
-  // Live updates: poll the version; when it changes, swap the fragment and keep typed text.
+  // Live updates: when the version changes, swap the fragment and keep typed text.
   // A half-made choice at a card table (the steps opened so far) survives a refresh when the
   // same steps are still offered.
   function openSteps() {
@@ -197,13 +225,11 @@
     if (focusedStep) reopenSteps(live, [], focusedStep);
     else if (focused) refocus(focused);
     animateDice(live);
+    if (window.companionFold) window.companionFold(live);
   }
-  // A link that was revoked (404) never opens again: stop asking and say so. A 429 waits.
-  let stopped = false;
-  let quietUntil = 0;
+  // A link that was revoked (404) never opens again: stop asking and say so.
   function gone() {
-    stopped = true;
-    clearInterval(pollTimer);
+    if (follower) follower.stop();
     if (document.getElementById("link-gone")) return;
     const note = document.createElement("p");
     note.id = "link-gone";
@@ -212,26 +238,63 @@
     note.textContent = live.dataset.goneMessage;
     live.parentNode.insertBefore(note, live);
   }
-  function answer(r) {
-    if (r.status === 404) { gone(); return null; }
-    if (r.status === 429) {
-      quietUntil = Date.now() + 1000 * (Number(r.headers.get("Retry-After")) || 60);
-      return null;
-    }
-    return r.ok ? r.json() : null;
+  // Only a 200 fragment replaces the live part; any other answer leaves it and says so.
+  function unrefreshed(show) {
+    let note = document.getElementById("live-stale");
+    if (!show) { if (note) note.remove(); return; }
+    if (note) return;
+    note = document.createElement("p");
+    note.id = "live-stale";
+    note.className = "flash flash-error";
+    note.setAttribute("role", "status");
+    note.textContent = live.dataset.staleMessage;
+    live.parentNode.insertBefore(note, live);
   }
-  function poll() {
-    if (stopped || busy || document.hidden || Date.now() < quietUntil) return;
+  // Each version answer (pushed, or polled when no stream can be held) fetches the fragment
+  // when the version changed, or when someone's typing changed the drafts (``drafts``); one that
+  // could not be fetched is asked for again a little later. While the viewer types, a refresh
+  // for someone else's typing waits (and while an input method composes, every refresh waits).
+  let wanted = version;
+  let pendingDrafts = null; // a drafts signature the page does not show yet
+  let waiting = null;
+  function onAnswer(answer) {
+    if (!answer) return;
+    if (typeof answer.drafts === "string") {
+      if (knownDrafts === null) knownDrafts = answer.drafts; // what the page was made with
+      else if (answer.drafts !== knownDrafts) pendingDrafts = answer.drafts;
+    }
+    refresh(answer);
+  }
+  function later(ms) {
+    clearTimeout(waiting);
+    waiting = setTimeout(function () { refresh({ version: wanted }); }, ms);
+  }
+  function refresh(answer) {
+    wanted = answer.version;
+    const forDrafts = pendingDrafts !== null && wanted === version;
+    if (busy || (wanted === version && !forDrafts)) return;
+    // A drafts change heard while this page's own draft is on its way may be that draft: its
+    // answer says so (then nothing is refreshed), so the refresh waits for it.
+    if (composing || (forDrafts && (saving > 0 || Date.now() - lastInput < TYPING_MS))) {
+      later(TYPING_MS);
+      return;
+    }
+    if (pendingDrafts !== null) knownDrafts = pendingDrafts;
+    pendingDrafts = null;
     busy = true;
-    fetch(live.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
-      .then(answer)
-      .then(function (data) {
-        if (!data || data.version === version) return null;
-        return fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
-          .then(function (r) { return r.text(); }).then(swap);
+    let ok = false;
+    fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        if (r.status === 404) { gone(); return; }
+        if (!r.ok) { unrefreshed(true); return; }
+        return r.text().then(function (html) { ok = true; unrefreshed(false); swap(html); });
       })
-      .catch(function () { /* the next poll tries again */ })
-      .finally(function () { busy = false; });
+      .catch(function () { unrefreshed(true); })
+      .finally(function () {
+        busy = false;
+        if ((wanted === version && pendingDrafts === null) || document.getElementById("link-gone")) return;
+        later(ok ? 0 : 5000);
+      });
   }
 
   function animateDice(root) {
@@ -246,6 +309,6 @@
   restoreLocal(live);
   focusAfterOwnMove();
   animateDice(live);
-  const pollTimer = setInterval(poll, POLL_MS);
-  document.addEventListener("visibilitychange", poll);
+  const follower = window.CompanionLive.follow({ element: live, eventsUrl: live.dataset.eventsUrl,
+    versionUrl: live.dataset.versionUrl, onAnswer: onAnswer, onGone: gone });
 })();

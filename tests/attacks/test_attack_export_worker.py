@@ -9,58 +9,27 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from server_client import Server, request
+from waiting import BOOK_ENDS, HANG
 
-from companion import chronicles
-from companion.db import connect, init_db
-from companion.demo import create_demo
-from companion.legacy import ReviseText
+from attacks.export_server import (
+    Lives,
+    ask_book,
+    job_row,
+    start,
+    supervisor_pids,
+    wait_until_over,
+    worker_pids,
+)
 
-WORKER_MODULE = "companion.export.worker"
-LONG_TEXT = "\n\n".join(
-    "The bell rang over the valley and the river carried its sound far. " * 6 for _ in range(45)
-)[:19_000]
-
-
-@dataclass(frozen=True)
-class Lives:
-    """A short life (the sample) and a long one (three answers of 19,000 characters)."""
-
-    short: str
-    long: str
-
-
-def prepare(database: Path) -> Lives:
-    """The database, with the two lives, before the server starts."""
-    init_db(database)
-    db = connect(database)
-    short = create_demo(db, "en")
-    long = create_demo(db, "en")
-    chronicle = chronicles.load(db, long.id)
-    revisions = [
-        ReviseText(0, turn.answer.seq, "answer", LONG_TEXT)
-        for turn in chronicle.state.story[:3]
-        if turn.answer is not None
-    ]
-    chronicles.execute(db, chronicle, revisions)
-    db.conn.close()
-    return Lives(short.host_token, long.host_token)
-
-
-def start(folder: Path, **env: str) -> tuple[Server, Lives]:
-    database = folder / "exports.sqlite3"
-    lives = prepare(database)
-    return Server(database, env=env).start(), lives
+pytestmark = pytest.mark.slow  # real servers making, killing and timing out books
 
 
 @pytest.fixture(scope="module")
@@ -71,59 +40,6 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Liv
         yield server, lives
     finally:
         server.stop()
-
-
-def pids_running(module: str, database: Path) -> set[int]:
-    """The live processes running ``python -m module`` on this database (no zombies).
-
-    A child a worker forks to run a helper program (``ctypes.util.find_library`` runs
-    ``ldconfig`` as WeasyPrint loads) shows its parent's command line until it execs: it is no
-    second worker, so processes whose parent matches too are left out.
-    """
-    found: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            args = (entry / "cmdline").read_bytes().split(b"\0")
-            state, ppid = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:2]
-        except OSError:
-            continue  # the process ended while we looked
-        words = [arg.decode("utf-8", "replace") for arg in args]
-        if state != "Z" and module in words and str(database) in words:
-            found[int(entry.name)] = int(ppid)
-    return {pid for pid, ppid in found.items() if ppid not in found}
-
-
-def worker_pids(database: Path) -> set[int]:
-    """The live export worker processes of this database."""
-    return pids_running(WORKER_MODULE, database)
-
-
-def ask_book(server: Server, token: str, edition: str, paper: str) -> str:
-    body = {"format": "pdf", "edition": edition, "paper": paper}
-    status, job = request(server.port, "POST", f"/api/v1/chronicles/{token}/exports", body)
-    assert status == 202, job
-    return str(job["id"])
-
-
-def job_row(database: Path, job_id: str) -> dict[str, Any]:
-    with sqlite3.connect(database, timeout=10) as conn:
-        conn.row_factory = sqlite3.Row
-        row = conn.execute("SELECT * FROM exports WHERE id = ?", [job_id]).fetchone()
-    assert row is not None
-    return dict(row)
-
-
-def wait_until_over(server: Server, token: str, job_id: str, seconds: float) -> dict[str, Any]:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        status, job = request(server.port, "GET", f"/c/{token}/export/{job_id}.json")
-        assert status == 200, job
-        if job["status"] in ("done", "failed"):
-            return job  # type: ignore[no-any-return]
-        time.sleep(0.5)
-    raise AssertionError(f"the book was neither made nor failed in {seconds} s: {job}")
 
 
 class Census(threading.Thread):
@@ -166,7 +82,7 @@ def test_polling_a_queued_job_never_starts_workers(pool: tuple[Server, Lives]) -
         assert answers == [200] * 480
         assert census.most <= 1, f"{census.most} export workers ran at once"
         for job_id in (first, queued):
-            made = wait_until_over(server, lives.short, job_id, 180)
+            made = wait_until_over(server, lives.short, job_id, BOOK_ENDS)
             assert made["status"] == "done", made
     assert census.most <= 1, f"{census.most} export workers ran at once"
 
@@ -174,7 +90,7 @@ def test_polling_a_queued_job_never_starts_workers(pool: tuple[Server, Lives]) -
 def test_a_worker_killed_mid_layout_is_noticed(pool: tuple[Server, Lives]) -> None:
     server, lives = pool
     job_id = ask_book(server, lives.long, "annotated", "a5")
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + BOOK_ENDS
     while (row := job_row(server.database, job_id))["step"] != "layout" or not row["page"]:
         assert time.monotonic() < deadline, f"the layout never began: {row}"
         assert row["status"] in ("queued", "running"), row
@@ -188,10 +104,10 @@ def test_a_worker_killed_mid_layout_is_noticed(pool: tuple[Server, Lives]) -> No
         row = job_row(server.database, job_id)
         if row["status"] == "failed" or row["pid"] != victim:
             break
-        assert time.monotonic() - killed < 10, f"the lost worker went unnoticed: {row}"
+        assert time.monotonic() - killed < HANG, f"the lost worker went unnoticed: {row}"
         time.sleep(0.2)
     assert row["status"] in ("queued", "running", "failed"), row
-    over = wait_until_over(server, lives.long, job_id, 180)
+    over = wait_until_over(server, lives.long, job_id, BOOK_ENDS)
     if over["status"] == "failed":
         assert job_row(server.database, job_id)["error"] and over["message"], over
     assert len(worker_pids(server.database)) <= 1
@@ -207,20 +123,15 @@ def test_a_book_over_the_time_limit_is_stopped_and_says_so(
     )
     try:
         job_id = ask_book(server, lives.long, "annotated", "a4")
-        over = wait_until_over(server, lives.long, job_id, 60)
+        over = wait_until_over(server, lives.long, job_id, BOOK_ENDS)
         assert over["status"] == "failed", over
         assert "2 seconds" in over["message"], over
         page = request(server.port, "GET", f"/c/{lives.long}/story?lang=en")[1]
         assert over["message"] in page
-        time.sleep(1)
+        # The stopped worker is killed and reaped before its job is failed: at most the fresh one.
         assert len(worker_pids(server.database)) <= 1
     finally:
         server.stop()
-
-
-def supervisor_pids(database: Path) -> set[int]:
-    """The live export supervisor processes of this database."""
-    return pids_running("companion.export.supervisor", database)
 
 
 def test_a_killed_supervisor_is_started_again_and_health_says_so(
@@ -231,7 +142,7 @@ def test_a_killed_supervisor_is_started_again_and_health_says_so(
     assert (status, health["export_worker"]) == (200, "alive"), health
     (victim,) = supervisor_pids(server.database)
     os.kill(victim, signal.SIGKILL)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + HANG
     while not (supervisor_pids(server.database) - {victim}):
         assert time.monotonic() < deadline, "the supervisor was not started again"
         time.sleep(0.2)
@@ -240,7 +151,7 @@ def test_a_killed_supervisor_is_started_again_and_health_says_so(
         time.sleep(0.2)
     assert len(supervisor_pids(server.database)) == 1
     job_id = ask_book(server, lives.short, "story", "a5")
-    assert wait_until_over(server, lives.short, job_id, 120)["status"] == "done"
+    assert wait_until_over(server, lives.short, job_id, BOOK_ENDS)["status"] == "done"
 
 
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL], ids=["term", "kill"])
@@ -250,14 +161,14 @@ def test_no_export_process_outlives_the_server(
     server, lives = start(tmp_path_factory.mktemp("orphans"))
     try:
         job_id = ask_book(server, lives.long, "annotated", "a4")
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + BOOK_ENDS
         while job_row(server.database, job_id)["status"] != "running":
             assert time.monotonic() < deadline, "the book was never begun"
             time.sleep(0.1)
         assert server.process is not None
         os.kill(server.process.pid, how)  # the master alone, as a process manager might
         server.process.wait(timeout=30)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + HANG
         while left := worker_pids(server.database) | supervisor_pids(server.database):
             assert time.monotonic() < deadline, f"export processes outlived the server: {left}"
             time.sleep(0.2)

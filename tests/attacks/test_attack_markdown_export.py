@@ -39,3 +39,28 @@ def test_no_raw_html_survives_and_every_turning_point_keeps_its_heading(app: Fla
     assert "<code>&lt;b&gt;</code>" in html
     missing = [heading for heading in headings if heading not in html]
     assert missing == []
+
+
+IMAGES = [
+    "![](http://tracker.example/pixel.png) a pixel",
+    "![alt *text*](https://tracker.example/a.png 'title')",
+    "[![a linked image](http://tracker.example/b.png)](http://example.org)",
+    "![by reference][pic]\n\n[pic]: http://tracker.example/c.png",
+    "![shortcut]\n\n[shortcut]: http://tracker.example/d.png",
+    "\\\\![after an escaped backslash](http://tracker.example/e.png)",
+    "Code keeps it: `![](http://x.example/f.png)`\n\n```\n![](http://x.example/g.png)\n```",
+]
+
+
+def test_no_image_a_viewer_would_load_survives(app: Flask) -> None:
+    state = hostile_life(IMAGES)
+    with app.app_context():
+        markdown = story_markdown(state)
+    html = commonmark(markdown)
+    assert "<img" not in html.lower()
+    assert "tracker.example/pixel.png" in markdown  # the text stays, to read
+    assert "<code>![](http://x.example/f.png)</code>" in html  # code is shown as written
+    assert "![](http://x.example/g.png)\n</code></pre>" in html
+    import cmarkgfm
+
+    assert "<img" not in cmarkgfm.github_flavored_markdown_to_html(markdown).lower()

@@ -1,0 +1,51 @@
+"""A small server-sent-events client for the tests: one held stream, read event by event."""
+
+from __future__ import annotations
+
+import http.client
+from dataclasses import dataclass
+
+
+@dataclass
+class Event:
+    name: str  # "message" unless the event names itself
+    data: str
+
+
+class EventStream:
+    """``GET path`` held open; ``next()`` waits (up to ``timeout`` seconds) for the next event."""
+
+    def __init__(self, port: int, path: str, timeout: float = 30, host: str = "127.0.0.1") -> None:
+        self.conn = http.client.HTTPConnection(host, port, timeout=timeout)
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+        self.headers = self.response.headers
+        self.raw = b""  # every byte read so far
+
+    def next(self, skip_pings: bool = True) -> Event | None:
+        """The next event; None when the server ended the stream."""
+        while True:
+            name, data = "message", []
+            while True:
+                line = self.response.fp.readline()
+                if not line:
+                    return None
+                self.raw += line
+                text = line.decode().rstrip("\n")
+                if not text:
+                    break
+                field, _colon, value = text.partition(":")
+                value = value.removeprefix(" ")
+                if field == "event":
+                    name = value
+                elif field == "data":
+                    data.append(value)
+            if not data and name == "message":
+                continue  # a retry or comment block, no event
+            if skip_pings and name == "ping":
+                continue
+            return Event(name, "\n".join(data))
+
+    def close(self) -> None:
+        self.conn.close()

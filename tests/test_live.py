@@ -1,0 +1,266 @@
+"""Live streams through the real server (`companion serve`: gevent workers, two of them).
+
+A stream sends what the version endpoint answers, then each change, to every open stream
+whichever worker holds it; it carries no secret; a revoked link's stream ends; a link that
+opens nothing gets the same 404 as its version endpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from live_client import EventStream
+from server_client import Browser, Server, next_command, request, send
+from table_helpers import buttons
+
+from companion import capabilities
+from companion.db import connect
+
+METRICS = "live-metrics-token"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("live")
+    running = Server(folder / "live.sqlite3", env={"COMPANION_METRICS_TOKEN": METRICS}).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def new_chronicle(port: int) -> str:
+    from server_client import SETUP
+
+    status, body = request(port, "POST", "/api/v1/chronicles", SETUP)
+    assert status == 201, body
+    return str(body["host_token"])
+
+
+def version_body(port: int, path: str) -> str:
+    """The version endpoint's answer, byte for byte (as the stream must send it)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        assert response.status == 200
+        return response.read().decode()
+    finally:
+        conn.close()
+
+
+def step(port: int, token: str, rng: random.Random) -> int:
+    """One command through the API; the new version."""
+    status, state = request(port, "GET", f"/api/v1/chronicles/{token}/state")
+    assert status == 200
+    status, body = send(port, token, state["version"], next_command(state, rng))
+    assert status == 200, body
+    return int(body["version"])
+
+
+def test_a_stream_sends_the_version_answer_then_each_change(server: Server) -> None:
+    token = new_chronicle(server.port)
+    stream = EventStream(server.port, f"/c/{token}/events")
+    try:
+        assert stream.status == 200
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        assert stream.headers["X-Accel-Buffering"] == "no"
+        assert stream.headers["Cache-Control"] == "no-store"
+        first = stream.next()
+        assert first is not None and first.name == "message"
+        assert first.data == version_body(server.port, f"/c/{token}/version")
+        rng = random.Random(1)
+        for _ in range(5):
+            version = step(server.port, token, rng)
+            event = stream.next()
+            assert event is not None and event.name == "message"
+            assert json.loads(event.data)["version"] == version
+            assert event.data == version_body(server.port, f"/c/{token}/version")
+    finally:
+        stream.close()
+
+
+def test_every_open_stream_hears_a_change_whichever_worker_holds_it(server: Server) -> None:
+    token = new_chronicle(server.port)
+    # Twelve streams land on both workers (they take connections as they come); a change made
+    # through either must reach all of them, not only those of the worker that wrote it.
+    streams = [EventStream(server.port, f"/c/{token}/events") for _ in range(12)]
+    try:
+        firsts = [s.next() for s in streams]
+        assert all(f is not None and f.name == "message" for f in firsts)
+        rng = random.Random(2)
+        for _ in range(3):
+            version = step(server.port, token, rng)
+            for stream in streams:
+                event = stream.next()
+                assert event is not None and json.loads(event.data)["version"] == version
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_a_stream_carries_no_secret(server: Server) -> None:
+    token = new_chronicle(server.port)
+    stream = EventStream(server.port, f"/c/{token}/events")
+    try:
+        stream.next()
+        step(server.port, token, random.Random(3))
+        stream.next()
+        assert token.encode() not in stream.raw
+        assert set(json.loads(stream.raw.split(b"data: ", 1)[1].split(b"\n", 1)[0])) <= {
+            "version",
+            "phase",
+        } | set(json.loads(version_body(server.port, f"/c/{token}/version")))
+    finally:
+        stream.close()
+
+
+def test_a_revoked_link_ends_its_stream(server: Server) -> None:
+    token = new_chronicle(server.port)
+    stream = EventStream(server.port, f"/c/{token}/events")
+    try:
+        assert stream.next() is not None
+        # Revoked by another process on the same database (as the links page or a tool would).
+        db = connect(server.database)
+        cap = capabilities.resolve(db, token)
+        assert cap is not None
+        assert capabilities.revoke(db, cap.stream_id, capabilities.hash_token(token))
+        db.conn.close()
+        gone = stream.next()
+        assert gone is not None and gone.name == "gone"
+        assert json.loads(gone.data) == {"status": 404}
+        assert stream.next() is None  # the server ended it
+    finally:
+        stream.close()
+    again = EventStream(server.port, f"/c/{token}/events")
+    try:
+        assert again.status == 404  # no stream for a link that opens nothing
+    finally:
+        again.close()
+
+
+def test_a_link_that_opens_nothing_gets_no_stream(server: Server) -> None:
+    for path in ("/c/not-a-link/events", "/t/not-a-link/events"):
+        stream = EventStream(server.port, path)
+        try:
+            assert stream.status == 404
+        finally:
+            stream.close()
+    token = new_chronicle(server.port)
+    stream = EventStream(server.port, f"/t/{token}/events")  # a chronicle's link at a table
+    try:
+        assert stream.status == 404
+    finally:
+        stream.close()
+
+
+def test_a_card_table_stream_sends_its_version_answer_and_each_move(server: Server) -> None:
+    browser = Browser(server.url)
+    form = {
+        "csrf_token": browser.csrf("/games/"),
+        "game": "traitors-flame",
+        "language": "en",
+        "mode": "hotseat",
+        "seat-0-kind": "person",
+        "seat-0-name": "Ann",
+        "seat-1-kind": "person",
+        "seat-1-name": "Bo",
+    }
+    made = browser.post("/games/", data=form)
+    assert made.status_code == 302, made.text[-500:]
+    token = re.search(r"/t/([^/]+)/", made.headers["Location"]).group(1)  # type: ignore[union-attr]
+    stream = EventStream(server.port, f"/t/{token}/events")
+    try:
+        first = stream.next()
+        assert first is not None
+        assert first.data == version_body(server.port, f"/t/{token}/version")
+        seat = json.loads(first.data)["version"]
+        page = browser.get(f"/t/{token}/")
+        if not buttons(page.text):  # hot-seat: the seat to act shows its hand first
+            mover = re.search(r'name="seat" value="(\d+)"', page.text)
+            assert mover is not None
+            browser.post(
+                f"/t/{token}/reveal",
+                data={"csrf_token": browser.csrf(f"/t/{token}/"), "seat": mover.group(1)},
+            )
+            page = browser.get(f"/t/{token}/")
+        action = buttons(page.text)[0]
+        acted = browser.post(
+            f"/t/{token}/act",
+            data={
+                "csrf_token": browser.csrf(f"/t/{token}/"),
+                "version": str(seat),
+                "action": json.dumps(action),
+            },
+        )
+        assert acted.status_code == 302, acted.text[-500:]
+        event = stream.next()
+        assert event is not None and json.loads(event.data)["version"] > seat
+        assert event.data == version_body(server.port, f"/t/{token}/version")
+    finally:
+        stream.close()
+
+
+def test_idle_connections_do_not_pile_up_database_connections(tmp_path: Path) -> None:
+    """Each request borrows a connection and gives it back: many requests from many threads
+    (greenlets under gevent) keep a bounded pool."""
+    import threading
+
+    from conftest import make_app
+
+    from companion.db import IDLE_KEPT
+
+    app = make_app(tmp_path)
+    client = app.test_client()
+
+    def ask() -> None:
+        assert client.get("/healthz").status_code == 200
+
+    for _ in range(40):
+        thread = threading.Thread(target=ask)
+        thread.start()
+        thread.join()
+    pool = app.extensions["companion.db_pool"]
+    assert pool.connections(app.config["DATABASE"]) <= IDLE_KEPT
+
+
+def watchers_gauge(port: int) -> float:
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", "/metrics", headers={"Authorization": f"Bearer {METRICS}"})
+        text = conn.getresponse().read().decode()
+    finally:
+        conn.close()
+    found = re.search(r"^companion_live_watchers (\S+)$", text, re.M)
+    assert found, text[:500]
+    return float(found.group(1))
+
+
+def test_the_metrics_count_the_open_streams(server: Server) -> None:
+    token = new_chronicle(server.port)
+    before = watchers_gauge(server.port)
+    streams = [EventStream(server.port, f"/c/{token}/events") for _ in range(3)]
+    try:
+        for stream in streams:
+            assert stream.next() is not None
+        assert watchers_gauge(server.port) == before + 3
+        db = connect(server.database)
+        cap = capabilities.resolve(db, token)
+        assert cap is not None
+        capabilities.revoke(db, cap.stream_id, capabilities.hash_token(token))
+        db.conn.close()
+        for stream in streams:  # the server ends each stream, and counts it closed
+            assert stream.next() is not None and stream.next() is None
+        assert watchers_gauge(server.port) == before
+    finally:
+        for stream in streams:
+            stream.close()
