@@ -2,6 +2,12 @@
 
     .venv/bin/python bench/bench_summoners.py [--repeats 5] [--games 200] [--matches 200]
         [--workers 2] [--skip-strength]
+    .venv/bin/python bench/bench_summoners.py --baseline /tmp/base [--games 200] [--repeats 5]
+
+``--baseline`` times the in-place random playouts of this tree and of another checkout (a
+worktree of an earlier commit) in alternating fresh processes, with the catch-up chips on in
+both (the default of engine version 1), and prints both medians and their ratios: matches and
+moves per CPU second (the engines may differ in how many decisions a match asks for).
 
 Prints medians of several repeats, timed in CPU seconds of this process (process_time), so
 other load on the machine does not skew them. Strength matches are heads-up, seats swapped.
@@ -10,10 +16,12 @@ other load on the machine does not skew them. Strength matches are heads-up, sea
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.bots import random_bot
@@ -38,6 +46,30 @@ def random_playouts(games: int, players: int, seed: int) -> float:
                 seat = s["await"]["seat"]
                 step(s, seat, random_action(s, seat, rng))
     return games / (time.process_time() - started)
+
+
+def _timed_playouts(games: int, players: int, seed: int) -> tuple[float, int]:
+    """CPU seconds and moves of ``games`` in-place random matches, catch-up chips on."""
+    started, moves = time.process_time(), 0
+    with no_cycle_collection():
+        for g in range(games):
+            rng = random.Random(seed + g)
+            s = new(players, seed + g, {"catch_up": True})
+            while s["result"] is None:
+                seat = s["await"]["seat"]
+                step(s, seat, random_action(s, seat, rng))
+                moves += 1
+    return time.process_time() - started, moves
+
+
+def child(games: int) -> None:
+    """One timed run for ``--baseline``: per player count, the rates as one line of JSON."""
+    rates = {}
+    for players in (2, 3, 4):
+        cpu, moves = _timed_playouts(games, players, 1000)
+        rates[f"{players} players: matches per CPU second"] = games / cpu
+        rates[f"{players} players: moves per CPU second"] = moves / cpu
+    print(json.dumps(rates))
 
 
 def random_playouts_listed(games: int, players: int, seed: int) -> float:
@@ -106,7 +138,18 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-strength", action="store_true")
+    parser.add_argument("--baseline", type=Path, help="another checkout to compare playouts with")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        child(args.games)
+        return
+    if args.baseline:
+        from interleave import compare, report
+
+        found = compare(Path(__file__), ["--games", str(args.games)], args.baseline, args.repeats)
+        print(report(f"random playouts in place, {args.games} matches a run", found, args.repeats))
+        return
     for players in (2, 3, 4):
         fast, listed = [], []
         for r in range(args.repeats):  # alternating, so that load on the machine hits both

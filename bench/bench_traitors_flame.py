@@ -2,6 +2,10 @@
 
     .venv/bin/python bench/bench_traitors_flame.py [--games 1000] [--repeats 5] [--moves 40]
     .venv/bin/python bench/bench_traitors_flame.py --strength 1000 --search-games 100
+    .venv/bin/python bench/bench_traitors_flame.py --baseline /tmp/base [--games 1000] [--repeats 5]
+
+``--baseline`` times the random playouts of this tree and of another checkout (a worktree of
+an earlier commit) in alternating fresh processes, and prints both medians and their ratio.
 
 Figures are medians over the repeats. Playouts use the engine's in-place ``step`` on a quiet state
 (the same rules code ``apply`` runs, without copying or event text) and a uniformly random legal
@@ -12,9 +16,11 @@ Games per CPU second are printed too: on a shared machine wall-clock rates swing
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
+from pathlib import Path
 
 from companion.cardgames.traitors_flame import GAME, engine
 from companion.cardgames.traitors_flame.bots import decide
@@ -25,14 +31,27 @@ from companion.cardgames.traitors_flame.view import observe, view
 
 def fast_playouts(games: int, seed: int) -> tuple[float, float]:
     """Random-bot matches per wall-clock and per CPU second through ``step`` (2-6 players)."""
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu, _moves = _playouts(games, seed)
+    return games / wall, games / cpu
+
+
+def _playouts(games: int, seed: int) -> tuple[float, float, int]:
+    """Wall-clock and CPU seconds of ``games`` quiet random playouts, and the moves they took."""
+    wall, cpu, moves = time.perf_counter(), time.process_time(), 0
     for g in range(games):
         st = engine.new(2 + g % 5, seed + g, {}, quiet=True)
         rng = random.Random(seed + g)
         while st["result"] is None:
             seat = st["night"]
             engine.step(st, seat, engine.random_action(st, seat, rng))
-    return games / (time.perf_counter() - wall), games / (time.process_time() - cpu)
+            moves += 1
+    return time.perf_counter() - wall, time.process_time() - cpu, moves
+
+
+def child(games: int, seed: int) -> None:
+    """One timed run for ``--baseline``: the rates as a line of JSON."""
+    _wall, cpu, moves = _playouts(games, seed)
+    print(json.dumps({"games per CPU second": games / cpu, "moves per CPU second": moves / cpu}))
 
 
 def api_playouts(games: int, seed: int) -> float:
@@ -94,7 +113,18 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--strength", type=int, default=0, help="heuristic-vs-random matches")
     parser.add_argument("--search-games", type=int, default=0, help="search-vs-heuristic matches")
+    parser.add_argument("--baseline", type=Path, help="another checkout to compare playouts with")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        child(args.games, 1)
+        return
+    if args.baseline:
+        from interleave import compare, report
+
+        found = compare(Path(__file__), ["--games", str(args.games)], args.baseline, args.repeats)
+        print(report(f"random playouts (step), {args.games} matches a run", found, args.repeats))
+        return
 
     runs = [fast_playouts(args.games, 1 + r * args.games) for r in range(args.repeats)]
     wall, cpu = [w for w, _ in runs], [c for _, c in runs]

@@ -222,3 +222,38 @@ def restore_undone(db: Database, stream_id: str, state: Any) -> None:
         text = getattr(undone, attribute, "")
         if text:
             save(db, stream_id, state.turn_no, field, text)
+
+
+# The words an X-card set aside with the chosen prompt, by the form field that typed them.
+SET_ASIDE_TEXTS = {"answer": "answer", "stakes_success": "success", "stakes_failure": "failure"}
+
+
+def restore_set_aside(db: Database, stream_id: str, state: Any, since: int) -> None:
+    """After commands, give the player back the words an X-card set aside since ``since``.
+
+    A veil of the chosen prompt takes its answer and stakes with it; they become the drafts of
+    the fields the open check still waits for (a later command of the same batch may have
+    written them afresh), and the prompt chosen is no longer the draft's choice.
+    """
+    check = state.check
+    if check is None:
+        return
+    newer = []
+    for record in state.newest_records():
+        if record.seq <= since:
+            break
+        newer.append(record)
+    for record in reversed(newer):  # oldest first: the newest words win
+        if record.seq not in check.set_aside:
+            continue
+        for field, attribute in SET_ASIDE_TEXTS.items():
+            text = getattr(record.event, attribute, None)
+            if text and _waits_for(check, field):
+                save(db, stream_id, state.turn_no, field, text)
+        clear_turn(db, stream_id, state.turn_no, ["prompt"])
+
+
+def _waits_for(check: Any, field: str) -> bool:
+    if field == "answer":
+        return check.answer is None
+    return check.stakes_success is None

@@ -17,6 +17,7 @@ from companion.legacy import (
     SacrificeKeystone,
     SpendToken,
     State,
+    VeilPrompt,
     legal_commands,
 )
 
@@ -131,3 +132,41 @@ def test_example_3_narrative_loss_and_a_token_in_old_age() -> None:
     assert (state.round, state.first_seat) == (2, CARDON)
     state = turn(state, CARDON, "AS", (4,))
     assert [legal.kind for legal in legal_commands(state)][:2] == ["spend-token", "accept-failure"]
+
+
+def test_example_1_with_an_x_card_on_the_prompt_brianna_answered() -> None:
+    """Example 1 again, but Cardon taps the X-card on the prompt Brianna chose and answered:
+    she chooses the other prompt (「そこから〈問いかけ〉を1つ選び、回答します。」), answers it
+    and declares the stakes afresh before the 2, 3, 4 she rolls."""
+    state = prime_round_two()
+    state = play(turn(state, ALI, "4D", (4, 5, 5)), NarrateSuccess(ALI))
+    state = play(
+        state,
+        DrawCard(BRIANNA, "8D"),
+        ChoosePrompt(BRIANNA, index=0),
+        AnswerPrompt(BRIANNA, "Written for the prompt Cardon cannot face."),
+        DeclareStakes(BRIANNA, "Stakes for that prompt.", "Its failure."),
+        VeilPrompt(CARDON, 0),
+    )
+    assert state.step == "choose"
+    kinds = [legal.kind for legal in legal_commands(state)]
+    assert kinds == ["choose-prompt", "veil-prompt", "revise-text"]  # no undo behind the veil
+    state = play(state, ChoosePrompt(BRIANNA, index=1))
+    assert state.step == "answer"
+    state = play(
+        state,
+        AnswerPrompt(BRIANNA, "The answer to the other prompt."),
+        DeclareStakes(BRIANNA, "What success means now.", "What failure costs now."),
+        RollDice(BRIANNA, (2, 3, 4)),
+        SacrificeKeystone(BRIANNA, "a2", "Why it was needed.", "How it ended."),
+        RollDice(BRIANNA, (1, 5, 6)),
+        NarrateSuccess(BRIANNA, "What the success means."),
+    )
+    point = state.story[-1]
+    assert (point.seat, point.card, point.veiled, point.prompt_index) == (BRIANNA, "8D", (0,), 1)
+    assert [str(point.answer), str(point.stakes_success), str(point.stakes_failure)] == [
+        "The answer to the other prompt.",
+        "What success means now.",
+        "What failure costs now.",
+    ]
+    assert [r.faces for r in point.rolls] == [(2, 3, 4), (1, 5, 6)]

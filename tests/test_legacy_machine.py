@@ -15,6 +15,7 @@ from companion.legacy import (
     PILE_CARDS,
     PILES,
     KeystoneSacrificed,
+    PromptChosen,
     Recorded,
     RollDice,
     State,
@@ -140,6 +141,27 @@ class LegacyMachine(RuleBasedStateMachine):
         spent = sum(1 for p in state.turning_points for p in p.payments if p.kind == "token")
         assert len(state.tokens) == lost - spent
         assert set(KINDS) >= {k.kind for k in state.keystones}
+
+    @invariant()
+    def every_roll_answers_the_prompt_chosen_for_it(self) -> None:
+        """The answer and the stakes of a check that was rolled were written after its prompt
+        was chosen (an X-card on the chosen prompt sends the player back to write afresh)."""
+        undone = self.state.undone
+        choices = [
+            r for r in self.records if isinstance(r.event, PromptChosen) and r.seq not in undone
+        ]
+        for point in self.state.turning_points:
+            if not point.rolls:
+                continue
+            rolled = point.rolls[0].seq
+            chosen = [r for r in choices if point.seq < r.seq < rolled][-1]
+            assert point.answer is not None and point.stakes_success is not None
+            assert chosen.seq < point.answer.seq < rolled
+            assert chosen.seq < point.stakes_success.seq < rolled
+            assert (point.prompt_index, point.question is not None) == (
+                chosen.event.index,
+                chosen.event.question is not None,
+            )
 
     @invariant()
     def replay_equals_the_stepwise_state(self) -> None:

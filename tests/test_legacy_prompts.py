@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from legacy_factories import PROMPTS, make_state, play, refused
 
 from companion.legacy import (
@@ -9,11 +11,17 @@ from companion.legacy import (
     ChoosePrompt,
     DeclareStakes,
     DrawCard,
+    PromptVeiled,
+    Recorded,
     RollDice,
     State,
+    Undo,
     VeilPrompt,
+    event_from_dict,
+    evolve,
     iter_texts,
     legal_commands,
+    replay,
 )
 
 
@@ -83,9 +91,9 @@ def test_any_seat_may_veil_at_any_time_before_the_roll_but_not_after() -> None:
     assert options(state, "veil-prompt") == {"indices": (0, 1)}
     veiled = play(state, VeilPrompt(2, 1))
     assert veiled.check is not None and veiled.check.veiled == (1,) and veiled.step == "roll"
-    veiled = play(state, VeilPrompt(1, 0))  # the chosen prompt: choose again, the texts stay
+    veiled = play(state, VeilPrompt(1, 0))  # the chosen prompt: choose and write again
     assert veiled.step == "choose"
-    assert veiled.check is not None and veiled.check.answer is not None
+    assert veiled.check is not None and veiled.check.answer is None
     rolled = play(state, RollDice(0, (6, 1, 1, 1)))
     assert "veil-prompt" not in [legal.kind for legal in legal_commands(rolled)]
     refused(rolled, VeilPrompt(1, 1), "success-not-narrated")
@@ -102,3 +110,77 @@ def test_an_own_question_is_allowed_only_after_a_veil() -> None:
     assert state.check is not None and state.check.question is not None
     assert state.check.question.value == "What did the sea take?"
     assert state.step == "answer"
+
+
+def written_for_q1(seed: int = 1) -> State:
+    """Digital mode, three players: Ali chooses the first prompt and answers it."""
+    state = play(make_state(seed, mode="digital"), DrawCard(0), rng=random.Random(seed))
+    return play(state, ChoosePrompt(0, index=0), AnswerPrompt(0, "answer to q1"))
+
+
+def test_a_prompt_chosen_after_an_x_card_gets_its_own_answer() -> None:
+    state = play(written_for_q1(), VeilPrompt(1, 0))
+    assert state.step == "choose" and state.check is not None and state.check.answer is None
+    veil = state.log[0].event  # type: ignore[index]
+    assert veil == PromptVeiled(1, 0, answer="answer to q1")
+    state = play(state, ChoosePrompt(0, index=1))
+    assert state.step == "answer"
+    assert [legal.kind for legal in legal_commands(state)][0] == "answer-prompt"
+    refused(state, DeclareStakes(0, "It holds.", "It breaks."), "prompt-not-answered")
+    state = play(state, AnswerPrompt(0, "answer to q2"), DeclareStakes(0, "Holds.", "Breaks."))
+    state = play(state, RollDice(0), rng=random.Random(3))
+    (point,) = state.turning_points
+    assert (point.prompt_index, str(point.answer)) == (1, "answer to q2")
+    assert "answer to q1" not in [text.value for text in iter_texts(state)]
+
+
+def test_declared_stakes_go_with_the_veiled_prompt_and_are_declared_afresh() -> None:
+    state = play(written_for_q1(2), DeclareStakes(0, "Old success.", "Old failure."))
+    assert state.step == "roll" and state.texts_written == 3
+    state = play(state, VeilPrompt(2, 0))
+    veil = state.log[0].event  # type: ignore[index]
+    assert (veil.answer, veil.success, veil.failure) == (
+        "answer to q1",
+        "Old success.",
+        "Old failure.",
+    )
+    assert state.check is not None and state.check.set_aside == (state.version,)
+    assert (state.check.answer, state.check.stakes_success, state.check.stakes_failure) == (
+        None,
+        None,
+        None,
+    )
+    assert state.texts_written == 0
+    assert "revise-text" not in [legal.kind for legal in legal_commands(state)]
+    state = play(state, ChoosePrompt(0, index=1), AnswerPrompt(0, "answer to q2"))
+    assert state.step == "stakes"
+    refused(state, RollDice(0), "stakes-not-declared", random.Random(1))
+    state = play(state, DeclareStakes(0, "New success.", "New failure."))
+    state = play(state, RollDice(0), rng=random.Random(1))
+    point = state.turning_points[-1]
+    assert [str(point.answer), str(point.stakes_success)] == ["answer to q2", "New success."]
+
+
+def test_undo_stops_at_the_words_set_aside_with_the_prompt() -> None:
+    state = play(written_for_q1(), VeilPrompt(1, 0))
+    undo = [legal for legal in legal_commands(state) if legal.kind == "undo"]
+    assert undo == []  # the answer went with the prompt, and the card stays drawn
+    refused(state, Undo(0), "card-stays-veiled")
+    chosen = play(state, ChoosePrompt(0, index=1))
+    back = play(chosen, Undo(0))
+    assert back.step == "choose" and back.check is not None and back.check.answer is None
+    assert back.check.set_aside == state.check.set_aside  # type: ignore[union-attr]
+    refused(back, Undo(0), "card-stays-veiled")
+    assert replay(back.records()) == back
+
+
+def test_a_veil_recorded_before_words_were_set_aside_replays_as_it_was_played() -> None:
+    """An X-card stored without set-aside words (the engine before they were kept) leaves the
+    answer where it was: the chronicle reads as it did when it was played."""
+    state = written_for_q1()
+    stored = {"type": "prompt-veiled", "schema": 1, "seat": 1, "index": 0}
+    old = event_from_dict(stored)
+    assert old == PromptVeiled(1, 0)
+    state = evolve(state, Recorded(state.version + 1, old))
+    assert state.check is not None and str(state.check.answer) == "answer to q1"
+    assert play(state, ChoosePrompt(0, index=1)).step == "stakes"

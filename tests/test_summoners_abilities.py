@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from summoners_helpers import State, card_of, do, kinds, printed_start
 
 from companion.cardgames.summoners import GAME
+from companion.cardgames.summoners.cards import check_set
+from companion.cardgames.summoners.cards import kinds as kinds_table
 from companion.cardgames.summoners.scenario import arrange, stack_deck
 
 
@@ -91,8 +94,8 @@ def test_nightmare_trims_everyone_including_the_summoner() -> None:
     arrange(s, 2, hand=["cerberus"], mana=["dryad"] * 4 + ["kodama"] * 4, stones=["brownie"])
     s = play(s, "selkie")
     s = summon(s, "nightmare")
-    assert s["await"] == {"seat": 0, "phase": "optional", "kind": "nightmare"}
-    s = do(s, 0, type="optional", use=True)
+    assert s["await"] == {"seat": 0, "phase": "optional", "kinds": ["nightmare"], "copies": [1]}
+    s = do(s, 0, type="optional", kind="nightmare", use=True)
     while s["await"]["phase"] == "trim":
         seat = s["await"]["seat"]
         s = do(s, seat, **GAME.legal_actions(s, seat)[-1])
@@ -107,7 +110,7 @@ def test_nightmare_can_be_declined() -> None:
     arrange(s, 0, hand=["nightmare", "selkie"], mana=["ankou", "barghest", "belial"] * 2)
     s = play(s, "selkie")
     s = summon(s, "nightmare")
-    s = do(s, 0, type="optional", use=False)
+    s = do(s, 0, type="optional", kind="nightmare", use=False)
     assert s["await"] == {"seat": 0, "phase": "keep"}
 
 
@@ -118,6 +121,98 @@ def test_example_8_sphinx_with_five_shields() -> None:
     stack_deck(s, ["redcap", "kasha", "selkie", "amabie", "kobold"])
     s = play(s, "ankou")
     s = summon(s, "sphinx")
+    assert s["await"] == {"seat": 0, "phase": "optional", "kinds": ["sphinx"], "copies": [1]}
+    s = do(s, 0, type="optional", kind="sphinx", use=True)
     me = s["seats"][0]
     assert kinds(me["hand"]) == ["redcap", "kasha", "selkie"]
     assert kinds(me["mana"])[-2:] == ["amabie", "kobold"]
+
+
+def asks(s: State) -> list[dict[str, object]]:
+    return [a for a in GAME.legal_actions(s, 0) if a["type"] == "optional"]
+
+
+def test_kobolds_stones_are_offered_not_forced() -> None:
+    """4.9: 「能力を使用するかどうかは、任意です。」 An ability that moves cards asks first."""
+    for use, stones in ((True, 2), (False, 0)):
+        s = start()
+        arrange(s, 0, hand=["kobold", "ankou"], mana=["gargoyle", "ankou", "ankou"])
+        s = play(s, "ankou")
+        s = summon(s, "kobold")
+        assert asks(s) == [
+            {"type": "optional", "kind": "kobold", "use": True},
+            {"type": "optional", "kind": "kobold", "use": False},
+        ]
+        deck = len(s["deck"])
+        s = do(s, 0, type="optional", kind="kobold", use=use)
+        assert s["await"] == {"seat": 0, "phase": "keep"}  # the refill took its two cards
+        assert len(s["seats"][0]["stones"]) == stones and len(s["deck"]) == deck - stones - 2
+        declined = {"type": "declined", "turn": 1, "seat": 0, "kind": "kobold"}
+        assert (declined in s["events"]) is not use
+
+
+def test_kodama_asks_at_the_end_of_a_turn_with_three_cards_or_fewer() -> None:
+    s = start()
+    arrange(s, 0, hand=["cerberus", "ankou", "ankou"], mana=["kasha"],
+            spirits=["kodama", "kelpie"], faith=3)  # fmt: skip
+    s = play(s, "cerberus")
+    s = do(s, 0, type="act", action="prayer", choice="draw")
+    s = _assist(s, kinds_of_drawn(s)[0])
+    assert len(s["seats"][0]["hand"]) == 5  # Kodama does not ask
+    assert s["await"]["phase"] == "play" and s["seats"][0]["faith"] == 4  # Kelpie just applies
+    s = start()
+    arrange(s, 0, hand=["cerberus"], mana=["kasha"], spirits=["kodama"])
+    s = play(s, "cerberus")
+    s = do(s, 0, type="act", action="prayer", choice="draw")
+    s = _assist(s, kinds_of_drawn(s)[0])
+    assert s["await"] == {"seat": 0, "phase": "optional", "kinds": ["kodama"], "copies": [1]}
+    declined = do(s, 0, type="optional", kind="kodama", use=False)
+    used = do(s, 0, type="optional", kind="kodama", use=True)
+    assert (len(declined["seats"][0]["hand"]), len(used["seats"][0]["hand"])) == (3, 4)
+
+
+def kinds_of_drawn(s: State) -> list[str]:
+    return kinds(s["turn"]["drawn"])
+
+
+def test_brownie_and_basilisk_on_research_are_ordered_by_their_owner() -> None:
+    """4.9 and D18: simultaneous abilities resolve in any order the player likes; after a
+    research Brownie's draw and Basilisk's stone both take the deck's top card, so the player
+    chooses which comes first (or declines either)."""
+    results = {}
+    for first in ("brownie", "basilisk"):
+        s = start()
+        arrange(s, 0, hand=["kasha"], mana=["belial"], spirits=["brownie", "basilisk"])
+        stack_deck(s, ["chimera", "sphinx"])
+        s = play(s, "kasha")  # Belial's 1 + Kasha's 3 = 4: research
+        s = do(s, 0, type="act", action="research", flip="red")
+        assert s["await"] == {"seat": 0, "phase": "optional", "kinds": ["brownie", "basilisk"],
+                              "copies": [1, 1]}  # fmt: skip
+        assert len(asks(s)) == 4
+        s = do(s, 0, type="optional", kind=first, use=True)
+        second = "basilisk" if first == "brownie" else "brownie"
+        assert s["await"]["kinds"] == [second]
+        s = do(s, 0, type="optional", kind=second, use=True)
+        me = s["seats"][0]
+        results[first] = (kinds(me["hand"])[-1], kinds(me["stones"])[-1])
+    assert results == {"brownie": ("chimera", "sphinx"), "basilisk": ("sphinx", "chimera")}
+
+
+def test_abilities_that_only_add_vp_or_faith_apply_without_asking() -> None:
+    s = start()
+    arrange(s, 0, hand=["cerberus"], mana=["kasha"], spirits=["leprechaun", "dryad"])
+    s = play(s, "cerberus")
+    s = do(s, 0, type="act", action="prayer", choice="draw")
+    assert s["seats"][0]["vp"] == 1  # Leprechaun at once; Dryad (mana from the deck) asks
+    assert s["await"]["kinds"] == ["dryad"]
+    s = do(s, 0, type="optional", kind="dryad", use=False)
+    assert s["seats"][0]["vp"] == 1 and len(s["seats"][0]["mana"]) == 2
+
+
+def test_the_card_data_asks_exactly_for_the_abilities_that_move_cards() -> None:
+    asked = {k for k, spec in kinds_table().items() if spec["ability"].get("optional")}
+    assert asked == {"nightmare", "dryad", "kodama", "brownie", "sphinx", "basilisk", "kobold"}
+    broken = dict(kinds_table()["kobold"])
+    broken["ability"] = {k: v for k, v in broken["ability"].items() if k != "optional"}
+    with pytest.raises(ValueError, match="optional exactly when it moves cards"):
+        check_set([broken if k["id"] == "kobold" else k for k in kinds_table().values()])

@@ -11,6 +11,7 @@ from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.cards import kind_of_card
 from companion.cardgames.summoners.cards import kinds as kinds_table
 from companion.cardgames.summoners.scenario import arrange, stack_deck
+from companion.cardgames.summoners.valuation import Eye
 
 
 def start(players: int = 3) -> State:
@@ -156,6 +157,37 @@ def test_faith_never_exceeds_ten() -> None:
     s = at_command(start(), "kodama", "kelpie", faith=10)
     s = do(s, 0, type="act", action="festival")
     assert s["seats"][0]["faith"] == 10
+
+
+@pytest.mark.parametrize(("before", "after"), [(8, 10), (9, 9), (10, 10)])
+def test_a_gain_that_would_pass_ten_faith_does_not_happen(before: int, after: int) -> None:
+    """4.4: 「１１以上を得るような効果は、ないものとして処理します」: Vodyanoy's "gain 2 faith"
+    at 9 leaves 9 (it is not cut down to 1), and the ability event says it gave none."""
+    s = at_command(start(), "kodama", "kelpie", hand=["vodyanoy"], faith=before,
+                   mana=["selkie", "amabie", "kelpie"])  # fmt: skip
+    s = do(s, 0, type="summon", card=card_of(s, 0, "vodyanoy"))
+    while s["await"]["phase"] == "pay":
+        s = do(s, 0, **GAME.legal_actions(s, 0)[0])
+    assert s["seats"][0]["faith"] == after
+    (ability,) = [e for e in s["events"] if e["type"] == "ability" and e["kind"] == "vodyanoy"]
+    assert ability["faith"] == after - before
+
+
+def test_copies_gain_faith_one_by_one_so_only_the_gain_past_ten_is_void() -> None:
+    s = at_command(start(), "selkie", "amabie", spirits=["amabie", "amabie"], faith=9)
+    s = do(s, 0, type="act", action="pilgrimage", choice="vp")
+    assert s["seats"][0]["faith"] == 10  # 9 + 1, and the second copy's +1 would make 11
+    assert s["seats"][0]["vp"] == 9 + 2  # the VP of both copies still come
+
+
+def test_the_heuristic_sees_a_void_faith_gain_as_worth_nothing() -> None:
+    s = at_command(start(), "kodama", "kelpie", faith=9)
+    eye = Eye(GAME.view(s, 0))
+    vodyanoy = kinds_table()["vodyanoy"]["ability"]["effects"]
+    assert eye.faith_gain(2) == 0 and eye.effect_value(vodyanoy) == 0
+    assert eye.faith_gain(1, copies=2) == 1
+    s["seats"][0]["faith"] = 8
+    assert Eye(GAME.view(s, 0)).effect_value(vodyanoy) > 0
 
 
 # --- inquisition --------------------------------------------------------------------------------

@@ -350,11 +350,20 @@ def test_labels_for_payments_discards_and_the_festival() -> None:
     }
     choose = board.label({"type": "choose", "card": "chimera-1"}, {**view, **reveal})
     assert choose == f"Place Chimera ({tag('chimera')}) as mana, discard Kelpie"
-    optional = {**view, "waiting": {"seat": 0, "phase": "optional", "kind": "nightmare"}}
-    assert board.label({"type": "optional", "use": False}, optional) == "Do not use Nightmare"
-    assert board.label({"type": "optional", "use": True}, optional).startswith(
+    waiting = {"seat": 0, "phase": "optional", "kinds": ["nightmare"], "copies": [1]}
+    optional = {**view, "waiting": waiting}
+    no = {"type": "optional", "kind": "nightmare", "use": False}
+    assert board.label(no, optional) == "Do not use Nightmare"
+    assert board.label({**no, "use": True}, optional).startswith(
         "Use Nightmare: everyone discards down to 6 hand cards and 7 mana"
     )
+    waiting = {"seat": 0, "phase": "optional", "kinds": ["brownie", "basilisk"], "copies": [2, 1]}
+    research = {**view, "waiting": waiting}
+    brownie = {"type": "optional", "kind": "brownie", "use": True}
+    assert board.label(brownie, research) == "Use Brownie: gain 2 VP, draw 2"
+    basilisk = {"type": "optional", "kind": "basilisk", "use": True}
+    assert board.label(basilisk, research) == "Use Basilisk: gain 1 stone(s)"
+    assert board.steps(basilisk, "Use Basilisk: gain 1 stone(s)", research)[0] == "Basilisk"
 
 
 def test_labels_on_the_page_are_words_not_json(client: FlaskClient, app: Flask) -> None:

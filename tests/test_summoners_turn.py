@@ -56,7 +56,7 @@ def test_setup_deals_six_cards_two_mana_and_one_faith(players: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_later_players_start_with_catch_up_chips(players: int) -> None:
-    s = new(players, 5, {"start": 1})
+    s = new(players, 5, {"start": 1, "catch_up": True})
     by_place = [s["seats"][(1 + place) % players]["vp"] for place in range(players)]
     assert by_place == [0, 2, 3, 4][:players]
     told = [(e["seat"], e["vp"]) for e in s["events"] if e["type"] == "catch-up"]
@@ -67,10 +67,14 @@ def test_later_players_start_with_catch_up_chips(players: int) -> None:
         assert "勝利点2点" in describe(first)
 
 
-def test_catch_up_chips_can_be_left_out_as_in_the_printed_rules() -> None:
-    s = new(4, 5, {"catch_up": False})
+@pytest.mark.parametrize("options", [{}, {"catch_up": False}])
+def test_the_printed_set_up_gives_no_vp_chips(options: dict[str, Any]) -> None:
+    """「各プレイヤーにサマリー１枚、信仰チップ１ポイント、山札から手札を６枚ずつ配ります」: the
+    catch-up chips are a house rule, off unless a table asks for them."""
+    s = new(4, 5, options)
     assert [p["vp"] for p in s["seats"]] == [0, 0, 0, 0]
     assert not [e for e in s["events"] if e["type"] == "catch-up"]
+    assert {o["key"]: o["default"] for o in GAME.options}["catch_up"] is False
 
 
 def test_start_player_comes_from_the_seed_or_the_options() -> None:

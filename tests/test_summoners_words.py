@@ -18,6 +18,7 @@ from companion.cardgames.summoners.engine import new
 from companion.cardgames.summoners.scenario import arrange
 from companion.cardgames.summoners.scoring import final_result
 from companion.web.boards import summoners as board
+from companion.web.boards.summoners.standing import START_WINS
 
 NAMES = ["Ann", "Brianna"]
 ENGINE = Path(engine_package.__file__).parent
@@ -108,10 +109,16 @@ def test_log_lines_standings_and_options_follow_the_language_asked_for() -> None
     with speaking("ja"):
         assert board.describe(first, NAMES) == "2人のゲームを開始。スタートプレイヤーはBrianna。"
         assert board.standing_line(row).startswith("勝利点チップ3＋精霊の得点5＋")
-        assert board.option_words("catch-up") == "後手の勝利点チップ"
+        assert board.option_words("catch-up") == "後手の勝利点チップ（ハウスルール）"
+        help_ja = board.option_words("catch-up-help")
+        assert "おすすめ" in help_ja and help_ja.count("。") == 1  # one sentence
     with speaking("en"):
         assert board.describe(first, NAMES) == "A match for 2 players begins; Brianna starts."
-        assert board.option_words("catch-up") == "Catch-up chips"
+        assert board.option_words("catch-up") == "Catch-up chips (house rule)"
+        help_en = board.option_words("catch-up-help")
+        assert help_en.startswith("Recommended") and help_en.count(".") == 1
+        for rates in START_WINS.values():
+            assert ", ".join(f"{n}%" for n in rates) in help_en
 
 
 def test_the_thresholds_come_from_the_engine(app: Flask) -> None:

@@ -271,13 +271,20 @@ def test_one_unnamed_person_keeps_a_seat(client: FlaskClient, app: Flask) -> Non
 
 
 @pytest.mark.parametrize(
-    ("lang", "words"), [("en", "Catch-up chips"), ("ja", "後手の勝利点チップ")]
+    ("lang", "words", "advice"),
+    [
+        ("en", "Catch-up chips (house rule)", "Recommended, though not in the printed rules"),
+        ("ja", "後手の勝利点チップ（ハウスルール）", "印刷版のルールにはないハウスルールですが"),
+    ],
 )
-def test_the_lobby_offers_the_games_options(client: FlaskClient, lang: str, words: str) -> None:
+def test_the_lobby_offers_the_games_options(
+    client: FlaskClient, lang: str, words: str, advice: str
+) -> None:
+    """The printed set-up is the default; the lobby recommends the catch-up chips in a sentence."""
     text = page(client, f"/games/?lang={lang}")
-    assert words in text
+    assert words in text and advice in text
     box = re.search(r'<input type="checkbox" name="option-age-of-summoners-catch_up"[^>]*>', text)
-    assert box is not None and "checked" in box.group(0)
+    assert box is not None and "checked" not in box.group(0)
 
 
 @pytest.mark.parametrize("on", [True, False])

@@ -137,3 +137,46 @@ def test_random_action_is_uniform_over_legal_actions():
     picks = [engine.random_action(st, seat, rng) for _ in range(300 * len(legal))]
     counts = [picks.count(a) for a in legal]
     assert min(counts) > 200 and max(counts) < 400
+
+
+class _Slot(random.Random):
+    """A generator whose one draw lands in the middle of slot ``i`` of ``n``."""
+
+    def __init__(self, i: int, n: int) -> None:
+        super().__init__(0)
+        self.value = (i + 0.5) / n
+
+    def random(self) -> float:
+        return self.value
+
+
+# what only a recorded state keeps: the log, the story's events and what each seat knows
+RECORD_ONLY = {"quiet", "log", "events", "round_events", "known"}
+
+
+def test_fast_play_is_the_public_play_over_thousands_of_seeded_matches():
+    """Quiet ``step`` with ``random_action`` against ``legal_actions`` and ``apply``: every slot of
+    the draw picks the same action, both list the same legal actions, and both states agree on every
+    rule fact after each move."""
+    slots = 0
+    for g in range(2000):
+        players = 2 + g % 5
+        public = engine.new(players, 9000 + g, {})
+        fast = engine.new(players, 9000 + g, {}, quiet=True)
+        rng = random.Random(g)
+        while public["result"] is None:
+            seat = public["night"]
+            assert fast["night"] == seat and fast["result"] is None
+            legal = engine.legal_actions(public, seat)
+            assert engine.legal_actions(fast, seat) == legal
+            for i, expected in enumerate(legal):
+                assert engine.random_action(fast, seat, _Slot(i, len(legal))) == expected
+            slots += len(legal)
+            action = engine.random_action(fast, seat, rng)
+            public = engine.apply(public, seat, action)
+            engine.step(fast, seat, action)
+            assert {k: v for k, v in fast.items() if k not in RECORD_ONLY} == {
+                k: v for k, v in public.items() if k not in RECORD_ONLY
+            }
+        assert fast["result"] == public["result"]
+    assert slots > 400_000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.cardgames.traitors_flame import effects, engine
+from companion.cardgames.traitors_flame import effects, engine, moves
 from companion.cardgames.traitors_flame.cards import FLAME_TOTAL
 from companion.cardgames.traitors_flame.moves import FLAMES, KIND
 from companion.cardgames.traitors_flame.scenario import make_state
@@ -138,7 +138,8 @@ def test_blocks_after_the_deck_runs_out_do_not_resolve(monkeypatch):
     # no card of the set draws before another block: give the Queen such an effect
     draw_then_reverse = effects.program([{"block": "DRAW", "n": 1}, {"block": "REVERSE"}])
     monkeypatch.setitem(effects._PROGRAMS, "queen-1", draw_then_reverse)
-    assert effects.run_card(st, 0, "queen-1", {"type": "play", "card": "queen-1"}) is True
+    action = {"type": "play", "card": "queen-1"}
+    assert effects.run_card(st, 0, "queen-1", action, moves.sink(st)) is True
     assert st["direction"] == 1 and st["hands"][0] == ["queen-1", "saint-1"]
 
 

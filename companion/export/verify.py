@@ -179,13 +179,22 @@ def _check_decision(state: State, seq: int, event: Event) -> None:
         ) from None
     except (_Mismatch, AssertionError, LookupError, TypeError, ValueError):
         decided = []
-    if decided != [event]:
+    if decided != [event] and not _veiled_before_words_were_kept(decided, event):
         raise BackupError(
             "mismatch",
             N_("Event %(seq)d (%(type)s) is not what the rules produce at that point of the life."),
             seq=seq,
             type=event.kind,
         )
+
+
+def _veiled_before_words_were_kept(decided: list[Event], event: Event) -> bool:
+    """An X-card recorded before the words of the chosen prompt went with it carries none; it
+    replays as it was played (the answer stays), so the rest of its log still checks."""
+    if not isinstance(event, PromptVeiled) or (event.answer, event.success) != (None, None):
+        return False
+    (made,) = decided or [event]
+    return isinstance(made, PromptVeiled) and (made.seat, made.index) == (event.seat, event.index)
 
 
 def _command_for(state: State, event: Event) -> tuple[Any, random.Random | None]:

@@ -49,7 +49,7 @@ from .events import (
     TextRevised,
     TokenSpent,
 )
-from .model import KeystoneState, State, TurningPoint
+from .model import KeystoneState, State, Text, TurningPoint
 from .setup import check_text
 from .texts import FIELDS, REQUIRED_FIELDS, find_text
 from .undo import undo_target
@@ -174,7 +174,21 @@ def _entered_card(state: State, command: DrawCard, cards: tuple[str, ...]) -> st
 def _veil(state: State, command: VeilPrompt, rng: random.Random | None) -> Event:
     check = _open_check(state)
     _check_prompt_index(state, check, command.index)
-    return PromptVeiled(command.seat, command.index)
+    if command.index != check.prompt_index:
+        return PromptVeiled(command.seat, command.index)
+    # The chosen prompt: what was written for it is set aside with it (3.2.3: the new prompt is
+    # answered, and its stakes declared, afresh).
+    return PromptVeiled(
+        command.seat,
+        command.index,
+        answer=_value(check.answer),
+        success=_value(check.stakes_success),
+        failure=_value(check.stakes_failure),
+    )
+
+
+def _value(text: Text | None) -> str | None:
+    return None if text is None else text.value
 
 
 def _choose(state: State, command: ChoosePrompt, rng: random.Random | None) -> Event:

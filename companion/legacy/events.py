@@ -46,11 +46,20 @@ class CardDrawn:
 
 @dataclass(frozen=True)
 class PromptVeiled:
-    """A prompt of the card was set aside with the X-card; its text is never shown."""
+    """A prompt of the card was set aside with the X-card; its text is never shown.
+
+    When it was the chosen prompt, the words written for it go with it: ``answer`` and the
+    stakes (``success``, ``failure``) as they stood, None for what was not written yet. The
+    player chooses again and writes afresh; the set-aside words return to that player's drafts
+    and never enter the story. An X-card recorded before words were set aside carries none.
+    """
 
     kind: ClassVar[str] = "prompt-veiled"
     seat: int
     index: int
+    answer: str | None = None
+    success: str | None = None
+    failure: str | None = None
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,7 @@ class TurningPoint:
     card: str
     seq: int  # the CardDrawn event
     veiled: tuple[int, ...] = ()
+    set_aside: tuple[int, ...] = ()  # the veils that set aside the chosen prompt (their seqs)
     prompt_index: int | None = None
     prompt: str | None = None  # the chosen prompt's text, from the setup's pack snapshot
     question: Text | None = None  # the player's own question, after a veil

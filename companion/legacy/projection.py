@@ -131,9 +131,19 @@ def _drawn(state: State, event: CardDrawn, seq: int) -> Changes:
 def _veiled(state: State, event: PromptVeiled, seq: int) -> Changes:
     check = _check(state)
     veiled = (*check.veiled, event.index)
-    if check.prompt_index == event.index:
-        return {"check": with_changes(check, veiled=veiled, prompt_index=None, prompt=None)}
-    return {"check": with_changes(check, veiled=veiled)}
+    if check.prompt_index != event.index:
+        return {"check": with_changes(check, veiled=veiled)}
+    # The chosen prompt: the choice goes, and with it the words the event set aside (the player
+    # chooses, answers and declares the stakes again); undo no longer reaches behind the veil.
+    cleared: dict[str, Any] = {"prompt_index": None, "prompt": None}
+    texts = 0
+    if event.answer is not None and check.answer is not None:
+        cleared["answer"], texts = None, 1
+    if event.success is not None and check.stakes_success is not None:
+        cleared["stakes_success"] = cleared["stakes_failure"] = None
+        texts += 2
+    check = with_changes(check, veiled=veiled, set_aside=(*check.set_aside, seq), **cleared)
+    return {"check": check, "texts_written": state.texts_written - texts}
 
 
 def _chosen(state: State, event: PromptChosen, seq: int) -> Changes:

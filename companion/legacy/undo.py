@@ -2,7 +2,9 @@
 
 Only the seat whose decision it was may take it back (the web layer lets the host act for that
 seat). An X-card is never taken back: a veiled prompt stays set aside, so ``PromptVeiled`` is not
-a decision Undo reaches, and a card stays drawn once one of its prompts is veiled.
+a decision Undo reaches, and a card stays drawn once one of its prompts is veiled. When the
+veiled prompt was the chosen one, the choice, answer and stakes it set aside are no decisions
+to take back either: they went with the prompt.
 """
 
 from __future__ import annotations
@@ -13,12 +15,16 @@ from .model import State
 
 
 def last_decision(state: State) -> Recorded | None:
-    """The newest event that is a player decision and is not undone yet (X-cards are skipped)."""
+    """The newest event that is a player decision and is not undone yet (X-cards are skipped,
+    and so are the decisions an X-card set aside with the chosen prompt)."""
+    check = state.check
+    drawn, veil = (check.seq, check.set_aside[-1]) if check and check.set_aside else (0, 0)
     for record in state.newest_records():
         if record.seq in state.undone or isinstance(record.event, NOT_DECISIONS):
             continue
-        if not isinstance(record.event, PromptVeiled):
-            return record
+        if isinstance(record.event, PromptVeiled) or drawn < record.seq < veil:
+            continue
+        return record
     return None
 
 

@@ -183,6 +183,8 @@ def turn(token: str) -> streams.Refusal:
         from .kept_words import sent
 
         sent(chronicle, cap, form)
+    # an X-card on the chosen prompt gives back the answer and stakes written for it, as drafts
+    drafts.restore_set_aside(get_db(), updated.id, updated.state, chronicle.version)
     # After the dice, the page opens at their outcome: what happened and what to do now.
     rolled = form.get("action") in ROLLS and updated.state.step in ("success", "mark", "failure")
     anchor = "roll-outcome" if rolled else "turn"

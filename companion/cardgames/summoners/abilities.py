@@ -1,8 +1,12 @@
 """The ability interpreter: hooks (when an ability acts) and effects (what it does), from data.
 
-Abilities whose effect can only help are applied automatically; an ability marked ``optional``
-in the data (Nightmare, which also hits its owner) becomes a yes/no choice. Copies of one kind
-resolve together as one step (the Leprechaun ruling); different kinds resolve in card-code order.
+Using an ability is optional (4.9). An ability marked ``optional`` in the data, exactly those
+that move cards (``cards.MOVES_CARDS``), asks its owner to use it or not; the others only add VP
+or faith or take VP from rivals, so declining them could never help and they apply at once.
+Copies of one kind resolve together as one step (the Leprechaun ruling), their faith one copy at
+a time (so the cap of 4.4 takes no more than it must); different kinds resolve in card-code
+order, the automatic ones first. When one event triggers several asked abilities of a seat, one
+ask lists them all and the seat chooses which to resolve first (4.9, D18).
 """
 
 from __future__ import annotations
@@ -185,8 +189,8 @@ def resolve(s: State, seat: int, kind: str, effects: list[Effect], times: int) -
             if name == "vp":
                 p["vp"] += value * times
                 done["vp"] = done.get("vp", 0) + value * times
-            elif name == "faith":
-                done["faith"] = gain_faith(s, seat, value * times)
+            elif name == "faith":  # copy by copy: each gain that would pass 10 is void (4.4)
+                done["faith"] = sum(gain_faith(s, seat, value) for _ in range(times))
             elif name == "draw":
                 done["draw"] = value * times
                 steps.append({"step": "deal", "seat": seat, "n": value * times, "to": "hand"})
@@ -245,13 +249,38 @@ def _grouped(s: State, seat: int, hook: str) -> tuple[tuple[str, int], ...]:
 
 
 def action_triggers(s: State, seat: int, action: str) -> None:
-    """Resolve "when you take <action>" abilities, each kind as one combined step."""
+    """Resolve "when you take <action>" abilities, each kind as one combined step; the asked
+    ones come after the others, in one ask (the seat orders them)."""
     grouped = lineup(s, seat).grouped.get("on-action")
     if not grouped:
         return
-    for kind, times in reversed(grouped):
-        if action in _SPECS[kind]["ability"]["actions"]:
-            push(s, {"step": "resolve", "seat": seat, "kind": kind, "times": times})
+    triggered = [(k, n) for k, n in grouped if action in _SPECS[k]["ability"]["actions"]]
+    _schedule(s, seat, triggered)
+
+
+def _schedule(s: State, seat: int, triggered: list[tuple[str, int]]) -> None:
+    """Push the triggered (kind, copies): automatic ones as resolve steps in card-code order,
+    then one ask for the optional ones."""
+    asked = [(k, n) for k, n in triggered if _SPECS[k]["ability"].get("optional")]
+    steps: list[Step] = [
+        {"step": "resolve", "seat": seat, "kind": k, "times": n}
+        for k, n in triggered
+        if not _SPECS[k]["ability"].get("optional")
+    ]
+    if asked:
+        steps.append(ask_step(seat, asked))
+    if steps:
+        push(s, *steps)
+
+
+def ask_step(seat: int, asked: list[tuple[str, int]]) -> Step:
+    """The step that asks ``seat`` whether to use each of these (kind, copies), in turn."""
+    return {
+        "step": "optional",
+        "seat": seat,
+        "kinds": [k for k, _ in asked],
+        "copies": [n for _, n in asked],
+    }
 
 
 def summon_triggers(s: State, seat: int, card: str) -> None:
@@ -261,7 +290,7 @@ def summon_triggers(s: State, seat: int, card: str) -> None:
     if ability["hook"] != "on-summon":
         return
     if ability.get("optional"):
-        push(s, {"step": "optional", "seat": seat, "kind": kind})
+        push(s, ask_step(seat, [(kind, 1)]))
     else:
         resolve(s, seat, kind, ability["effects"], 1)
 
@@ -278,17 +307,19 @@ def assist_triggers(s: State, seat: int, assisted: str) -> None:
 
 
 def end_of_turn_triggers(s: State, seat: int) -> None:
-    """ "At the end of your turn" abilities (Kodama)."""
+    """ "At the end of your turn" abilities (Kodama asks, Kelpie applies)."""
     grouped = lineup(s, seat).grouped.get("end-of-turn")
     if not grouped:
         return
-    for kind, times in reversed(grouped):
+    p = s["seats"][seat]
+    triggered = []
+    for kind, times in grouped:
         ability = _SPECS[kind]["ability"]
-        p = s["seats"][seat]
         if len(p["hand"]) <= ability.get("max_hand", 99) and p["faith"] <= ability.get(
             "max_faith", 99
         ):
-            push(s, {"step": "resolve", "seat": seat, "kind": kind, "times": times})
+            triggered.append((kind, times))
+    _schedule(s, seat, triggered)
 
 
 def end_game_points(s: State, seat: int) -> dict[str, int]:

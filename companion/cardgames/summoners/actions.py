@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypedDict
 
-from .abilities import assist_triggers, lineup, reachable_of, resolve, take_vp, warded
+from .abilities import (
+    ask_step,
+    assist_triggers,
+    lineup,
+    reachable_of,
+    resolve,
+    take_vp,
+    warded,
+)
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .payment import pay, payment_dict, payment_tuple, pending_payments
@@ -302,11 +310,15 @@ def _keep(s: State, seat: int, a: Action, ctx: Await) -> None:
 
 
 def _optional(s: State, seat: int, a: Action, ctx: Await) -> None:
-    kind = ctx["kind"]
+    kinds, copies = ctx["kinds"], ctx["copies"]
+    i = kinds.index(a["kind"])
+    if len(kinds) > 1:  # the others are asked once this one (and its draws) is done
+        rest = [(k, n) for j, (k, n) in enumerate(zip(kinds, copies, strict=True)) if j != i]
+        push(s, ask_step(seat, rest))
     if a["use"]:
-        resolve(s, seat, kind, _SPECS[kind]["ability"]["effects"], 1)
+        resolve(s, seat, kinds[i], _SPECS[kinds[i]]["ability"]["effects"], copies[i])
     else:
-        emit(s, "declined", seat, kind=kind)
+        emit(s, "declined", seat, kind=kinds[i])
 
 
 def _declare(s: State, seat: int, a: Action, ctx: Await) -> None:

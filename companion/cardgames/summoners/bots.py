@@ -121,9 +121,9 @@ def score_discard(eye: Eye, action: Action) -> float:
 
 
 def score_optional(eye: Eye, action: Action) -> float:
-    """Nightmare: worth using when the others lose more than this seat does."""
-    gain = eye.nightmare_gain()
-    return gain if action["use"] else 0.0
+    """An asked ability: what it is worth (Nightmare: when the others lose more than this seat
+    does), against nothing for declining; of several, the best resolves first."""
+    return eye.ask_value(action["kind"]) if action["use"] else 0.0
 
 
 def score_declare(eye: Eye, action: Action) -> float:

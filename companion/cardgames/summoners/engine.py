@@ -19,7 +19,7 @@ from .view import view
 
 KEY = "age-of-summoners"
 # Change whenever a rule change makes a recorded match replay differently (docs/cardgames.md).
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 
 
 def new(players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:

@@ -209,7 +209,7 @@ def _prayer(s: State, step: Step) -> None:
 
 
 def _optional(s: State, step: Step) -> None:
-    wait(s, step["seat"], "optional", kind=step["kind"])
+    wait(s, step["seat"], "optional", kinds=step["kinds"], copies=step["copies"])
 
 
 def _resolve(s: State, step: Step) -> None:

@@ -277,7 +277,10 @@ def _keep(s: State, seat: int, ctx: Await) -> list[Action]:
 
 
 def _optional(s: State, seat: int, ctx: Await) -> list[Action]:
-    return [{"type": "optional", "use": True}, {"type": "optional", "use": False}]
+    """Use or decline each asking spirit; the one chosen first resolves first (4.9, D18)."""
+    return [
+        {"type": "optional", "kind": k, "use": use} for k in ctx["kinds"] for use in (True, False)
+    ]
 
 
 def _declare(s: State, seat: int, ctx: Await) -> list[Action]:

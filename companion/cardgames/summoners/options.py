@@ -1,5 +1,6 @@
-"""Every choice a match is dealt with; the lobby offers the catch-up chips (D23). The start seat
-and the turn cap are for simulations and tests; words are the board's (label/help ids)."""
+"""Every choice a match is dealt with; the lobby offers the catch-up chips (D23, a house rule,
+off as the printed set-up has it). The start seat and the turn cap are for simulations and
+tests; words are the board's (label/help ids)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ OPTIONS: list[GameOption] = [
     {
         "key": "catch_up",
         "type": "bool",
-        "default": True,
+        "default": False,
         "label": "catch-up",
         "help": "catch-up-help",
     },

@@ -21,7 +21,6 @@ from .state import Action, State
 
 T = TypeVar("T")
 _KIND = kind_of_card()
-_OPTIONAL: tuple[Action, ...] = ({"type": "optional", "use": True}, {"type": "optional", "use": False})  # fmt: skip
 
 
 def pick(rng: random.Random, members: Sequence[T]) -> T:
@@ -46,8 +45,9 @@ def random_action(s: State, seat: int, rng: random.Random) -> Action:
         if not cards and phase == "play":
             return {"type": "play-top"}
         return {"type": phase, "card": pick(rng, _firsts(cards))}  # a group per card
-    if phase == "optional":  # one group: use it or not
-        return dict(pick(rng, _OPTIONAL))  # type: ignore[return-value]
+    if phase == "optional":  # a group per asking spirit: use it or not
+        kind = pick(rng, ctx["kinds"])
+        return {"type": "optional", "kind": kind, "use": pick(rng, (True, False))}
     # every other phase lists actions that each form a group of their own
     return pick(rng, _PHASES[phase](s, seat, ctx))
 

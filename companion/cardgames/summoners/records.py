@@ -1,4 +1,4 @@
-"""What a match records as it goes: its story events, its recorded chance and its result.
+"""What a match records as it goes: its story events and its result.
 
 Plain typed dicts (JSON as stored); events carry kinds, never card ids (docs/cardgames.md).
 """
@@ -69,13 +69,6 @@ class Event(EventFields, total=False):
     turn: Required[int]
     seat: Required[int | None]
     private: Private
-
-
-class Chance(TypedDict):
-    """A recorded outcome of chance: a shuffle's order."""
-
-    kind: str
-    order: list[str]
 
 
 class Score(TypedDict):

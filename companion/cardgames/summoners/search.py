@@ -127,7 +127,6 @@ def determinize(view: View, rng: random.Random) -> State:
         "rule99": 0,
         "log": [],
         "events": [],
-        "chance": [],
     }
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, NotRequired, Required, TypedDict, Unpack, cast
 
 from .cards import card_ids, kind_of_card
-from .records import Chance, Event, EventFields, Private, Result
+from .records import Event, EventFields, Private, Result
 
 
 class Action(TypedDict, total=False):
@@ -82,7 +82,8 @@ class WaitFor(TypedDict, total=False):
     to: int  # give: who receives
     hand: int  # trim: the hand to discard down to
     mana: int  # trim: the mana (stones included) to discard down to
-    kind: str  # optional: the spirit asking
+    kinds: list[str]  # optional: the spirits asking, any of which may resolve first
+    copies: list[int]  # optional: how many of each resolve together
 
 
 class Await(WaitFor):
@@ -104,8 +105,10 @@ class Step(TypedDict, total=False):
     receiver: int  # deal to "give": who receives
     hand: int  # trim
     mana: int  # trim
-    kind: str  # optional, resolve
+    kind: str  # resolve
     times: int  # resolve: copies resolving together
+    kinds: list[str]  # optional: the spirits asking
+    copies: list[int]  # optional: copies of each
     action: str  # triggers
     card: str  # on-summon
     phase: str  # await
@@ -134,7 +137,6 @@ State = TypedDict(
         "rule99": int,
         "log": list[list[Any]],  # [seat, action] per move: a JSON pair of an int and an Action
         "events": list[Event],
-        "chance": list[Chance],
     },
 )
 MIN_PLAYERS = 2
@@ -163,9 +165,10 @@ RULE99_MANA = 9
 def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
     """A fresh match: shuffled deck, 6-card hands, 1 faith and 2 initial mana each (rule 2).
 
-    Unless ``options["catch_up"]`` is false, every player after the start player begins with
-    VP chips equal to their place in turn order (2 for the second, 3 for the third, 4 for the
-    fourth): decision D23, which offsets the start player's lead in tempo.
+    With ``options["catch_up"]`` (a house rule, off by default: the printed set-up gives no
+    VP), every player after the start player begins with VP chips equal to their place in turn
+    order (2 for the second, 3 for the third, 4 for the fourth): decision D23, which offsets
+    the start player's lead in tempo.
     """
     rng = random.Random(seed)
     deck = list(card_ids())
@@ -192,7 +195,6 @@ def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
         "rule99": 0,
         "log": [],
         "events": [],
-        "chance": [{"kind": "shuffle", "order": list(deck)}],
     }
     emit(s, "setup", None, players=players, start=start)
     for seat, p in enumerate(s["seats"]):
@@ -202,7 +204,7 @@ def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
         p["mana"] = [deck.pop(), deck.pop()]
         p["pairing"] = p["mana"][1]
         emit(s, "initial-mana", seat, kinds=[kind_of_card()[c] for c in p["mana"]])
-    if s["options"].get("catch_up", True):
+    if s["options"].get("catch_up", False):
         for seat, chips in zip(seats_from(s, start)[1:], catch_up_chips(players), strict=True):
             s["seats"][seat]["vp"] = chips
             emit(s, "catch-up", seat, vp=chips)
@@ -258,7 +260,6 @@ def copy_state(s: State) -> State:
     c["todo"] = s["todo"][:]
     c["log"] = s["log"][:]
     c["events"] = s["events"][:]
-    c["chance"] = s["chance"][:]
     return c
 
 
@@ -304,10 +305,14 @@ def turn_cap(s: State) -> int:
 
 
 def gain_faith(s: State, seat: int, amount: int) -> int:
-    """Change faith within 0..10 (rule 4.4); returns the change actually made."""
+    """Change faith (rule 4.4); returns the change actually made. A gain that would bring faith
+    to 11 or more does not happen at all (「１１以上を得るような効果は、ないものとして処理します」):
+    faith 9 and "gain 2" stays 9. Faith never goes below 0."""
     p = s["seats"][seat]
     before = p["faith"]
-    p["faith"] = max(0, min(FAITH_CAP, before + amount))
+    if before + amount > FAITH_CAP:
+        return 0
+    p["faith"] = max(0, before + amount)
     return p["faith"] - before
 
 
@@ -322,14 +327,16 @@ def deck_ready(s: State) -> bool:
 
 
 def reshuffle(s: State) -> None:
-    """Shuffle the discard pile into a new deck; the order is drawn from a seed-derived generator."""
+    """Shuffle the discard pile into a new deck; the order is drawn from a seed-derived generator.
+
+    Shuffles are not recorded: a replay draws them again from the seed (``random.Random``'s
+    seeded sequence), so a change to how they are drawn changes ``ENGINE_VERSION``."""
     s["reshuffles"] += 1
     rng = random.Random(f"{s['seed']}/reshuffle/{s['reshuffles']}")
     deck = sorted(s["discard"])
     rng.shuffle(deck)
     s["deck"] = deck + s["deck"]
     s["discard"] = []
-    s["chance"].append({"kind": "shuffle", "order": list(deck)})
     emit(s, "reshuffled", None, count=len(deck))
 
 

@@ -10,7 +10,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from .cards import COLOURS, ICONS, Ability, Effect, kinds
+from .cards import COLOURS, ICONS, Ability, Effect, kinds, trim_of
+from .forecast import projected_score
 from .payment import symbols
 from .payvalue import cheapest_payment
 from .state import END_SPIRITS, END_VP, FAITH_CAP, NO_PAIRING, REFILL_TO
@@ -116,6 +117,11 @@ class Eye:
             return 0.0
         return max(0.15, min(self.K["faith_cap"], self.K["faith_rate"] * self.turns_left))
 
+    def faith_gain(self, amount: int, copies: int = 1) -> int:
+        """Faith ``copies`` gains of ``amount`` would add now: each stops short of 11 (4.4)."""
+        room = max(0, FAITH_CAP - int(self.me["faith"]))
+        return amount * min(copies, room // amount) if amount > 0 else 0
+
     def effect_value(self, effects: list[Effect], times: int = 1) -> float:
         """Value of a list of ability effects."""
         total = 0.0
@@ -124,8 +130,8 @@ class Eye:
             for name, value in effect.items():
                 if name == "vp":
                     total += value
-                elif name == "faith":
-                    total += value * self.faith_value()
+                elif name == "faith":  # copy by copy; a gain past the cap is void (4.4)
+                    total += self.faith_gain(value, times) * self.faith_value() / times
                 elif name == "draw":
                     total += value * self.card_value()
                 elif name == "stone":
@@ -346,6 +352,16 @@ class Eye:
         """Cerberus pays for assisting a high card."""
         return float(self.spirits["cerberus"]) if other["number"] >= 4 else 0.0
 
+    def ask_value(self, kind: str) -> float:
+        """Using an asked ability now: Nightmare's trim by what it takes from whom, the others
+        by their effects for the copies asking."""
+        if trim_of(kind) is not None:
+            return self.nightmare_gain()
+        waiting = self.view["waiting"] or {}
+        kinds_asking = list(waiting.get("kinds", [kind]))
+        copies = list(waiting.get("copies", [1]))[kinds_asking.index(kind)]
+        return self.effect_value(kinds()[kind]["ability"]["effects"], copies)
+
     def nightmare_gain(self) -> float:
         """Cards the others would lose minus cards this seat would lose."""
 
@@ -356,24 +372,7 @@ class Eye:
         theirs = sum(excess(s) for s in self.view["seats"] if s["seat"] != self.seat)
         return 0.6 * float(theirs - mine * (self.players - 1))
 
-    def projected(self, s: SeatView) -> float:
-        """A seat's score if the match ended now (chips, points, game-end abilities)."""
-        spirits = Counter(c["kind"] for c in s["spirits"])
-        icons = Counter(s["icons"])
-        total = float(s["vp"]) + sum(kinds()[k]["points"] * n for k, n in spirits.items())
-        for kind, n in spirits.items():
-            a = kinds()[kind]["ability"]
-            if a["hook"] != "end-game":
-                continue
-            if a["score"] == "icon-sets":
-                total += n * min(icons[i] for i in ICONS) * a["points"]
-            elif a["score"] == "icons":
-                total += n * (icons[a["icon"]] // a["per"]) * a["points"]
-            elif a["score"] == "stones":
-                total += n * (s["stones"] // a["per"]) * a["points"]
-            else:
-                total += n * (s["faith"] // a["per"]) * a["points"]
-        return float(total)
+    projected = staticmethod(projected_score)  # a seat's score if the match ended now
 
     def position_value(self) -> float:
         """Projected score plus the expected further gain, fitted on heuristic self-play."""

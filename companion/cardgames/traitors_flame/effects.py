@@ -7,12 +7,12 @@ played (digest 4.4), and block conditions are tested once, at that moment, on pu
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from types import MappingProxyType
 from typing import Literal, Required, TypedDict
 
 from . import moves
 from .cards import TARGETED, Block, Kind, kinds
-from .moves import FLAMES, Action, State
+from .moves import FLAMES, Action, Private, Sink, State
 
 
 class Step(TypedDict, total=False):
@@ -26,29 +26,63 @@ class Step(TypedDict, total=False):
 
 def condition_holds(flames: list[int], seat: int, target: int | None, block: Block) -> bool:
     """Whether a block's public condition holds (blocks without one always apply)."""
-    cond = block.get("if")
-    if not cond:
-        return True
-    for name, n in cond.items():
-        holder = seat if name == "self_flames_at_least" else target
-        if holder is None or flames[holder] < n:
+    return holds(flames, seat, target, condition(block))
+
+
+# A block's condition taken apart: per clause, whether it counts the player's own Flames (else
+# the target's) and how many it asks for at least.
+Condition = tuple[tuple[bool, int], ...]
+
+
+def condition(block: Block) -> Condition:
+    """A block's condition taken apart (empty when it has none)."""
+    return tuple((name == "self_flames_at_least", n) for name, n in block.get("if", {}).items())
+
+
+def holds(flames: list[int], seat: int, target: int | None, cond: Condition) -> bool:
+    """Whether a condition taken apart holds: every clause's holder has enough Flames."""
+    for own, at in cond:
+        holder = seat if own else target
+        if holder is None or flames[holder] < at:
             return False
     return True
 
 
-@cache
 def asking_blocks(kind_id: str) -> tuple[tuple[str, Block], ...]:
     """The blocks of a kind that ask the player for a choice, with the action key they fill."""
+    return _BLOCKS_ASKING[kind_id]
+
+
+def asking(kind_id: str) -> tuple[tuple[str, Block, Condition, bool], ...]:
+    """A kind's asking blocks taken apart: action key, block, condition, whether any card."""
+    return _ASKING[kind_id]
+
+
+def _asking(kind: Kind) -> tuple[tuple[str, Block, Condition, bool], ...]:
+    """A kind's asking blocks: action key, block, its condition taken apart, and whether the
+    card it names may be any card (else a non-Flame)."""
     out = []
-    for block in kinds()[kind_id]["effect"]:
+    for block in kind["effect"]:
         name = block["block"]
         if name == "TAKE" and block["selector"] == "choose":
-            out.append(("take", block))
+            key = "take"
         elif name == "GIVE":
-            out.append(("give", block))
+            key = "give"
         elif name == "BOTTOM" and block["source"] == "own_hand":
-            out.append(("bottom", block))
+            key = "bottom"
+        else:
+            continue
+        out.append((key, block, condition(block), block.get("selector") == "any"))
     return tuple(out)
+
+
+_ASKING = MappingProxyType({kind_id: _asking(kind) for kind_id, kind in kinds().items()})
+_BLOCKS_ASKING = MappingProxyType(
+    {
+        kind_id: tuple((key, block) for key, block, _c, _a in asks)
+        for kind_id, asks in _ASKING.items()
+    }
+)
 
 
 def choices(
@@ -62,27 +96,45 @@ def choices(
     """The choices a play asks for, as (action key, allowed values); ``rest`` is the hand after it.
 
     Only public facts are read (Flame counts and hand sizes), so bots can call it on what they see.
+    The value lists may be shared between calls: read them, never change them.
     """
     asks: list[tuple[str, list[str]]] = []
-    for key, block in asking_blocks(kind["id"]):
-        if "if" in block and not condition_holds(flames, seat, target, block):
+    for key, _block, cond, anything in _ASKING[kind["id"]]:
+        if cond and not holds(flames, seat, target, cond):
             continue
         if key == "bottom":
             if rest:
-                asks.append((key, list(rest)))
+                asks.append((key, rest))
             continue
-        if target == seat:
+        if target == seat or target is None:
             continue  # targeting yourself takes and gives nothing (D10)
-        assert target is not None
         if key == "take":
-            opts = ["flame"] if flames[target] else []
-            if counts[target] > flames[target]:
-                opts.append("non_flame")
+            there = flames[target]
+            opts = _TAKES[there > 0][counts[target] > there]
         else:
-            opts = [c for c in rest if block["selector"] == "any" or c not in FLAMES]
+            opts = rest if anything else [c for c in rest if c not in FLAMES]
         if opts:
             asks.append((key, opts))
     return asks
+
+
+# what a TAKE may take: _TAKES[the target holds a Flame][the target holds a non-Flame]
+_TAKES: tuple[tuple[list[str], list[str]], ...] = (
+    ([], ["non_flame"]),
+    (["flame"], ["flame", "non_flame"]),
+)
+
+
+def targets(rule: str, seat: int, players: int) -> tuple[int | None, ...]:
+    """The targets a card's rule allows, in the order the legal plays list them."""
+    return _TARGETS[rule][players][seat]
+
+
+_TARGETS: dict[str, dict[int, list[tuple[int | None, ...]]]] = {
+    "none": {n: [(None,)] * n for n in range(2, 7)},
+    "any": {n: [tuple(range(n))] * n for n in range(2, 7)},
+    "other": {n: [tuple(t for t in range(n) if t != s) for s in range(n)] for n in range(2, 7)},
+}
 
 
 def outcome(flames: list[int], counts: list[int], seat: int, action: Action) -> list[Step]:
@@ -122,30 +174,32 @@ def _step(
     return {"block": name}
 
 
-def run_card(st: State, seat: int, card: str, action: Action) -> bool:
-    """Run a played card's blocks in order, each bound once to its code; True if the deck ran out
-    (the blocks after that are cancelled, D2)."""
+def run_card(st: State, seat: int, card: str, action: Action, out: Sink) -> bool:
+    """Run a played card's blocks in order, each bound once to its code, telling ``out`` what
+    happens; True if the deck ran out (the blocks after that are cancelled, D2)."""
     conditional, program = _PROGRAMS[card]
     target = action.get("target")
     if conditional:  # conditions are tested once, before any block runs
         flames = st["flames"]
         program = tuple(p for p in program if condition_holds(flames, seat, target, p[1]))
     for run, block in program:
-        if run(st, seat, target, block, action):
+        if run(st, seat, target, block, action, out):
             return True
     return False
 
 
-def _draw(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
-    return moves.draw(st, seat, block["n"])
+def _draw(
+    st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
+) -> bool:
+    return moves.draw(st, seat, block["n"], out)
 
 
-def _peek(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
-    if st["quiet"]:
-        return False  # only knowledge and an event, which a quiet state keeps neither of
+def _peek(
+    st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
+) -> bool:
     top = st["deck"][: -block["n"] - 1 : -1]
-    moves.learn(st, seat, top)
-    moves.event(
+    out.learn(st, seat, top)
+    out.event(
         st,
         {
             "type": "peeked",
@@ -157,7 +211,9 @@ def _peek(st: State, seat: int, target: int | None, block: Block, action: Action
     return False
 
 
-def _take(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+def _take(
+    st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
+) -> bool:
     if target is None or target == seat:
         return False
     selector = block["selector"]
@@ -173,61 +229,63 @@ def _take(st: State, seat: int, target: int | None, block: Block, action: Action
         else:
             card = moves.rng(st).choice(pool) if pool and choice == "non_flame" else None
     if card is None:
-        if not st["quiet"]:
-            moves.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
+        out.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
         return False
-    if st["quiet"]:  # no knowledge, no events
-        moves.move(st, card, target, seat)
-        return False
-    flame = card in FLAMES
-    if not flame:
-        moves.blur(st, target, (seat, target))
-    moves.move(st, card, target, seat)
-    moves.learn(st, target, [card])
-    moves.event(
+    _hand_over(st, card, target, seat, (seat, target), out)
+    private: Private = {"seats": [seat, target], "card": card}
+    out.event(
         st,
         {
             "type": "took",
             "seat": seat,
             "target": target,
-            "flame": flame,
-            "private": {"seats": [seat, target], "card": card},
+            "flame": card in FLAMES,
+            "private": private,
         },
     )
     return False
 
 
-def _give(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+def _hand_over(
+    st: State, card: str, src: int, dst: int, involved: tuple[int, int], out: Sink
+) -> None:
+    """``card`` goes from ``src``'s hand to ``dst``'s: a non-Flame leaves unseen by the others
+    (they forget what ``src`` holds), and ``src`` knows where it went."""
+    if card not in FLAMES:
+        out.blur(st, src, involved)
+    moves.move(st, card, src, dst)
+    out.learn(st, src, [card])
+
+
+def _give(
+    st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
+) -> bool:
     card = action.get("give")
     if target is None or target == seat or card is None or card not in st["hands"][seat]:
         return False
-    if st["quiet"]:  # no knowledge, no events
-        moves.move(st, card, seat, target)
-        return False
-    flame = card in FLAMES
-    if not flame:
-        moves.blur(st, seat, (seat, target))
-    moves.move(st, card, seat, target)
-    moves.learn(st, seat, [card])
-    moves.event(
+    _hand_over(st, card, seat, target, (seat, target), out)
+    private: Private = {"seats": [seat, target], "card": card}
+    out.event(
         st,
         {
             "type": "gave",
             "seat": seat,
             "target": target,
-            "flame": flame,
-            "private": {"seats": [seat, target], "card": card},
+            "flame": card in FLAMES,
+            "private": private,
         },
     )
     return False
 
 
-def _look(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
-    if target is None or target == seat or st["quiet"]:
+def _look(
+    st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
+) -> bool:
+    if target is None or target == seat:
         return False
     seen = [c for c in st["hands"][target] if c not in FLAMES]
-    moves.learn(st, seat, seen)
-    moves.event(
+    out.learn(st, seat, seen)
+    out.event(
         st,
         {
             "type": "looked",
@@ -239,13 +297,14 @@ def _look(st: State, seat: int, target: int | None, block: Block, action: Action
     return False
 
 
-def _bottom(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+def _bottom(
+    st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
+) -> bool:
     deck = st["deck"]
     if block["source"] == "deck_top":
         if deck:
             deck.insert(0, deck.pop())
-            if not st["quiet"]:
-                moves.event(st, {"type": "bottomed", "seat": seat, "source": "deck_top"})
+            out.event(st, {"type": "bottomed", "seat": seat, "source": "deck_top"})
         return False
     card = action.get("bottom")
     hand = st["hands"][seat]
@@ -254,11 +313,11 @@ def _bottom(st: State, seat: int, target: int | None, block: Block, action: Acti
     if card in FLAMES:
         st["flames"][seat] -= 1
     else:
-        moves.blur(st, seat, (seat,))
+        out.blur(st, seat, (seat,))
     hand.remove(card)
     deck.insert(0, card)
-    moves.learn(st, seat, [card])
-    moves.event(
+    out.learn(st, seat, [card])
+    out.event(
         st,
         {
             "type": "bottomed",
@@ -270,21 +329,24 @@ def _bottom(st: State, seat: int, target: int | None, block: Block, action: Acti
     return False
 
 
-def _reverse(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+def _reverse(
+    st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
+) -> bool:
     st["direction"] = -st["direction"]
-    if not st["quiet"]:
-        moves.event(st, {"type": "reversed", "seat": seat, "direction": st["direction"]})
+    out.event(st, {"type": "reversed", "seat": seat, "direction": st["direction"]})
     return False
 
 
-def _skip(st: State, seat: int, target: int | None, block: Block, action: Action) -> bool:
+def _skip(
+    st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
+) -> bool:
     st["skip"] = True
-    if not st["quiet"]:
-        moves.event(st, {"type": "skip-set", "seat": seat})
+    out.event(st, {"type": "skip-set", "seat": seat})
     return False
 
 
-_BLOCKS: dict[str, Callable[[State, int, int | None, Block, Action], bool]] = {
+Run = Callable[[State, int, int | None, Block, Action, Sink], bool]
+_BLOCKS: dict[str, Run] = {
     "DRAW": _draw,
     "PEEK": _peek,
     "TAKE": _take,
@@ -295,9 +357,7 @@ _BLOCKS: dict[str, Callable[[State, int, int | None, Block, Action], bool]] = {
     "SKIP": _skip,
 }
 
-Program = tuple[
-    bool, tuple[tuple[Callable[[State, int, int | None, Block, Action], bool], Block], ...]
-]
+Program = tuple[bool, tuple[tuple[Run, Block], ...]]
 
 
 def program(effect: list[Block]) -> Program:

@@ -14,8 +14,8 @@ from companion.cardgames import CardGameRuleError, shown
 
 from . import cards, moves, refusals
 from .cards import Kind
-from .effects import asking_blocks, choices, run_card
-from .moves import FLAMES, KIND, Action, Event, Options, Result, RoundSummary, State
+from .effects import asking_blocks, choices, run_card, targets
+from .moves import FLAMES, KIND, Action, Options, Result, RoundSummary, State
 from .playout import random_action as random_action
 from .standing import WIN_SCORE
 
@@ -74,7 +74,7 @@ def new(
     elif start not in range(players):
         raise CardGameRuleError("bad-seat", refusals.BAD_START, seat=start)
     st["first"] = start
-    deal(st, start)
+    deal(st, start, moves.sink(st))
     return st
 
 
@@ -103,7 +103,7 @@ def copy_state(st: State) -> State:
     return out
 
 
-def deal(st: State, start: int) -> None:
+def deal(st: State, start: int, out: moves.Sink) -> None:
     """Start a round: reshuffle all 58 deck cards until the top is not a Flame (D1, D12)."""
     n = st["players"]
     st["round"] += 1
@@ -129,16 +129,15 @@ def deal(st: State, start: int) -> None:
         if deck[-1] not in FLAMES:
             break
     st["deck"] = deck
-    if not st["quiet"]:
-        moves.event(
-            st,
-            {
-                "type": "round-started",
-                "start": start,
-                "direction": st["direction"],
-                "shuffles": shuffles,
-            },
-        )
+    out.event(
+        st,
+        {
+            "type": "round-started",
+            "start": start,
+            "direction": st["direction"],
+            "shuffles": shuffles,
+        },
+    )
 
 
 def legal_actions(st: State, seat: int) -> list[Action]:
@@ -166,28 +165,16 @@ def plays(
     kind: Kind,
     hand: list[str],
 ) -> list[Action]:
-    """Every legal way to play ``card``, from public counts and the player's own hand."""
-    rule = kind["target_rule"]
-    asking = asking_blocks(kind["id"])
-    if not asking:  # one play per target
-        if rule == "none":
-            return [{"type": "play", "card": card}]
-        return [
-            {"type": "play", "card": card, "target": s}
-            for s in range(len(counts))
-            if rule == "any" or s != seat
-        ]
-    if rule == "none":
-        targets: list[int | None] = [None]
-    else:
-        targets = [s for s in range(len(counts)) if rule == "any" or s != seat]
+    """Every legal way to play ``card``, from public counts and the player's own hand: per target
+    the card's rule allows, every combination of the choices it asks for there."""
     rest = [c for c in hand if c != card]
+    asking = asking_blocks(kind["id"])
     out: list[Action] = []
-    for target in targets:
+    for target in targets(kind["target_rule"], seat, len(counts)):
         base: Action = {"type": "play", "card": card}
         if target is not None:
             base["target"] = target
-        asks = choices(flames, counts, seat, target, kind, rest)
+        asks = choices(flames, counts, seat, target, kind, rest) if asking else []
         if not asks:
             out.append(base)
             continue
@@ -208,56 +195,39 @@ def apply(st: State, seat: int, action: Action) -> State:
 
 
 def step(st: State, seat: int, action: Action) -> None:
-    """Carry out a legal action in place: draw or play, deck check, hand-off, Night check."""
-    quiet = st["quiet"]
-    if not quiet:
-        st["log"].append([seat, action])
+    """Carry out a legal action in place: draw or play, deck check, hand-off, Night check.
+
+    What happens is told to the state's sink (``moves.sink``): a quiet state's drops it all, so
+    quiet and recorded play run the very same rules."""
+    out = moves.sink(st)
+    keeps = out.keeps
+    if keeps:
+        out.logged(st, seat, action)
     st["turn"] += 1
     if action["type"] == "draw":
-        deck = st["deck"]
-        if deck:  # moves.draw of one card, inline
-            card = deck.pop()
-            st["hands"][seat].append(card)
-            flame = card in FLAMES
-            if flame:
-                st["flames"][seat] += 1
-            if not quiet:
-                moves.event(
-                    st,
-                    {
-                        "type": "drew",
-                        "seat": seat,
-                        "flame": flame,
-                        "private": {"seats": [seat], "card": card},
-                    },
-                )
-        ended = not deck
+        ended = moves.draw(st, seat, 1, out)
     else:
         card = action["card"]
         st["hands"][seat].remove(card)
         st["played"].append(card)
-        if not quiet:
-            ev: Event = {"type": "played", "seat": seat, "card": card}
-            if "target" in action:
-                ev["target"] = action["target"]
-            moves.event(st, ev)
-        ended = run_card(st, seat, card, action)
+        if keeps:
+            out.played(st, seat, card, action.get("target"))
+        ended = run_card(st, seat, card, action, out)
     if ended:
-        end_round(st, "deck", seat)
+        end_round(st, "deck", seat, out)
         return
     # the hand-off: Night to the next player (skips applied), Before-Dawn to ``seat``
     n, d = st["players"], st["direction"]
     nxt = (seat + d) % n
     if st["skip"]:
-        if not quiet:
-            moves.event(st, {"type": "skipped", "seat": nxt})
+        out.event(st, {"type": "skipped", "seat": nxt})
         nxt = (nxt + d) % n
         st["skip"] = False
     st["night"], st["dawn"] = nxt, seat
-    if not quiet:
-        moves.event(st, {"type": "passed", "seat": seat, "target": nxt})
+    if keeps:
+        out.passed(st, seat, nxt)
     if st["flames"][nxt] >= FLAME_END:  # the Night check
-        end_round(st, "flame", nxt)
+        end_round(st, "flame", nxt, out)
 
 
 def tie_order(st: State, ender: int) -> list[int]:
@@ -266,7 +236,7 @@ def tie_order(st: State, ender: int) -> list[int]:
     return [(ender + d * k) % n for k in range(1, n + 1)]
 
 
-def end_round(st: State, how: Literal["flame", "deck"], ender: int) -> None:
+def end_round(st: State, how: Literal["flame", "deck"], ender: int, out: moves.Sink) -> None:
     """Score the round (negative sums count 0), then end the match or deal the next round."""
     raw = moves.score_hands(st)
     scores = [moves.round_score(v) for v in raw]
@@ -283,17 +253,16 @@ def end_round(st: State, how: Literal["flame", "deck"], ender: int) -> None:
         "hands": moves.reveal(st),
     }
     st["rounds"].append(summary)
-    if not st["quiet"]:
-        moves.event(
-            st,
-            {
-                "type": "round-ended",
-                "ended_by": how,
-                "ender": ender,
-                "scores": scores,
-                "totals": totals,
-            },
-        )
+    out.event(
+        st,
+        {
+            "type": "round-ended",
+            "ended_by": how,
+            "ender": ender,
+            "scores": scores,
+            "totals": totals,
+        },
+    )
     order = tie_order(st, ender)
     best = max(totals)
     cap = st["options"].get("max_rounds")
@@ -306,9 +275,9 @@ def end_round(st: State, how: Literal["flame", "deck"], ender: int) -> None:
             "order": order,
             "capped": best < WIN_SCORE,
         }
-        moves.event(st, {"type": "match-ended", "winner": winner, "totals": totals})
+        out.event(st, {"type": "match-ended", "winner": winner, "totals": totals})
         return
-    deal(st, order[0])
+    deal(st, order[0], out)
 
 
 def result(st: State) -> Result | None:

@@ -1,7 +1,9 @@
 """Low-level card movements shared by the engine and the effect blocks (all act in place).
 
 Every function here mutates the state it is given; ``engine.apply`` hands them a private copy.
-A state with ``quiet`` set (bot rollouts on a sampled world) skips events and knowledge.
+What a move tells (the log, the story's events, what each seat learns or forgets) goes to a
+``Sink``: ``RECORD`` writes it into the state, ``DROP`` (a ``quiet`` state: simulations and bot
+rollouts on a sampled world) drops it. The rules run the same code either way.
 """
 
 from __future__ import annotations
@@ -142,36 +144,93 @@ def rng(st: State) -> random.Random:
     return random.Random(f"traitors-flame:{st['seed']}:{st['rng']}")
 
 
-def event(st: State, ev: Event) -> None:
-    """Append an event (tagged with the round) unless the state is quiet."""
-    if not st["quiet"]:
+class Sink:
+    """Where a move's record goes: this one writes it into the state (the log, the events and
+    what each seat knows). ``keeps`` says whether it keeps anything: the hottest steps ask it
+    once rather than call a sink that drops every word."""
+
+    __slots__ = ()
+    keeps = True
+
+    def logged(self, st: State, seat: int, action: Action) -> None:
+        """A move, for the replay log."""
+        st["log"].append([seat, action])
+
+    def event(self, st: State, ev: Event) -> None:
+        """A step of the story, tagged with the round."""
         ev["round"] = st["round"]
         st["events"].append(ev)
 
+    def drew(self, st: State, seat: int, card: str, flame: bool) -> None:
+        """``seat`` drew ``card`` (a Flame or not, as everyone sees)."""
+        private: Private = {"seats": [seat], "card": card}
+        self.event(st, {"type": "drew", "seat": seat, "flame": flame, "private": private})
 
-def learn(st: State, seat: int, found: list[str]) -> None:
-    """Record that ``seat`` now knows where the given cards are."""
-    if st["quiet"]:
-        return
-    known = st["known"][seat]
-    for card in found:
-        if card not in known:
-            known.append(card)
+    def played(self, st: State, seat: int, card: str, target: int | None) -> None:
+        """``seat`` played ``card`` (at ``target``, for a card that takes one)."""
+        ev: Event = {"type": "played", "seat": seat, "card": card}
+        if target is not None:
+            ev["target"] = target
+        self.event(st, ev)
+
+    def passed(self, st: State, seat: int, target: int) -> None:
+        """Night went from ``seat`` to ``target``."""
+        self.event(st, {"type": "passed", "seat": seat, "target": target})
+
+    def learn(self, st: State, seat: int, found: list[str]) -> None:
+        """``seat`` now knows where the given cards are."""
+        known = st["known"][seat]
+        for card in found:
+            if card not in known:
+                known.append(card)
+
+    def blur(self, st: State, owner: int, involved: tuple[int, ...]) -> None:
+        """A non-Flame left ``owner``'s hand unseen: others forget which non-Flames it holds."""
+        hand = st["hands"][owner]
+        for seat, known in enumerate(st["known"]):
+            if seat not in involved and known:
+                st["known"][seat] = [c for c in known if c not in hand]
 
 
-def blur(st: State, owner: int, involved: tuple[int, ...]) -> None:
-    """A non-Flame left ``owner``'s hand unseen: others forget which non-Flames that hand holds."""
-    if st["quiet"]:
-        return
-    hand = st["hands"][owner]
-    for seat, known in enumerate(st["known"]):
-        if seat not in involved and known:
-            st["known"][seat] = [c for c in known if c not in hand]
+class Dropped(Sink):
+    """A sink that keeps nothing: quiet play, whose states have no log, events or knowledge."""
+
+    __slots__ = ()
+    keeps = False
+
+    def logged(self, st: State, seat: int, action: Action) -> None:
+        """Nothing is logged."""
+
+    def event(self, st: State, ev: Event) -> None:
+        """Nothing is told."""
+
+    def drew(self, st: State, seat: int, card: str, flame: bool) -> None:
+        """Nothing is told."""
+
+    def played(self, st: State, seat: int, card: str, target: int | None) -> None:
+        """Nothing is told."""
+
+    def passed(self, st: State, seat: int, target: int) -> None:
+        """Nothing is told."""
+
+    def learn(self, st: State, seat: int, found: list[str]) -> None:
+        """Nothing is learnt."""
+
+    def blur(self, st: State, owner: int, involved: tuple[int, ...]) -> None:
+        """Nothing is forgotten."""
 
 
-def draw(st: State, seat: int, n: int) -> bool:
+RECORD, DROP = Sink(), Dropped()
+
+
+def sink(st: State) -> Sink:
+    """The sink a state's moves tell to: ``DROP`` for a quiet state, else ``RECORD``."""
+    return DROP if st["quiet"] else RECORD
+
+
+def draw(st: State, seat: int, n: int, out: Sink) -> bool:
     """Draw ``n`` cards for ``seat``; True as soon as the deck is empty (the round must end)."""
-    deck, hand, quiet = st["deck"], st["hands"][seat], st["quiet"]
+    deck, hand = st["deck"], st["hands"][seat]
     for _ in range(n):
         if not deck:
             return True
@@ -180,16 +239,8 @@ def draw(st: State, seat: int, n: int) -> bool:
         flame = card in FLAMES
         if flame:
             st["flames"][seat] += 1
-        if not quiet:
-            event(
-                st,
-                {
-                    "type": "drew",
-                    "seat": seat,
-                    "flame": flame,
-                    "private": {"seats": [seat], "card": card},
-                },
-            )
+        if out.keeps:
+            out.drew(st, seat, card, flame)
         if not deck:
             return True
     return False

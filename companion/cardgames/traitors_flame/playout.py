@@ -2,8 +2,12 @@
 
 ``random_action`` maps one ``rng.random()`` draw onto the legal actions in the order
 ``legal_actions`` lists them. The number of plays of a card that asks for choices is counted from
-public facts (Flame counts, hand sizes) by the same rules as ``effects.choices``, without building
-the plays; only the chosen one is spelled out.
+public facts (Flame counts, hand sizes) without building the plays, from the rules' own tables
+(``effects.asking``: each asking block's key, its condition taken apart and whether it names any
+card; ``effects.holds``; ``effects.targets``); only the chosen play is spelled out. Listing every
+play and choosing among them makes quiet playouts about a third slower, so this counting is kept,
+held to ``legal_actions`` slot by slot, and quiet ``step`` to ``apply``, over thousands of seeded
+matches (tests/test_traitors_flame_playouts.py).
 """
 
 from __future__ import annotations
@@ -12,26 +16,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .effects import asking_blocks
+from .effects import Condition, asking, holds, targets
 from .moves import FLAMES, KIND, Action, State
 
-# an asking block taken apart: (action key, its condition as (on self?, Flames at least), whether
-# it gives any card rather than a non-Flame)
-Ask = tuple[str, tuple[tuple[bool, int], ...], bool]
+# an asking block taken apart (``effects.asking``): (action key, its condition, whether it gives
+# any card rather than a non-Flame)
+Ask = tuple[str, Condition, bool]
 # per usable card: (target rule, its asking blocks)
 _PLAN: dict[str, tuple[str, tuple[Ask, ...]]] = {
     c: (
         k["target_rule"],
-        tuple(
-            (
-                key,
-                tuple(
-                    (name == "self_flames_at_least", n) for name, n in block.get("if", {}).items()
-                ),
-                block.get("selector") == "any",
-            )
-            for key, block in asking_blocks(k["id"])
-        ),
+        tuple((key, cond, anything) for key, _b, cond, anything in asking(k["id"])),
     )
     for c, k in KIND.items()
     if k["usable"]
@@ -50,8 +45,10 @@ def _fixed_size(card: str, n: int) -> int:
 
 _SIZES = {n: {c: _fixed_size(c, n) for c in KIND} for n in range(2, 7)}
 # by table size and seat: the targets of "other" cards
-_OTHERS = {n: [tuple(t for t in range(n) if t != s) for s in range(n)] for n in range(2, 7)}
-_NO_TARGET: tuple[None] = (None,)
+_OTHERS = {
+    n: [tuple(t for t in targets("other", s, n) if t is not None) for s in range(n)]
+    for n in range(2, 7)
+}
 
 
 def random_action(st: State, seat: int, rng: random.Random) -> Action:
@@ -95,9 +92,7 @@ def random_action(st: State, seat: int, rng: random.Random) -> Action:
 
 def _targets(st: State, seat: int, rule: str) -> Sequence[int | None]:
     """The targets a card's rule allows, in the order ``legal_actions`` lists them."""
-    if rule == "none":
-        return _NO_TARGET
-    return range(st["players"]) if rule == "any" else _OTHERS[st["players"]][seat]
+    return targets(rule, seat, st["players"])
 
 
 def _shape(rule: str, asks: tuple[Ask, ...]) -> str:
@@ -155,7 +150,7 @@ def _count(st: State, seat: int, card: str, hand: list[str]) -> tuple[int, Any]:
     for target in _targets(st, seat, rule):
         combos = 1
         for key, cond, any_card in asks:
-            if cond and not _holds(flames, seat, target, cond):
+            if cond and not holds(flames, seat, target, cond):
                 continue
             if key == "bottom":
                 m = rest
@@ -206,7 +201,7 @@ def _spell(
     rest: list[str] | None = None
     asked: list[tuple[str, list[Any]]] = []
     for key, cond, any_card in _PLAN[card][1]:
-        if cond and not _holds(flames, seat, target, cond):
+        if cond and not holds(flames, seat, target, cond):
             continue
         if key != "bottom" and (target is None or target == seat):
             continue  # targeting yourself takes and gives nothing (D10)
@@ -227,14 +222,3 @@ def _spell(
     for key, opts in reversed(asked):
         pick, i = divmod(pick, len(opts))
         chosen[key] = opts[i]
-
-
-def _holds(
-    flames: list[int], seat: int, target: int | None, cond: tuple[tuple[bool, int], ...]
-) -> bool:
-    """``effects.condition_holds`` on a condition taken apart beforehand."""
-    for own, at in cond:
-        holder = seat if own else target
-        if holder is None or flames[holder] < at:
-            return False
-    return True

@@ -321,14 +321,13 @@ def _keep(a: Action, view: View, names: Names) -> str:
 
 
 def _optional(a: Action, view: View, names: Names) -> str:
-    waiting = view["waiting"]
-    kind = waiting.get("kind", "") if waiting else ""
+    kind = a.get("kind", "")
     if kind not in kinds():
         return "?"
     name = kind_name(kind)
-    trim = trim_of(kind)
     if not a.get("use"):
         return pgettext("age-of-summoners", "Do not use %(card)s", card=name)
+    trim = trim_of(kind)
     if trim is not None:
         return pgettext(
             "age-of-summoners",
@@ -337,7 +336,30 @@ def _optional(a: Action, view: View, names: Names) -> str:
             hand=trim["hand"],
             mana=trim["mana"],
         )
-    return pgettext("age-of-summoners", "Use %(card)s", card=name)
+    return pgettext(
+        "age-of-summoners", "Use %(card)s: %(effect)s", card=name, effect=_asked_effect(kind, view)
+    )
+
+
+def _asked_effect(kind: str, view: View) -> str:
+    """What an asked ability would do now, for the copies asking."""
+    waiting = view["waiting"] or {}
+    asking = list(waiting.get("kinds", [kind]))
+    copies = list(waiting.get("copies", [1]))[asking.index(kind)] if kind in asking else 1
+    effects = kinds()[kind]["ability"].get("effects", [])
+    for effect in effects:
+        per_icon = effect.get("cards-per-icon")
+        if per_icon is not None:
+            seat = _my_seat(view)
+            count = (seat["icons"].get(per_icon["icon"], 0) if seat else 0) * copies
+            to_hand = min(count, per_icon["hand"])
+            return pgettext(
+                "age-of-summoners",
+                "draw %(hand)s, place %(mana)s card(s) from the deck as mana",
+                hand=to_hand,
+                mana=count - to_hand,
+            )
+    return effect_words(effects, copies)
 
 
 def _declare(a: Action, view: View, names: Names) -> str:

@@ -65,14 +65,14 @@ def status(view: View, names: Sequence[str]) -> Status:
         turn = pgettext("age-of-summoners", "Your turn")
     else:
         turn = pgettext("age-of-summoners", "%(name)s's turn", name=seat_name(active, names))
-    kind = waiting.get("kind")
+    asking = [kind_name(k) for k in waiting.get("kinds", []) if k in kinds()]
     params = {
         "name": seat_name(current, names),
         "to": seat_name(waiting.get("to"), names),
         "right": seat_name(view["seats"][current]["assists_to"], names),
         "hand": waiting.get("hand", ""),
         "mana": waiting.get("mana", ""),
-        "kind": kind_name(kind) if kind in kinds() else "",
+        "kind": listed(asking),
         "refill": view["numbers"]["refill_to"],
     }
     mine = current == me and me is not None
@@ -191,8 +191,20 @@ def choice_info(view: View, names: Sequence[str]) -> ChoiceInfo | None:
                 mana=seat["mana_total"],
             )
         )
-    elif phase == "optional" and waiting and waiting.get("kind") in kinds():
-        info["note"] = ability_line(waiting.get("kind", ""))
+    elif phase == "optional" and waiting:
+        asking = [kind for kind in waiting.get("kinds", []) if kind in kinds()]
+        lines = [ability_line(kind) for kind in asking]
+        if len(asking) > 1:
+            lines.append(
+                escape(
+                    pgettext(
+                        "age-of-summoners",
+                        "These abilities come at once: choose the one to use or decline first;"
+                        " the others are asked next.",
+                    )
+                )
+            )
+        info["note"] = Markup("<br>").join(lines)
     return info if info["drawn"] or info["note"] else None
 
 

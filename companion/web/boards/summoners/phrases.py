@@ -62,9 +62,11 @@ NOW = {
     ("keep", False): lazy_pgettext(
         "age-of-summoners", "Phase III: %(name)s keeps one card and assists the other to %(right)s."
     ),
-    ("optional", True): lazy_pgettext("age-of-summoners", "Use %(kind)s's ability?"),
+    ("optional", True): lazy_pgettext(
+        "age-of-summoners", "Use the ability of %(kind)s, or not? Using an ability is optional."
+    ),
     ("optional", False): lazy_pgettext(
-        "age-of-summoners", "%(name)s decides whether to use %(kind)s's ability."
+        "age-of-summoners", "%(name)s decides whether to use the ability of %(kind)s."
     ),
     ("declare", True): lazy_pgettext(
         "age-of-summoners", "You may declare the end of the game now."

@@ -11,7 +11,7 @@ from companion.cardgames.summoners.view import View
 
 from .catalogue import pgettext
 from .paying import pay_order, pay_steps
-from .words import action_name
+from .words import action_name, kind_name
 
 
 def steps(
@@ -41,6 +41,10 @@ def _act(action: Action) -> str:
     return action_name(action["action"])
 
 
+def _optional(action: Action) -> str:
+    return kind_name(action.get("kind", ""))
+
+
 def _discard(action: Action) -> str:
     if action.get("zone") == "hand":
         return pgettext("age-of-summoners", "Discard from your hand")
@@ -53,6 +57,7 @@ _FIRST: dict[str, Callable[[Action], str]] = {
     "paid": _paid,
     "act": _act,
     "discard": _discard,
+    "optional": _optional,
 }
 
 

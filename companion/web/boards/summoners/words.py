@@ -125,18 +125,24 @@ def points_words(n: int) -> str:
     return pgettext("age-of-summoners", "%(n)s points", n=n)
 
 
-def effect_words(effects: list[Effect]) -> str:
-    """A paid ability's effects from the card data: "gain 2 VP, draw 1"."""
+def effect_words(effects: list[Effect], times: int = 1) -> str:
+    """An ability's effects from the card data, ``times`` copies together: "gain 2 VP, draw 1"."""
     phrases: dict[str, Callable[[object], str]] = {
         "vp": lambda v: pgettext("age-of-summoners", "gain %(n)s VP", n=v),
         "faith": lambda v: pgettext("age-of-summoners", "gain %(n)s faith", n=v),
         "draw": lambda v: pgettext("age-of-summoners", "draw %(n)s", n=v),
         "stone": lambda v: pgettext("age-of-summoners", "gain %(n)s stone(s)", n=v),
+        "mana": lambda v: pgettext(
+            "age-of-summoners", "place %(n)s card(s) from the deck as mana", n=v
+        ),
     }
     parts = []
     for effect in effects:
         for name, value in effect.items():
-            parts.append(phrases[name](value) if name in phrases else name)
+            if name in phrases and isinstance(value, int):
+                parts.append(phrases[name](value * times))
+            else:
+                parts.append(name)
     return listed(parts)
 
 
