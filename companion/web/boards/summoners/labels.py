@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from companion.cardgames.summoners.actions import Gains
 from companion.cardgames.summoners.cards import kinds, trim_of
-from companion.cardgames.summoners.state import Action
+from companion.cardgames.summoners.state import Action, Await
 from companion.cardgames.summoners.view import Pending, SeatView, View
 
 from .catalogue import npgettext, pgettext
@@ -343,9 +343,10 @@ def _optional(a: Action, view: View, names: Names) -> str:
 
 def _asked_effect(kind: str, view: View) -> str:
     """What an asked ability would do now, for the copies asking."""
-    waiting = view["waiting"] or {}
-    asking = list(waiting.get("kinds", [kind]))
-    copies = list(waiting.get("copies", [1]))[asking.index(kind)] if kind in asking else 1
+    waiting: Await | None = view["waiting"]
+    asking = waiting.get("kinds", [kind]) if waiting else [kind]
+    counts = waiting.get("copies", [1]) if waiting else [1]
+    copies = counts[asking.index(kind)] if kind in asking else 1
     effects = kinds()[kind]["ability"].get("effects", [])
     for effect in effects:
         per_icon = effect.get("cards-per-icon")
