@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from companion import chronicles
+from companion import chronicles, matches
 from companion.db import connect, init_db
 from companion.legacy import Keystone, Setup
 from companion.legacy.commands import (
@@ -20,6 +20,7 @@ from companion.legacy.commands import (
     RollDice,
 )
 from companion.legacy.texts import iter_texts
+from companion.match_replay import Seat
 from companion.packs.registry import get_pack
 
 EN = (
@@ -117,3 +118,23 @@ def _revise(db, stream_id: str, revisions: int, rng: random.Random) -> None:  # 
             for t in [texts[(start + i) % len(texts)]]
         ]
         chronicles.execute(db, chronicle, commands, rng)
+
+
+def card_table(db_path: Path, key: str, moves: int = 12, seed: int = 1) -> str:
+    """A card table (Ann against a bot, hot-seat) some ``moves`` into its match; its host token.
+
+    Ann's moves are chosen at random among the legal ones; the bot answers each of them."""
+    init_db(db_path)
+    db = connect(db_path)
+    rng = random.Random(seed)
+    sid, token = matches.create(
+        db, key, [Seat("Ann"), Seat("Bo", "heuristic")], "hotseat", "en", seed=seed, title=key
+    )
+    match = matches.load(db, sid)
+    for _ in range(moves):
+        legal = match.game.legal_actions(match.state, 0)
+        if not legal or match.game.result(match.state) is not None:
+            break
+        match = matches.act(db, match, 0, rng.choice(legal), match.version)
+    db.conn.close()
+    return token

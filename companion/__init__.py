@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import secrets
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,11 @@ from flask_babel import Babel, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from .languages import DEFAULT, LANGUAGES, language_name, writes_vertically
+
+# The one source of the version: the wheel's metadata, `companion --version`, `companion info`,
+# `/healthz`, the page footer and the backups' manifests all read it (CHANGELOG.md says what
+# each version changed).
+__version__ = "0.2.0"
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,6 +38,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(files.static),
     )
     _configure(app, test_config)
+    from .web import polls
+
+    polls.init_app(app)  # in front of the app, behind the proxy fix
     _trust_proxies(app)
     _init_extensions(app)
     _register_blueprints(app)
@@ -60,10 +67,10 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         EXPORT_WORKERS=1,  # books made at once, by one pool per server
         EXPORT_TIME_LIMIT=300,  # seconds one book may take before it is stopped
         EXPORT_SUPERVISOR="app",  # "server" under `companion serve`: its master runs the pool
-        TEXT_LIMIT=20_000,
         BASE_URL=None,
-        RENDER_CACHE_BYTES=32 * 1024 * 1024,
+        RENDER_CACHE_BYTES=20 * 1024 * 1024,  # with every other cache, under 64 MiB a process
         PROXY_HOPS=0,
+        PROXY_PREFIX=0,
         LOG_FORMAT="text",  # or "json": one object per line
         LOG_LEVEL="INFO",
         ACCESS_LOG=False,  # one line per request, links redacted
@@ -80,29 +87,27 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
 
     app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+        # Read here when it exists; made on first use otherwise (``hosts.Companion``), so a
+        # command that only looks (``companion info``) writes nothing into the instance.
+        from .paths import read_secret
 
-
-def _instance_secret(instance: Path) -> str:
-    """A secret key kept in instance/ so sessions survive restarts."""
-    path = instance / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    instance.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_hex(32)
-    path.write_text(key)
-    path.chmod(0o600)
-    return key
+        app.config["SECRET_KEY"] = read_secret(Path(app.instance_path))
 
 
 def _trust_proxies(app: Flask) -> None:
-    """Behind PROXY_HOPS reverse proxies, take the client's address, scheme and host from them."""
+    """Behind PROXY_HOPS reverse proxies, take the client's address, scheme and host from them.
+
+    Only the headers the shipped nginx and Caddy recipes set are trusted: X-Forwarded-For,
+    -Proto and -Host (which carries the port). X-Forwarded-Prefix, for a site under a path, is
+    trusted only when PROXY_PREFIX says how many proxies set it; X-Forwarded-Port never.
+    """
     hops = int(app.config.get("PROXY_HOPS") or 0)
-    if hops > 0:
+    prefix = int(app.config.get("PROXY_PREFIX") or 0)
+    if hops > 0 or prefix > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=0, x_prefix=prefix
         )
 
 
@@ -128,6 +133,7 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
+    app.jinja_env.globals["companion_version"] = __version__
     from . import bidi, cli, hosts, live, ratelimit, sealed_session, security
     from .export import keeper
     from .web import render_cache, terms
@@ -185,8 +191,10 @@ def _register_errors(app: Flask) -> None:
         return render_template("errors/404.html"), 404
 
     @app.errorhandler(CSRFError)
-    def csrf_refused(e: CSRFError) -> tuple[str, int]:
-        return render_template("errors/400.html", reason=e.description), 400
+    def csrf_refused(e: CSRFError) -> Any:
+        from .web.expired_form import csrf_refused as refused
+
+        return refused(str(e.description))
 
     @app.errorhandler(429)
     def too_many(e: Exception) -> tuple[str, int]:

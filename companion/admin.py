@@ -12,16 +12,15 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from . import archive, pg, serverlock
+from . import archive, backup_check, pg, serverlock
 from .paths import is_checkout
 
 
 def version() -> str:
-    """The installed package's version."""
-    try:
-        return metadata.version("ijinsho-companion")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    """The companion's version (``companion.__version__``, which the wheel's metadata is built from)."""
+    from . import __version__
+
+    return __version__
 
 
 def instance_files() -> archive.Instance:
@@ -40,8 +39,9 @@ def info_command() -> None:
         _shared_info(config["DATABASE"])
         return
     database = Path(config["DATABASE"])
+    instance = Path(current_app.instance_path)
     rows = [
-        ("instance", current_app.instance_path),
+        ("instance", f"{instance}{'' if instance.is_dir() else ' (not created yet)'}"),
         ("database", f"{database}{'' if database.is_file() else ' (not created yet)'}"),
         ("exports", config["EXPORTS_DIR"]),
         ("packs", config["PACKS_DIR"]),
@@ -86,20 +86,14 @@ def _shared_info(url: str) -> None:
         click.echo(f"{name + ':':<14}{value}")
 
 
-def _refuse_shared(action: str) -> None:
-    if pg.is_url(current_app.config["DATABASE"]):
-        raise click.ClickException(
-            f"The data lives in PostgreSQL: {action} it with PostgreSQL's own tools (pg_dump,"
-            " pg_restore), which take the uploaded packs along; copy the shared exports folder"
-            " as well; see docs/deploy.md."
-        )
-
-
 def _schema(database: Path) -> str:
     known = archive.known_migrations()
     if not database.is_file():
         return f"0 of {len(known)} migrations"
-    conn = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+    # Looking only: with no write-ahead log beside it (no server running) the file is opened
+    # immutable, so not even the -shm and -wal files SQLite would make for a reader appear.
+    quiet = "immutable=1" if not Path(f"{database}-wal").exists() else "mode=ro"
+    conn = sqlite3.connect(f"{database.resolve().as_uri()}?{quiet}", uri=True)
     try:
         applied = archive.applied_migrations(conn)
     finally:
@@ -109,17 +103,61 @@ def _schema(database: Path) -> str:
 
 @click.command("backup", short_help="Back up the whole instance into one file, even while served.")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--verify", is_flag=True,
+    help="Check FILE instead: restore it into a scratch folder or database and count what it holds.",
+)  # fmt: skip
+@click.option(
+    "--scratch", metavar="URL",
+    help="With --verify, an empty PostgreSQL database to restore into (else one is created).",
+)  # fmt: skip
 @with_appcontext
-def backup_command(file: Path) -> None:
-    """Write the database (a consistent copy, taken while the server runs) and the packs to FILE."""
-    _refuse_shared("back up")
-    _import_pack_files()
+def backup_command(file: Path, verify: bool, scratch: str | None) -> None:
+    """Write the database (a consistent copy, taken while the server runs) and the packs to FILE.
+
+    On PostgreSQL the copy is pg_dump's. With --verify, FILE is checked without touching the
+    instance: restored into a scratch folder (SQLite) or database (PostgreSQL), its integrity
+    checked and its rows counted against its manifest.
+    """
+    if verify:
+        _verify(file, scratch)
+        return
+    database = current_app.config["DATABASE"]
     try:
-        manifest = archive.write_backup(instance_files(), file, version())
+        if pg.is_url(database):
+            from . import pg_backup
+
+            manifest = pg_backup.write_backup(database, instance_files().secret, file, version())
+        else:
+            _import_pack_files()
+            manifest = archive.write_backup(instance_files(), file, version())
     except archive.ArchiveError as err:
         raise click.ClickException(str(err)) from None
-    packs = len(manifest["packs"])
-    click.echo(f"Backup written: {file} (database with {packs} uploaded packs)")
+    click.echo(
+        f"Backup written: {file} (companion {manifest['companion_version']},"
+        f" {backup_check.summary(manifest['counts'])})"
+    )
+
+
+def _verify(file: Path, scratch: str | None) -> None:
+    from . import pg_backup
+
+    database = current_app.config["DATABASE"]
+    try:
+        with archive.opened(file) as opened:
+            store = archive.store_of(archive.read_manifest(opened))
+        if store == archive.POSTGRESQL:
+            url = database if pg.is_url(database) else None
+            manifest, found = pg_backup.verify_backup(file, url, scratch)
+        else:
+            manifest, found = archive.verify_backup(file)
+    except archive.ArchiveError as err:
+        raise click.ClickException(f"{file}: {err}") from None
+    click.echo(
+        f"{file} is a good backup: companion {manifest.get('companion_version')},"
+        f" taken {manifest.get('created')} from {store}; it restores with"
+        f" {backup_check.summary(found)}."
+    )
 
 
 def _import_pack_files() -> None:
@@ -143,15 +181,31 @@ def _import_pack_files() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @with_appcontext
 def restore_command(file: Path) -> None:
-    """Restore FILE over this instance, keeping the previous database aside; stop the server first."""
-    _refuse_shared("restore")
+    """Restore FILE over this instance, keeping the previous data aside; stop the server first."""
+    database = current_app.config["DATABASE"]
     try:
-        restored = archive.restore_backup(file, instance_files())
+        if pg.is_url(database):
+            from . import pg_backup
+
+            restored = pg_backup.restore_backup(file, database, instance_files().secret)
+        else:
+            restored = archive.restore_backup(file, instance_files())
     except archive.ArchiveError as err:
         raise click.ClickException(str(err)) from None
-    click.echo(f"Restored the backup of {restored.manifest.get('created')} from {file}.")
+    manifest = restored.manifest
+    click.echo(
+        f"Restored the backup of {manifest.get('created')} from {file}"
+        f" (written by companion {manifest.get('companion_version') or 'before 0.2.0'})."
+    )
     for path in restored.kept_aside:
-        click.echo(f"The previous data is kept at {path}")
+        if str(path).startswith("schema "):  # PostgreSQL: a schema, renamed
+            schema = str(path).removeprefix("schema ")
+            click.echo(
+                f"The previous data is kept in the schema {schema}: drop it once the restore is"
+                f' checked (DROP SCHEMA "{schema}" CASCADE).'
+            )
+        else:
+            click.echo(f"The previous data is kept at {path}")
 
 
 COMMANDS = (info_command, backup_command, restore_command)

@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 import zipfile
 from collections.abc import Iterator
@@ -26,17 +27,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from . import serverlock
+from . import backup_check, serverlock
 from .db import BUSY_TIMEOUT_MS, init_db
 from .migrations import migrations
 
 FORMAT = "ijinsho-instance"
-FORMAT_VERSION = 1
+# 2: the manifest names its store ("sqlite" or "postgresql", whose backups hold a pg_dump) and
+# counts the rows it holds. Version 1 backups (0.1.0) are SQLite ones without counts.
+FORMAT_VERSION = 2
+SQLITE, POSTGRESQL = "sqlite", "postgresql"
 DATABASE_MEMBER = "companion.sqlite3"
 MANIFEST_MEMBER = "manifest.json"
 SECRET_MEMBER = "secret_key"
 PACKS_PREFIX = "packs/"
 MAX_PACK_BYTES = 1024 * 1024
+# A restored database with nothing to copy the mode from: the owner writes, its group reads
+# (as the systemd unit's UMask=0027 makes the server's own files).
+DATABASE_MODE = 0o640
 
 
 class ArchiveError(ValueError):
@@ -119,22 +126,59 @@ def write_backup(instance: Instance, target: Path, version: str) -> dict[str, An
         copy_database(instance.database, copy)
         applied = check_database(copy)
         packs = _stored_packs(copy)
-        manifest = {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-            "companion_version": version,
-            "migrations": applied,
-            "packs": sorted(packs),
-        }
-        partial = Path(work) / "backup.zip"
-        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr(MANIFEST_MEMBER, json.dumps(manifest, indent=1, sort_keys=True))
-            archive.write(copy, DATABASE_MEMBER)
-            if instance.secret.is_file():
-                archive.write(instance.secret, SECRET_MEMBER)
-        os.replace(partial, target)
+        conn = sqlite3.connect(f"{copy.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            counted = backup_check.counts(conn)
+        finally:
+            conn.close()
+        manifest = new_manifest(SQLITE, version, applied, sorted(packs), counted)
+        zip_backup(target, Path(work), manifest, (copy, DATABASE_MEMBER), instance.secret)
     return manifest
+
+
+def new_manifest(
+    store: str, version: str, applied: list[str], packs: list[str], counted: dict[str, int]
+) -> dict[str, Any]:
+    """The manifest of a backup taken now."""
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "store": store,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "companion_version": version,
+        "migrations": applied,
+        "packs": packs,
+        "counts": counted,
+    }
+
+
+def zip_backup(
+    target: Path, work: Path, manifest: dict[str, Any], data: tuple[Path, str], secret: Path
+) -> None:
+    """The backup zip at ``target``, whole or not at all: manifest, data member, secret key."""
+    partial = work / "backup.zip"
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(MANIFEST_MEMBER, json.dumps(manifest, indent=1, sort_keys=True))
+        archive.write(data[0], data[1])
+        if secret.is_file():
+            archive.write(secret, SECRET_MEMBER)
+    os.replace(partial, target)
+
+
+def newer(manifest: dict[str, Any], unknown: list[str] | None = None) -> ArchiveError:
+    """The refusal of a backup from a newer companion, naming both versions."""
+    from . import __version__
+
+    theirs = manifest.get("companion_version") or "a newer version"
+    if unknown:
+        known = f"companion {__version__} does not know ({', '.join(unknown)})"
+        why = f", whose database has changes {known}"
+    else:
+        why = f", newer than this one ({__version__})"
+    return ArchiveError(
+        f"This backup was written by companion {theirs}{why}: upgrade the companion before"
+        " restoring it."
+    )
 
 
 def _stored_packs(database: Path) -> list[str]:
@@ -160,28 +204,36 @@ def read_manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
         raise ArchiveError("This file is not a companion backup.")
     version = manifest.get("format_version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise ArchiveError(
-            f"This backup was written by a newer companion ({manifest.get('companion_version')}):"
-            " upgrade the companion before restoring it."
-        )
+        raise newer(manifest)
     return manifest
+
+
+def store_of(manifest: dict[str, Any]) -> str:
+    """The store a backup was taken from (every version 1 backup is a SQLite one)."""
+    return str(manifest.get("store") or SQLITE)
 
 
 def restore_backup(source: Path, instance: Instance) -> Restored:
     """Replace the instance's database and packs with the backup's; refused while served."""
-    with _opened(source) as archive, serverlock.exclusive(instance.database) as free:
+    with opened(source) as archive, serverlock.exclusive(instance.database) as free:
         if not free:
             raise ArchiveError(
                 "A server is using this instance: stop `companion serve` before restoring."
             )
         manifest = read_manifest(archive)
+        if store_of(manifest) != SQLITE:
+            raise ArchiveError(
+                "This backup was taken from a PostgreSQL store: restore it into one"
+                " (COMPANION_DATABASE=postgresql://...)."
+            )
         members = _members(archive)
         instance.database.parent.mkdir(parents=True, exist_ok=True)
+        before = instance.database.stat() if instance.database.exists() else None
         with tempfile.TemporaryDirectory(dir=instance.database.parent, prefix=".restore-") as work:
             incoming = Path(work) / DATABASE_MEMBER
             with archive.open(DATABASE_MEMBER) as read, incoming.open("wb") as written:
                 shutil.copyfileobj(read, written)
-            _check_known(check_database(incoming), manifest)
+            check_known(check_database(incoming), manifest)
             kept = _set_aside(instance)
             os.replace(incoming, instance.database)
         _unpack_secret(archive, instance)
@@ -189,11 +241,53 @@ def restore_backup(source: Path, instance: Instance) -> Restored:
     init_db(instance.database)
     _import_packs(files, instance.database)
     _requeue_interrupted(instance.database)
+    _own_like_instance(instance, before)
     return Restored(manifest, kept)
 
 
+def _own_like_instance(instance: Instance, before: os.stat_result | None) -> None:
+    """The restored files get the mode and owner the replaced database had (else the folder's
+    owner and mode 0640), so a restore run through sudo or as root leaves the server a
+    database it can write and nobody else can read."""
+    folder = instance.database.parent.stat()
+    mode = stat.S_IMODE(before.st_mode) if before else DATABASE_MODE
+    owner = (before or folder).st_uid, (before or folder).st_gid
+    database = instance.database
+    files = [(database, mode), (Path(f"{database}-wal"), mode), (Path(f"{database}-shm"), mode)]
+    for path, wanted in [*files, (instance.secret, 0o600)]:
+        if not path.exists():
+            continue
+        path.chmod(wanted)
+        if os.geteuid() == 0:
+            os.chown(path, *owner)
+
+
+def verify_backup(source: Path) -> tuple[dict[str, Any], dict[str, int]]:
+    """Restore a SQLite backup into a scratch folder, migrate and check it there: its manifest
+    and counts. The instance is not touched; ArchiveError says what is wrong."""
+    with opened(source) as archive:
+        manifest = read_manifest(archive)
+        _members(archive)
+        with tempfile.TemporaryDirectory(prefix="companion-verify-") as work:
+            copy = Path(work) / DATABASE_MEMBER
+            with archive.open(DATABASE_MEMBER) as read, copy.open("wb") as written:
+                shutil.copyfileobj(read, written)
+            check_known(check_database(copy), manifest)
+            init_db(copy)  # as a restore brings an older backup up to date
+            conn = sqlite3.connect(copy)
+            try:
+                found = backup_check.counts(conn)
+                out_of_step = backup_check.streams_out_of_step(conn)
+            finally:
+                conn.close()
+    problems = backup_check.compare(found, manifest, out_of_step)
+    if problems:
+        raise ArchiveError(" ".join(problems))
+    return manifest, found
+
+
 @contextmanager
-def _opened(source: Path) -> Iterator[zipfile.ZipFile]:
+def opened(source: Path) -> Iterator[zipfile.ZipFile]:
     try:
         with zipfile.ZipFile(source) as archive:
             yield archive
@@ -224,14 +318,10 @@ def _members(archive: zipfile.ZipFile) -> list[str]:
     return packs
 
 
-def _check_known(applied: list[str], manifest: dict[str, Any]) -> None:
+def check_known(applied: list[str], manifest: dict[str, Any]) -> None:
     unknown = [name for name in applied if name not in known_migrations()]
     if unknown:
-        raise ArchiveError(
-            f"This backup was written by a newer companion ({manifest.get('companion_version')}),"
-            f" whose database has changes this one does not know ({', '.join(unknown)}):"
-            " upgrade the companion before restoring it."
-        )
+        raise newer(manifest, unknown)
 
 
 def _set_aside(instance: Instance) -> list[Path]:

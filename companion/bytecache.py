@@ -7,6 +7,7 @@ send), plus a small fixed charge per entry and per part for the bookkeeping arou
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -25,6 +26,33 @@ def size_of(value: Value) -> int:
     return ENTRY_OVERHEAD + sum(
         PART_OVERHEAD + len(part.encode("utf-8", "surrogatepass")) for part in value
     )
+
+
+def deep_size(value: Any) -> int:
+    """The bytes ``value`` and every object it holds take in this process, each object once.
+
+    Walks dicts, lists, tuples, sets and the attributes of plain objects (dataclasses); what
+    other caches also hold is counted here too, so the figure errs on the high side.
+    """
+    seen: set[int] = set()
+    total = 0
+    stack = [value]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, str | bytes | int | float | bool) or obj is None:
+            continue
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, list | tuple | set | frozenset):
+            stack.extend(obj)
+        elif not isinstance(obj, type) and hasattr(obj, "__dict__"):
+            stack.append(obj.__dict__)
+    return total
 
 
 class ByteLRU:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .live.signal import changed
 from .sql import Database, insert, write_transaction
-from .store import now
+from .store import STREAM_COLUMNS, Stream, now, stream_from_row
 
 ROLES = ("host", "seat", "reader")
 
@@ -71,6 +71,23 @@ def resolve(db: Database, token: str) -> Capability | None:
         [hash_token(token)],
     ).fetchone()
     return Capability(*row) if row else None
+
+
+def open_stream(db: Database, token: str) -> tuple[Capability, Stream] | None:
+    """What a token grants and the header of the stream it opens, in one query; None when the
+    token is unknown or revoked."""
+    if not token or len(token) > 100:
+        return None
+    row = db.execute(
+        "SELECT c.stream_id, c.role, c.seat, c.token_hash, "
+        + STREAM_COLUMNS
+        + " FROM capabilities c"
+        " JOIN streams s ON s.id = c.stream_id WHERE c.token_hash = ? AND c.revoked IS NULL",
+        [hash_token(token)],
+    ).fetchone()
+    if row is None:
+        return None
+    return Capability(*row[:4]), stream_from_row(row[4:])
 
 
 def issue_within(

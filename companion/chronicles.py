@@ -5,15 +5,12 @@ Views call these functions; they never touch the core's events or the store dire
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlite_utils import Database
-
-from . import capabilities, store
+from . import capabilities, chronicle_limits, replays, store
 from .bytecache import ByteLRU
 from .legacy import (
     Recorded,
@@ -27,6 +24,7 @@ from .legacy import (
     replay,
 )
 from .legacy.commands import Command
+from .sql import Database
 
 KIND = "legacy"
 
@@ -40,6 +38,7 @@ class Chronicle:
     state: State
     version: int
     meta: dict[str, Any]
+    nbytes: int = 0  # the bytes of its events' stored JSON, together
 
 
 @dataclass(frozen=True)
@@ -51,14 +50,18 @@ class Created:
     reader_token: str
 
 
-# A replayed state is charged a multiple of its events' JSON: Python objects take more room
-# than their JSON text. Bounded in bytes, like every cache in a process.
-STATE_COST = 3
-CACHE = ByteLRU(12 * 1024 * 1024)
+# Replayed states kept in this process, each charged what it takes in memory: a cost per event
+# and per byte of its stored JSON, measured with tracemalloc (620 to 1,200 bytes an event, 0.8
+# to 1.5 a byte) and pinned by tests/test_cache_sizes.py on chronicles of several lengths and
+# shapes, long texts in both scripts and thousands of corrections among them.
+EVENT_COST = 650
+BYTE_COST_TENTHS = 16
+CACHE = ByteLRU(16 * 1024 * 1024)
 
 
-def _charge(stored: Sequence[store.StoredEvent]) -> int:
-    return STATE_COST * sum(len(json.dumps(e.data, ensure_ascii=False)) for e in stored)
+def state_cost(events: int, nbytes: int) -> int:
+    """What a chronicle of ``events`` events holding ``nbytes`` bytes of JSON is charged."""
+    return EVENT_COST * events + nbytes * BYTE_COST_TENTHS // 10
 
 
 def title_of(setup: Setup) -> str:
@@ -75,47 +78,74 @@ def create(db: Database, setup: Setup, rng: random.Random | None = None) -> Crea
 
 
 def create_from_events(
-    db: Database, events: Sequence[dict[str, Any]], title: str, language: str
+    db: Database,
+    events: Sequence[dict[str, Any]],
+    title: str,
+    language: str,
+    state: State | None = None,
 ) -> Created:
-    """A new chronicle from already-checked events, with its host and reader links, all in one
-    transaction."""
+    """A new chronicle from already-checked events (``state``: their replay, when known), with
+    its host and reader links, all in one transaction; StreamFullError past the limits."""
     links: dict[str, str] = {}
 
     def issue_links(tx: Database, sid: str) -> None:
         links["host"] = capabilities.issue(tx, sid, "host")
         links["reader"] = capabilities.issue(tx, sid, "reader")
 
+    if state is None:
+        state = replay(Recorded(seq, event_from_dict(e)) for seq, e in enumerate(events, 1))
     sid = store.create_stream(
-        db, KIND, events, title=title, meta={"language": language}, within=issue_links
+        db,
+        KIND,
+        events,
+        title=title,
+        meta={"language": language},
+        within=issue_links,
+        status=status_of(state),
+        limits=chronicle_limits.from_settings().stream,
     )
     return Created(sid, links["host"], links["reader"])
 
 
-def load(db: Database, stream_id: str) -> Chronicle:
-    """Replay the chronicle, reusing this process's cached state where it is still current."""
-    header = store.get_stream(db, stream_id)
-    cached = CACHE.get(stream_id)
-    if cached is not None and cached[0] == header.version:
-        state, nbytes = cached[1], cached[2]
-    elif cached is not None and cached[0] < header.version:
-        newer = store.load_events(db, stream_id, after=cached[0], upto=header.version)
-        state, nbytes = _advance(cached[1], newer), cached[2] + _charge(newer)
+def status_of(state: State) -> dict[str, Any]:
+    """What a watcher of the chronicle sees besides its version (the version poll's answer)."""
+    return {"phase": state.phase}
+
+
+def watched(db: Database, header: store.Stream) -> dict[str, Any]:
+    """The version poll's answer besides the version, from the stream's header alone; only a
+    chronicle whose header has not said yet (last written before headers did) is loaded."""
+    if header.status is not None and "phase" in header.status:
+        return {"phase": header.status["phase"]}
+    return status_of(load(db, header.id, header).state)
+
+
+def load(db: Database, stream_id: str, header: store.Stream | None = None) -> Chronicle:
+    """The chronicle at its current version: this process's kept state where it is current,
+    brought up to date where it is behind, else restored from its snapshot and the events after
+    it (``replays.py``). ``header`` is the stream's header when the caller has just read it."""
+    header = header if header is not None else store.get_stream(db, stream_id)
+    kept = CACHE.get(stream_id)  # (version, state, the latest snapshot known)
+    if kept is not None and kept[0] == header.version:
+        state, snapshot = kept[1], kept[2]
+    elif kept is not None and kept[0] < header.version:
+        newer = store.load_events(db, stream_id, after=kept[0], upto=header.version)
+        state = _advance(kept[1], newer)
+        snapshot = replays.keep_snapshot(db, stream_id, state, header.nbytes, kept[2])
     else:
-        stored = store.load_events(db, stream_id, upto=header.version)
-        state, nbytes = replay(_records(stored)), _charge(stored)
-    if cached is None or cached[0] <= header.version:
-        CACHE.put(stream_id, (header.version, state, nbytes), nbytes)
-    return Chronicle(header.id, header.title, state, header.version, header.meta)
+        state, snapshot = replays.restore(db, stream_id, header)
+    if kept is None or kept[0] <= header.version:
+        cost = state_cost(header.version, header.nbytes)
+        CACHE.put(stream_id, (header.version, state, snapshot), cost)
+    return Chronicle(header.id, header.title, state, header.version, header.meta, header.nbytes)
 
 
 def _records(stored: Sequence[store.StoredEvent]) -> list[Recorded]:
-    return [Recorded(e.seq, event_from_dict(e.data)) for e in stored]
+    return replays.records(stored)
 
 
 def _advance(state: State, stored: Sequence[store.StoredEvent]) -> State:
-    for record in _records(stored):
-        state = evolve(state, record)
-    return state
+    return replays.advance(state, stored)
 
 
 def execute(
@@ -123,11 +153,16 @@ def execute(
     chronicle: Chronicle,
     commands: Sequence[Command],
     rng: random.Random | None = None,
+    actor: str | None = None,
 ) -> Chronicle:
     """Decide every command in order and append all their events at once, or none.
 
-    Raises RuleError (nothing appended) or StaleVersionError when someone moved first.
+    ``actor`` is who sent them (see ``store.append``). Raises RuleError (nothing appended; a
+    ``chronicle_limits.LimitError`` past one of the chronicle's limits) or StaleVersionError when
+    someone moved first.
     """
+    limits = chronicle_limits.from_settings()
+    chronicle_limits.check_corrections(db, chronicle.id, chronicle.state, commands, limits)
     dice = rng or random.Random()
     state, version, batch = chronicle.state, chronicle.version, []
     for command in commands:
@@ -135,10 +170,16 @@ def execute(
             version += 1
             state = evolve(state, Recorded(version, event))
             batch.append(event_to_dict(event))
-    store.append(db, chronicle.id, chronicle.version, batch)
+    try:
+        _, nbytes = store.append_sized(
+            db, chronicle.id, chronicle.version, batch, status_of(state), limits.stream, actor
+        )
+    except store.StreamFullError as err:
+        raise chronicle_limits.full(err.what, limits) from None
     before = CACHE.get(chronicle.id)
-    nbytes = STATE_COST * sum(len(json.dumps(e, ensure_ascii=False)) for e in batch)
-    if before is not None and before[0] == chronicle.version:
-        nbytes += before[2]
-        CACHE.put(chronicle.id, (version, state, nbytes), nbytes)
-    return Chronicle(chronicle.id, chronicle.title, state, version, chronicle.meta)
+    current = before is not None and before[0] == chronicle.version
+    known = before[2] if current else replays.latest(db, chronicle.id)
+    snapshot = replays.keep_snapshot(db, chronicle.id, state, nbytes, known)
+    if current:
+        CACHE.put(chronicle.id, (version, state, snapshot), state_cost(version, nbytes))
+    return Chronicle(chronicle.id, chronicle.title, state, version, chronicle.meta, nbytes)

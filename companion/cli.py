@@ -11,6 +11,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 
+from . import __version__
 from .languages import DEFAULT, LANGUAGES
 
 
@@ -20,7 +21,25 @@ def _create_app() -> Flask:
     return create_app()
 
 
-@click.group(cls=FlaskGroup, create_app=_create_app, add_version_option=False)
+class _Commands(FlaskGroup):
+    """Flask's command group, answering a folder this user may not write with a sentence."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PermissionError as err:
+            where = err.filename or "the instance folder"
+            raise click.ClickException(
+                f"This user may not write {where}. Run the command as the user that owns the"
+                " instance (for example `sudo -u companion ...`); docs/deploy.md, section 2,"
+                " says how the folder is made."
+            ) from None
+
+
+@click.group(cls=_Commands, create_app=_create_app, add_version_option=False)
+@click.version_option(
+    __version__, "--version", prog_name="companion", message="%(prog)s %(version)s"
+)
 def main() -> None:
     """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
     if click.get_current_context().invoked_subcommand == "serve":
@@ -50,8 +69,11 @@ def serve(
     from .db import init_db
     from .export.supervisor import Settings
     from .pg import is_url
+    from .ratelimit_store import prepare_for
 
     init_db(current_app.config["DATABASE"])
+    prepare_for(current_app.config)
+    current_app.secret_key  # noqa: B018 - made now, by this user, before any worker reads it
     # Held, and inherited by gunicorn's workers, until the server stops: a restore waits for it.
     # A shared PostgreSQL store is restored with PostgreSQL's own tools, so no lock file is kept.
     shared = is_url(current_app.config["DATABASE"])
@@ -158,7 +180,9 @@ def demo_command(language: str) -> None:
 
 
 def _address() -> str:
-    return str(current_app.config.get("PUBLIC_URL", "http://127.0.0.1:8000")).rstrip("/")
+    from .hosts import public_address
+
+    return public_address(current_app.config)
 
 
 @click.group("cardgame")

@@ -221,14 +221,19 @@ class _Pool:
     def _get_server(self, url: str) -> Database:
         """A PostgreSQL connection: reopened when the server dropped it."""
         pooled = None
-        with self._lock:
-            idle = self._idle.setdefault(url, [])
-            while idle and pooled is None:
-                pooled = idle.pop()
-                if not pooled.db.conn.usable:
-                    self._drop(pooled)
-                    pooled = None
-            if pooled is not None:
+        while True:
+            with self._lock:
+                idle = self._idle.setdefault(url, [])
+                pooled = idle.pop() if idle else None
+            # An idle connection does not know that the server restarted until it is used:
+            # checked first (one empty round trip, outside the lock), it is replaced now
+            # instead of failing a request with a 503.
+            if pooled is None or pooled.db.conn.check():
+                break
+            with self._lock:
+                self._drop(pooled)
+        if pooled is not None:
+            with self._lock:
                 pooled.in_use = True
                 self._lent[id(pooled.db)] = pooled
         if pooled is None:
@@ -345,7 +350,10 @@ def init_db(path: str | Path) -> None:
 @with_appcontext
 def init_db_command() -> None:
     """Create the database and apply migrations (safe to run again)."""
+    from .ratelimit_store import prepare_for
+
     init_db(current_app.config["DATABASE"])
+    prepare_for(current_app.config)
     click.echo(f"Database ready: {current_app.config['DATABASE']}")
 
 

@@ -32,7 +32,23 @@ def check_base_url(value: str | None) -> str | None:
 
 
 class Companion(Flask):
-    """Flask, building absolute links from ``BASE_URL`` when one is configured."""
+    """Flask, building absolute links from ``BASE_URL`` when one is configured, with the
+    instance's secret key made on first use rather than when the app is built."""
+
+    @property  # type: ignore[override]
+    def secret_key(self) -> str | bytes | None:
+        key = self.config.get("SECRET_KEY")
+        if not key:
+            from pathlib import Path
+
+            from .paths import ensure_secret
+
+            key = self.config["SECRET_KEY"] = ensure_secret(Path(self.instance_path))
+        return key  # type: ignore[no-any-return]
+
+    @secret_key.setter
+    def secret_key(self, value: str | bytes | None) -> None:
+        self.config["SECRET_KEY"] = value
 
     def url_for(self, endpoint: str, *, _external: bool | None = None, **values: Any) -> str:
         base = self.config.get("BASE_URL")
@@ -40,6 +56,16 @@ class Companion(Flask):
             return super().url_for(endpoint, _external=_external, **values)
         values.pop("_scheme", None)
         return str(base) + super().url_for(endpoint, _external=False, **values)
+
+
+# Where `companion serve` listens unless told otherwise: the address the command line prints
+# when no BASE_URL is configured.
+SERVE_ADDRESS = "http://127.0.0.1:8000"
+
+
+def public_address(config: Any) -> str:
+    """The address the command line prints links with: ``BASE_URL``, else serve's default."""
+    return str(config.get("BASE_URL") or SERVE_ADDRESS).rstrip("/")
 
 
 def default_trusted_hosts(app: Flask, bind: str, lan_address: str | None) -> list[str]:

@@ -113,7 +113,7 @@ def _delete(
             click.echo(f"Deleted {s.id} ({s.title}): {removed.summary()}.")
 
 
-@click.group("chronicles")
+@click.group("chronicles", short_help="List, show, export and delete chronicles.")
 def chronicles_group() -> None:
     """List, show, export and delete the chronicles this instance holds."""
 

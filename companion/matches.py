@@ -185,28 +185,35 @@ def create(
     return sid, token
 
 
-# A replayed match is charged a multiple of its events' JSON (see chronicles.STATE_COST).
-STATE_COST = 3
-MOVE_COST = 1024  # charged for each move played on a cached match
-CACHE = ByteLRU(4 * 1024 * 1024)
+# A replayed match is charged what it takes in memory: a base and a cost per event (each move
+# adds to the engine's state and log), measured with tracemalloc at 1,100 to 1,600 bytes an
+# event and pinned by tests/test_cache_sizes.py on both games at several lengths and tables.
+MATCH_BASE = 16 * 1024
+EVENT_COST = 2000
+CACHE = ByteLRU(6 * 1024 * 1024)
 
 
-def load(db: Database, sid: str) -> Match:
+def match_cost(events: int) -> int:
+    """What a match stream of ``events`` events is charged in the cache."""
+    return MATCH_BASE + EVENT_COST * events
+
+
+def load(db: Database, sid: str, header: store.Stream | None = None) -> Match:
     """Replay the match's stream (cached per version); raises UnreadableMatchError when not
-    even its table can be read, NotAMatchError for a stream of another kind."""
-    header = store.get_stream(db, sid)
+    even its table can be read, NotAMatchError for a stream of another kind. ``header`` is the
+    stream's header when the caller has just read it."""
+    header = header if header is not None else store.get_stream(db, sid)
     if header.kind not in game_keys():
         raise NotAMatchError(sid)
     cached = CACHE.get(sid)
-    if cached is not None and cached[0].version == header.version:
-        return cached[0]  # type: ignore[no-any-return]
+    if cached is not None and cached.version == header.version:
+        return cached  # type: ignore[no-any-return]
     try:
         stored, damaged = store.load_events(db, sid, upto=header.version), False
     except store.DamagedEventError as err:  # read what was stored before the damage
         stored, damaged = err.readable, True
     match = _replay(sid, stored, header.version, damaged)
-    nbytes = STATE_COST * sum(len(json.dumps(e.data, ensure_ascii=False)) for e in stored)
-    CACHE.put(sid, (match, nbytes), nbytes)
+    CACHE.put(sid, match, match_cost(header.version))
     return match
 
 
@@ -317,9 +324,8 @@ def _moved(match: Match, state: GameState, version: int) -> Match:
         match.read_only,
     )
     before = CACHE.get(match.id)
-    if before is not None and before[0].version == match.version:
-        nbytes = before[1] + MOVE_COST
-        CACHE.put(match.id, (moved, nbytes), nbytes)
+    if before is not None and before.version == match.version:
+        CACHE.put(match.id, moved, match_cost(version))
     return moved
 
 

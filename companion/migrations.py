@@ -235,3 +235,103 @@ _postgresql(
     "0008_export_attempts",
     "ALTER TABLE exports ADD COLUMN attempts bigint NOT NULL DEFAULT 0;",
 )
+
+
+@migrations(name="0009_ratelimit_tables")
+def _ratelimit_tables(_db: Database) -> None:
+    # Rate-limit counts are kept in PostgreSQL only (``companion.ratelimit_store``); a SQLite
+    # store counts in memory or in Redis, so it records the name and makes nothing.
+    pass
+
+
+# The two tables of the PostgreSQL rate-limit storage: made here, once, under the migrations'
+# lock, so servers starting together never race to create them on their first request. Earlier
+# versions made them on first use, so a store may hold them already: IF NOT EXISTS.
+RATELIMIT_MIGRATION = "0009_ratelimit_tables"
+_postgresql(
+    RATELIMIT_MIGRATION,
+    """
+    CREATE TABLE IF NOT EXISTS ratelimit_counters (
+        key text PRIMARY KEY, count bigint NOT NULL, expires double precision NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS ratelimit_entries (key text NOT NULL, at double precision NOT NULL);
+    CREATE INDEX IF NOT EXISTS idx_ratelimit_entries_key_at ON ratelimit_entries (key, at);
+    """,
+)
+
+
+@migrations(name="0010_stream_sizes_and_snapshots")
+def _add_stream_sizes_and_snapshots(db: Database) -> None:
+    # A stream's header says how many bytes its events hold (its limits are checked against it)
+    # and what a watcher sees besides its version, so a version poll reads one row.
+    db["streams"].add_column("nbytes", int, not_null_default=0)
+    db["streams"].add_column("status", str)
+    db.execute(
+        "UPDATE streams SET nbytes = (SELECT coalesce(sum(length(CAST(data AS BLOB))), 0)"
+        " FROM events WHERE events.stream_id = streams.id)"
+    )
+    # The latest snapshot of each stream's replayed state (a cache: dropped with its stream, and
+    # ignored once the rules core that wrote it has changed).
+    db.execute(
+        "CREATE TABLE snapshots ("
+        " stream_id TEXT PRIMARY KEY REFERENCES streams (id) ON DELETE CASCADE,"
+        " projection TEXT NOT NULL, version INTEGER NOT NULL, nbytes INTEGER NOT NULL,"
+        " data TEXT NOT NULL, created TEXT NOT NULL) STRICT"
+    )
+
+
+_postgresql(
+    "0010_stream_sizes_and_snapshots",
+    """
+    ALTER TABLE streams ADD COLUMN nbytes bigint NOT NULL DEFAULT 0;
+    ALTER TABLE streams ADD COLUMN status text;
+    UPDATE streams SET nbytes = (
+        SELECT coalesce(sum(octet_length(data)), 0) FROM events WHERE events.stream_id = streams.id
+    );
+    CREATE TABLE snapshots (
+        stream_id text PRIMARY KEY REFERENCES streams (id) ON DELETE CASCADE,
+        projection text NOT NULL, version bigint NOT NULL, nbytes bigint NOT NULL,
+        data text NOT NULL, created text NOT NULL
+    );
+    """,
+)
+
+
+@migrations(name="0011_actors")
+def _add_actors(db: Database) -> None:
+    # Who sent the command an event came from: the link's role (``host``, ``seat:2``). The host
+    # acts for whoever's turn it is, so an event's seat alone credits the host's move to that
+    # player. Events recorded before, and those of imports and the CLI, have none. A draft's
+    # author is the link that typed it, so words another device typed are handed back to it.
+    db["events"].add_column("actor", str)
+    db["drafts"].add_column("author", str)
+
+
+_postgresql(
+    "0011_actors",
+    "ALTER TABLE events ADD COLUMN actor text; ALTER TABLE drafts ADD COLUMN author text;",
+)
+
+
+@migrations(name="0012_held_forms")
+def _create_held_forms(db: Database) -> None:
+    # A refused form that belongs to no stream yet (a new chronicle's set-up, a card table's
+    # lobby), kept while its page is shown again after the redirect; old ones are pruned.
+    db["held_forms"].create(
+        {"id": str, "kind": str, "data": str, "created": str},
+        pk="id",
+        not_null={"kind", "data", "created"},
+        strict=True,
+    )
+    db["held_forms"].create_index(["created"])
+
+
+_postgresql(
+    "0012_held_forms",
+    """
+    CREATE TABLE held_forms (
+        id text PRIMARY KEY, kind text NOT NULL, data text NOT NULL, created text NOT NULL
+    );
+    CREATE INDEX idx_held_forms_created ON held_forms (created);
+    """,
+)

@@ -9,6 +9,8 @@ never beside the code, which may be a read-only virtualenv.
 from __future__ import annotations
 
 import os
+import secrets
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,3 +49,39 @@ def instance_folder() -> Path:
     from platformdirs import user_data_path
 
     return user_data_path(APP_NAME, appauthor=False)
+
+
+SECRET_FILE = "secret_key"
+
+
+def read_secret(instance: Path) -> str | None:
+    """The secret key kept in the instance folder, or None when there is none yet."""
+    try:
+        return (instance / SECRET_FILE).read_text().strip() or None
+    except FileNotFoundError:
+        return None
+
+
+def ensure_secret(instance: Path) -> str:
+    """The instance's secret key, made (mode 0600) if there is none, so sessions survive restarts.
+
+    Made whole or not at all: a new key is written to a file of its own and linked into place,
+    so servers starting together agree on the one that landed first.
+    """
+    existing = read_secret(instance)
+    if existing:
+        return existing
+    instance.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=instance, prefix=".secret-")
+    try:
+        with os.fdopen(fd, "w") as handle:  # mkstemp's file is 0600 already
+            handle.write(secrets.token_hex(32))
+        try:
+            os.link(temporary, instance / SECRET_FILE)
+        except FileExistsError:
+            pass
+    finally:
+        os.unlink(temporary)
+    key = read_secret(instance)
+    assert key is not None
+    return key

@@ -62,6 +62,22 @@ class Connection:
     def usable(self) -> bool:
         return not (self.raw.closed or self.raw.broken)
 
+    def check(self) -> bool:
+        """Whether the server still answers on this connection (one empty round trip).
+
+        A connection kept across requests does not know the server restarted until it is
+        used; checked before each use, as psycopg_pool's ``check_connection`` does, it is
+        replaced at once instead of failing one request with a 503.
+        """
+        if not self.usable:
+            return False
+        try:
+            # Inside a transaction (a failed request's, left open) only ROLLBACK is answered.
+            self.raw.execute("ROLLBACK" if self.in_transaction else "")
+        except Exception:  # psycopg's OperationalError and the like: the connection is gone
+            return False
+        return True
+
     def rollback(self) -> None:
         self.raw.execute("ROLLBACK")
 
@@ -91,7 +107,10 @@ def connect(url: str) -> Database:
     """Open a connection in autocommit mode, with a bounded wait for the server."""
     import psycopg
 
-    raw = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS)
+    # Named, so that a restore can see whether a server is still connected.
+    raw = psycopg.connect(
+        url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS, application_name="companion"
+    )
     return Database(Connection(raw))
 
 

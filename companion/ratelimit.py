@@ -1,18 +1,22 @@
 """Rate limits per client address: creating things, and trying links that open nothing.
 
-Flask-Limiter keeps the counts in the storage named by ``RATELIMIT_STORAGE_URI``: the default
-``memory://`` counts in each server process (gunicorn runs two, so a client may get up to twice
-the figure), and ``redis://host:6379``, ``memcached://host:11211`` or a ``postgresql://``
+The ``limits`` library keeps the counts in the storage named by ``RATELIMIT_STORAGE_URI``: the
+default ``memory://`` counts in each server process (gunicorn runs two, so a client may get up to
+twice the figure), and ``redis://host:6379``, ``memcached://host:11211`` or a ``postgresql://``
 address (see ``ratelimit_store.py``) shares them between processes and servers. Settings (each
 also ``COMPANION_<NAME>`` in the environment):
 
 - ``RATELIMIT_ENABLED``: on by default.
 - ``RATELIMIT_CREATE``: chronicles, tables, demos, imports and pack uploads per client; a number
-  (per 10 minutes) or a Flask-Limiter string such as ``"30 per 10 minutes"``. Default 30.
+  (per 10 minutes) or a ``limits`` string such as ``"30 per 10 minutes"``. Default 30.
 - ``RATELIMIT_GUESS``: unknown or revoked links per client, the same way. Default 60.
 - ``RATELIMIT_EXPORT``: exports asked for (books, Markdown, backups), counted both per client
   and per link (whoever uses it), the same way. Default 60.
-- ``RATELIMIT_STORAGE_URI`` and ``RATELIMIT_STRATEGY``: Flask-Limiter's own settings.
+- ``RATELIMIT_STORAGE_URI``, ``RATELIMIT_STORAGE_OPTIONS`` and ``RATELIMIT_STRATEGY``
+  (``moving-window``, ``fixed-window`` or ``sliding-window-counter``): where and how to count.
+
+Only the requests a limit applies to count anything: there is no hook on every request, so a
+page or a poll pays nothing for the limits it is not under.
 
 A link that opens something is never refused for the misses of other links: a phone left open
 on a revoked link must not lock its own table out. Past the limit, only misses get 429.
@@ -29,9 +33,9 @@ from typing import Any, TypeVar
 
 from flask import Flask, current_app, g, request
 from flask.wrappers import Response
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse
+from limits.storage import storage_from_string
+from limits.strategies import STRATEGIES, RateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from . import logs
@@ -50,13 +54,17 @@ def _item(name: str) -> RateLimitItem:
     return parse(f"{value} per 10 minutes" if isinstance(value, int) else str(value))
 
 
+def _client() -> str:
+    return request.remote_addr or "127.0.0.1"
+
+
 def _hit(name: str, client: str | None = None) -> bool:
     """Count one event of kind ``name`` for this client (or key); False once over its limit."""
-    limiter: Limiter = current_app.extensions["companion.limiter"]
-    item, client = _item(name), client or get_remote_address()
-    if limiter.limiter.hit(item, name, client):
+    limiter: RateLimiter = current_app.extensions["companion.limiter"]
+    item, client = _item(name), client or _client()
+    if limiter.hit(item, name, client):
         return True
-    reset = limiter.limiter.get_window_stats(item, name, client).reset_time
+    reset = limiter.get_window_stats(item, name, client).reset_time
     g.retry_after = max(1, math.ceil(reset - time.time()))
     return False
 
@@ -128,12 +136,19 @@ def _retry_after(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Set up Flask-Limiter's storage from the settings, and the Retry-After header on 429."""
+    """Set up the counts' storage from the settings, and the Retry-After header on 429."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_STRATEGY", "moving-window")
     from .pg import is_url
 
-    if is_url(app.config["RATELIMIT_STORAGE_URI"]):
+    uri = app.config["RATELIMIT_STORAGE_URI"]
+    if is_url(uri):
         from . import ratelimit_store  # noqa: F401 - registers the postgresql:// storage
-    app.extensions["companion.limiter"] = Limiter(get_remote_address, app=app)
+    strategy = app.config["RATELIMIT_STRATEGY"]
+    if strategy not in STRATEGIES:
+        raise ValueError(
+            f"RATELIMIT_STRATEGY must be one of {sorted(STRATEGIES)}, not {strategy!r}"
+        )
+    storage = storage_from_string(uri, **app.config.get("RATELIMIT_STORAGE_OPTIONS", {}))
+    app.extensions["companion.limiter"] = STRATEGIES[strategy](storage)
     app.after_request(_retry_after)

@@ -1,29 +1,41 @@
 """Rate-limit counts kept in PostgreSQL, so servers that share a store share their counts too.
 
-Registers the ``postgresql://`` scheme with the ``limits`` library behind Flask-Limiter:
+Registers the ``postgresql://`` scheme with the ``limits`` library the rate limits count with:
 ``RATELIMIT_STORAGE_URI`` set to the same address as ``DATABASE`` (or another PostgreSQL
-database) needs no Redis or memcached. It keeps two small tables of its own, made on first use:
-fixed-window counters, and the entries of the moving window (the companion's default strategy),
-one row per counted request, dropped once they fall out of their window.
+database) needs no Redis or memcached. It keeps two small tables of its own, made by the
+migrations (``0009_ratelimit_tables`` in ``companion.migrations``), never on first use: fixed-window
+counters, and the entries of the moving window (the companion's default strategy), one row per
+counted request, dropped once they fall out of their window. A rate-limit store in another
+PostgreSQL database than ``DATABASE`` gets the same step from ``prepare`` when the server starts.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from limits.storage import MovingWindowSupport, Storage
 
 from . import pg
+from .migrations import POSTGRESQL_MIGRATIONS, RATELIMIT_MIGRATION
 
-_TABLES = """
-CREATE TABLE IF NOT EXISTS ratelimit_counters (
-    key text PRIMARY KEY, count bigint NOT NULL, expires double precision NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ratelimit_entries (key text NOT NULL, at double precision NOT NULL);
-CREATE INDEX IF NOT EXISTS idx_ratelimit_entries_key_at ON ratelimit_entries (key, at);
-"""
+
+def prepare_for(config: Mapping[str, Any]) -> None:
+    """At server start: migrate a PostgreSQL rate-limit store that is not ``DATABASE`` itself."""
+    uri = config.get("RATELIMIT_STORAGE_URI")
+    if pg.is_url(uri) and uri != config["DATABASE"]:
+        prepare(str(uri))
+
+
+def prepare(uri: str) -> None:
+    """Make the rate-limit tables in the PostgreSQL database ``uri`` (a migration, run once)."""
+    db = pg.connect(uri)
+    try:
+        pg.migrate(db, [step for step in POSTGRESQL_MIGRATIONS if step[0] == RATELIMIT_MIGRATION])
+    finally:
+        db.conn.close()
 
 
 class PostgresStorage(Storage, MovingWindowSupport):
@@ -35,7 +47,6 @@ class PostgresStorage(Storage, MovingWindowSupport):
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
         self.uri = uri
         self._local = threading.local()
-        self._ready = False
 
     @property
     def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
@@ -45,12 +56,11 @@ class PostgresStorage(Storage, MovingWindowSupport):
 
     def _db(self) -> pg.Database:
         db: pg.Database | None = getattr(self._local, "db", None)
-        if db is None or not db.conn.usable:
+        if db is None or not db.conn.check():
+            if db is not None:
+                db.conn.close()
             db = pg.connect(self.uri)
             self._local.db = db
-        if not self._ready:
-            db.execute(_TABLES)
-            self._ready = True
         return db
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:

@@ -31,11 +31,14 @@ def request_id() -> str:
     return str(g.request_id)
 
 
+def new_id(incoming: str, trusted: bool) -> str:
+    """A request's id: the one it brings when trusted and sane, else a fresh one."""
+    return incoming if trusted and SANE_ID.fullmatch(incoming) else secrets.token_hex(8)
+
+
 def _begin() -> None:
     g.request_started = time.perf_counter()
-    incoming = request.headers.get("X-Request-Id", "")
-    trusted = g.get("trust_request_id", False)
-    g.request_id = incoming if trusted and SANE_ID.fullmatch(incoming) else secrets.token_hex(8)
+    g.request_id = new_id(request.headers.get("X-Request-Id", ""), g.get("trust_request_id", False))
 
 
 def _finish(response: Response) -> Response:
@@ -43,28 +46,44 @@ def _finish(response: Response) -> Response:
     if request.environ.get("companion.live"):
         return response  # a live stream asking the version for its watchers, not a visitor
     seconds = time.perf_counter() - g.get("request_started", time.perf_counter())
-    route = request.endpoint or "unmatched"
-    metrics.request_done(route, request.method, response.status_code, seconds)
+    path = request.full_path if request.query_string else request.path
+    done(request.method, path, request.endpoint or "unmatched", response.status_code, seconds)
+    return response
+
+
+def done(
+    method: str,
+    path: str,
+    route: str,
+    status: int,
+    seconds: float,
+    remote: str | None = None,
+    request_id: str | None = None,
+) -> None:
+    """Count one answered request and write its access line (also for the requests answered
+    in front of Flask: ``web/polls.py`` gives their ``remote`` and ``request_id``)."""
+    metrics.request_done(route, method, status, seconds)
     if access_log.isEnabledFor(logging.INFO):
-        path = logs.clean(request.full_path if request.query_string else request.path)
+        remote = request.remote_addr if remote is None else remote
+        path = logs.clean(path)
         access_log.info(
             "%s %s %d %.1f ms route=%s from %s",
-            request.method,
+            method,
             path,
-            response.status_code,
+            status,
             seconds * 1000,
             route,
-            request.remote_addr,
+            remote,
             extra={
-                "method": request.method,
+                "method": method,
                 "path": path,
                 "route": route,
-                "status": response.status_code,
+                "status": status,
                 "duration_ms": round(seconds * 1000, 1),
-                "remote": request.remote_addr,
+                "remote": remote,
+                **({} if request_id is None else {"request_id": request_id}),
             },
         )
-    return response
 
 
 def init_app(app: Flask) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Flask, Response, current_app, render_template, request, session
 
 from . import input_text
@@ -9,23 +12,35 @@ from . import input_text
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-    "frame-ancestors 'none'; form-action 'self'"
+    "frame-ancestors 'none'; form-action 'self'; worker-src 'self'; manifest-src 'self'"
 )
 # Every URL under these holds a capability token, and so does what they answer.
 CAPABILITY_PATHS = ("/c/", "/t/", "/api/v1/chronicles")
 
 
-def _harden(response: Response) -> Response:
-    if current_app.config.get("CSP_ENABLED", True):
-        response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    # Capability tokens live in URLs: never send them to another site.
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    if request.path.startswith(CAPABILITY_PATHS) or session.accessed:
+def hardening(config: Mapping[str, Any], private: bool) -> list[tuple[str, str]]:
+    """The headers every answer gets; ``private`` for one under a link or for one browser."""
+    headers = [("Content-Security-Policy", CSP)] if config.get("CSP_ENABLED", True) else []
+    headers += [
+        ("X-Content-Type-Options", "nosniff"),
+        # Capability tokens live in URLs: never send them to another site.
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Frame-Options", "DENY"),
+    ]
+    if private:
         # Links and per-browser pages (CSRF tokens, opened chronicles) stay out of every
         # cache, the browser's history cache and shared proxies alike.
-        response.headers["Cache-Control"] = "no-store"
+        headers.append(("Cache-Control", "no-store"))
+    return headers
+
+
+def _harden(response: Response) -> Response:
+    private = request.path.startswith(CAPABILITY_PATHS) or session.accessed
+    for name, value in hardening(current_app.config, private):
+        if name == "Cache-Control":
+            response.headers[name] = value
+        else:
+            response.headers.setdefault(name, value)
     return response
 
 
@@ -50,7 +65,10 @@ def _refuse_bad_characters() -> tuple[Response | str, int] | None:
         message = rule_message(err)
         if wants_json() or request.blueprint == "api":
             return refusal_json(message, 400, err.code)
-        return render_template("errors/400.html", problem=message), 400
+        from .web.expired_form import send_back
+
+        # A page's form is sent back to its page (post/redirect/get), its words kept.
+        return send_back(message) or (render_template("errors/400.html", problem=message), 400)
     return None
 
 

@@ -57,6 +57,15 @@ def exclusive(database: str | Path) -> Iterator[bool]:
 
 
 def in_use(database: str | Path) -> bool:
-    """Whether a server holds the lock now."""
-    with exclusive(database) as free:
-        return not free
+    """Whether a server holds the lock now (looking only: a missing lock file is not made)."""
+    try:
+        handle = lock_path(database).open("rb")
+    except FileNotFoundError:
+        return False  # every server makes it as it starts
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False

@@ -125,8 +125,8 @@ def _count(name: str, depth: dict[str, int], step: int) -> None:
 
 
 # Keyed by a digest, so a 20,000-character text costs 16 bytes of key; the rendered HTML is
-# what the bound counts. Together with the page cache this stays under 64 MiB a process.
-_cache = ByteLRU(16 * 1024 * 1024)
+# what the bound counts. With every other cache this stays under 64 MiB a process (README).
+_cache = ByteLRU(8 * 1024 * 1024)
 
 
 def render_markdown(text: str) -> Markup:

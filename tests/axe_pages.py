@@ -48,6 +48,7 @@ def pages(client: FlaskClient, app: Flask) -> dict[str, str]:
     steps["play-mark"] = f"/c/{mark}/"
     ended = create(client)
     play_to_the_end(client, app, ended)
+    kept, writing = words_kept_and_being_written(client, app)
     flame = new_table(client, "traitors-flame")
     summoners = new_table(client, "age-of-summoners")
     return {
@@ -69,7 +70,33 @@ def pages(client: FlaskClient, app: Flask) -> dict[str, str]:
         "table-delete": f"/t/{summoners}/delete",
         "rules": "/games/traitors-flame/rules",
         "not-found": "/c/no-such-link/",
+        "play-kept": kept,
+        "play-writing": writing,
+        "offline": "/offline",
+        "start-listed": "/",  # by now it lists every chronicle and table this browser opened
     }
+
+
+def words_kept_and_being_written(client: FlaskClient, app: Flask) -> tuple[str, str]:
+    """A seat's page after the host rolled first (its words beside the story), and a reader's
+    page while the seat writes the narration (who is writing, and the words so far)."""
+    from companion import capabilities
+    from companion.db import connect
+
+    token = create(client)
+    post_turn(client, app, token, action="draw", card="2H")
+    db = connect(app.config["DATABASE"])
+    sid = chronicle(app, token).id
+    seat = capabilities.issue(db, sid, "seat", 0)
+    reader = capabilities.issue(db, sid, "reader")
+    seen = chronicle(app, token).version
+    post_turn(client, app, token, action="roll", **roll_fields(True, 4))
+    late = {"version": str(seen), "action": "roll", **roll_fields(True, 4), "answer": "Mine."}
+    assert client.post(f"/c/{seat}/turn", data=late).status_code == 303
+    state = chronicle(app, token).state
+    typed = {"field": "narration", "text": "*Still* writing.", "turn": str(state.turn_no)}
+    assert client.post(f"/c/{seat}/draft", data=typed).get_json()["saved"] is True
+    return f"/c/{seat}/", f"/c/{reader}/"
 
 
 def axe(page: Page) -> list[dict[str, Any]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +18,8 @@ from werkzeug.serving import make_server
 
 from companion import create_app
 from companion.export.vertical import LAUNCH_ARGS
+
+ROOT_FOLDER = Path(__file__).resolve().parent.parent
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:
@@ -69,6 +73,10 @@ def live_server(tmp_path: Path) -> Iterator[str]:
         thread.join(timeout=5)
 
 
+# The offline proofs cut a service worker's own fetches too (Playwright's offline switch does not
+# reach them); its requests are routed only with this set before the browser starts.
+os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
+
 # The browser tests run beside the rest of the suite on two cores: an assertion waits up to 15 s for
 # the page to get there (Playwright's default is 5 s), as an action already waits up to 30 s.
 expect.set_options(timeout=15_000)
@@ -92,3 +100,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("sqlite_only"):
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def this_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel of this checkout, built once per session from a copy of the source."""
+    from wheels import SOURCE_IGNORED, build_wheel
+
+    base = tmp_path_factory.mktemp("this-wheel")
+    shutil.copytree(ROOT_FOLDER, base / "source", ignore=SOURCE_IGNORED)
+    return build_wheel(base / "source", base / "dist")

@@ -108,6 +108,21 @@ class PostgresServer:
             conn.execute(f"CREATE SCHEMA {schema}")
         return self.url(schema=schema)
 
+    def restart(self) -> None:
+        """Stop the server (dropping every connection) and start it again on the same files."""
+        log = str(self.root / "server.log")  # else the server would hold our output pipe open
+        self._run(
+            str(BIN / "pg_ctl"), "-D", str(self.data), "-l", log, "-m", "fast", "-w", "restart"
+        )
+
+    def create_database(self, name: str) -> str:
+        """A new, empty database in this cluster; its address."""
+        import psycopg
+
+        with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
     def stop(self) -> None:
         if self.running:
             self.running = False

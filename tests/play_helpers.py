@@ -30,10 +30,11 @@ SETUP_FORM = {
 
 
 def create(client: FlaskClient, **overrides: str) -> str:
-    """Create a chronicle through the setup form; returns the host token."""
+    """Create a chronicle through the setup form; returns the host token (a group is sent to
+    the links page, a solo writer to the table)."""
     response = client.post("/new", data={**SETUP_FORM, **overrides})
     assert response.status_code == 302, response.get_data(as_text=True)[:2000]
-    match = re.search(r"/c/([^/]+)/links", response.headers["Location"])
+    match = re.search(r"/c/([^/]+)/", response.headers["Location"])
     assert match
     return match.group(1)
 
@@ -94,3 +95,9 @@ def play_to_the_end(client: FlaskClient, app: Flask, token: str) -> None:
             return
         play_turn(client, app, token, hit=number % 7 != 6)
     raise AssertionError("the life did not end")
+
+
+def refused_page(client: FlaskClient, response: Any) -> str:
+    """The page a refused form sends the browser to (post/redirect/get), with its message."""
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    return str(client.get(response.headers["Location"]).get_data(as_text=True))

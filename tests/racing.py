@@ -1,11 +1,13 @@
 """Devices racing on one chronicle through the JSON API of one or more real servers.
 
 Each client reads the state, sends the next legal command at that version and records what the
-server answered. The proofs then check that nothing was lost or doubled.
+server answered. The proofs then check that nothing was lost or doubled. In lockstep rounds every
+client sends at one version at once, so commands collide however fast the machine is.
 """
 
 from __future__ import annotations
 
+import http.client
 import random
 import threading
 import time
@@ -61,8 +63,8 @@ def client_loop(
                 continue
             command = next_command(state, rng)
             status, body = send(port, token, state["version"], command)
-        except OSError as err:
-            log.append(Answer("error", port, body=str(err)))
+        except (OSError, http.client.HTTPException) as err:  # a server killed mid-answer
+            log.append(Answer("error", port, body=repr(err)))
             if stop.is_set():
                 return
             time.sleep(0.05)
@@ -91,6 +93,44 @@ def start_clients(
 def race(ports: list[int], token: str, clients: int, commands: int) -> list[Answer]:
     """Run racing clients to the end and return every answer."""
     log, threads = start_clients(ports, token, clients, commands, threading.Event())
+    for thread in threads:
+        thread.join(timeout=900)
+    return log
+
+
+def race_at_one_version(
+    ports: list[int], token: str, clients: int, rounds: int
+) -> list[list[Answer]]:
+    """``rounds`` times, ``clients`` threads read one version, then all send a command at it.
+
+    A barrier holds every client until all have read the state, and again until all have been
+    answered, so each round's commands collide whatever the speed: one answer per client a round.
+    """
+    log: list[list[Answer]] = [[] for _ in range(rounds)]
+    barrier = threading.Barrier(clients, timeout=300)
+
+    def client(n: int) -> None:
+        port, rng = ports[n % len(ports)], random.Random(n)
+        try:
+            for answers in log:
+                barrier.wait()  # every answer of the round before is in
+                status, state = request(port, "GET", f"/api/v1/chronicles/{token}/state")
+                if status != 200:
+                    answers.append(Answer("state", port, status, body=state))
+                    raise threading.BrokenBarrierError
+                command = next_command(state, rng)
+                barrier.wait()  # every client holds the same version
+                status, body = send(port, token, state["version"], command)
+                made = body.get("version") if isinstance(body, dict) else None
+                version = state["version"]
+                answers.append(Answer("command", port, status, version, made, command, body))
+        except (OSError, http.client.HTTPException, threading.BrokenBarrierError) as err:
+            log[-1].append(Answer("error", port, body=repr(err)))
+            barrier.abort()  # a client that stops early stops the others instead of keeping them
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    for thread in threads:
+        thread.start()
     for thread in threads:
         thread.join(timeout=900)
     return log

@@ -37,18 +37,31 @@ class Server:
     env: dict[str, str] = field(default_factory=dict)
     # A command the server runs under (e.g. one that drops privileges), before `companion`.
     wrapper: list[str] = field(default_factory=list)
+    # The Host its start-up check names (a server that trusts only its public name needs it).
+    host: str | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
+        """Start the server and wait until it answers; on another port if its port was taken."""
+        for _attempt in range(3):
+            if self._started():
+                return self
+            self.port = free_port()  # another process took the port meanwhile
+        raise RuntimeError("the server did not start")
+
+    def _started(self) -> bool:
         folder = self.database.parent
         env = {
             **os.environ,
             "COMPANION_DATABASE": str(self.database),
             "COMPANION_SECRET_KEY": "proof",
             "COMPANION_RATELIMIT_ENABLED": "false",
+            # Nor the pace of a chronicle's corrections (tests/attacks/ set their own).
+            "COMPANION_CORRECTIONS_PER_MINUTE": "1000000",
+            "COMPANION_CORRECTIONS_PER_TEXT": "1000000",
             "COMPANION_PACKS_DIR": str(folder / "packs"),
             "COMPANION_EXPORTS_DIR": str(folder / "exports"),
             **self.env,
@@ -61,15 +74,16 @@ class Server:
             stderr=open(self.database.with_suffix(".log"), "ab"),  # noqa: SIM115 - kept for the run
             start_new_session=True,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 120  # a server that never starts, however loaded
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
-                if request(self.port, "GET", "/healthz")[0] == 200:
-                    return self
+                headers = {"Host": self.host} if self.host else None
+                if request(self.port, "GET", "/healthz", headers=headers)[0] == 200:
+                    return self.process.poll() is None
             except OSError:
                 time.sleep(0.1)
         self.stop()
-        raise RuntimeError("the server did not start")
+        return False
 
     def kill(self) -> None:
         """kill -9 the whole server (master and workers)."""
@@ -87,14 +101,19 @@ class Server:
 
 
 def request(
-    port: int, method: str, path: str, body: Any = None, timeout: float = 30
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    timeout: float = 30,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, Any]:
     """One HTTP request; the JSON answer decoded when there is one."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         payload = None if body is None else json.dumps(body)
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        conn.request(method, path, body=payload, headers=headers)
+        sent = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, body=payload, headers={**sent, **(headers or {})})
         response = conn.getresponse()
         data = response.read()
         kind = response.getheader("Content-Type", "")
@@ -189,6 +208,11 @@ class Browser(requests.Session):
         for cookie in self.cookies:
             cookie.secure = False
         return response
+
+    def followed(self, response: requests.Response) -> str:
+        """The page a form's answer sends this browser to (post/redirect/get), as text."""
+        assert response.status_code == 303, response.text[-800:]
+        return self.get(response.headers["Location"]).text
 
     def csrf(self, path: str = "/new") -> str:
         """A CSRF token for this browser's session, read from a page with a form."""

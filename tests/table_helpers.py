@@ -117,3 +117,16 @@ class ServedClient:
         response = self.post("/games/", form)
         assert response.status_code == 302, response.get_data(as_text=True)[-1500:]
         return re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+
+
+def sheet(client: FlaskClient, path: str, data: dict[str, Any] | None = None) -> str:
+    """Post a links sheet's form; the sheet it sends the host back to (shown once) as text."""
+    response = client.post(path, data=data or {})
+    assert response.status_code == 303, response.get_data(as_text=True)[-1500:]
+    return page(client, response.headers["Location"])
+
+
+def refused(client: FlaskClient, response: Any) -> str:
+    """The page a refused post sends the browser to (post/redirect/get), with its message."""
+    assert response.status_code == 303, response.get_data(as_text=True)[-1500:]
+    return page(client, response.headers["Location"])

@@ -8,11 +8,14 @@ import pytest
 from conftest import make_app
 from flask import Flask
 from flask.testing import FlaskClient
-from play_helpers import SETUP_FORM, chronicle, create, post_turn
+from play_helpers import SETUP_FORM, chronicle, create, post_turn, refused_page
+from table_helpers import sheet
 
 from companion import capabilities
 from companion.db import connect
 
+JSON = {"Accept": "application/json"}
+SCRIPT_ROUTES = ("/draft",)  # posted by the page's script, which reads the status
 WRITE_ROUTES = [
     ("/turn", {"action": "draw", "card": "AH"}),
     ("/undo", {}),
@@ -41,7 +44,13 @@ def with_version(app: Flask, token: str, data: dict[str, str]) -> dict[str, str]
 @pytest.mark.parametrize(("route", "data"), WRITE_ROUTES)
 def test_unknown_link_gets_404_on_every_write(client: FlaskClient, route: str, data: dict) -> None:
     response = client.post(f"/c/not-a-real-token-at-all{route}", data=data)
-    assert response.status_code == 404
+    if route in SCRIPT_ROUTES:  # the page's script gets its answer, never a page
+        assert response.status_code == 404
+    else:  # a form: to the link's page, which says it opens nothing
+        assert response.status_code == 303
+        assert client.get(response.headers["Location"]).status_code == 404
+    asked = client.post(f"/c/not-a-real-token-at-all{route}", data=data, headers=JSON)
+    assert asked.status_code == 404 and asked.get_json()["code"] == "not-found"
 
 
 @pytest.mark.parametrize(("route", "data"), WRITE_ROUTES)
@@ -52,7 +61,12 @@ def test_read_only_link_cannot_write(
     reader = links(app, token)["reader"]
     before = chronicle(app, token).version
     response = client.post(f"/c/{reader}{route}", data=with_version(app, token, data))
-    assert response.status_code == 404
+    if route in SCRIPT_ROUTES:
+        assert response.status_code == 404
+    else:
+        assert response.status_code == 303 and response.headers["Location"] == f"/c/{reader}/"
+    asked = client.post(f"/c/{reader}{route}", data=with_version(app, token, data), headers=JSON)
+    assert asked.status_code == 404
     assert chronicle(app, token).version == before
 
 
@@ -66,10 +80,14 @@ def test_revoked_link_is_the_same_404(
     db = connect(app.config["DATABASE"])
     capabilities.revoke(db, chronicle(app, token).id, capabilities.hash_token(seat))
     response = client.post(f"/c/{seat}{route}", data=with_version(app, token, data))
-    assert response.status_code == 404
-    assert client.get(f"/c/{seat}/").status_code == 404
-    unknown = client.post(f"/c/nonexistent{route}", data=data)
-    assert without_paths(response.get_data(as_text=True)) == without_paths(
+    if route in SCRIPT_ROUTES:
+        shown, unknown = response, client.post(f"/c/nonexistent{route}", data=data)
+    else:
+        assert response.status_code == 303
+        shown = client.get(response.headers["Location"])
+        unknown = client.get(client.post(f"/c/nonexistent{route}", data=data).headers["Location"])
+    assert shown.status_code == 404 and unknown.status_code == 404
+    assert without_paths(shown.get_data(as_text=True)) == without_paths(
         unknown.get_data(as_text=True)
     )
 
@@ -91,7 +109,13 @@ def test_every_write_needs_a_csrf_token(tmp_path, route: str, data: dict) -> Non
     token = response.headers["Location"].split("/c/")[1].split("/")[0]
     before = chronicle(app, token).version
     refused = client.post(f"/c/{token}{route}", data=with_version(app, token, data))
-    assert refused.status_code == 400
+    if route in SCRIPT_ROUTES:
+        assert refused.status_code == 400
+    else:
+        assert refused.status_code == 303 and refused.headers["Location"] == f"/c/{token}/"
+        assert "nothing was sent" in client.get(f"/c/{token}/").get_data(as_text=True)
+    asked = client.post(f"/c/{token}{route}", data=with_version(app, token, data), headers=JSON)
+    assert asked.status_code == 400
     assert chronicle(app, token).version == before
 
 
@@ -110,8 +134,7 @@ def test_a_seat_link_acts_only_on_its_own_turn(client: FlaskClient, app: Flask) 
     refused = client.post(
         f"/c/{seat}/turn", data=with_version(app, token, {"action": "draw", "card": "AH"})
     )
-    assert refused.status_code == 400
-    assert "Ali" in refused.get_data(as_text=True)
+    assert "Ali" in refused_page(client, refused)
     post_turn(client, app, token, action="draw", card="AH")
     post_turn(
         client,
@@ -134,7 +157,7 @@ def test_a_seat_link_acts_only_on_its_own_turn(client: FlaskClient, app: Flask) 
 
 def test_host_can_revoke_and_reissue_links(client: FlaskClient, app: Flask) -> None:
     token = create(client)
-    page = client.post(f"/c/{token}/links", data={"issue": "seat-1"}).get_data(as_text=True)
+    page = sheet(client, f"/c/{token}/links", {"issue": "seat-1"})
     new = re.search(r"/c/([A-Za-z0-9_-]{30,})/", page.split("New link for")[1]).group(1)  # type: ignore[union-attr]
     assert client.get(f"/c/{new}/").status_code == 200
     hashes = re.findall(

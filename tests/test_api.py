@@ -271,7 +271,8 @@ def test_a_stale_version_gets_409_with_the_current_state(client: FlaskClient, ap
     data = response.get_json()
     assert response.status_code == 409
     assert data["code"] == "stale-version" and data["version"] == 2
-    assert "Ali already drew 3 of Hearts" in data["error"]
+    assert "The host already drew 3 of Hearts ♥ for Ali." in data["error"]
+    assert data["kept"] == []
     assert data["state"]["check"]["card"] == "3H" and data["state"]["version"] == 2
     assert len(events(app, body["id"])) == before
 
@@ -489,7 +490,9 @@ def test_the_api_needs_no_csrf_token(csrf_app: Flask) -> None:
     assert (
         post(client, body["host_token"], 1, {"type": "draw-card", "card": "3H"}).status_code == 200
     )
-    assert client.post("/new", data={}).status_code == 400  # the pages still need one
+    refused = client.post("/new", data={})  # the pages still need one
+    assert refused.status_code == 303 and refused.headers["Location"] == "/new"
+    assert "nothing was sent" in client.get("/new").get_data(as_text=True)
 
 
 def test_rule_errors_follow_the_requested_language(client: FlaskClient) -> None:

@@ -15,10 +15,12 @@ def test_factory_takes_test_config(app: Flask) -> None:
 
 
 def test_factory_without_test_config_keeps_secret_in_instance(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path / "instance"))
     real = create_app()
     assert not real.testing
-    assert len(real.config["SECRET_KEY"]) >= 32
-    assert create_app().config["SECRET_KEY"] == real.config["SECRET_KEY"]
+    key = real.secret_key  # made on first use, kept in the instance folder
+    assert isinstance(key, str) and len(key) >= 32
+    assert create_app().config["SECRET_KEY"] == key
 
 
 @pytest.mark.parametrize(
@@ -58,9 +60,13 @@ def test_unknown_page_is_a_friendly_404(client: FlaskClient) -> None:
 
 
 def test_csrf_token_required_on_forms(csrf_app: Flask) -> None:
-    response = csrf_app.test_client().post("/language", data={"lang": "ja", "next": "/"})
-    assert response.status_code == 400
-    assert "refused" in response.get_data(as_text=True)
+    client = csrf_app.test_client()
+    response = client.post("/language", data={"lang": "ja", "next": "/"})
+    assert response.status_code == 303  # sent back to a page (Back never posts again)
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "nothing was sent" in page and '<html lang="en">' in page  # the language stays
+    asked = client.post("/language", data={"lang": "ja"}, headers={"Accept": "application/json"})
+    assert asked.status_code == 400
 
 
 def test_every_page_links_an_icon_that_is_served(client: FlaskClient) -> None:

@@ -95,10 +95,10 @@ def test_another_players_move_is_announced_politely(browser: Browser, served: Se
         expect(region).to_have_attribute("aria-live", "polite")
         expect(region).to_have_text("")
         post_turn(served.client, served.app, token, action="draw", card="2H")
-        expect(region).to_have_text("Ali drew 2 of Hearts ♥.", timeout=5000)
+        expect(region).to_have_text("Ali drew 2 of Hearts ♥.")
         fields = {"prompt": "0", "answer": "A", "stakes_success": "S", "stakes_failure": "F"}
         post_turn(served.client, served.app, token, action="roll", **fields, **faces(4, True))
-        expect(region).to_have_text("Ali rolled 6, 1, 1, 1: a success.", timeout=5000)
+        expect(region).to_have_text("Ali rolled 6, 1, 1, 1: a success.")
     finally:
         page.close()
 
@@ -134,7 +134,7 @@ def test_a_move_at_a_card_table_is_announced(browser: Browser, served: Served) -
         offered = buttons(served_page(served.client, f"/t/{token}/"))
         assert offered
         act(served.client, token, load(served.app, token), offered[0])
-        expect(page.locator(".log-lines li")).not_to_have_count(before, timeout=5000)
+        expect(page.locator(".log-lines li")).not_to_have_count(before)
         newest = page.locator(".log-lines li").first.inner_text()
         expect(region).to_have_text(newest)
     finally:

@@ -143,14 +143,14 @@ def test_a_crowded_turn_on_a_phone_is_chosen_step_by_step(browser: Browser, serv
         # A live refresh (forced here by a version that never matches) keeps the opened step.
         page.evaluate("document.querySelector('.table-layout').dataset.old = 'yes'")
         page.route("**/version", lambda route: route.fulfill(json={"version": -1}))
-        expect(page.locator(".table-layout[data-old]")).to_have_count(0, timeout=5000)
+        expect(page.locator(".table-layout[data-old]")).to_have_count(0)
         page.unroute("**/version")
         expect(page.locator(".action-bar details[open]")).to_have_count(1)
         expect(summon).to_be_focused()
         page.keyboard.press("Enter")
         expect(page.locator(VISIBLE)).to_have_count(first_level)
         name = summon_step_by_step(page)
-        expect(page.locator(".log-lines")).to_contain_text(f"Ann summons {name}", timeout=5000)
+        expect(page.locator(".log-lines")).to_contain_text(f"Ann summons {name}")
         assert load(served.app, token).version > before
     finally:
         page.close()

@@ -115,11 +115,11 @@ def test_live_update_reaches_a_second_page(page: Page, live_server: str) -> None
     watcher = page.context.browser.new_context().new_page()  # a second device
     watcher.goto(page.url)
     draw(page)
-    expect(watcher.locator(".drawn-card")).to_be_visible(timeout=5000)
+    expect(watcher.locator(".drawn-card")).to_be_visible()
     watcher.fill("#answer", "typed on the second page")
     page.check("input[name=prompt][value='1']")
     page.click("button[value=save]")
-    expect(watcher.locator("input[name=prompt][value='1']")).to_be_checked(timeout=5000)
+    expect(watcher.locator("input[name=prompt][value='1']")).to_be_checked()
     expect(watcher.locator("#answer")).to_have_value(re.compile("typed on the second page"))
 
 
@@ -134,9 +134,9 @@ def test_a_seat_on_a_phone_rolls_and_the_host_sees_it_live(page: Page, live_serv
     phone = phone_context.new_page()
     phone.goto(seat_url)
     draw(phone)
-    expect(page.locator(".drawn-card")).to_be_visible(timeout=5000)
+    expect(page.locator(".drawn-card")).to_be_visible()
     compose_and_roll(phone, hit=True, answer="From the phone.")
-    expect(page.locator(".rolls .roll")).to_have_count(1, timeout=5000)
+    expect(page.locator(".rolls .roll")).to_have_count(1)
     expect(page.locator(".rolls .roll .die")).to_have_count(4)
     expect(page.locator(".outcome.success")).to_be_visible()
     phone_context.close()

@@ -1,11 +1,11 @@
 """Proof through two real servers sharing one PostgreSQL store and one exports folder.
 
 Racing clients spread over both servers lose nothing and double nothing; a page open on one
-server's stream hears a command made on the other; both servers' export pools share one
-queue (each book made once, both pools at work at once); a book asked for on one downloads from
-the other; a prompt pack uploaded on one is listed and played on the other (each server keeps a
-packs folder of its own); kill -9 of one server mid-load leaves the other serving and every
-acknowledged command stored.
+server's stream hears a command made on the other (how soon: bench/bench_seen.py); both servers'
+export pools share one queue (each book made once, both pools at work at once); a book asked for
+on one downloads from the other; a prompt pack uploaded on one is listed and played on the other
+(each server keeps a packs folder of its own); kill -9 of one server mid-load leaves the other
+serving and every acknowledged command stored.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from collections.abc import Iterator
 import pytest
 from live_client import EventStream
 from pg_server import available, database_url
-from racing import create_chronicle, race, start_clients
+from racing import create_chronicle, race, race_at_one_version, start_clients
 from server_client import SETUP, Browser, Server, next_command, request, send
+from waiting import wait_until
 
 pytestmark = [
     pytest.mark.slow,
@@ -75,13 +76,17 @@ def test_clients_on_two_servers_lose_nothing_and_double_nothing(
 ) -> None:
     a, b, url = cluster
     token, start = create_chronicle(a.port)
+    # Four clients on each server send at one version at once, round after round: one command is
+    # stored, the seven others are refused as stale, whichever server answers first.
+    rounds = race_at_one_version([a.port, b.port], token, clients=8, rounds=30)
+    for answers in rounds:
+        assert sorted(answer.status or 0 for answer in answers) == [200] + [409] * 7, answers
     log = race([a.port, b.port], token, clients=8, commands=200)
     commands = [answer for answer in log if answer.kind == "command"]
     assert len(commands) == 1600 and len(log) == 1600, [a for a in log if a.kind != "command"][:3]
     statuses = Counter(answer.status for answer in commands)
     assert set(statuses) <= {200, 409}, statuses  # no 5xx, nothing else
-    assert statuses[409] > 50, statuses  # the two servers really raced
-    accepted = [answer for answer in commands if answer.accepted]
+    accepted = [answer for answer in [*sum(rounds, []), *commands] if answer.accepted]
     assert {answer.port for answer in accepted} == {a.port, b.port}
     versions = sorted(answer.new_version or 0 for answer in accepted)
     assert len(versions) == len(set(versions)), "two commands got the same version"
@@ -129,10 +134,10 @@ def test_a_book_asked_for_on_one_server_downloads_from_the_other(
         {"format": "pdf", "edition": "story", "paper": "a5"},
     )
     assert status in (200, 202), job
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + 900  # a hung worker, not a slow book (bench/bench_pdf.py)
     while job["status"] != "done":
         assert job["status"] in ("queued", "running"), job
-        assert time.monotonic() < deadline, job
+        assert time.monotonic() < deadline, f"the export job never ended: {job}"
         time.sleep(0.5)
         status, job = request(b.port, "GET", job["status_url"])
         assert status == 200, job
@@ -212,13 +217,18 @@ def test_kill_minus_nine_of_one_server_leaves_the_other_serving(
     token, _start = create_chronicle(b.port)
     stop = threading.Event()
     log, threads = start_clients([a.port, b.port], token, 8, 10_000, stop)
-    time.sleep(3)
+
+    def accepted_on(server: Server) -> int:
+        return sum(answer.accepted and answer.port == server.port for answer in log)
+
+    wait_until(lambda: accepted_on(a) > 10 and accepted_on(b) > 10, "commands on both servers")
     a.kill()
-    killed = time.monotonic()
-    time.sleep(3)  # server B carries on alone
+    before = accepted_on(b)
+    wait_until(lambda: accepted_on(b) > before + 10, "server B acknowledging commands alone")
     stop.set()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=300)
+    assert not [thread for thread in threads if thread.is_alive()], "a client never stopped"
     on_b = [answer for answer in log if answer.port == b.port]
     assert not [x for x in on_b if x.kind != "command" or x.status not in (200, 409)]
     assert [answer for answer in on_b if answer.accepted]
@@ -228,5 +238,4 @@ def test_kill_minus_nine_of_one_server_leaves_the_other_serving(
     assert set(acknowledged) <= stored, "an acknowledged command is missing"
     status, state = request(b.port, "GET", f"/api/v1/chronicles/{token}/state")
     assert status == 200 and state["version"] == max(stored)
-    assert time.monotonic() - killed < 60
     a.start()  # back for any test after this one

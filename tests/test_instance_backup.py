@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from conftest import make_app
 from flask import Flask
+from waiting import wait_until
 
-from companion import archive, serverlock
+from companion import __version__, archive, serverlock
 from companion.db import connect, init_db
 from companion.demo import create_demo
 from companion.packs.registry import get_pack
@@ -71,11 +72,13 @@ def test_a_backup_under_eight_writers_holds_every_write_acknowledged_before_it(
     ]
     for thread in threads:
         thread.start()
-    time.sleep(0.5)
+    wait_until(lambda: len(acked) > WRITERS * 5, "the writers writing")
     with lock:
         before = {stream for _t, stream in acked}
     archive.write_backup(instance, tmp_path / "b.zip", "test")
-    time.sleep(0.3)
+    with lock:
+        written = len(acked)
+    wait_until(lambda: len(acked) > written + WRITERS, "writes after the backup")
     stop.set()
     for thread in threads:
         thread.join()
@@ -225,13 +228,17 @@ def test_restore_refuses_a_backup_from_newer_code(tmp_path: Path) -> None:
     )
     result = runner.invoke(args=["restore", str(tmp_path / "newer.zip")])
     assert result.exit_code != 0
-    assert "newer companion" in result.output and "0099_from_the_future" in result.output
+    assert f"written by companion {__version__}, whose database has changes" in result.output
+    assert "0099_from_the_future" in result.output and "upgrade the companion" in result.output
     assert not list(tmp_path.glob("*.before-restore-*"))
 
-    manifest = json.dumps({"format": archive.FORMAT, "format_version": 99}).encode()
+    manifest = json.dumps(
+        {"format": archive.FORMAT, "format_version": 99, "companion_version": "9.0.0"}
+    ).encode()
     _rewrite(tmp_path / "b.zip", tmp_path / "v99.zip", {archive.MANIFEST_MEMBER: manifest})
     result = runner.invoke(args=["restore", str(tmp_path / "v99.zip")])
-    assert result.exit_code != 0 and "newer companion" in result.output
+    assert result.exit_code != 0
+    assert f"written by companion 9.0.0, newer than this one ({__version__})" in result.output
 
 
 @pytest.mark.parametrize(

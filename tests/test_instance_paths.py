@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import paths
+from companion import __version__, paths
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,6 +39,7 @@ def test_info_names_the_files_and_versions(app: Flask) -> None:
     assert result.exit_code == 0, result.output
     assert f"database:     {app.config['DATABASE']}" in result.output
     assert f"exports:      {app.config['EXPORTS_DIR']}" in result.output
+    assert f"companion:    {__version__}" in result.output
     for name in ("instance:", "schema:", "server:       not running", "sqlite:", "weasyprint:"):
         assert name in result.output
 
@@ -58,6 +59,7 @@ def test_healthz_reports_a_writable_database(client: FlaskClient) -> None:
     assert response.status_code == 200
     assert response.json == {
         "status": "ok",
+        "version": __version__,
         "database_writable": True,
         "export_worker": "on-demand",
     }

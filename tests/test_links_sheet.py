@@ -1,5 +1,6 @@
 """The links sheet: every seat's link and the reader's made in one step, kept while the host stays,
-printable one card per seat, and each link revoked alone."""
+printable one card per seat, and each link revoked alone. Every post is answered with a redirect
+to the sheet, which shows the links just made once."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import create
+from table_helpers import sheet as posted
 
 CSS = (Path(__file__).resolve().parent.parent / "static" / "css" / "app.css").read_text("utf-8")
 
@@ -32,9 +34,7 @@ def token_of(url: str) -> str:
 
 def test_links_for_everyone_in_one_step(client: FlaskClient, app: Flask) -> None:
     host = create(client)
-    page = client.post(f"/c/{host}/links", data={"issue": "everyone"})
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
+    html = posted(client, f"/c/{host}/links", {"issue": "everyone"})
     sheet = cards(html)
     assert [name for name, _ in sheet] == ["Ali", "Brianna", "Cardon", "Read-only"]
     assert html.count("<svg") >= 4  # one QR code per card
@@ -50,19 +50,19 @@ def test_links_for_everyone_in_one_step(client: FlaskClient, app: Flask) -> None
 def test_revoking_one_keeps_the_rest_of_the_sheet(client: FlaskClient, app: Flask) -> None:
     host = create(client)
     assert len(cards(client.get(f"/c/{host}/links").get_data(as_text=True))) == 1  # setup's link
-    html = client.post(f"/c/{host}/links", data={"issue": "everyone"}).get_data(as_text=True)
+    html = posted(client, f"/c/{host}/links", {"issue": "everyone"})
     sheet = cards(html)
     keep = re.findall(r'name="keep" value="([^"]+)"', html)
     assert {token_of(url) for _, url in sheet} <= set(keep)
     brianna = token_of(sheet[1][1])
     from companion.capabilities import hash_token
 
-    after = client.post(
+    after = posted(
+        client,
         f"/c/{host}/links",
-        data={"revoke": hash_token(brianna), "keep": list(dict.fromkeys(keep))},
+        {"revoke": hash_token(brianna), "keep": list(dict.fromkeys(keep))},
     )
-    assert after.status_code == 200
-    remaining = cards(after.get_data(as_text=True))
+    remaining = cards(after)
     assert [name for name, _ in remaining] == ["Ali", "Cardon", "Read-only"]
     assert client.get(f"/c/{brianna}/").status_code == 404
     for _, url in remaining:
@@ -76,14 +76,12 @@ def test_revoking_one_keeps_the_rest_of_the_sheet(client: FlaskClient, app: Flas
 def test_kept_links_must_belong_to_this_chronicle(client: FlaskClient) -> None:
     mine = create(client)
     other = create(client)
-    theirs = cards(
-        client.post(f"/c/{other}/links", data={"issue": "everyone"}).get_data(as_text=True)
-    )
+    theirs = cards(posted(client, f"/c/{other}/links", {"issue": "everyone"}))
     stolen = [token_of(url) for _, url in theirs] + [other, "x" * 500]
-    html = client.post(f"/c/{mine}/links", data={"issue": "reader", "keep": stolen})
-    shown = cards(html.get_data(as_text=True))
+    html = posted(client, f"/c/{mine}/links", {"issue": "reader", "keep": stolen})
+    shown = cards(html)
     assert len(shown) == 1 and shown[0][0] == "New read-only link"
-    assert other not in html.get_data(as_text=True)
+    assert other not in html
 
 
 def test_the_sheet_prints_one_card_per_seat() -> None:
@@ -108,7 +106,7 @@ def new_devices_table(client: FlaskClient) -> str:
 
 def test_a_card_table_gets_the_same_sheet_without_links_for_bots(client: FlaskClient) -> None:
     host = new_devices_table(client)
-    html = client.post(f"/t/{host}/links", data={"issue": "everyone"}).get_data(as_text=True)
+    html = posted(client, f"/t/{host}/links", {"issue": "everyone"})
     sheet = cards(html)
     assert [name for name, _ in sheet] == ["Ann", "Cy", "Read-only"]
     assert html.count("<svg") >= 3 and "data-print" in html
@@ -117,22 +115,20 @@ def test_a_card_table_gets_the_same_sheet_without_links_for_bots(client: FlaskCl
     for _, url in sheet:
         assert client.get(f"/t/{table_token(url)}/").status_code == 200
     # A bot's seat cannot be asked for: nothing is made, and the page says why.
-    asked = client.post(f"/t/{host}/links", data={"issue": "seat-1"})
-    assert asked.status_code == 400 and not cards(asked.get_data(as_text=True))
-    assert "Choose whose link to make" in asked.get_data(as_text=True)
+    asked = posted(client, f"/t/{host}/links", {"issue": "seat-1"})
+    assert not cards(asked) and "Choose whose link to make" in asked
 
 
 def test_revoking_one_table_link_keeps_the_others(client: FlaskClient) -> None:
     from companion.capabilities import hash_token
 
     host = new_devices_table(client)
-    html = client.post(f"/t/{host}/links", data={"issue": "everyone"}).get_data(as_text=True)
+    html = posted(client, f"/t/{host}/links", {"issue": "everyone"})
     ann, cy, spectator = (table_token(url) for _, url in cards(html))
     keep = list(dict.fromkeys(re.findall(r'name="keep" value="([^"]+)"', html)))
-    after = client.post(f"/t/{host}/links", data={"revoke": hash_token(cy), "keep": keep})
-    assert after.status_code == 200
-    assert "no longer opens this table" in after.get_data(as_text=True)
-    assert [name for name, _ in cards(after.get_data(as_text=True))] == ["Ann", "Read-only"]
+    after = posted(client, f"/t/{host}/links", {"revoke": hash_token(cy), "keep": keep})
+    assert "no longer opens this table" in after
+    assert [name for name, _ in cards(after)] == ["Ann", "Read-only"]
     assert client.get(f"/t/{cy}/").status_code == 404
     assert client.get(f"/t/{ann}/").status_code == 200
     assert client.get(f"/t/{spectator}/").status_code == 200
@@ -162,9 +158,8 @@ def test_a_link_nobody_can_hold_is_refused_and_nothing_is_made(
 ) -> None:
     host = create(client) if kind == "c" else new_devices_table(client)
     before = links_in_use(app, host)
-    answer = client.post(f"/{kind}/{host}/links", data={"issue": asked})
-    assert answer.status_code == 400
-    assert "Choose whose link to make" in answer.get_data(as_text=True)
+    answer = posted(client, f"/{kind}/{host}/links", {"issue": asked})
+    assert "Choose whose link to make" in answer
     assert links_in_use(app, host) == before
 
 
@@ -181,8 +176,8 @@ def test_the_links_in_use_are_capped_with_a_clear_refusal(
     stream = capabilities.resolve(db, host).stream_id  # type: ignore[union-attr]
     for _ in range(MAX_LINKS - 1 - links_in_use(app, host)):
         capabilities.issue(db, stream, "reader")
-    assert client.post(f"/{kind}/{host}/links", data={"issue": "everyone"}).status_code == 409
-    assert client.post(f"/{kind}/{host}/links", data={"issue": "reader"}).status_code == 200
+    assert "At most 64 links" in posted(client, f"/{kind}/{host}/links", {"issue": "everyone"})
+    assert len(cards(posted(client, f"/{kind}/{host}/links", {"issue": "reader"}))) == 1
     assert links_in_use(app, host) == MAX_LINKS
     refused = client.post(
         f"/{kind}/{host}/links", data={"issue": "reader"}, headers={"Accept": "application/json"}
@@ -190,10 +185,8 @@ def test_the_links_in_use_are_capped_with_a_clear_refusal(
     assert refused.status_code == 409
     assert refused.get_json()["code"] == "too-many-links"
     assert "At most 64 links can be in use at once" in refused.get_json()["error"]
-    page = client.post(f"/{kind}/{host}/links", data={"issue": "reader"})
-    assert page.status_code == 409 and "revoke the links nobody needs" in page.get_data(
-        as_text=True
-    )
+    page = posted(client, f"/{kind}/{host}/links", {"issue": "reader"})
+    assert "revoke the links nobody needs" in page
     assert links_in_use(app, host) == MAX_LINKS
 
 

@@ -16,9 +16,11 @@ from flask.testing import FlaskClient
 from table_helpers import ServedClient, buttons, finish, load, new_table
 
 from companion import matches
+from companion.capabilities import hash_token
 from companion.cardgames import get_game
 from companion.db import connect
 
+JSON = {"Accept": "application/json"}
 GAMES = ("traitors-flame", "age-of-summoners")
 CHANGED_EN = "recorded under an earlier version of the rules"
 BROKEN_EN = "no longer replays under the current rules"
@@ -84,10 +86,10 @@ def _assert_read_only(client: Any, app: Flask, token: str, message: str) -> None
         ("rematch", {"version": version}),
     ):
         posted = _post(client, f"/t/{token}/{path}", form)
-        assert posted.status_code == 409, path
-        assert message in posted.get_data(as_text=True)
-    assert _post(client, f"/t/{token}/reveal", {"seat": "0"}).status_code == 409
-    assert _post(client, f"/t/{token}/links", {"issue": "reader"}).status_code == 200
+        assert posted.status_code == 303, path
+        assert message in _followed(client, posted)
+    assert _post(client, f"/t/{token}/reveal", {"seat": "0"}).status_code == 303
+    assert _post(client, f"/t/{token}/links", {"issue": "reader"}).status_code == 303
     after = load(app, token)
     assert after.version == before.version and after.state == before.state
 
@@ -96,6 +98,11 @@ def _post(client: Any, path: str, form: dict[str, str]) -> Any:
     if isinstance(client, ServedClient):
         return client.post(path, form)
     return client.post(path, data=form)
+
+
+def _followed(client: Any, response: Any) -> str:
+    """The page a refused post sends the browser to (post/redirect/get)."""
+    return str(client.get(response.headers["Location"]).get_data(as_text=True))
 
 
 def test_a_new_match_records_the_engine_version(client: FlaskClient, app: Flask) -> None:
@@ -207,7 +214,7 @@ def test_a_finished_match_from_another_version_offers_no_rematch(
     table = client.get(f"/t/{token}/").get_data(as_text=True)
     assert 'class="result-panel"' in table and "Rematch with the same seats" not in table
     refused = client.post(f"/t/{token}/rematch", data={"version": str(over.version)})
-    assert refused.status_code == 409 and CHANGED_EN in refused.get_data(as_text=True)
+    assert refused.status_code == 303 and CHANGED_EN in _followed(client, refused)
     after = load(app, token)
     assert after.number == 1 and after.version == over.version
 
@@ -322,11 +329,22 @@ def test_a_table_whose_seats_cannot_be_read_is_404_saying_why(
         _store_raw(app, token, 1, "[]")
     else:
         _tamper(app, token, 1, UNREADABLE[damage])
-    for path in ("", "?fragment=1", "version", "replay", "links"):
+    for path in ("", "?fragment=1", "replay", "links"):
         page = browser.get(f"/t/{token}/{path}")
         assert page.status_code == 404, path
         assert UNREADABLE_EN in page.get_data(as_text=True), path
-    for path in ("act", "rematch", "reveal", "links"):
-        assert browser.post(f"/t/{token}/{path}", {"version": "1"}).status_code == 404
+    # The version poll reads the stream's header only, never its record: it still says where
+    # the stream stands (an open page learns nothing else from it).
+    stored = connect(app.config["DATABASE"]).execute(
+        "SELECT s.version FROM streams s JOIN capabilities c ON c.stream_id = s.id"
+        " WHERE c.token_hash = ?",
+        [hash_token(token)],
+    )
+    assert browser.get(f"/t/{token}/version").get_json() == {"version": stored.fetchone()[0]}
+    for path in ("act", "rematch", "reveal", "links"):  # a form is sent to the page saying why
+        sent = browser.post(f"/t/{token}/{path}", {"version": "1"})
+        assert sent.status_code == 303 and sent.headers["Location"] == f"/t/{token}/"
+        asked = browser.post(f"/t/{token}/{path}", {"version": "1"}, headers=JSON)
+        assert asked.status_code == 404
     answer = browser.get(f"/t/{token}/", headers={"Accept": "application/json"}).get_json()
     assert answer["code"] == "not-found" and UNREADABLE_EN in answer["error"]

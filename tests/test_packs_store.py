@@ -144,11 +144,16 @@ def test_each_stored_pack_is_parsed_once_until_it_changes(
 
 
 def test_the_parse_cache_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.bytecache import ByteLRU, deep_size
+
     a, _b = two_apps(tmp_path)
-    monkeypatch.setattr(stored, "CACHED_PACKS", 5)
     db = connect(a.config["DATABASE"])
+    stored.put(db, "pack-0", "en", custom_pack_text(name="pack-0"), owner=None)
+    one = deep_size(stored.load(db, "pack-0", "en"))
+    monkeypatch.setattr(stored, "_cache", ByteLRU(5 * one + 5 * 1000))  # room for about five
     for n in range(9):
         stored.put(db, f"pack-{n}", "en", custom_pack_text(name=f"pack-{n}"), owner=None)
     assert len(list_packs(db)) == 2 + 9
-    assert len(stored._cache) == 5
+    assert 4 <= len(stored._cache) <= 5
+    assert stored._cache.nbytes <= stored._cache.max_bytes
     db.conn.close()

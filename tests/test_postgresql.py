@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from pg_server import available, on_postgresql
+from waiting import HANG, wait_until
 
 from companion import capabilities, create_app, pg
 from companion.db import connect
@@ -91,16 +92,24 @@ def test_a_racing_append_waits_for_the_row_lock_then_is_stale(app: Flask) -> Non
             except StaleVersionError as err:
                 outcome.append(f"stale at {err.current}")
 
+        (racer_pid,) = second.execute("SELECT pg_backend_pid()").fetchone()
         thread = threading.Thread(target=racer)
         thread.start()
-        thread.join(timeout=0.5)
-        assert thread.is_alive(), "the second append must wait for the first transaction"
+
+        def waiting() -> bool:  # the racer's session asks for a lock it has not been granted
+            query = "SELECT count(*) FROM pg_locks WHERE pid = ? AND NOT granted"
+            return bool(first.execute(query, [racer_pid]).fetchone()[0])
+
+        wait_until(
+            lambda: waiting() or not thread.is_alive(), "the second append ending or waiting"
+        )
+        assert waiting() and not outcome, "the second append must wait for the first transaction"
         first.execute(
             "INSERT INTO events (stream_id, seq, type, data, created) VALUES (?, 2, 'x', '{}', '')",
             [sid],
         )
         first.execute("UPDATE streams SET version = 2 WHERE id = ?", [sid])
-    thread.join(timeout=5)
+    thread.join(timeout=HANG)
     assert outcome == ["stale at 2"]
     assert (
         first.execute("SELECT count(*) FROM events WHERE stream_id = ?", [sid]).fetchone()[0] == 2
@@ -138,7 +147,7 @@ def test_a_book_made_on_another_machine_is_not_failed_for_want_of_its_pid(app: F
 
 
 @needs_server
-def test_info_names_the_shared_store_and_backup_points_to_postgresql_tools(
+def test_info_names_the_shared_store_and_backup_dumps_its_schema(
     app: Flask, tmp_path: Path
 ) -> None:
     runner = app.test_cli_runner()
@@ -147,9 +156,11 @@ def test_info_names_the_shared_store_and_backup_points_to_postgresql_tools(
     known = len(POSTGRESQL_MIGRATIONS)
     assert f"schema:       {known} of {known} migrations applied" in shown.output
     assert "postgresql:   15" in shown.output
-    refused = runner.invoke(args=["backup", str(tmp_path / "backup.zip")])
-    assert refused.exit_code != 0 and "pg_dump" in refused.output
-    assert not (tmp_path / "backup.zip").exists()
+    create_demo(connect(app.config["DATABASE"]), "en")
+    written = runner.invoke(args=["backup", str(tmp_path / "backup.zip")])
+    assert written.exit_code == 0 and "1 streams" in written.output, written.output
+    checked = runner.invoke(args=["backup", "--verify", str(tmp_path / "backup.zip")])
+    assert checked.exit_code == 0 and "from postgresql" in checked.output, checked.output
 
 
 @needs_server
@@ -157,7 +168,10 @@ def test_rate_limit_counts_kept_in_postgresql_are_shared_by_two_servers(tmp_path
     from conftest import make_app
     from pg_server import database_url
 
+    from companion.ratelimit_store import prepare
+
     store = database_url()
+    prepare(store)  # as `companion serve` does when it starts
     servers = [
         make_app(tmp_path / name, RATELIMIT_STORAGE_URI=store, RATELIMIT_GUESS=3)
         for name in ("a", "b")

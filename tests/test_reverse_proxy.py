@@ -1,136 +1,187 @@
-"""`companion serve` behind nginx with TLS, set up from deploy/nginx: links carry the public address.
+"""`companion serve` behind Debian's nginx and Caddy, each run from the shipped deploy/ files.
 
-nginx (Debian's) listens on a loopback port with a throw-away certificate for a public name and
-includes the shipped proxy snippet; the app trusts one proxy (COMPANION_PROXY_HOPS=1).
+One app server for the module, with the settings of the shipped systemd unit (all but
+BASE_URL, so that the links prove the forwarded headers), and each proxy in front of it with its
+health check on; tests/proxy_kit.py lists exactly what a test changes in the shipped files (ports,
+a throw-away certificate, log folders). A small stand-in upstream shows what each proxy sends on:
+the health check's Host, the forwarded headers, an event stream.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
+import re
 import subprocess
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 import segno
+from proxy_kit import (
+    CADDY,
+    DEPLOY,
+    NGINX,
+    PUBLIC,
+    Client,
+    Proxy,
+    Upstream,
+    caddy_env,
+    caddyfile,
+    nginx_main,
+    nginx_site,
+    start_caddy,
+    start_nginx,
+    unit_environment,
+)
 from server_client import SETUP, Server, free_port, next_command
+from waiting import BOOK_ENDS
 
-ROOT = Path(__file__).resolve().parent.parent
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-PUBLIC = "play.example.org"
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not Path(NGINX).exists(), reason="nginx is not installed (scripts/setup --test)"
-    ),
-]
-
-
-def _certificate(folder: Path) -> tuple[Path, Path]:
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", f"/CN={PUBLIC}", "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return cert, key
+KINDS = ["nginx", "caddy"]
+STARTS = {"nginx": start_nginx, "caddy": start_caddy}
+installed = {"nginx": Path(NGINX).exists(), "caddy": Path(CADDY).exists()}
+needs = {
+    kind: pytest.mark.skipif(not ok, reason=f"{kind} is not installed (scripts/setup --test)")
+    for kind, ok in installed.items()
+}
+FORGED = {
+    "X-Forwarded-For": "203.0.113.9",
+    "X-Forwarded-Proto": "gopher",
+    "X-Forwarded-Host": "evil.example",
+    "X-Forwarded-Port": "6666",
+    "X-Forwarded-Prefix": "//evil.example",
+    "X-Forwarded-Server": "evil.example",
+    "X-Real-IP": "203.0.113.9",
+    "Forwarded": "for=203.0.113.9;host=evil.example;proto=http",
+    "X-Request-Id": "chosen-by-the-client",
+}
 
 
-def _nginx_conf(folder: Path, port: int, upstream: int) -> Path:
-    cert, key = _certificate(folder)
-    temp = "\n".join(
-        f"    {kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )  # fmt: skip
-    conf = folder / "nginx.conf"
-    conf.write_text(
-        f"""
-{"user root;" if os.geteuid() == 0 else ""}
-daemon off;
-worker_processes 1;
-pid {folder / "nginx.pid"};
-error_log {folder / "error.log"} warn;
-events {{ worker_connections 64; }}
-http {{
-    access_log off;
-{temp}
-    upstream companion {{ server 127.0.0.1:{upstream}; }}
-    server {{
-        listen 127.0.0.1:{port} ssl;
-        server_name {PUBLIC};
-        ssl_certificate {cert};
-        ssl_certificate_key {key};
-        include {ROOT / "deploy" / "nginx" / "companion-proxy.conf"};
-    }}
-}}
-"""
-    )
-    return conf
+@needs["nginx"]
+def test_nginx_accepts_the_shipped_site(tmp_path: Path) -> None:
+    conf = nginx_main(tmp_path, nginx_site(tmp_path, free_port(), free_port(), 8000))
+    checked = subprocess.run([NGINX, "-t", "-c", str(conf), "-p", str(tmp_path)],
+                             capture_output=True, text=True)  # fmt: skip
+    assert checked.returncode == 0 and "test is successful" in checked.stderr, checked.stderr
+
+
+@needs["caddy"]
+def test_caddy_validates_the_shipped_caddyfile_as_written_and_as_tested(tmp_path: Path) -> None:
+    for path in (DEPLOY / "Caddyfile", caddyfile(tmp_path, free_port(), free_port(), 8000)):
+        checked = subprocess.run(
+            [CADDY, "validate", "--config", str(path), "--adapter", "caddyfile"],
+            capture_output=True, text=True, env=caddy_env(tmp_path), cwd=tmp_path,
+        )  # fmt: skip
+        assert checked.returncode == 0 and "Valid configuration" in checked.stdout + checked.stderr
+
+
+def test_the_shipped_unit_trusts_the_public_name_only_and_the_docs_ask_by_it() -> None:
+    env = unit_environment()
+    assert json.loads(env["COMPANION_TRUSTED_HOSTS"]) == [PUBLIC]
+    assert env["COMPANION_PROXY_HOPS"] == "1"
+    deploy = (DEPLOY.parent / "docs" / "deploy.md").read_text()
+    # The loopback check in the docs names the public host, as the Caddy health check does.
+    assert f"-H 'Host: {PUBLIC}' http://127.0.0.1:8000/healthz" in deploy
+    assert f"Host {PUBLIC}" in (DEPLOY / "Caddyfile").read_text()
 
 
 @pytest.fixture(scope="module")
-def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
-    """The app behind nginx: the server, and the public base address the client uses."""
-    folder = tmp_path_factory.mktemp("proxied")
-    env = {"COMPANION_PROXY_HOPS": "1", "COMPANION_TRUSTED_HOSTS": f'["{PUBLIC}", "127.0.0.1"]'}
-    server = Server(folder / "app.sqlite3", env=env).start()
-    port = free_port()
-    nginx = subprocess.Popen(
-        [NGINX, "-c", str(_nginx_conf(folder, port, server.port)), "-p", str(folder)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    try:
-        _wait_for(port)
-        yield server, f"https://{PUBLIC}:{port}"
-    finally:
-        nginx.terminate()
-        nginx.wait(timeout=10)
-        server.stop()
+def upstream() -> Iterator[Upstream]:
+    stand_in = Upstream()
+    yield stand_in
+    stand_in.stop()
 
 
-def _wait_for(port: int) -> None:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                requests.get(f"https://127.0.0.1:{port}/healthz", verify=False, timeout=2)
-            return
-        except requests.ConnectionError:
-            time.sleep(0.1)
-    raise RuntimeError("nginx did not start")
+@pytest.fixture(scope="module", params=[pytest.param(k, marks=needs[k]) for k in KINDS])
+def bare(
+    request: pytest.FixtureRequest, upstream: Upstream, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Proxy]:
+    """A proxy from the shipped files in front of the stand-in upstream."""
+    proxy = STARTS[request.param](tmp_path_factory.mktemp(f"bare-{request.param}"), upstream.port)
+    yield proxy
+    proxy.stop()
 
 
-class Client(requests.Session):
-    """Talks to nginx on loopback as if it were the public name (Host header, SNI aside)."""
-
-    def __init__(self, public: str) -> None:
-        super().__init__()
-        self.public = public
-        self.port = public.rsplit(":", 1)[1]
-
-    def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def, override]
-        headers = {"Host": f"{PUBLIC}:{self.port}", **kwargs.pop("headers", {})}
-        kwargs.setdefault("timeout", 60)
-        kwargs["verify"] = False  # per request: a CA bundle in the environment would win otherwise
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the throw-away certificate is not trusted
-            return super().request(
-                method, f"https://127.0.0.1:{self.port}{url}", *args, headers=headers, **kwargs
-            )
+def test_no_forwarded_header_a_client_sends_reaches_the_app(bare: Proxy) -> None:
+    seen = Client(bare).get("/echo", headers=FORGED).json()
+    assert seen["X-Forwarded-For"] == "127.0.0.1"
+    assert seen["X-Forwarded-Proto"] == "https"
+    assert seen["X-Forwarded-Host"] == f"{PUBLIC}:{bare.port}"
+    for name in ("X-Forwarded-Port", "X-Forwarded-Prefix", "X-Forwarded-Server", "X-Real-IP"):
+        assert name.lower() not in {key.lower() for key in seen}, (name, seen)
+    assert "forwarded" not in {key.lower() for key in seen}
+    ids = [value for key, value in seen.items() if key.lower() == "x-request-id"]
+    assert len(ids) == 1 and ids[0] != FORGED["X-Request-Id"] and len(ids[0]) >= 16
 
 
-def test_a_turn_and_a_book_through_the_proxy_carry_the_public_address(
-    proxied: tuple[Server, str],
+def test_an_event_stream_passes_each_event_as_it_is_written(
+    bare: Proxy, upstream: Upstream
 ) -> None:
-    _server, public = proxied
-    client = Client(public)
+    upstream.first_received.clear()
+    stream = Client(bare).get(
+        "/c/" + "e" * 32 + "/events", stream=True, headers={"Accept-Encoding": "gzip"}
+    )
+    assert stream.headers["Content-Type"] == "text/event-stream"
+    events = []
+    # The stand-in sends "two" only after the test saw "one": a proxy that buffered the stream
+    # would deliver nothing, and the read would time out.
+    for line in stream.iter_lines():
+        if line:
+            events.append(line)
+            upstream.first_received.set()
+        if len(events) == 2:
+            break
+    stream.close()
+    assert events == [b"data: one", b"data: two"]
+
+
+@needs["caddy"]
+def test_caddys_health_check_asks_by_the_public_name(bare: Proxy, upstream: Upstream) -> None:
+    if bare.kind != "caddy":
+        pytest.skip("nginx (open source) has no active health check")
+    assert upstream.checked.wait(timeout=60), "Caddy sent no health check"
+    assert upstream.checks[0] == PUBLIC
+    # The stand-in answers the check only for that name, as the app does: the site stays up.
+    assert Client(bare).get("/echo").status_code == 200
+
+
+@pytest.fixture(scope="module")
+def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    env = {k: v for k, v in unit_environment().items() if k != "COMPANION_BASE_URL"}
+    env.pop("COMPANION_INSTANCE")
+    database = tmp_path_factory.mktemp("proxied") / "app.sqlite3"
+    server = Server(database, env=env, host=PUBLIC).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module", params=[pytest.param(k, marks=needs[k]) for k in KINDS])
+def proxied(
+    request: pytest.FixtureRequest, app_server: Server, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Proxy]:
+    """A proxy from the shipped files in front of the real app."""
+    proxy = STARTS[request.param](tmp_path_factory.mktemp(request.param), app_server.port)
+    yield proxy
+    proxy.stop()
+
+
+def _play(client: Client, token: str, state: dict, moves: int) -> dict:  # type: ignore[type-arg]
+    rng = random.Random(3)
+    for _ in range(moves):  # draw, choose, answer, stakes, roll, narrate, ...
+        command = next_command(state, rng)
+        sent = client.post(
+            f"/api/v1/chronicles/{token}/commands",
+            json={"version": state["version"], "command": command},
+        )
+        assert sent.status_code == 200, sent.text
+        state = client.get(f"/api/v1/chronicles/{token}/state").json()
+    return state
+
+
+@pytest.mark.slow
+def test_a_turn_and_a_book_through_the_proxy_carry_the_public_address(proxied: Proxy) -> None:
+    client, public = Client(proxied), proxied.public
     health = client.get("/healthz")
     assert health.status_code == 200 and health.json()["database_writable"] is True
 
@@ -140,25 +191,15 @@ def test_a_turn_and_a_book_through_the_proxy_carry_the_public_address(
     token = body["host_token"]
     assert body["links"]["host"] == f"{public}/c/{token}/"
     assert body["links"]["api"].startswith(f"{public}/api/v1/")
-
-    rng, state = random.Random(3), body["state"]
-    for _ in range(8):  # a whole turn: draw, choose, answer, stakes, roll, narrate
-        command = next_command(state, rng)
-        sent = client.post(
-            f"/api/v1/chronicles/{token}/commands",
-            json={"version": state["version"], "command": command},
-        )
-        assert sent.status_code == 200, sent.text
-        state = client.get(f"/api/v1/chronicles/{token}/state").json()
+    state = _play(client, token, body["state"], 8)
     assert state["version"] >= 8
 
-    links = client.get(f"/c/{token}/links").text
-    host_url = f"{public}/c/{token}/"
-    assert host_url in links
-    assert f"http://127.0.0.1:{_server.port}" not in links
+    links = client.get(f"/c/{token}/links", headers=FORGED).text
+    assert f"{public}/c/{token}/" in links
+    assert "evil.example" not in links and "127.0.0.1" not in links
 
     job = client.post(f"/api/v1/chronicles/{token}/exports", json={"format": "pdf"}).json()
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + BOOK_ENDS
     while job["status"] != "done" and time.monotonic() < deadline:
         assert job["status"] in ("queued", "running"), job
         time.sleep(0.5)
@@ -168,12 +209,11 @@ def test_a_turn_and_a_book_through_the_proxy_carry_the_public_address(
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
 
 
-def test_the_join_qr_codes_encode_the_public_address(proxied: tuple[Server, str]) -> None:
-    _server, public = proxied
-    client = Client(public)
+@pytest.mark.slow
+def test_the_join_qr_codes_encode_the_public_address(proxied: Proxy) -> None:
+    client, public = Client(proxied), proxied.public
     token = client.post("/api/v1/chronicles", json=SETUP).json()["host_token"]
-    page = client.get(f"/c/{token}/links")
-    csrf = page.text.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+    csrf = _csrf(client, f"/c/{token}/links")
     # Over HTTPS Flask-WTF also checks the Referer against the public host the proxy forwarded.
     issued = client.post(
         f"/c/{token}/links",
@@ -188,13 +228,68 @@ def test_the_join_qr_codes_encode_the_public_address(proxied: tuple[Server, str]
     assert str(expected) in issued.text
 
 
-def test_a_stream_passes_through_the_proxy_as_each_change_happens(
-    proxied: tuple[Server, str],
+def _csrf(client: Client, path: str) -> str:
+    page = client.get(path).text
+    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    assert match, path
+    return match.group(1)
+
+
+@pytest.mark.slow
+def test_a_backup_of_sixteen_megabytes_imports_through_the_proxy(proxied: Proxy) -> None:
+    client, public = Client(proxied), proxied.public
+    token = client.post("/api/v1/chronicles", json=SETUP).json()["host_token"]
+    backup = client.get(f"/c/{token}/export.json")
+    assert backup.status_code == 200
+    padded = backup.content.rstrip() + b" " * (15 * 1024 * 1024) + b"\n"  # JSON allows it
+    imported = client.post(
+        "/import",
+        data={"csrf_token": _csrf(client, "/")},
+        files={"backup": ("big.json", padded, "application/json")},
+        headers={"Referer": f"{public}/"},
+        allow_redirects=False,
+    )
+    assert imported.status_code == 302, imported.text[:300]
+    assert imported.headers["Location"].startswith(("/c/", f"{public}/c/"))
+
+
+@pytest.mark.slow
+def test_no_link_reaches_the_proxys_logs(
+    proxied: Proxy, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    """The shipped nginx snippet passes server-sent events unbuffered (the app says
-    X-Accel-Buffering: no): each change arrives while the stream stays open."""
-    _server, public = proxied
-    client = Client(public)
+    client = Client(proxied)
+    created = client.post("/api/v1/chronicles", json=SETUP).json()
+    host, reader = created["host_token"], created["reader_token"]
+    _play(client, host, created["state"], 3)
+    client.get(f"/c/{reader}/story", headers={"Referer": f"{proxied.public}/c/{host}/"})
+    api = client.get(
+        f"/api/v1/chronicles/{created['id']}/state", headers={"Authorization": f"Bearer {host}"}
+    )
+    assert api.status_code == 200, api.text
+    unknown = "u" * 32
+    assert client.get(f"/c/{unknown}/").status_code == 404
+    tokens = [host, reader, unknown]
+
+    # A proxy whose app is down logs its failures (502, or 503 once Caddy's check saw it) too.
+    down = STARTS[proxied.kind](tmp_path_factory.mktemp(f"down-{proxied.kind}"), free_port())
+    try:
+        assert Client(down).get(f"/c/{host}/story").status_code in (502, 503)
+    finally:
+        down.stop()
+
+    for proxy, lines in ((proxied, 5), (down, 1)):
+        logged = proxy.log_text()
+        assert logged.count("[link]") >= lines, logged[-2000:]
+        for token in tokens:
+            assert token not in logged, (proxy.kind, token)
+
+
+@pytest.mark.slow
+def test_a_stream_passes_through_the_proxy_as_each_change_happens(proxied: Proxy) -> None:
+    """The shipped proxies pass the app's server-sent events unbuffered (nginx: the app says
+    X-Accel-Buffering: no; Caddy: text/event-stream): each change arrives while the stream stays
+    open."""
+    client = Client(proxied)
     body = client.post("/api/v1/chronicles", json=SETUP).json()
     token, state = body["host_token"], body["state"]
     with client.get(f"/c/{token}/events", stream=True, timeout=30) as stream:

@@ -1,5 +1,6 @@
 """Corrections and the epilogue are posted at a version: a form made on a page that is out of
-date gets 409 with the page as it stands and the writer's text kept, and overwrites nothing."""
+date is sent back (409 in JSON) to the page as it stands, the writer's text kept in its form and
+who wrote first named, and overwrites nothing."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from play_helpers import chronicle, create, faces, post_turn
+from play_helpers import chronicle, create, faces, post_turn, refused_page
 
 from companion.db import connect
 from companion.demo import create_demo
@@ -47,9 +48,8 @@ def test_a_correction_from_a_stale_page_is_409_and_keeps_both_texts(
     seen = chronicle(app, token).version
     assert correct(client, token, seq, field, "Newer words.", seen).status_code == 302
     late = correct(client, token, seq, field, "My late words.", seen)
-    assert late.status_code == 409
-    page = html.unescape(late.get_data(as_text=True))
-    assert "The page was out of date" in page
+    page = html.unescape(refused_page(client, late))
+    assert "The host corrected a text meanwhile." in page
     assert ">My late words.</textarea>" in page  # the writer's text stays in the form
     assert "Newer words." in page  # the text as it stands now, in its history
     found = chronicle(app, token).state.check.answer
@@ -81,8 +81,7 @@ def test_a_correction_too_long_is_refused_with_the_text_kept(
     token, seq, field = answered(client, app)
     version = chronicle(app, token).version
     refused = correct(client, token, seq, field, "y" * 20_001, version)
-    assert refused.status_code == 400
-    text = refused.get_data(as_text=True)
+    text = refused_page(client, refused)
     assert "20,000" in text and "y" * 20_001 + "</textarea>" in text
     assert chronicle(app, token).version == version
 
@@ -97,8 +96,8 @@ def test_an_epilogue_from_a_stale_page_is_409_and_keeps_both(
     assert client.post(f"/c/{token}/epilogue", data=first).status_code == 302
     late = {"epilogue": "A late ending.", "version": str(seen)}
     refused = client.post(f"/c/{token}/epilogue", data=late)
-    assert refused.status_code == 409
-    page = refused.get_data(as_text=True)
+    page = refused_page(client, refused)
     assert ">A late ending.</textarea>" in page and "She is remembered." in page
+    assert "The host corrected a text meanwhile." in page
     epilogue = chronicle(app, token).state.epilogue
     assert epilogue is not None and epilogue.value == "She is remembered."

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask, render_template
 from flask.testing import FlaskClient
 from summoners_helpers import speaking
-from table_helpers import act, buttons, load, page, play_through_pages
+from table_helpers import act, buttons, load, page, play_through_pages, sheet
 from table_helpers import new_table as new_game_table
 
 from companion import matches
@@ -55,7 +55,7 @@ def new_table(client: FlaskClient, mode: str = "hotseat", lang: str = "en", **se
 def three_at_a_table(client: FlaskClient, lang: str = "en") -> tuple[str, list[str], str]:
     """A devices table for Ann, Brianna and Cy: (host token, seat tokens, spectator token)."""
     host = new_table(client, mode="devices", lang=lang, **THREE)
-    text = client.post(f"/t/{host}/links").get_data(as_text=True)
+    text = sheet(client, f"/t/{host}/links")
     urls = re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", text)
     assert len(urls) == 4
     return host, urls[:3], urls[3]
@@ -493,6 +493,7 @@ def assert_no_hidden_card(text: str, state: State, seat: int | None, where: str)
     return checked
 
 
+@pytest.mark.slow  # every page of every seat, every sixth step of a whole match
 def test_no_page_shows_another_seats_hidden_cards(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -556,9 +557,7 @@ SEED = int(os.environ.get("SUMMONERS_PAGES_SEED", "1"))
 # A whole match ------------------------------------------------------------------------------
 
 
-def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
-    client: FlaskClient, app: Flask
-) -> None:
+def test_a_full_match_against_bots_ends_with_a_result(client: FlaskClient, app: Flask) -> None:
     seats = {**THREE, "seat-1-kind": "heuristic", "seat-1-name": "Bo", "seat-2-kind": "random"}
     token = new_table(client, **seats)
     play_through_pages(client, app, token)
@@ -575,15 +574,6 @@ def test_a_full_match_against_bots_ends_with_a_result_and_a_rematch_keeps_seats(
         assert f"{row['chips']} VP chips + {row['points']} spirit points" in text
     if result["declarer"] is not None:
         assert f"{match.seats[result['declarer']].name} declared the end" in text
-    client.post(f"/t/{token}/rematch", data={"version": str(match.version)})
-    again = load(app, token)
-    assert again.number == 2 and again.game.result(again.state) is None
-    assert [(s.name, s.bot) for s in again.seats] == [
-        ("Ann", None),
-        ("Bo", "heuristic"),
-        ("Cy", "random"),
-    ]
-    assert "The match is over" not in page(client, f"/t/{token}/")
 
 
 def test_the_result_explains_a_tie() -> None:

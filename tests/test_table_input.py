@@ -1,16 +1,17 @@
-"""The worst input to a card table's or a chronicle's forms gets a 4xx with a message, never a 500,
-in bounded time: reproduced on the app as `companion serve` runs it (TESTING off, CSRF on)."""
+"""The worst input to a card table's or a chronicle's forms is refused with a message (the page
+saying why, after a redirect; a 4xx in JSON), never a 500: reproduced on the app as `companion
+serve` runs it (TESTING off, CSRF on). Numbers are read in bounded time because their length is
+checked before their digits are read."""
 
 from __future__ import annotations
 
 import html
-import time
 from pathlib import Path
 
 import pytest
 from conftest import make_app
 from flask import Flask
-from table_helpers import ServedClient, finish, load
+from table_helpers import ServedClient, finish, load, refused
 
 JSON = {"Accept": "application/json"}
 HUGE = "9" * 100_000
@@ -32,9 +33,7 @@ def test_a_rematch_with_an_unreadable_version_is_409(
 ) -> None:
     token = visitor.new_table("traitors-flame")
     over = finish(served_app, token)
-    started = time.monotonic()
     answer = visitor.post(f"/t/{token}/rematch", {"version": version}, headers=JSON)
-    assert time.monotonic() - started < 2
     assert answer.status_code == 409
     assert answer.get_json()["code"] == "stale-version"
     assert load(served_app, token).version == over.version
@@ -47,11 +46,8 @@ def test_a_links_post_naming_a_seat_by_thousands_of_digits_is_400(
     token = visitor.new_table(
         "traitors-flame", **{"seat-0-kind": "person", "seat-1-kind": "person"}
     )
-    started = time.monotonic()
     answer = visitor.post(f"/t/{token}/links", {"issue": asked})
-    assert time.monotonic() - started < 2
-    assert answer.status_code == 400
-    assert "Choose whose link to make" in answer.get_data(as_text=True)
+    assert "Choose whose link to make" in refused(visitor.client, answer)
 
 
 def _chronicle(visitor: ServedClient) -> str:
@@ -75,7 +71,8 @@ def test_a_turn_naming_a_prompt_by_digits_no_one_types_is_refused(
     form = {"version": str(version), "action": "roll", "prompt": prompt, "answer": "x"}
     form |= {"stakes_success": "s", "stakes_failure": "f"}
     answer = visitor.post(f"/c/{token}/turn", form)
-    assert 400 <= answer.status_code < 500
+    assert 'class="flash flash-error"' in refused(visitor.client, answer)
+    assert chronicle(served_app, token).version == version
     draft = visitor.post(f"/c/{token}/draft", {"field": "prompt", "text": prompt})
     assert draft.status_code == 400
 
@@ -86,7 +83,9 @@ def test_a_correction_of_a_text_named_by_odd_digits_is_404(
 ) -> None:
     token = _chronicle(visitor)
     form = {"target_seq": seq, "field": "answer", "text": "x", "version": "1"}
-    assert visitor.post(f"/c/{token}/revise", form).status_code == 404
+    assert visitor.post(f"/c/{token}/revise", form, headers=JSON).status_code == 404
+    sent_back = visitor.post(f"/c/{token}/revise", form)  # a page's form: to the table, told why
+    assert "does not open this page" in refused(visitor.client, sent_back)
 
 
 @pytest.mark.parametrize("start", ["²", "١", HUGE])
@@ -94,7 +93,6 @@ def test_a_lobby_option_in_odd_digits_is_400(visitor: ServedClient, start: str) 
     form = {"game": "traitors-flame", "language": "en", "mode": "hotseat"}
     form |= {"seat-0-kind": "person", "seat-1-kind": "person", "options-traitors-flame": "1"}
     answer = visitor.post("/games/", {**form, "option-traitors-flame-start": start})
-    assert answer.status_code == 400
     assert "Choose the table's options from the list." in html.unescape(
-        answer.get_data(as_text=True)
+        refused(visitor.client, answer)
     )

@@ -1,5 +1,6 @@
-"""The kit chronicles and card tables share: one error page for a link that opens nothing, 409 for
-a stale version (a page, or JSON when asked), the version poll, and the cached live fragment."""
+"""The kit chronicles and card tables share: one error page for a link that opens nothing, a stale
+version sent back to the page as it stands (409 in JSON), the version poll, and the cached live
+fragment."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import create
-from table_helpers import buttons, finish, load, new_table, page
+from table_helpers import buttons, finish, load, new_table, page, refused, sheet
 
 JSON = {"Accept": "application/json"}
 UNKNOWN = "n0-such-link-n0-such-link-n0-such"
@@ -52,9 +53,10 @@ def test_a_read_only_link_that_tries_to_move_gets_the_same_page(
 ) -> None:
     host = new_table(client, "traitors-flame", mode="devices", **two_people())
     spectator = sheet_tokens(client, host)[-1]
-    refused = client.post(f"/t/{spectator}/act", data={"version": "1", "action": "{}"})
-    assert refused.status_code == 404
-    assert "allowed to read only" in refused.get_data(as_text=True)
+    sent = client.post(f"/t/{spectator}/act", data={"version": "1", "action": "{}"})
+    assert "allowed to read only" in refused(client, sent)  # its own page says so
+    asked = client.post(f"/t/{spectator}/act", data={"version": "1", "action": "{}"}, headers=JSON)
+    assert asked.status_code == 404 and "allowed to read only" in asked.get_json()["error"]
 
 
 def test_a_stale_move_at_a_table_is_409_in_json_when_asked(client: FlaskClient, app: Flask) -> None:
@@ -70,9 +72,8 @@ def test_a_stale_move_at_a_table_is_409_in_json_when_asked(client: FlaskClient, 
         "code": "stale-version",
         "version": match.version,
     }
-    shown = client.post(f"/t/{token}/act", data=stale)
-    assert shown.status_code == 409
-    assert "Someone moved first" in shown.get_data(as_text=True)
+    shown = refused(client, client.post(f"/t/{token}/act", data=stale))
+    assert "Someone moved first" in shown
     assert load(app, token).version == match.version
 
 
@@ -105,9 +106,7 @@ def test_a_stale_rematch_is_409_with_the_table_as_it_stands(
         "code": "stale-version",
         "version": over.version,
     }
-    shown = client.post(f"/t/{token}/rematch", data=stale)
-    assert shown.status_code == 409
-    text = shown.get_data(as_text=True)
+    text = refused(client, client.post(f"/t/{token}/rematch", data=stale))
     assert "Someone moved first" in text and 'class="result-panel"' in text
     assert load(app, token).number == 1
     dealt = client.post(f"/t/{token}/rematch", data={"version": str(over.version)})
@@ -145,25 +144,27 @@ def test_a_stale_chronicle_form_is_409_in_json_when_asked(client: FlaskClient) -
     assert answer.status_code == 409
     body = answer.get_json()
     assert body["code"] == "stale-version" and body["version"] == version and body["error"]
+    assert body["kept"] == {}
 
 
 def test_the_table_fragment_is_rendered_once_per_version_and_viewer(
     client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion.web import streams
+    from flask import template_rendered
 
     rendered: list[str] = []
-    real = streams.render_template
 
-    def counting(name: str, **context: Any) -> str:
-        rendered.append(name)
-        return real(name, **context)
+    def counting(_sender: Any, template: Any, **_extra: Any) -> None:
+        rendered.append(template.name)
 
-    monkeypatch.setattr(streams, "render_template", counting)
     host = new_table(client, "traitors-flame", mode="devices", **two_people())
     ann, bo, spectator = sheet_tokens(client, host)
-    for token in (host, host, ann, ann, spectator):
-        page(client, f"/t/{token}/?fragment=1")
+    template_rendered.connect(counting, app)
+    try:
+        for token in (host, host, ann, ann, spectator):
+            page(client, f"/t/{token}/?fragment=1")
+    finally:
+        template_rendered.disconnect(counting, app)
     assert rendered == ["tables/_live.html"] * 3  # host, Ann, spectator: once each
     first = load(app, host).acting_seats()[0]
     acting, waiting = (ann, bo) if first == 0 else (bo, ann)
@@ -196,7 +197,7 @@ def sheet_tokens(client: FlaskClient, host: str) -> list[str]:
     """Make everyone's links on the table's sheet: the seats' tokens, then the spectators'."""
     import re
 
-    text = client.post(f"/t/{host}/links", data={"issue": "everyone"}).get_data(as_text=True)
+    text = sheet(client, f"/t/{host}/links", {"issue": "everyone"})
     return re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", text)
 
 

@@ -21,7 +21,12 @@ from werkzeug.serving import make_server
 from xss_payloads import payloads
 
 ALL = "\n\n".join(payloads())
-OUR_SCRIPTS = {"/static/js/play.js", "/static/js/links.js"}
+OUR_SCRIPTS = {
+    "/static/js/play.js",
+    "/static/js/links.js",
+    "/static/js/site.js",
+    "/static/js/live.js",
+}
 DANGEROUS_TAGS = {
     "script",
     "iframe",
@@ -207,6 +212,12 @@ def test_drafts_and_previews_are_clean(client: FlaskClient, app: Flask) -> None:
     assert audit(f'<main id="main">{preview}</main>') == []
 
 
+# Resolves once the page has rendered two frames and run the task queued after them.
+TWO_FRAMES = """() => new Promise(
+  r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r)))
+)"""
+
+
 @pytest.mark.browser
 def test_no_payload_runs_in_chromium_even_without_the_csp(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     app = make_app(tmp_path, CSP_ENABLED=False)
@@ -221,7 +232,7 @@ def test_no_payload_runs_in_chromium_even_without_the_csp(page, tmp_path: Path) 
             page.goto(f"http://127.0.0.1:{server.server_port}/c/{token}{path}")
             page.mouse.move(200, 300)
             page.keyboard.press("Tab")
-            page.wait_for_timeout(300)
+            page.evaluate(TWO_FRAMES)  # handlers run on a rendered frame (animations) have run
             assert page.evaluate("window.__xss") is None, path
             handlers = page.evaluate(
                 "[...document.querySelectorAll('*')].flatMap(e => [...e.attributes]"

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .. import chronicles, json_input, store
+from .. import chronicle_limits, chronicles, json_input, store
 from ..legacy import SCHEMA_VERSION, Event, EventFormatError, State, event_from_dict, event_to_dict
 from ..story import withdrawn_rolls
 from .errors import N_, BackupError, shown
@@ -26,8 +26,10 @@ from .verify import verified_state
 
 FORMAT = "ijinsho-chronicle"
 FORMAT_VERSION = 3
-MAX_BYTES = 16 * 1024 * 1024
-MAX_EVENTS = 5_000
+# An import takes what a chronicle may hold (chronicle_limits.py, where the numbers live):
+# these are the defaults; ``import_limits()`` gives the settings' own.
+MAX_EVENTS = chronicle_limits.from_settings({}).events
+MAX_BYTES = chronicle_limits.backup_bytes(chronicle_limits.from_settings({}))
 MAX_TITLE = 200
 MAX_DEPTH = 32  # a backup nests about ten levels deep
 TOP_FIELDS = {"format", "format_version", "chronicle", "events", "withdrawn"}
@@ -105,10 +107,27 @@ def dump(document: Mapping[str, Any]) -> str:
     return text + "\n"
 
 
+def import_limits() -> tuple[int, int]:
+    """The largest backup file an import takes, in bytes, and the most events it may hold:
+    those of a chronicle at its limits under the current settings."""
+    limits = chronicle_limits.from_settings()
+    return chronicle_limits.backup_bytes(limits), limits.events
+
+
 def import_backup(db: Database, data: bytes) -> chronicles.Created:
     """Check ``data`` completely, then create the chronicle and its links; BackupError if refused."""
     backup = read_backup(data)
-    return chronicles.create_from_events(db, backup.events, backup.title, backup.language)
+    try:
+        return chronicles.create_from_events(
+            db, backup.events, backup.title, backup.language, backup.state
+        )
+    except store.StreamFullError as err:
+        if err.what == "events":
+            message = N_("The backup holds more events than a chronicle may: at most %(limit)d.")
+            raise BackupError("too-many-events", message, limit=err.limit) from None
+        message = N_("The backup's texts take more than a chronicle may: at most %(megabytes)d MB.")
+        megabytes = max(1, err.limit // chronicle_limits.MiB)
+        raise BackupError("too-large", message, megabytes=megabytes) from None
 
 
 def read_backup(data: bytes) -> Backup:
@@ -138,12 +157,13 @@ def read_backup(data: bytes) -> Backup:
 
 def parse(data: bytes) -> dict[str, Any]:
     """The JSON object in ``data``; BackupError for too large, not UTF-8, not JSON, not ours."""
-    if len(data) > MAX_BYTES:
+    max_bytes, _events = import_limits()
+    if len(data) > max_bytes:
         raise BackupError(
             "too-large",
             N_("The file has %(size)d bytes; a backup may have at most %(limit)d."),
             size=len(data),
-            limit=MAX_BYTES,
+            limit=max_bytes,
         )
     text = _decoded(data)
     try:
@@ -303,12 +323,13 @@ def _events(document: dict[str, Any]) -> list[Event]:
     entries = _typed(document.get("events"), list, "events")
     if not entries:
         raise BackupError("no-events", N_("The backup holds no events."))
-    if len(entries) > MAX_EVENTS:
+    _bytes, max_events = import_limits()
+    if len(entries) > max_events:
         raise BackupError(
             "too-many-events",
             N_("The backup holds %(count)d events; at most %(limit)d are accepted."),
             count=len(entries),
-            limit=MAX_EVENTS,
+            limit=max_events,
         )
     return [_event(entry, expected) for expected, entry in enumerate(entries, start=1)]
 

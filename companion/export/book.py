@@ -23,7 +23,7 @@ from ..web.terms import stage_name
 from . import PAPERS
 from .contents import Contents, EditionError, contents
 from .fetcher import StaticFetcher
-from .typeset import Passes, finish, isolate, printable
+from .typeset import finish, isolate, passes_for, printable
 
 if TYPE_CHECKING:
     from weasyprint import Document
@@ -98,7 +98,6 @@ def book_html(
     """
     book = contents(state, edition)
     size = paper_for(paper)
-    japanese = book.language == "ja"
     with force_locale(book.language):
         html = render_template(
             "book/book.html",
@@ -117,8 +116,7 @@ def book_html(
             isolate=isolate,
             told_by=told_by(state),
         )
-    passes = Passes(japanese, kenten=japanese and not vertical, smart=book.language == "en")
-    return finish(html, passes)
+    return finish(html, passes_for(book.language, kenten=not vertical))
 
 
 def told_by(state: State) -> str:

@@ -12,13 +12,18 @@ from sqlite_utils import Database
 
 from .. import chronicles, store
 from ..db import connect, init_db
+from ..pg import is_url
 from ..store import UnknownStreamError
 from . import DEFAULT_EDITION, DEFAULT_PAPER, DEFAULT_THICKNESS_MM, EDITIONS, FORMATS, PAPERS
-from .backup import MAX_BYTES, export_backup, import_backup
+from .backup import export_backup, import_backup, import_limits
 from .errors import BackupError
 
 
-def _database() -> Database:
+def _database(looking: bool = False) -> Database:
+    database = current_app.config["DATABASE"]
+    if looking and not is_url(database) and not Path(database).is_file():
+        # Exporting only reads: an instance with no database yet holds no chronicle.
+        raise click.ClickException(f"There is no database at {database} yet: nothing to export.")
     init_db(current_app.config["DATABASE"])
     return connect(current_app.config["DATABASE"])
 
@@ -60,7 +65,7 @@ def export_command(
 
     With --print-shop, the cover is written beside the body as FILE-cover.pdf.
     """
-    db = _database()
+    db = _database(looking=True)
     try:
         loaded = chronicles.load(db, chronicle)
     except UnknownStreamError:
@@ -136,12 +141,14 @@ def _write(data: bytes, output: Path | None) -> None:
 def import_command(file: Path) -> None:
     """Create a new chronicle from the JSON backup FILE; prints its id and host link."""
     with file.open("rb") as handle:
-        data = handle.read(MAX_BYTES + 1)
+        data = handle.read(import_limits()[0] + 1)
     try:
         created = import_backup(_database(), data)
     except BackupError as err:
         raise click.ClickException(f"{file}: {err}") from None
-    address = str(current_app.config.get("PUBLIC_URL", "http://127.0.0.1:8000")).rstrip("/")
+    from ..hosts import public_address
+
+    address = public_address(current_app.config)
     click.echo(f"chronicle {created.id}")
     click.echo(f"host link: {address}/c/{created.host_token}/")
     click.echo(f"read-only link: {address}/c/{created.reader_token}/story")

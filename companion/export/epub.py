@@ -23,7 +23,7 @@ from ..web.terms import stage_name
 from .book import told_by
 from .contents import Contents, EditionError, contents
 from .epub_fonts import FAMILIES, epub_fonts
-from .typeset import Passes, finish, isolate, printable
+from .typeset import finish, isolate, passes_for, printable
 from .vertical import tate_chu_yoko
 
 NAMESPACE = uuid.UUID("6f1c0d55-1f4e-4b0e-9d8a-7a7f2b0c4e11")
@@ -133,8 +133,7 @@ def _part(
         told_by=told_by(book.state),
         **extra,
     )
-    english = book.language == "en"
-    html = finish(html, Passes(japanese=not english, phrases=False, smart=english))
+    html = finish(html, passes_for(book.language, phrases=False))
     if vertical:
         html = tate_chu_yoko(html)
     item = epub.EpubHtml(title=title, file_name=f"{name}.xhtml", lang=book.language, uid=name)

@@ -38,7 +38,7 @@ _SENTINEL = "\n\n# end-of-text\n"
 _IMAGE = re.compile(r"!(?=\[)")
 # Made files by stream, version and edition. A sample life's file is about 40 KB; the largest
 # legal one a few megabytes.
-CACHE = ByteLRU(16 * 1024 * 1024)
+CACHE = ByteLRU(8 * 1024 * 1024)  # with every other cache, under 64 MiB a process (README)
 
 
 def markdown_file(stream_id: str, version: int, state: State, edition: str) -> str:

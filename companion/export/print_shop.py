@@ -22,7 +22,7 @@ from ..legacy import State
 from . import DEFAULT_THICKNESS_MM, THICKNESS_RANGE_MM
 from .book import Paper, book_html, paper_for, render_document, told_by
 from .contents import EditionError, contents
-from .typeset import Passes, finish, isolate
+from .typeset import finish, isolate, passes_for
 
 if TYPE_CHECKING:
     from weasyprint import Document
@@ -160,8 +160,7 @@ def cover_html(state: State, edition: str, paper: str, pages: int, thickness_mm:
             isolate=isolate,
             told_by=told_by(state),
         )
-    japanese = book.language == "ja"
-    return finish(html, Passes(japanese, smart=not japanese))
+    return finish(html, passes_for(book.language))
 
 
 # Characters that lie on their side in vertical Japanese: turned a quarter to stand in the column.

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from .. import languages
+
 CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 SURROGATES = re.compile("[\ud800-\udfff]")
 ZWJ_SELECTOR = re.compile("(?<=\u200d.)\ufe0f|\ufe0f(?=\u200d)")
@@ -81,6 +83,15 @@ class Passes:
     phrases: bool = True
     kenten: bool = False  # WeasyPrint's 傍点, drawn by the stylesheet on wrapped characters
     smart: bool = False  # English punctuation
+
+
+def passes_for(language: str, *, phrases: bool = True, kenten: bool = False) -> Passes:
+    """The passes for a book in ``language``: phrases and 傍点 where lines break between any two
+    characters (Japanese), typographic punctuation where they break between words (English)."""
+    by_character = languages.about(language).wrap == "characters"
+    return Passes(
+        by_character, phrases=phrases, kenten=kenten and by_character, smart=not by_character
+    )
 
 
 def finish(html: str, passes: Passes) -> str:

@@ -6,7 +6,8 @@ Every text a player wrote is a ``Text`` carrying the ``seq`` of the event that w
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeAlias, TypedDict
 
@@ -17,7 +18,28 @@ from .setup import KINDS, Keystone, Setup
 PHASES = ("draw", "compose", "success", "failure", "reroll", "ended")
 END_REASONS = ("eight-marks", "old-age-ended")
 # The log as a persistent linked list, newest first: appending is O(1) and shares the past.
-Log: TypeAlias = "tuple[Recorded, Log] | None"
+# Its oldest part may be deferred: read only when something walks back that far.
+Log: TypeAlias = "tuple[Recorded, Log] | DeferredLog | None"
+
+
+class DeferredLog:
+    """The oldest part of a log, read by ``read`` the first time something walks back into it.
+
+    A state restored from a snapshot starts with its whole past deferred: most of what a state is
+    asked never needs the events behind it. ``read`` runs once, whichever thread asks first."""
+
+    def __init__(self, read: Callable[[], Log]) -> None:
+        self._read: Callable[[], Log] | None = read
+        self._log: Log = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Log:
+        """The log this part stands for."""
+        with self._lock:
+            if self._read is not None:
+                self._log = self._read()
+                self._read = None
+        return self._log
 
 
 @dataclass(frozen=True)
@@ -271,5 +293,8 @@ def _compose_step(check: TurningPoint) -> str:
 
 def _newest_first(log: Log) -> Iterator[Recorded]:
     while log is not None:
+        if isinstance(log, DeferredLog):
+            log = log.get()
+            continue
         record, log = log
         yield record

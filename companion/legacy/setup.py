@@ -49,6 +49,9 @@ class Setup:
     forgiving_undo: bool = False
     lines: str = ""
     veils: str = ""
+    # Every device shows the texts of the turn as they are typed; chronicles begun before the
+    # choice existed read as on, as they behaved.
+    show_writing: bool = True
 
 
 def placeholder_keystones(counts: tuple[int, int, int] = DEFAULT_COUNTS) -> tuple[Keystone, ...]:

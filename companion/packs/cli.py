@@ -34,8 +34,12 @@ def packs(ctx: click.Context, user_dir: Path | None) -> None:
     ctx.meta[_USER_DIR] = user_dir
 
 
-def _app_store(ctx: click.Context) -> Any:
-    """The instance's database, migrated, with the old pack files imported; closed at the end."""
+def _app_store(ctx: click.Context, looking: bool = False) -> Any:
+    """The instance's database, migrated, with the old pack files imported; closed at the end.
+
+    Only looking (``list``, ``show``) at an instance with no database yet makes none: the
+    uploaded packs are then the files of the instance's packs folder, if any.
+    """
     from flask.cli import ScriptInfo
 
     info = ctx.find_object(ScriptInfo)
@@ -44,6 +48,10 @@ def _app_store(ctx: click.Context) -> Any:
     app = info.load_app()
     ctx.with_resource(app.app_context())
     config = app.config
+    from companion.pg import is_url
+
+    if looking and not is_url(config["DATABASE"]) and not Path(config["DATABASE"]).is_file():
+        return Path(config["PACKS_DIR"])
     from companion.db import connect, init_db
     from companion.packs.registry import shipped_names
     from companion.packs.stored import import_folder
@@ -59,7 +67,7 @@ def _user_dir() -> Any:
     """The folder given, or the instance's store, opened on first use (``validate`` needs none)."""
     ctx = click.get_current_context()
     if ctx.meta[_USER_DIR] is None:
-        ctx.meta[_USER_DIR] = _app_store(ctx.find_root())
+        ctx.meta[_USER_DIR] = _app_store(ctx.find_root(), looking=ctx.info_name != "install")
     return ctx.meta[_USER_DIR]
 
 

@@ -16,7 +16,6 @@ stored packs by name, language and revision (``stored.py``).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import logging
 import os
 import re
@@ -26,6 +25,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
+from companion.bytecache import ByteLRU, deep_size
 from companion.languages import LANGUAGES
 from companion.packs.format import (
     Pack,
@@ -52,8 +52,9 @@ __all__ = [
 
 SHIPPED_DIR = Path(__file__).parent / "data"
 SUFFIX = ".md"
-# Parsed packs kept in memory: at most this many files, each at most MAX_BYTES of text (~50 MB).
-CACHED_FILES = 256
+# Parsed pack files kept in memory, bounded by what they take (bytecache.deep_size).
+PARSED_BYTES = 2 * 1024 * 1024
+_parsed_files = ByteLRU(PARSED_BYTES)
 _UPLOAD_ID = re.compile(r"-[0-9a-f]{6}")
 log = logging.getLogger(__name__)
 
@@ -84,10 +85,14 @@ def _read(path: Path) -> Pack:
     return _parsed(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-@functools.lru_cache(maxsize=CACHED_FILES)
 def _parsed(path: str, mtime_ns: int, size: int) -> Pack:
     """The pack in ``path``; the key's mtime and size make a changed file parse again."""
-    return parse_pack_bytes(Path(path).read_bytes(), source=path)
+    key = (path, mtime_ns, size)
+    pack = _parsed_files.get(key)
+    if pack is None:
+        pack = parse_pack_bytes(Path(path).read_bytes(), source=path)
+        _parsed_files.put(key, pack, deep_size((key, pack)))
+    return pack  # type: ignore[no-any-return]
 
 
 def _read_user_pack(path: Path) -> Pack | None:

@@ -5,7 +5,7 @@ A row keeps the pack's canonical text, who uploaded it (the browser's id; none f
 owner installed), its size, a version counted up at each change and a ``revision`` drawn anew
 at each write. Parsed packs are cached by (name, language, revision): a changed row is parsed
 again, and a row read through another connection or another database with the same revision is
-the same text. The cache holds at most ``CACHED_PACKS`` packs of at most 200 KB each.
+the same text. The cache holds at most ``CACHED_BYTES`` of parsed packs, as measured.
 
 Pack files found in the folder that older versions kept uploads in are imported once
 (``import_folder``): a row already present wins, so running it again changes nothing.
@@ -15,24 +15,22 @@ from __future__ import annotations
 
 import logging
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..bytecache import ByteLRU, deep_size
 from ..languages import LANGUAGES
 from ..sql import write_transaction
 from .format import Pack, PackError, parse_pack_bytes, valid_name
 
-CACHED_PACKS = 256
+CACHED_BYTES = 2 * 1024 * 1024
 LOCK = "companion-packs"
 SUFFIX = ".md"
 log = logging.getLogger(__name__)
 
-_cache: OrderedDict[tuple[str, str, str], Pack] = OrderedDict()
-_cache_lock = threading.Lock()
+_cache = ByteLRU(CACHED_BYTES)
 
 
 def _now() -> str:
@@ -42,19 +40,11 @@ def _now() -> str:
 
 
 def _cached(key: tuple[str, str, str]) -> Pack | None:
-    with _cache_lock:
-        pack = _cache.get(key)
-        if pack is not None:
-            _cache.move_to_end(key)
-        return pack
+    return _cache.get(key)  # type: ignore[no-any-return]
 
 
 def _remember(key: tuple[str, str, str], pack: Pack) -> None:
-    with _cache_lock:
-        _cache[key] = pack
-        _cache.move_to_end(key)
-        while len(_cache) > CACHED_PACKS:
-            _cache.popitem(last=False)
+    _cache.put(key, pack, deep_size((key, pack)))
 
 
 def _parse(name: str, language: str, revision: str, text: str) -> Pack | None:

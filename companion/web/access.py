@@ -9,31 +9,37 @@ from typing import Any
 from flask import abort, request, session
 
 from .. import logs, ratelimit
-from ..capabilities import Capability, resolve
+from ..capabilities import Capability, open_stream, resolve
 from ..db import get_db
+from ..store import Stream
 
 log = logging.getLogger("companion.access")
 REMEMBERED = 12
 OPENED_PATH = re.compile(r".*/[ct]/([A-Za-z0-9_-]{1,100})/")
 
 
-def capability_for(token: str, kind: str | None = None) -> Capability:
-    """The capability a URL token grants; 404 (the same as a missing chronicle) otherwise.
+def open_link(token: str, kinds: tuple[str, ...] | None = None) -> tuple[Capability, Stream]:
+    """The capability a URL token grants and its stream's header, read in one query; 404 (the
+    same as a missing chronicle) when the link opens nothing, or no stream of ``kinds``.
 
     The link is resolved before any limit: only misses count, and only misses are refused.
     """
-    cap = resolve(get_db(), token)
-    if cap is None:
+    opened = open_stream(get_db(), token)
+    if opened is None:
         ratelimit.count_miss()
         log.warning(
             "refused capability token from %s for %s", request.remote_addr, logs.request_path()
         )
         abort(404)
-    if kind is not None:
-        row = get_db().execute("SELECT kind FROM streams WHERE id = ?", [cap.stream_id]).fetchone()
-        if row is None or row[0] != kind:
-            abort(404)
-    return cap
+    cap, header = opened
+    if kinds is not None and header.kind not in kinds:
+        abort(404)
+    return cap, header
+
+
+def capability_for(token: str, kind: str | None = None) -> Capability:
+    """The capability a URL token grants; 404 (the same as a missing chronicle) otherwise."""
+    return open_link(token, None if kind is None else (kind,))[0]
 
 
 def require_write(cap: Capability) -> None:
@@ -61,16 +67,28 @@ def _path_of(item: Any) -> str:
     return str(item.get("url", "")) if isinstance(item, dict) else str(item)
 
 
-def opened_chronicles() -> list[dict[str, str]]:
-    """The chronicles and tables this browser opened whose links still work, latest first."""
+def opened_chronicles() -> list[dict[str, Any]]:
+    """The chronicles and tables this browser opened whose links still work, latest opened
+    first: each with its link's role and seat, its kind and when it last changed."""
     found = (_opened(_path_of(item)) for item in session.get("opened", []))
     return [item for item in found if item is not None]
 
 
-def _opened(url: str) -> dict[str, str] | None:
+def _opened(url: str) -> dict[str, Any] | None:
     match = OPENED_PATH.fullmatch(url)
     cap = resolve(get_db(), match.group(1)) if match else None
     if cap is None:
         return None
-    row = get_db().execute("SELECT title FROM streams WHERE id = ?", [cap.stream_id]).fetchone()
-    return {"url": url, "title": row[0] or "", "role": cap.role} if row else None
+    row = (
+        get_db()
+        .execute("SELECT title, kind, updated FROM streams WHERE id = ?", [cap.stream_id])
+        .fetchone()
+    )
+    if not row:
+        return None
+    title, kind, updated = row
+    return {"url": url, "title": title or "", "role": cap.role, "seat": cap.seat} | {
+        "stream_id": cap.stream_id,
+        "kind": kind,
+        "updated": updated,
+    }

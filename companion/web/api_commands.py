@@ -23,7 +23,7 @@ from . import streams
 from .access import require_write
 from .api import ApiError, Reply, bp, json_body, open_link
 from .api_state import state_json
-from .narrate import MAX_LISTED, describe
+from .narrate import MAX_LISTED, actor_of, describe, newer_events
 from .packs_view import pack_store
 from .setup_form import SetupForm, check_form
 from .undo_view import undo_seat
@@ -37,12 +37,27 @@ SETUP_FIELDS = {
     "mode",
     "pack",
     "forgiving_undo",
+    "show_writing",
     "lines",
     "veils",
 }
 # Events a stale client need not be told about: corrections and the chronicle's own start.
 QUIET_EVENTS = ("text-revised", "chronicle-started", "piles-shuffled")
 MAX_BATCH = 50
+# The fields of commands that hold a player's text (a 409 gives them back), in this order.
+TEXT_KEYS = (
+    "question",
+    "answer",
+    "success",
+    "failure",
+    "narration",
+    "name",
+    "description",
+    "why",
+    "outcome",
+    "epilogue",
+    "text",
+)
 
 
 @bp.post("/v1/chronicles")
@@ -115,6 +130,7 @@ def _setup_values(body: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, li
         "lines": _typed(body, "lines", str, ""),
         "veils": _typed(body, "veils", str, ""),
         "forgiving_undo": _typed(body, "forgiving_undo", bool, False),
+        "show_writing": _typed(body, "show_writing", bool, True),
     }
     default = [{"kind": k.kind, "name": k.name} for k in placeholder_keystones()]
     rows, where = _keystone_rows(body.get("keystones", default))
@@ -173,29 +189,45 @@ def commands(token: str) -> Response | Reply:
     version = _version(body)
     batch = _command_dicts(body)
     if version != chronicle.version:
-        return _stale(chronicle, version, cap)
+        return _stale(chronicle, version, cap, batch)
     issued = [_command(data, cap, chronicle) for data in batch]
     try:
-        updated = chronicles.execute(get_db(), chronicle, issued)
+        actor = actor_of(cap.role, cap.seat)
+        updated = chronicles.execute(get_db(), chronicle, issued, actor=actor)
     except StaleVersionError:
-        return _stale(chronicles.load(get_db(), chronicle.id), chronicle.version, cap)
+        return _stale(chronicles.load(get_db(), chronicle.id), chronicle.version, cap, batch)
     drafts.restore_undone(get_db(), updated.id, updated.state)  # an undo's texts come back
     return jsonify(state_json(updated, cap))
 
 
-def _stale(chronicle: chronicles.Chronicle, version: int, cap: Capability) -> Reply:
+def _stale(
+    chronicle: chronicles.Chronicle, version: int, cap: Capability, batch: list[dict[str, Any]]
+) -> Reply:
+    """409 with what happened since, the state now, and every text the refused commands held."""
     message = _since(chronicle, version)
-    return streams.stale_json(message, chronicle.version, state=state_json(chronicle, cap))
+    return streams.stale_json(
+        message, chronicle.version, state=state_json(chronicle, cap), kept=kept_texts(batch)
+    )
+
+
+def kept_texts(batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The texts the refused commands carried, so a client can put them back where they were."""
+    return [
+        {"command": index, "type": data.get("type"), "field": name, "text": data[name]}
+        for index, data in enumerate(batch)
+        for name in TEXT_KEYS
+        if isinstance(data.get(name), str) and data[name]
+    ]
 
 
 def _since(chronicle: chronicles.Chronicle, version: int) -> str:
     """What happened after ``version``, in words, and that nothing was changed."""
     newer = [
-        record.event
-        for record in chronicle.state.records()
-        if record.seq > version and record.event.kind not in QUIET_EVENTS
+        (event, actor)
+        for event, actor in newer_events(chronicle, version)
+        if event.kind not in QUIET_EVENTS
     ]
-    shown = [describe(event, chronicle) for event in newer[-MAX_LISTED:]]
+    shown = [describe(event, chronicle, actor) for event, actor in newer[-MAX_LISTED:]]
     return " ".join(
         [
             *shown,

@@ -58,6 +58,7 @@ def setup_json(setup: Setup) -> JSON:
         "mode": setup.mode,
         "pack": setup.pack_name,
         "forgiving_undo": setup.forgiving_undo,
+        "show_writing": setup.show_writing,
         "lines": setup.lines,
         "veils": setup.veils,
     }

@@ -65,7 +65,7 @@ def _delete(cap: Capability, stream_id: str, kinds: list[str], page: dict[str, A
         return _page(deletion.inventory(db, stream, exports), page)
     if not _same(request.form.get("name", ""), page["name"]):
         flash(_("The name you typed is not this one: nothing was deleted."), "error")
-        return _page(deletion.inventory(db, stream, exports), page), 400
+        return redirect(request.path, 303)  # the page again (post/redirect/get)
     removed = deletion.delete(db, stream, exports)
     flash(
         _(

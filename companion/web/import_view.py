@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import ratelimit
 from ..db import get_db
-from ..export.backup import MAX_BYTES, import_backup
+from ..export.backup import import_backup, import_limits
 from ..export.errors import BackupError
-from .access import opened_chronicles, remember
+from .access import remember
 from .text_errors import rule_message
 
 import_bp = Blueprint("imports", __name__)
@@ -30,18 +30,18 @@ def _allow_whole_backups(endpoint: str | None, values: dict[str, Any] | None) ->
     before the CSRF check reads the form.
     """
     if endpoint == "imports.upload":
-        request.max_content_length = MAX_BYTES + UPLOAD_OVERHEAD
+        request.max_content_length = import_limits()[0] + UPLOAD_OVERHEAD
 
 
 @import_bp.post("/import")
 @ratelimit.limited_like_creation
-def upload() -> Response | tuple[str, int]:
+def upload() -> Response:
     """Create a new chronicle from a JSON backup, then open it as its host."""
     upload = request.files.get("backup")
     if upload is None or not upload.filename:
         return _refuse_import(_("Choose a backup file (.json) to import."))
     try:
-        created = import_backup(get_db(), upload.read(MAX_BYTES + 1))
+        created = import_backup(get_db(), upload.read(import_limits()[0] + 1))
     except BackupError as err:
         return _refuse_import(backup_message(err))
     url = url_for("chronicle.play", token=created.host_token)
@@ -61,6 +61,7 @@ def backup_message(err: BackupError) -> str:
         return str(err)
 
 
-def _refuse_import(message: str) -> tuple[str, int]:
+def _refuse_import(message: str) -> Response:
+    """A refused backup: the start page says why (post/redirect/get: Back never posts again)."""
     flash(message, "error")
-    return render_template("main/index.html", opened=opened_chronicles()), 400
+    return redirect(url_for("main.index", _anchor="import"), 303)

@@ -3,7 +3,8 @@
 A link is stored only as a fingerprint, so its address can be shown only when it is made. A
 newly made set stays on the host's page while they work on it: the page's forms send the set
 back (``keep``), and the server shows again only those that still open this stream. Revoking
-one link leaves every other link working.
+one link leaves every other link working. Every post is answered with a redirect to the sheet
+(the set it shows travels in the sealed session, once), so Back never asks to post again.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ MAX_KEPT = 12
 # while the page that lists them (and re-renders them on each post) stays small.
 MAX_LINKS = 64
 SEAT_VALUE = re.compile(r"seat-([0-9]{1,2})")  # ASCII digits only: int() reads others too
-Answer = str | Response | tuple[str | Response, int]
+Answer = str | Response | tuple[Response, int]
 
 
 @dataclass(frozen=True)
@@ -79,20 +80,23 @@ def manage(token: str, cap: Capability, sheet: Sheet, **page: Any) -> Answer:
     if revoke_hash:
         if capabilities.revoke(get_db(), sheet.stream_id, revoke_hash):
             flash(sheet.revoked, "success")
-        if not kept:
-            return redirect(url_for(sheet.manage, token=token))
-        return render(token, cap, sheet, kept, **page)
+        return _show_next(token, sheet, kept)
     wanted = request.form.get("issue", sheet.bare_post)
     roles = _everyone(sheet) if wanted == "everyone" else _requested(wanted, sheet)
     made = capabilities.issue_within(get_db(), sheet.stream_id, roles, MAX_LINKS) if roles else None
     if made is None:
-        return _refuse(token, cap, sheet, kept, bool(roles), **page)
-    return render(token, cap, sheet, made if wanted == "everyone" else [*kept, *made], **page)
+        return _refuse(token, sheet, kept, bool(roles))
+    return _show_next(token, sheet, made if wanted == "everyone" else [*kept, *made])
 
 
-def _refuse(
-    token: str, cap: Capability, sheet: Sheet, kept: list[str], full: bool, **page: Any
-) -> tuple[str | Response, int]:
+def _show_next(token: str, sheet: Sheet, tokens: list[str]) -> Response:
+    """Send the host to the sheet, which shows ``tokens`` once (they travel sealed)."""
+    if tokens:
+        session["fresh_links"] = {sheet.stream_id: [{"token": t} for t in tokens[-MAX_KEPT:]]}
+    return redirect(url_for(sheet.manage, token=token), streams.SEE_OTHER)
+
+
+def _refuse(token: str, sheet: Sheet, kept: list[str], full: bool) -> Answer:
     """Make nothing: the post asked for no link this sheet makes (400), or too many are in use."""
     if full:
         message = _(
@@ -101,12 +105,12 @@ def _refuse(
         )
     else:
         message = _("Choose whose link to make from the buttons on this page.")
-    return streams.refuse(
-        message,
-        409 if full else 400,
-        lambda: render(token, cap, sheet, kept, **page),
-        code="too-many-links" if full else "refused",
-    )
+    if streams.wants_json():
+        return streams.refusal_json(
+            message, 409 if full else 400, "too-many-links" if full else "refused"
+        )
+    flash(message, "error")
+    return _show_next(token, sheet, kept)
 
 
 def _everyone(sheet: Sheet) -> list[tuple[str, int | None]]:

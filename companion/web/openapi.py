@@ -32,12 +32,25 @@ def _error_schemas() -> JSON:
         },
         ("error", "code"),
     )
+    kept = _obj(
+        {
+            "command": {**INT, "description": "The refused command's place in the batch."},
+            "type": STR,
+            "field": STR,
+            "text": STR,
+        }
+    )
     stale = _obj(
         {
             "error": STR,
             "code": {"const": "stale-version"},
             "version": INT,
             "state": _ref("State"),
+            "kept": {
+                "type": "array",
+                "items": kept,
+                "description": "Every text the refused commands carried, given back.",
+            },
         }
     )
     return {"Error": error, "StaleVersion": stale}
@@ -186,6 +199,7 @@ def _state() -> JSON:
             "mode": {"enum": ["digital", "table"]},
             "pack": STR,
             "forgiving_undo": BOOL,
+            "show_writing": BOOL,
             "lines": STR,
             "veils": STR,
             "phase": {"enum": list(PHASES)},

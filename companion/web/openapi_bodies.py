@@ -94,6 +94,11 @@ def request_schemas() -> JSON:
             "mode": {"enum": ["digital", "table"], "default": "digital"},
             "pack": {"type": "string", "default": "standard"},
             "forgiving_undo": {"type": "boolean", "default": False},
+            "show_writing": {
+                "type": "boolean",
+                "default": True,
+                "description": "Whether every device shows the turn's texts as they are typed.",
+            },
             "lines": {"type": "string", "maxLength": 20000, "default": ""},
             "veils": {"type": "string", "maxLength": 20000, "default": ""},
         },

@@ -76,7 +76,8 @@ def paths() -> JSON:
                 "description": (
                     "A seat link acts for its seat only. The host acts for the `seat` given in "
                     "the command, by default whoever's turn it is at `version`. A read-only link "
-                    "gets 404. A stale `version` gets 409 with the current state. `undo` takes "
+                    "gets 404. A stale `version` gets 409 with the current state and, in `kept`, "
+                    "every text the refused commands carried. `undo` takes "
                     "back a decision only for the seat that made it (403 `not-your-decision`); "
                     "a decision the rules keep gets 409 (`dice-stay-rolled`, `card-stays-veiled`)."
                 ),

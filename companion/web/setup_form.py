@@ -34,6 +34,7 @@ def blank_form(language: str) -> SetupForm:
         "language": language,
         "mode": "digital",
         "forgiving_undo": False,
+        "show_writing": True,
         "players": [""] * MAX_PLAYERS,
         "oldest": 0,
         "pioneer": "",
@@ -54,6 +55,9 @@ def read_form(form: Mapping[str, str]) -> SetupForm:
         "language": form.get("language", DEFAULT),
         "mode": form.get("mode", "digital"),
         "forgiving_undo": form.get("forgiving_undo") == "on",
+        # The page sends "off" before the box's "on": a box left unticked sends only "off",
+        # and a post without either (an older page) keeps the default, on.
+        "show_writing": _last(form, "show_writing", "on") == "on",
         "players": [form.get(f"player-{i}", "") for i in range(MAX_PLAYERS)],
         "oldest": _int(form.get("oldest"), -1),
         "pioneer": form.get("pioneer", ""),
@@ -72,6 +76,13 @@ def read_form(form: Mapping[str, str]) -> SetupForm:
             for i in range(MAX_PER_KIND)
         ]
     return SetupForm(values)
+
+
+def _last(form: Mapping[str, str], name: str, default: str) -> str:
+    """The last value sent under ``name`` (a hidden field then a tick box), else ``default``."""
+    getlist = getattr(form, "getlist", None)
+    values = getlist(name) if getlist is not None else [form[name]] if name in form else []
+    return str(values[-1]) if values else default
 
 
 def _int(text: str | None, default: int) -> int:
@@ -106,6 +117,7 @@ def check_form(sheet: SetupForm, packs: Sequence[Pack]) -> Setup | None:
         language=v["language"],
         mode=v["mode"],
         forgiving_undo=bool(v["forgiving_undo"]),
+        show_writing=bool(v.get("show_writing", True)),
         lines=v["lines"].strip(),
         veils=v["veils"].strip(),
     )

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
-from werkzeug.wrappers import Response
 
-from .. import chronicles
+from .. import chronicles, drafts
 from ..bidi import isolate
 from ..capabilities import Capability
+from ..chronicle_limits import LimitError
 from ..db import get_db
 from ..export import jobs
 from ..legacy import RuleError
@@ -24,25 +23,24 @@ from ..story import life_timeline, story_chapters, timeline_rounds
 from . import streams
 from .access import require_write
 from .chronicle import acting_seat, open_chronicle
-from .narrate import describe_since
+from .kept_words import holder
+from .narrate import actor_of, describe_since
 from .terms import stage_name
-from .text_errors import rule_message
+from .text_errors import rule_message, rule_status
 
 bp = Blueprint("story", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
 TEXT_LIMIT = 20_000
-Refusal = tuple[str | Response, int]
-Page = Callable[[chronicles.Chronicle], str]  # a form's page, as a chronicle stands
 
 
 @bp.get("/story")
-def log(token: str) -> str:
+def log(token: str) -> str | bytes:
     """The life as a story: a chapter per stage, each turning point in full."""
     cap, chronicle = open_chronicle(token)
     context = _context(token, cap, chronicle)
 
     def chapters_html() -> Markup:
-        return streams.cached_page(
+        return streams.cached_part(
             streams.cache_key("story", cap, chronicle.version),
             token,
             lambda: render_template(
@@ -63,7 +61,7 @@ def log(token: str) -> str:
         for job in jobs.jobs_for(get_db(), chronicle.id, chronicle.version)
     )
     key = streams.cache_key("story-page", cap, chronicle.version, request.full_path, books)
-    return str(streams.cached_page(key, token, page))
+    return streams.cached_page(key, token, page)
 
 
 @bp.get("/text/<int:seq>/<field>")
@@ -74,11 +72,32 @@ def text(token: str, seq: int, field: str) -> str:
     found = find_text(chronicle.state, seq, field)
     if found is None:
         abort(404)
-    return _text_page(token, cap, chronicle, found)
+    posted = _kept(chronicle, cap).get(_revise_key(seq, field))
+    return _text_page(token, cap, chronicle, found, posted)
+
+
+def _revise_key(seq: int, field: str) -> str:
+    """The kept-words field a correction's text is kept under when it is refused."""
+    return f"revise:{seq}:{field}"
+
+
+def _kept(chronicle: chronicles.Chronicle, cap: Capability) -> dict[str, str]:
+    """The words kept for this link, by field (a refused correction's or epilogue's text)."""
+    if not cap.can_write:
+        return {}
+    return {
+        name: text for name, (text, _p) in drafts.kept(get_db(), chronicle.id, holder(cap)).items()
+    }
+
+
+def _keep(chronicle: chronicles.Chronicle, cap: Capability, name: str, text: str) -> None:
+    """Keep a refused form's text for this link: its page shows it again in the form."""
+    if not streams.wants_json():
+        drafts.keep(get_db(), chronicle.id, holder(cap), {name: text})
 
 
 @bp.post("/revise")
-def revise(token: str) -> Response | Refusal:
+def revise(token: str) -> streams.Refusal:
     """Correct a text written earlier; the correction is an event and the history stays."""
     cap, chronicle = open_chronicle(token)
     require_write(cap)
@@ -86,15 +105,20 @@ def revise(token: str) -> Response | Refusal:
     found = find_text(chronicle.state, _seq(form), form.get("field", ""))
     if found is None:
         abort(404)  # as the correction page of a text that is not there
-    page = _text_page_of(token, cap, found.seq, found.field)
-    if len(form.get("text", "")) > TEXT_LIMIT:
-        return streams.refuse(_too_long(), 400, lambda: page(chronicle))
+    name, typed = _revise_key(found.seq, found.field), form.get("text", "")
+    back = url_for("story.text", token=token, seq=found.seq, field=found.field)
+    if len(typed) > TEXT_LIMIT:
+        _keep(chronicle, cap, name, typed)
+        return streams.refuse(_too_long(), 400, back)
     if streams.is_stale(form, chronicle.version):
-        return _stale(chronicle, streams.posted_version(form), page)
-    command = ReviseText(acting_seat(cap, chronicle), found.seq, found.field, form["text"])
-    refused = _execute(chronicle, command, page)
+        _keep(chronicle, cap, name, typed)
+        return _stale(chronicle, streams.posted_version(form), back)
+    command = ReviseText(acting_seat(cap, chronicle), found.seq, found.field, typed)
+    refused = _execute(chronicle, cap, command, back)
     if refused is not None:
+        _keep(chronicle, cap, name, typed)
         return refused
+    drafts.drop_kept(get_db(), chronicle.id, holder(cap), [name])
     flash(_("The correction is kept; earlier versions stay in its history."), "success")
     return redirect(url_for("story.log", token=token, _anchor=form.get("anchor", "")))
 
@@ -105,14 +129,18 @@ def _seq(form: Any) -> int:
     return int(raw) if readable else -1
 
 
-def _execute(chronicle: chronicles.Chronicle, command: Command, page: Page) -> Refusal | None:
-    """Carry out ``command``; a refusal (the rules, or someone writing first) shows ``page``."""
+def _execute(
+    chronicle: chronicles.Chronicle, cap: Capability, command: Command, back: str
+) -> streams.Refusal | None:
+    """Carry out ``command``; a refusal (the rules, or someone writing first) goes ``back``."""
     try:
-        chronicles.execute(get_db(), chronicle, [command])
+        chronicles.execute(get_db(), chronicle, [command], actor=actor_of(cap.role, cap.seat))
+    except LimitError as err:  # the chronicle is full, or corrected too often or too fast
+        return streams.refuse(rule_message(err), rule_status(err), back)
     except RuleError as err:
-        return streams.refuse(rule_message(err), 400, lambda: page(chronicle))
+        return streams.refuse(rule_message(err), 400, back)
     except StaleVersionError:
-        return _stale(chronicles.load(get_db(), chronicle.id), chronicle.version, page)
+        return _stale(chronicles.load(get_db(), chronicle.id), chronicle.version, back)
     return None
 
 
@@ -122,26 +150,14 @@ def _too_long() -> str:
     )
 
 
-def _stale(chronicle: chronicles.Chronicle, seen: int, page: Page) -> Refusal:
+def _stale(chronicle: chronicles.Chronicle, seen: int, back: str) -> streams.Refusal:
     """409: the chronicle moved on since the form was made; the page shows it now, text kept."""
     message = describe_since(chronicle, seen)
-    return streams.stale(message, chronicle.version, lambda: page(chronicle))
+    return streams.stale(message, chronicle.version, back)
 
 
 def _context(token: str, cap: Capability, chronicle: chronicles.Chronicle) -> dict[str, Any]:
     return {"token": token, "cap": cap, "chronicle": chronicle, "state": chronicle.state}
-
-
-def _text_page_of(token: str, cap: Capability, seq: int, field: str) -> Page:
-    """The correction page of one text, as a chronicle stands, the posted text in its form."""
-
-    def page(chronicle: chronicles.Chronicle) -> str:
-        found = find_text(chronicle.state, seq, field)
-        if found is None:
-            abort(404)
-        return _text_page(token, cap, chronicle, found, posted=request.form.get("text"))
-
-    return page
 
 
 def _text_page(
@@ -168,41 +184,34 @@ def _text_page(
 def end(token: str) -> str:
     """The result of the life, the epilogue and the timeline."""
     cap, chronicle = open_chronicle(token)
-    return _end_page(token, cap, fragment=bool(request.args.get("fragment")))(chronicle)
-
-
-def _end_page(token: str, cap: Capability, fragment: bool = False) -> Page:
-    """The end page as a chronicle stands; after a refused post, the posted epilogue in its form.
-    With ``fragment``, only its live part (what open pages fetch when it changed)."""
-
-    def page(chronicle: chronicles.Chronicle) -> str:
-        state = chronicle.state
-        return render_template(
-            "chronicle/_end_live.html" if fragment else "chronicle/end.html",
-            signs=[r for r in timeline_rounds(state) if r.mark or r.sacrifices or r.losses],
-            timeline=life_timeline(
-                state,
-                [f"{stage_name(s.index)} {s.age}" for s in STAGES],
-                _("The life of %(name)s", name=isolate(state.setup.pioneer)),
-            ),
-            posted=request.form.get("epilogue") if request.method == "POST" else None,
-            **_context(token, cap, chronicle),
-        )
-
-    return page
+    state = chronicle.state
+    fragment = bool(request.args.get("fragment"))  # only its live part, for open pages
+    return render_template(
+        "chronicle/_end_live.html" if fragment else "chronicle/end.html",
+        signs=[r for r in timeline_rounds(state) if r.mark or r.sacrifices or r.losses],
+        timeline=life_timeline(
+            state,
+            [f"{stage_name(s.index)} {s.age}" for s in STAGES],
+            _("The life of %(name)s", name=isolate(state.setup.pioneer)),
+        ),
+        posted=_kept(chronicle, cap).get("epilogue"),
+        **_context(token, cap, chronicle),
+    )
 
 
 @bp.post("/epilogue")
-def epilogue(token: str) -> Response | Refusal:
+def epilogue(token: str) -> streams.Refusal:
     """Write (or rewrite) the epilogue once the life has ended."""
     cap, chronicle = open_chronicle(token)
     require_write(cap)
-    form, page = request.form, _end_page(token, cap)
+    form, back = request.form, url_for("story.end", token=token, _anchor="epilogue")
     text = form.get("epilogue", "")
     if len(text) > TEXT_LIMIT:
-        return streams.refuse(_too_long(), 400, lambda: page(chronicle))
+        _keep(chronicle, cap, "epilogue", text)
+        return streams.refuse(_too_long(), 400, back)
     if streams.is_stale(form, chronicle.version):
-        return _stale(chronicle, streams.posted_version(form), page)
+        _keep(chronicle, cap, "epilogue", text)
+        return _stale(chronicle, streams.posted_version(form), back)
     seat = acting_seat(cap, chronicle)
     written = chronicle.state.epilogue
     command: Command = (
@@ -210,8 +219,10 @@ def epilogue(token: str) -> Response | Refusal:
         if written is None
         else ReviseText(seat, written.seq, written.field, text)
     )
-    refused = _execute(chronicle, command, page)
+    refused = _execute(chronicle, cap, command, back)
     if refused is not None:
+        _keep(chronicle, cap, "epilogue", text)
         return refused
+    drafts.drop_kept(get_db(), chronicle.id, holder(cap), ["epilogue"])
     flash(_("The epilogue is written."), "success")
     return redirect(url_for("story.end", token=token))

@@ -4,6 +4,7 @@ and the live part of the page, rendered once per version and kind of viewer."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,28 +43,68 @@ def read_only_notice(match: matches.Match) -> str | None:
     return None
 
 
+# Hot-seat tables whose device holder this browser remembers: the newest few (the session
+# cookie stays small however many tables a browser opens).
+REMEMBERED_TABLES = 8
+
+
 def viewer_seat(cap: Capability, match: matches.Match) -> int | None:
     """Whose eyes this page looks through: a seat link's seat; in hot-seat the only person at
-    the table, or else the person holding the device while it is their move (the cover shows
-    only when the device changes hands between people)."""
+    the table, or else the person holding the device while it is their move, or just after it
+    while they look at what the move showed them (the cover shows only when the device
+    changes hands between people)."""
     if cap.role == "seat":
         return cap.seat
     if cap.role == "host" and match.mode == "hotseat":
         people = [s for s, seat in enumerate(match.seats) if seat.bot is None]
         if len(people) == 1:
             return people[0]
-        holder = _device_holder(match.id)
-        if holder is not None and holder in humans_to_act(match):
+        holder, looking = _device_holder(match)
+        if holder is not None and (looking or holder in humans_to_act(match)):
             return holder
     return None
 
 
-def _device_holder(match_id: str) -> int | None:
-    """The last person who took this device at this hot-seat table."""
-    held = session.get("revealed", {}).get(match_id)
-    if isinstance(held, list) and held:  # sessions from before kept [seat, version]
+def passing(cap: Capability, match: matches.Match) -> int | None:
+    """In hot-seat, the person who just moved and now looks at what the move showed them
+    before passing the device on; None otherwise."""
+    if cap.role != "host" or match.mode != "hotseat":
+        return None
+    holder, looking = _device_holder(match)
+    return holder if looking else None
+
+
+def _device_holder(match: matches.Match) -> tuple[int | None, bool]:
+    """The last person who took this device at this hot-seat table, and whether they are
+    looking at what their move showed them (it was kept as ``[seat, version]`` at that move)."""
+    held = session.get("revealed", {}).get(match.id)
+    looking = False
+    if isinstance(held, list) and held:
+        looking = len(held) == 2 and held[1] == match.version and isinstance(held[0], int)
         held = held[0]
-    return held if isinstance(held, int) else None
+    return (held, looking) if isinstance(held, int) else (None, False)
+
+
+def hold_device(match_id: str, held: int | list[int] | None) -> None:
+    """Remember who holds this hot-seat device (``None``: nobody, the cover shows), keeping the
+    newest few tables only."""
+    revealed = {k: v for k, v in dict(session.get("revealed", {})).items() if k != match_id}
+    if held is not None:
+        revealed[match_id] = held
+    session["revealed"] = dict(list(revealed.items())[-REMEMBERED_TABLES:])
+
+
+def revealed_to(seat: int, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether the events from ``before`` to ``after`` show ``seat`` something hidden (a hand
+    looked at, a card drawn): the game's events carry that under ``private``."""
+    old, new = before.get("events", []), after.get("events", [])
+    fresh = new[len(old) :] if len(new) >= len(old) else new
+    return any(
+        isinstance(event, dict)
+        and isinstance(event.get("private"), dict)
+        and seat in event["private"].get("seats", [])
+        for event in fresh
+    )
 
 
 def humans_to_act(match: matches.Match) -> list[int]:
@@ -71,9 +112,8 @@ def humans_to_act(match: matches.Match) -> list[int]:
     return [s for s in match.acting_seats() if match.seats[s].bot is None]
 
 
-def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str, Any]:
-    """What the table page and its live fragment need."""
-    seat = viewer_seat(cap, match)
+def seen_by(token: str, cap: Capability, match: matches.Match, seat: int | None) -> dict[str, Any]:
+    """What the table page and its live fragment need, through the eyes of ``seat``."""
     game = match.game
     view = game.view(match.state, seat)
     playable = cap.can_write and match.read_only is None
@@ -81,6 +121,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
     if seat is not None and match.seats[seat].bot is not None:
         legal = []
     people_to_act = humans_to_act(match)
+    after_move = passing(cap, match)
     return {
         "token": token,
         "cap": cap,
@@ -96,6 +137,7 @@ def table_context(token: str, cap: Capability, match: matches.Match) -> dict[str
         "log": game_log(match, view),
         "cover": cap.role == "host" and match.mode == "hotseat" and seat is None and people_to_act,
         "humans_to_act": people_to_act,
+        "passing": after_move,
         "result": game.result(match.state),
         "standing": list(zip(match.names(), game.standings(match.state), strict=True)),
         "notice": read_only_notice(match),
@@ -135,8 +177,13 @@ def live_html(context: dict[str, Any]) -> Markup:
     return streams.live_fragment(live_key(context), "tables/_live.html", context)
 
 
-def live_key(context: dict[str, Any]) -> tuple[Any, ...]:
-    """Everything the live part depends on: in hot-seat, whoever holds the device too."""
+def live_key(context: dict[str, Any], kind: str = "table-live", *more: Any) -> tuple[Any, ...]:
+    """Everything the live part (or, with ``more``, the whole page) depends on: the link, the
+    version and whose eyes it looks through (in hot-seat, whoever holds the device, and whether
+    the one who just moved is still looking). ``context`` needs only ``cap``, ``match``, ``seat``
+    and ``passing``."""
     match = context["match"]
     asked = tuple(sorted((k, v) for k, v in request.args.items(multi=True) if k != "fragment"))
-    return streams.cache_key("table-live", context["cap"], match.version, context["seat"], asked)
+    return streams.cache_key(
+        kind, context["cap"], match.version, context["seat"], context["passing"], asked, *more
+    )

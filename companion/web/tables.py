@@ -9,6 +9,7 @@ from flask import (
     abort,
     flash,
     g,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -17,7 +18,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
-from .. import json_input, live, matches, ratelimit
+from .. import held_forms, json_input, live, matches, ratelimit
 from ..capabilities import Capability
 from ..cardgames import AnyGame, CardGameRuleError, game_keys, get_game
 from ..cardgames.marks import N_
@@ -25,15 +26,19 @@ from ..db import get_db
 from ..languages import DEFAULT
 from ..store import StaleVersionError, UnknownStreamError
 from ..text import render_markdown
-from . import links_sheet, rules_page, streams, table_setup
+from . import links_sheet, polls, rules_page, streams, table_setup
 from .access import capability_for, remember, require_write
 from .boards import board_for
 from .table_view import (
     game_log,
+    hold_device,
     humans_to_act,
     live_html,
+    live_key,
+    passing,
     read_only_notice,
-    table_context,
+    revealed_to,
+    seen_by,
     viewer_seat,
 )
 from .text_errors import rule_message
@@ -41,7 +46,7 @@ from .wording import gettext as _
 
 bp = Blueprint("tables", __name__)
 bp.add_app_template_global(board_for, "board_for")  # the lobby and rules pages name each game
-Refusal = tuple[str | Response, int]
+Refusal = streams.Refusal
 streams.use_stream_errors(bp)
 
 
@@ -49,10 +54,15 @@ def _games() -> list[AnyGame]:
     return [get_game(key) for key in game_keys()]
 
 
+HELD = "games"  # a refused lobby form's kind among the held forms (and its session key)
+
+
 @bp.get("/games/")
 def lobby() -> str:
-    """Choose a game, name the seats, pick bots and the game's options."""
-    return _lobby({})
+    """Choose a game, name the seats, pick bots and the game's options; after a refused post,
+    the form as it was sent."""
+    held = held_forms.find(get_db(), HELD, session.get("held", {}).get(HELD))
+    return _lobby(held if isinstance(held, dict) else {})
 
 
 def _lobby(form: Any) -> str:
@@ -69,7 +79,7 @@ def _lobby(form: Any) -> str:
 
 
 @bp.post("/games/")
-def create() -> Response | tuple[str, int]:
+def create() -> Response:
     """Set up a table and deal the first match."""
     form = request.form
     key, mode, language = (
@@ -84,8 +94,14 @@ def create() -> Response | tuple[str, int]:
         matches.check_options(key, options, len(seats))
     except matches.MatchSetupError as err:
         flash(rule_message(err), "error")
-        return _lobby(form), 400
+        held = held_forms.hold(get_db(), HELD, form.to_dict(flat=True))
+        session["held"] = {**session.get("held", {}), HELD: held}
+        return redirect(url_for("tables.lobby"), streams.SEE_OTHER)
     ratelimit.check_creation()
+    kept = dict(session.get("held", {}))
+    if HELD in kept:
+        held_forms.drop(get_db(), kept.pop(HELD))
+        session["held"] = kept
     title = table_setup.name_in(key, language)
     _sid, token = matches.create(get_db(), key, seats, mode, language, options=options, title=title)
     remember(url_for("tables.table", token=token))
@@ -108,7 +124,7 @@ def open_table(token: str) -> tuple[Capability, matches.Match]:
     (with why, for a table whose record cannot be read at all)."""
     missing = (UnknownStreamError, matches.NotAMatchError)
     try:
-        cap, match = streams.open_stream(token, matches.load, missing=missing)
+        cap, match = streams.open_stream(token, matches.load, game_keys(), missing=missing)
     except matches.UnreadableMatchError:
         streams.unreadable(
             _(
@@ -120,22 +136,37 @@ def open_table(token: str) -> tuple[Capability, matches.Match]:
 
 
 @bp.get("/t/<token>/")
-def table(token: str) -> str:
-    """The table: the deck, every hand (backs for others), the played cards, scores and the log."""
+def table(token: str) -> str | bytes:
+    """The table: the deck, every hand (backs for others), the played cards, scores and the log.
+
+    Rendered once per version and viewer (``table_view.live_key``): a view of a kept page works
+    out nothing but whose eyes it looks through."""
     cap, match = open_table(token)
     remember(url_for("tables.table", token=token))
-    context = table_context(token, cap, match)
-    html = live_html(context)
+    seat = viewer_seat(cap, match)
+
+    def page(template: str) -> str:
+        context = seen_by(token, cap, match, seat)
+        if template == "tables/_live.html":
+            return render_template(template, **context)
+        return render_template(template, live_html=live_html(context), **context)
+
+    keyed = {"cap": cap, "match": match, "seat": seat, "passing": passing(cap, match)}
     if request.args.get("fragment"):
-        return str(html)
-    return render_template("tables/table.html", live_html=html, **context)
+        key = live_key(keyed)
+        return streams.cached_page(key, token, lambda: page("tables/_live.html"))
+    if session.get("_flashes"):
+        return page("tables/table.html")
+    key = live_key(keyed, "table", request.full_path)
+    return streams.cached_page(key, token, lambda: page("tables/table.html"))
 
 
 @bp.get("/t/<token>/version")
 def version(token: str) -> Response:
-    """The match's version, polled by open pages."""
-    _cap, match = open_table(token)
-    return streams.version_json(match.version)
+    """The match's version, polled by open pages: read from the store's header of the match,
+    never by replaying it."""
+    _cap, header = streams.open_header(token, game_keys())
+    return jsonify(polls.answer(get_db(), "t", header))
 
 
 @bp.get("/t/<token>/events")
@@ -153,10 +184,19 @@ def reveal(token: str) -> Response | Refusal:
     seat = streams.posted_number(request.form, "seat")
     if seat not in humans_to_act(match):
         message = _("It is not that seat's turn.")
-        return streams.refuse(message, 409, lambda: _table_page(token, cap, match))
-    revealed = dict(session.get("revealed", {}))
-    revealed[match.id] = seat
-    session["revealed"] = revealed
+        return streams.refuse(message, 409, url_for("tables.table", token=token))
+    hold_device(match.id, seat)
+    return redirect(url_for("tables.table", token=token))
+
+
+@bp.post("/t/<token>/pass")
+def pass_device(token: str) -> Response:
+    """Hot-seat: the person who just moved has seen what their move showed them; the device
+    is passed on (the cover screen hides every hand again)."""
+    cap, match = open_table(token)
+    if cap.role != "host" or match.mode != "hotseat":
+        abort(404)
+    hold_device(match.id, None)
     return redirect(url_for("tables.table", token=token))
 
 
@@ -174,12 +214,25 @@ def act(token: str) -> Response | Refusal:
         action = json_input.loads(request.form.get("action", ""))
         if seat is None or not isinstance(action, dict):
             raise CardGameRuleError(N_("Choose an action from the table."), "no-seat")
-        matches.act(get_db(), match, seat, action, match.version)
+        moved = matches.act(get_db(), match, seat, action, match.version)
     except StaleVersionError:
         return _stale(token, cap, matches.load(get_db(), match.id))
     except ValueError as err:
         return _refused(token, cap, match, err)
+    _look_before_passing(cap, match, moved, seat)
     return redirect(url_for("tables.table", token=token))
+
+
+def _look_before_passing(
+    cap: Capability, before: matches.Match, after: matches.Match, seat: int
+) -> None:
+    """Hot-seat: when a move showed its player something hidden (a hand looked at, a card
+    drawn) and the device goes to someone else next, that player sees it first; the page
+    then offers to pass the device on."""
+    if cap.role != "host" or before.mode != "hotseat" or seat in humans_to_act(after):
+        return
+    if revealed_to(seat, before.state, after.state):
+        hold_device(after.id, [seat, after.version])
 
 
 @bp.post("/t/<token>/rematch")
@@ -201,7 +254,7 @@ def rematch(token: str) -> Response | Refusal:
 def _stale(token: str, cap: Capability, match: matches.Match) -> Refusal:
     """409: the table moved on since the page was made; the page (or JSON) shows it now."""
     message = _("Someone moved first; the table now shows the new state.")
-    return streams.stale(message, match.version, lambda: _table_page(token, cap, match))
+    return streams.stale(message, match.version, url_for("tables.table", token=token))
 
 
 def _refused(
@@ -215,19 +268,12 @@ def _refused(
         message = rule_message(err, match.key)
     else:
         message = _("That action could not be read.")
-    latest = matches.load(get_db(), match.id)
     return streams.refuse(
         message,
         409 if read_only else status,
-        lambda: _table_page(token, cap, latest),
+        url_for("tables.table", token=token),
         code="read-only" if read_only else "refused",
     )
-
-
-def _table_page(token: str, cap: Capability, match: matches.Match) -> str:
-    """The table page as it stands, after a refused move."""
-    context = table_context(token, cap, match)
-    return render_template("tables/table.html", live_html=live_html(context), **context)
 
 
 @bp.get("/t/<token>/replay")

@@ -69,6 +69,10 @@ RULE_STATUS = {
     "dice-stay-rolled": 409,
     "card-stays-veiled": 409,
     "nothing-to-undo": 409,
+    # A chronicle at one of its limits (chronicle_limits.py): full, or corrected too fast.
+    "chronicle-full": 409,
+    "text-corrected-enough": 409,
+    "corrections-too-fast": 429,
 }
 
 

@@ -6,7 +6,13 @@
   if (!live) return;
   const dirty = new Map(); // field name -> value the viewer typed but has not sent
   let version = Number(live.dataset.version);
+  let knownDrafts = null; // the drafts' signature last seen: it changes as anyone types
   let busy = false;
+  // While the viewer types (an input method composing Japanese above all), a refresh for
+  // someone else's typing waits: replacing the field would break the composition.
+  let composing = false;
+  let lastInput = 0;
+  const TYPING_MS = 1500;
 
   function csrfToken() {
     const input = document.querySelector("input[name=csrf_token]");
@@ -17,7 +23,7 @@
     const body = new URLSearchParams(data);
     body.set("csrf_token", csrfToken());
     return fetch(url, { method: "POST", body: body, credentials: "same-origin",
-      headers: { "X-CSRFToken": csrfToken() } });
+      headers: { "X-CSRFToken": csrfToken(), "Accept": "application/json" } });
   }
 
   // Drafts: saved to the server (shared by every device) and to this browser.
@@ -35,9 +41,17 @@
     function say(message) { if (status) status.textContent = message || ""; }
     try { localStorage.setItem(storageKey(field.name), field.value); } catch (e) { /* private mode */ }
     if (!url) return;
-    post(url, { field: field.name, text: field.value }).then(function (r) {
+    post(url, { field: field.name, text: field.value, turn: turnNo(), version: version }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
-        if (r.ok && data.saved === true) { say(live.dataset.draftSaved); return; }
+        if (r.ok && data.saved === true) {
+          say(live.dataset.draftSaved);
+          if (typeof data.drafts === "string") knownDrafts = data.drafts; // our own typing
+          if (data.kept === true) { // the turn moved on: the words wait beside it
+            pendingDrafts = data.drafts || "";
+            refresh({ version: wanted });
+          }
+          return;
+        }
         if (r.status === 400) { say(data.error || live.dataset.draftUnsaved); return; }
         say(live.dataset.draftUnsaved);
         retryDraft(field, r.headers.get("Retry-After"));
@@ -55,10 +69,12 @@
   live.addEventListener("input", function (event) {
     const field = event.target;
     if (!field.name || !(field.matches("textarea, input[type=text]"))) return;
+    lastInput = Date.now();
     dirty.set(field.name, field.value);
     if (!field.hasAttribute("data-draft")) return;
     clearTimeout(timers.get(field.name));
-    timers.set(field.name, setTimeout(function () { saveDraft(field); }, 600));
+    // Soon after a pause in typing: every other device shows the words as they stand.
+    timers.set(field.name, setTimeout(function () { saveDraft(field); }, 300));
     if (field.hasAttribute("data-preview")) schedulePreview(field);
   });
   // The prompt chosen is a draft too: a reload, another device or a refused form keeps it.
@@ -72,7 +88,10 @@
   // This page's own move reloads it: the focus then goes to the turn's title, so that the next
   // Tab reaches the new step's controls rather than the site's navigation.
   const movedKey = "moved:" + location.pathname;
-  live.addEventListener("submit", function () {
+  live.addEventListener("compositionstart", function () { composing = true; });
+  live.addEventListener("compositionend", function () { composing = false; lastInput = Date.now(); });
+  live.addEventListener("submit", function (event) {
+    if (event.defaultPrevented) return; // not sent (offline): what was typed stays
     dirty.clear();
     try { sessionStorage.setItem(movedKey, "1"); } catch (e) { /* private mode */ }
   });
@@ -82,11 +101,16 @@
     title.setAttribute("tabindex", "-1");
     title.focus();
   }
+  // After the dice the page opens at their outcome (the address names it): the focus goes there,
+  // where the next Tab reaches what to do now, and the page stays where it opened.
   function focusAfterOwnMove() {
     let moved = null;
     try { moved = sessionStorage.getItem(movedKey); sessionStorage.removeItem(movedKey); }
     catch (e) { /* private mode */ }
-    if (moved) focusTurn();
+    if (!moved) return;
+    const landing = location.hash && document.getElementById(location.hash.slice(1));
+    if (landing && landing.id !== "turn") landing.focus({ preventScroll: true });
+    else focusTurn();
   }
 
   // Markdown preview, rendered and cleaned by the server exactly as the story shows it.
@@ -196,6 +220,7 @@
     if (focusedStep) reopenSteps(live, [], focusedStep);
     else if (focused) refocus(focused);
     animateDice(live);
+    if (window.companionFold) window.companionFold(live);
   }
   // A link that was revoked (404) never opens again: stop asking and say so.
   function gone() {
@@ -220,12 +245,32 @@
     note.textContent = live.dataset.staleMessage;
     live.parentNode.insertBefore(note, live);
   }
-  // Each new version answer (pushed, or polled when no stream can be held) fetches the fragment;
-  // one that could not be fetched is asked for again a little later.
+  // Each version answer (pushed, or polled when no stream can be held) fetches the fragment
+  // when the version changed, or when someone's typing changed the drafts (``drafts``); one that
+  // could not be fetched is asked for again a little later. While the viewer types, a refresh
+  // for someone else's typing waits (and while an input method composes, every refresh waits).
   let wanted = version;
+  let pendingDrafts = null; // a drafts signature the page does not show yet
+  let waiting = null;
+  function onAnswer(answer) {
+    if (!answer) return;
+    if (typeof answer.drafts === "string") {
+      if (knownDrafts === null) knownDrafts = answer.drafts; // what the page was made with
+      else if (answer.drafts !== knownDrafts) pendingDrafts = answer.drafts;
+    }
+    refresh(answer);
+  }
+  function later(ms) {
+    clearTimeout(waiting);
+    waiting = setTimeout(function () { refresh({ version: wanted }); }, ms);
+  }
   function refresh(answer) {
     wanted = answer.version;
-    if (busy || wanted === version) return;
+    const forDrafts = pendingDrafts !== null && wanted === version;
+    if (busy || (wanted === version && !forDrafts)) return;
+    if (composing || (forDrafts && Date.now() - lastInput < TYPING_MS)) { later(TYPING_MS); return; }
+    if (pendingDrafts !== null) knownDrafts = pendingDrafts;
+    pendingDrafts = null;
     busy = true;
     let ok = false;
     fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
@@ -237,8 +282,8 @@
       .catch(function () { unrefreshed(true); })
       .finally(function () {
         busy = false;
-        if (wanted === version || document.getElementById("link-gone")) return;
-        setTimeout(function () { refresh({ version: wanted }); }, ok ? 0 : 5000);
+        if ((wanted === version && pendingDrafts === null) || document.getElementById("link-gone")) return;
+        later(ok ? 0 : 5000);
       });
   }
 
@@ -255,5 +300,5 @@
   focusAfterOwnMove();
   animateDice(live);
   const follower = window.CompanionLive.follow({ element: live, eventsUrl: live.dataset.eventsUrl,
-    versionUrl: live.dataset.versionUrl, onAnswer: refresh, onGone: gone });
+    versionUrl: live.dataset.versionUrl, onAnswer: onAnswer, onGone: gone });
 })();

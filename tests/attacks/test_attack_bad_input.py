@@ -120,8 +120,7 @@ def test_backup_with_a_lone_surrogate_is_refused_by_the_import_page(
         data={"csrf_token": browser.csrf("/")},
         files={"backup": ("backup.json", data, "application/json")},
     )
-    assert response.status_code == 400, response.text[-800:]
-    assert "Unicode" in html.unescape(response.text)
+    assert "Unicode" in html.unescape(browser.followed(response))
 
 
 def test_backup_with_a_lone_surrogate_is_refused_by_the_command(
@@ -171,16 +170,14 @@ def act_raw(browser: Browser, token: str, version: int, action: str):  # type: i
 def test_deeply_nested_table_action_is_refused(browser: Browser) -> None:
     token, version, _actions = hotseat_table(browser, "traitors-flame")
     response = act_raw(browser, token, version, "[" * 100_000 + "]" * 100_000)
-    assert response.status_code == 400
-    assert "could not be read" in html.unescape(response.text)
+    assert "could not be read" in html.unescape(browser.followed(response))
 
 
 def test_lone_surrogate_in_table_action_is_refused(browser: Browser) -> None:
     token, version, _actions = hotseat_table(browser, "age-of-summoners")
     action = json.dumps({"type": "play", "card": LONE})
     response = act_raw(browser, token, version, action)
-    assert response.status_code == 400
-    assert "could not be read" in html.unescape(response.text)
+    assert "could not be read" in html.unescape(browser.followed(response))
 
 
 def test_list_target_in_traitors_flame_is_refused(browser: Browser) -> None:
@@ -196,9 +193,9 @@ def test_list_target_in_traitors_flame_is_refused(browser: Browser) -> None:
     for bad in ([1], {}, [[0]], 1.5):
         action = json.dumps({**aimed[0], "target": bad})
         response = act_raw(browser, token, version, action)
-        assert response.status_code == 400, response.text[-800:]
+        assert 'class="flash flash-error"' in browser.followed(response)
     response = act_raw(browser, token, version, json.dumps({"type": "play", "card": ["x"]}))
-    assert response.status_code == 400
+    assert 'class="flash flash-error"' in browser.followed(response)
 
 
 def test_object_zone_in_summoners_is_refused(browser: Browser) -> None:
@@ -211,8 +208,7 @@ def test_object_zone_in_summoners_is_refused(browser: Browser) -> None:
         {"type": "pay", "pay": [1]},
     ):
         response = act_raw(browser, token, version, json.dumps(action))
-        assert response.status_code == 400, (action, response.text[-800:])
-        assert "not" in html.unescape(response.text)
+        assert "not" in html.unescape(browser.followed(response)), action
 
 
 @pytest.mark.parametrize("target", ["/story\n/x", "/a\r\nSet-Cookie: x=1", "/\t/evil.example"])

@@ -3,6 +3,7 @@
 Pages are cached per chronicle version; a cached page that kept the first viewer's token in
 its links handed a seat (or a reader) the host link. Each ordered pair of links of one
 chronicle or table looks at every page, the second right after the first, on a fresh version.
+Each page answers as the link allows: 200 where the link opens it, 404 where it may not.
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ TRIES = 2  # per link and page: two workers, each with its own cache
 
 
 def _issue(browser: Browser, path: str, data: dict[str, str], prefix: str) -> list[str]:
-    page = browser.post_form(path, data, token_page=path)
-    assert page.status_code == 200, page.text[:300]
-    return re.findall(rf"/{prefix}/({TOKEN})/", page.text)
+    page = browser.followed(browser.post_form(path, data, token_page=path))
+    return re.findall(rf"/{prefix}/({TOKEN})/", page)
 
 
 def _play_one_turning_point(port: int, token: str) -> dict:
@@ -47,35 +47,36 @@ def chronicle(served: Server) -> dict:
     seat0 = _issue(browser, f"/c/{host}/links", {"issue": "seat-0"}, "c")
     seat0_again = _issue(browser, f"/c/{host}/links", {"issue": "seat-0"}, "c")
     seat1 = _issue(browser, f"/c/{host}/links", {"issue": "seat-1"}, "c")
-    fresh = [t for t in {*seat0, *seat0_again, *seat1} if t != host]
-    assert len(fresh) == 3, fresh
+    seats = [t for t in dict.fromkeys([*seat0, *seat0_again, *seat1]) if t != host]
+    assert len(seats) == 3, seats
     return {
         "host": host,
-        "links": [host, created["reader_token"], *fresh],
+        "roles": {host: "host", created["reader_token"]: "reader", **dict.fromkeys(seats, "seat")},
         "answer": point["answer"],
     }
 
 
-def _chronicle_pages(token: str, answer: dict) -> list[str]:
-    return [
-        f"/c/{token}/",
-        f"/c/{token}/?fragment=1",
-        f"/c/{token}/story",
-        f"/c/{token}/end",
-        f"/c/{token}/text/{answer['seq']}/{answer['field']}",
-        f"/c/{token}/links",
-    ]
+def _chronicle_pages(token: str, role: str, answer: dict) -> dict[str, int]:
+    """Each page of a chronicle and what it answers this link: a reader writes no text."""
+    return {
+        f"/c/{token}/": 200,
+        f"/c/{token}/?fragment=1": 200,
+        f"/c/{token}/story": 200,
+        f"/c/{token}/end": 200,
+        f"/c/{token}/text/{answer['seq']}/{answer['field']}": 404 if role == "reader" else 200,
+        f"/c/{token}/links": 200 if role == "host" else 404,
+    }
 
 
 def _foreign(body: str, own: str, links: list[str]) -> list[str]:
     return [other for other in links if other != own and other in body]
 
 
-def _look(served: Server, token: str, path: str, links: list[str]) -> None:
+def _look(served: Server, token: str, path: str, status: int, links: list[str]) -> None:
     for _ in range(TRIES):
         browser = Browser(served.url)  # a new connection, and a new browser, each time
         page = browser.get(path)
-        assert page.status_code in (200, 404), (path, page.status_code)
+        assert page.status_code == status, (path, page.status_code)
         assert not _foreign(page.text, token, links), f"{path} shows another link's token"
 
 
@@ -98,13 +99,14 @@ def _bump(served: Server, host: str, answer: dict, n: int) -> None:
 
 
 def test_no_chronicle_page_shows_another_links_token(served: Server, chronicle: dict) -> None:
-    links = chronicle["links"]
+    roles = chronicle["roles"]
+    links = list(roles)
     for n, first in enumerate(links):
         _bump(served, chronicle["host"], chronicle["answer"], n)
         # Every page is rendered for ``first``, then looked at through every other link.
         for token in [first, *(t for t in links if t != first)]:
-            for path in _chronicle_pages(token, chronicle["answer"]):
-                _look(served, token, path, links)
+            for path, status in _chronicle_pages(token, roles[token], chronicle["answer"]).items():
+                _look(served, token, path, status, links)
 
 
 @pytest.fixture(scope="module")
@@ -132,8 +134,19 @@ def table(served: Server) -> list[str]:
     return [host, *dict.fromkeys(fresh)]
 
 
+def _table_pages(token: str, host: bool) -> dict[str, int]:
+    """Each page of a table and what it answers this link: only the host sees the links sheet."""
+    return {
+        f"/t/{token}/": 200,
+        f"/t/{token}/?fragment=1": 200,
+        f"/t/{token}/replay": 200,
+        f"/t/{token}/links": 200 if host else 404,
+    }
+
+
 def test_no_table_page_shows_another_links_token(served: Server, table: list[str]) -> None:
+    host = table[0]
     for order in (table, table[::-1]):
         for token in order:
-            for page in ("/t/{}/", "/t/{}/?fragment=1", "/t/{}/replay", "/t/{}/links"):
-                _look(served, token, page.format(token), table)
+            for path, status in _table_pages(token, token == host).items():
+                _look(served, token, path, status, table)

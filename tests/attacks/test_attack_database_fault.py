@@ -14,7 +14,6 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -100,9 +99,9 @@ def unprivileged(tmp_path: Path) -> Iterator[Callable[[Path], Server]]:
 def _writes(server: Server, hosts: list[str], tag: str) -> list[tuple[str, Any, requests.Response]]:
     """Many requests at once, each on its own connection so they spread over the server's threads.
 
-    Per chronicle: a draft saved by the page's script, a turn form posted by a browser (its texts
-    are kept as drafts first; a stale version makes it a refusal that still keeps them), a new
-    chronicle through the API and the JSON version poll.
+    Per chronicle: a draft saved by the page's script, a turn form posted by a browser (a stale
+    version makes it a refusal that keeps its texts for the link and sends the browser back to
+    the page, 303), a new chronicle through the API and the JSON version poll.
     """
 
     def one(task: tuple[int, str]) -> tuple[str, Any, requests.Response]:
@@ -159,7 +158,7 @@ def test_read_only_database_answers_503_and_recovers_without_restart(
         name.chmod(0o644)
     answers = _writes(server, hosts, "writable")
     for kind, _text, response in answers:
-        expected = {"draft": 200, "form": 409, "create": 201, "version": 200}[kind]
+        expected = {"draft": 200, "form": 303, "create": 201, "version": 200}[kind]
         assert response.status_code == expected, (kind, response.status_code, response.text[:300])
         if kind == "draft":
             assert response.json()["saved"] is True
@@ -179,14 +178,13 @@ def test_a_held_write_lock_answers_503_after_the_busy_timeout_then_writes(
     server = unprivileged(database)
     lock = sqlite3.connect(database, isolation_level=None)
     lock.execute("BEGIN IMMEDIATE")
-    started = time.monotonic()
     try:
+        # Every write gives up after the busy timeout and answers 503 (below) while the lock is
+        # still held, instead of waiting for it to be let go.
         answers = _writes(server, hosts, "locked")
     finally:
-        held = time.monotonic() - started
         lock.execute("ROLLBACK")
         lock.close()
-    assert held < 30, "each write waits for the busy timeout once, not forever"
     for kind, _text, response in answers:
         if kind == "version":
             assert response.status_code == 200  # readers are not blocked by a writer
@@ -194,7 +192,7 @@ def test_a_held_write_lock_answers_503_after_the_busy_timeout_then_writes(
             _assert_unavailable(kind, response)
 
     answers = _writes(server, hosts, "unlocked")
-    expected = {"draft": 200, "form": 409, "create": 201, "version": 200}
+    expected = {"draft": 200, "form": 303, "create": 201, "version": 200}
     assert [r.status_code for kind, _t, r in answers] == [
         expected[kind] for kind, _t, _r in answers
     ]

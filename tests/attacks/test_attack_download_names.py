@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 import pytest
 from server_client import SETUP, Browser, Server, request
+from waiting import BOOK_ENDS
 
 TITLES = ["朱音", "灯（あかり）"]
 
@@ -38,7 +39,7 @@ def finished_book(served: Server, token: str) -> dict[str, object]:
     path = f"/api/v1/chronicles/{token}/exports"
     status, job = request(served.port, "POST", path, {"format": "pdf", "paper": "a5"})
     assert status in (200, 202), job
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + BOOK_ENDS
     while job["status"] != "done":
         assert job["status"] != "failed" and time.monotonic() < deadline, job
         time.sleep(0.5)

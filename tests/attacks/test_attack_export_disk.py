@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from server_client import Server, request
+from waiting import BOOK_ENDS, HANG
 
 from attacks.export_server import Lives, ask_book, prepare, wait_until_over
 
@@ -25,9 +26,10 @@ def namespaces_work() -> bool:
     return done.returncode == 0
 
 
-pytestmark = pytest.mark.skipif(
-    not namespaces_work(), reason="unshare cannot make a mount namespace here"
-)
+pytestmark = [
+    pytest.mark.slow,  # a real server making books on a disk of its own
+    pytest.mark.skipif(not namespaces_work(), reason="unshare cannot make a mount namespace here"),
+]
 MOUNT = 'mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@"'
 
 
@@ -77,19 +79,19 @@ def test_a_full_exports_disk_is_said_as_such_and_does_not_stay_full(
     assert isinstance(body["exports_free_bytes"], int) and body["exports_free_bytes"] < 1 << 20
 
     job_id = ask_book(server, lives.short, "story", "a6")
-    failed = wait_until_over(server, lives.short, job_id, 180)
+    failed = wait_until_over(server, lives.short, job_id, BOOK_ENDS)
     assert failed["status"] == "failed", failed
     assert "exports folder is full" in failed["message"], failed
     assert list(folder.glob("*.part")) == [], sorted(p.name for p in folder.iterdir())
 
     filler.unlink()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     while (answer := health(server))[0] != 200:  # the supervisor lived on all along
         assert time.monotonic() < deadline, answer
         time.sleep(0.5)
     assert answer[1]["export_worker"] == "alive"
     again = ask_book(server, lives.short, "story", "a6")
     assert again == job_id
-    made = wait_until_over(server, lives.short, again, 180)
+    made = wait_until_over(server, lives.short, again, BOOK_ENDS)
     assert made["status"] == "done", made
     assert list(folder.glob("*.part")) == []

@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pytest
 from server_client import request
+from waiting import BOOK_ENDS, HANG
 
 from attacks.export_server import ask_book, job_row, start, supervisor_pids, wait_until_over
+
+pytestmark = pytest.mark.slow  # real servers whose supervisor is killed mid-book
 
 SUBREAPER = [sys.executable, str(Path(__file__).with_name("subreaper.py"))]
 
@@ -34,7 +37,7 @@ def test_a_book_cut_short_by_a_killed_supervisor_is_made_by_the_next(
     server, lives = start(folder, wrapper=SUBREAPER, COMPANION_EXPORT_WORKERS="1")
     try:
         job_id = ask_book(server, lives.long, "annotated", "a5")
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + HANG
         while (row := job_row(server.database, job_id))["step"] != "layout" or not row["page"]:
             assert time.monotonic() < deadline, f"the layout never began: {row}"
             assert row["status"] in ("queued", "running"), row
@@ -43,7 +46,7 @@ def test_a_book_cut_short_by_a_killed_supervisor_is_made_by_the_next(
         (victim,) = supervisor_pids(server.database)
         os.kill(victim, signal.SIGKILL)
 
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + HANG
         while not (supervisor_pids(server.database) - {victim}):
             assert time.monotonic() < deadline, "no supervisor was started again"
             time.sleep(0.2)
@@ -55,7 +58,7 @@ def test_a_book_cut_short_by_a_killed_supervisor_is_made_by_the_next(
         while not zombie(worker) and Path(f"/proc/{worker}").exists():
             assert time.monotonic() < deadline, "the killed supervisor's worker lives on"
             time.sleep(0.2)
-        made = wait_until_over(server, lives.long, job_id, 180)
+        made = wait_until_over(server, lives.long, job_id, BOOK_ENDS)
         assert made["status"] == "done", made
         assert job_row(server.database, job_id)["attempts"] == 2  # queued again once
         assert request(server.port, "GET", "/healthz")[0] == 200

@@ -78,9 +78,9 @@ def test_table_links_come_from_the_base_url(based: Server) -> None:
     created = browser.post_form("/games/", form, token_page="/games/")
     assert created.status_code == 302
     token = re.search(r"/t/([^/]+)/", created.headers["Location"]).group(1)  # type: ignore[union-attr]
-    sheet = browser.post_form(f"/t/{token}/links", {}, token_page=f"/t/{token}/links")
-    assert sheet.status_code == 200
-    assert len(re.findall(r"https://play\.example/t/[A-Za-z0-9_-]+/", sheet.text)) >= 3
-    assert f"127.0.0.1:{based.port}" not in sheet.text
+    posted = browser.post_form(f"/t/{token}/links", {}, token_page=f"/t/{token}/links")
+    sheet = browser.followed(posted)
+    assert len(re.findall(r"https://play\.example/t/[A-Za-z0-9_-]+/", sheet)) >= 3
+    assert f"127.0.0.1:{based.port}" not in sheet
     forged = browser.get(f"/t/{token}/links", headers={"Host": "evil.example"})
     assert forged.status_code == 400 and "evil.example" not in forged.text

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from server_client import SETUP, Server, next_command, request, send
+from waiting import BOOK_ENDS, HANG
 
 from companion import capabilities, matches
 from companion.db import connect, init_db
@@ -87,7 +88,7 @@ def logged(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Logged]:
         server.stop()
 
 
-def _wait_for(logged: Logged, text: str, seconds: float = 120) -> str:
+def _wait_for(logged: Logged, text: str, seconds: float = HANG) -> str:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         log = logged.server_log()
@@ -122,7 +123,7 @@ def _failed_book(logged: Logged) -> str:
         logged.server.port, "POST", f"/api/v1/chronicles/{logged.healthy}/exports", body
     )
     assert status == 202, job
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + BOOK_ENDS
     while time.monotonic() < deadline:
         status, state = request(
             logged.server.port, "GET", f"/c/{logged.healthy}/export/{job['id']}.json"

@@ -1,0 +1,183 @@
+"""What the in-process caches charge is what their entries take: replayed chronicles and matches
+are measured with tracemalloc at several lengths and shapes, and every byte-bounded cache of a
+process together stays under the 64 MiB the README promises."""
+
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import make_app
+
+from companion import chronicles, matches, store
+from companion.bytecache import ByteLRU
+from companion.db import connect
+from companion.legacy import ReviseText, iter_texts
+from companion.match_replay import Seat
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import lifegen  # noqa: E402
+
+
+def _retained(load: Callable[[], Any]) -> int:
+    """The bytes still held after ``load`` ran, by what it returned and whatever it kept."""
+    load()  # once first: what is made once per process (readers, hints) is not the entry's
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = load()
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert kept is not None
+    return after - before
+
+
+def _chronicle(tmp_path: Path, name: str, **life: Any) -> tuple[Path, str]:
+    path = tmp_path / f"{name}.sqlite3"
+    lifegen.full_life(path, **life)
+    db = connect(path)
+    sid = db.execute("SELECT id FROM streams").fetchone()[0]
+    db.conn.close()
+    return path, sid
+
+
+def _long_corrections(tmp_path: Path, count: int) -> tuple[Path, str]:
+    path, sid = _chronicle(tmp_path, "long-corrections", chars=200)
+    db = connect(path)
+    rng = random.Random(1)
+    for n in range(count):
+        chronicle = chronicles.load(db, sid)
+        text = rng.choice(list(iter_texts(chronicle.state)))
+        value = ("灯" if n % 2 else "w") * 20_000
+        chronicles.execute(db, chronicle, [ReviseText(0, text.seq, text.field, value)])
+    db.conn.close()
+    return path, sid
+
+
+SHAPES: dict[str, Callable[[Path], tuple[Path, str]]] = {
+    "a short life": lambda tmp: _chronicle(tmp, "short", chars=600, checks=16),
+    "a whole life": lambda tmp: _chronicle(tmp, "whole", chars=2000),
+    "a life of long texts": lambda tmp: _chronicle(tmp, "long", chars=16_000),
+    "3,000 short corrections": lambda tmp: _chronicle(tmp, "fixes", chars=600, revisions=2783),
+    "40 corrections of 20,000 characters": lambda tmp: _long_corrections(tmp, 40),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_replayed_chronicle_is_charged_at_least_what_it_takes(tmp_path: Path, shape: str) -> None:
+    path, sid = SHAPES[shape](tmp_path)
+    db = connect(path)
+
+    def replayed() -> Any:  # the whole log replayed: the texts are the events' own
+        db.execute("DELETE FROM snapshots")
+        chronicles.CACHE.clear()
+        chronicle = chronicles.load(db, sid)
+        list(chronicle.state.records())
+        return chronicle
+
+    def restored() -> Any:  # from a snapshot, then its log walked: the texts held twice
+        db.execute("DELETE FROM snapshots")
+        chronicles.CACHE.clear()
+        chronicles.load(db, sid)  # keeps a snapshot of the whole chronicle
+        chronicles.CACHE.clear()
+        chronicle = chronicles.load(db, sid)
+        list(chronicle.state.records())
+        return chronicle
+
+    taken = max(_retained(replayed), _retained(restored))
+    header = store.get_stream(db, sid)
+    charged = chronicles.state_cost(header.version, header.nbytes)
+    assert taken <= charged <= 2 * taken, (taken, charged)
+
+
+def _match(db: Any, key: str, players: int, moves: int, rematch: bool) -> str:
+    seats = [Seat("Ann")] + [Seat(f"Bot {n}", "random") for n in range(players - 1)]
+    sid, _token = matches.create(db, key, seats, "hotseat", "en", seed=players + moves)
+    match = matches.load(db, sid)
+    rng = random.Random(moves)
+    for _ in range(2 if rematch else 1):
+        for _ in range(moves):
+            legal = match.game.legal_actions(match.state, 0)
+            if not legal or match.game.result(match.state) is not None:
+                break
+            match = matches.act(db, match, 0, rng.choice(legal), match.version)
+        if rematch and match.game.result(match.state) is not None:
+            match = matches.rematch(db, match, match.version)
+    return sid
+
+
+@pytest.mark.parametrize("key", ["traitors-flame", "age-of-summoners"])
+@pytest.mark.parametrize(
+    ("players", "moves", "rematch"),
+    [(2, 0, False), (2, 15, False), (4, 60, False), (4, 400, False), (2, 400, True)],
+)
+def test_a_replayed_match_is_charged_at_least_what_it_takes(
+    tmp_path: Path, key: str, players: int, moves: int, rematch: bool
+) -> None:
+    db = connect(make_app(tmp_path).config["DATABASE"])
+    sid = _match(db, key, players, moves, rematch)
+
+    def load() -> Any:
+        matches.CACHE.clear()
+        return matches.load(db, sid)
+
+    taken = _retained(load)
+    charged = matches.match_cost(store.get_stream(db, sid).version)
+    assert taken <= charged <= 2 * taken + matches.MATCH_BASE, (taken, charged)
+
+
+def test_every_byte_bounded_cache_of_a_process_together_stays_under_64_mib(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    app.test_client().get("/")
+    caches = [obj for obj in gc.get_objects() if isinstance(obj, ByteLRU)]
+    # One app's caches: the module-level ones (states, matches, Markdown, packs) and the app's
+    # own (pages, sessions, signed tokens); other apps the tests made have their own of these.
+    ours = {id(cache) for cache in app.extensions.values() if isinstance(cache, ByteLRU)}
+    ours |= {id(c) for c in app.session_interface.__dict__.values() if isinstance(c, ByteLRU)}
+    module_level = [c for c in caches if id(c) not in ours and not _belongs_to_an_app(c)]
+    total = sum(c.max_bytes for c in caches if id(c) in ours) + sum(
+        c.max_bytes for c in module_level
+    )
+    assert len(ours) >= 3 and len(module_level) >= 5
+    assert total <= 64 * 1024 * 1024, total
+
+
+def _belongs_to_an_app(cache: ByteLRU) -> bool:
+    """Whether ``cache`` is some app's own (held by an app's extensions or session interface)."""
+    for holder in gc.get_referrers(cache):
+        if isinstance(holder, dict) and any(
+            isinstance(k, str) and k.startswith("companion.") for k in holder
+        ):
+            return True
+        if isinstance(holder, dict) and "opened" in holder and holder.get("opened") is cache:
+            return True
+    return False
+
+
+def test_a_kept_chronicle_or_match_is_served_without_reading_its_events(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = connect(make_app(tmp_path).config["DATABASE"])
+    path, sid = _chronicle(tmp_path, "kept", chars=300, checks=6)
+    chronicle_db = connect(path)
+    match = _match(db, "traitors-flame", 2, 10, False)
+    chronicles.CACHE.clear()
+    matches.CACHE.clear()
+    first = chronicles.load(chronicle_db, sid), matches.load(db, match)
+    read: list[str] = []
+    real = store.load_events
+    monkeypatch.setattr(store, "load_events", lambda *a, **k: read.append(a[1]) or real(*a, **k))
+    again = chronicles.load(chronicle_db, sid), matches.load(db, match)
+    assert read == [] and again[0].state is first[0].state and again[1] is first[1]
+    assert chronicles.CACHE.nbytes > 0 and matches.CACHE.nbytes > 0
