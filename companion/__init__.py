@@ -12,6 +12,7 @@ from flask_babel import Babel, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from .languages import DEFAULT, LANGUAGES, language_name, writes_vertically
+from .limits import NAME_LIMIT, TEXT_LIMIT
 
 # The one source of the version: the wheel's metadata, `companion --version`, `companion info`,
 # `/healthz`, the page footer and the backups' manifests all read it (CHANGELOG.md says what
@@ -133,6 +134,8 @@ def _init_extensions(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["language_name"] = language_name
     app.jinja_env.globals["writes_vertically"] = writes_vertically
+    # The forms' maxlength is the limit the server checks.
+    app.jinja_env.globals.update(text_limit=TEXT_LIMIT, name_limit=NAME_LIMIT)
     app.jinja_env.globals["companion_version"] = __version__
     from . import bidi, cli, hosts, live, ratelimit, sealed_session, security
     from .export import keeper

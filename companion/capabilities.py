@@ -15,6 +15,9 @@ from .sql import Database, insert, write_transaction
 from .store import STREAM_COLUMNS, Stream, now, stream_from_row
 
 ROLES = ("host", "seat", "reader")
+# A token as it may appear in an address (issued ones are 32 URL-safe characters): the pages,
+# the version polls and the logs find a link's token in a path by this one pattern.
+TOKEN_PATTERN = "[A-Za-z0-9_-]{1,100}"
 
 
 @dataclass(frozen=True)

@@ -50,17 +50,23 @@ def save(
     One statement that stores the text or raises: sqlite-utils' ``upsert`` falls back, for good,
     to INSERT OR IGNORE plus UPDATE when its first use meets a locked, read-only or full
     database, and that pair silently stores nothing in this table (its text is NOT NULL).
+    The same text by the same author again changes nothing, and open pages hear of nothing: a
+    page that puts its typed words back after a live refresh saves them again, and must not set
+    off another refresh.
     """
     holder = holder_of(by) if private else None
-    db.execute(
+    stored = db.execute(
         "INSERT INTO drafts (stream_id, key, text, base_version, updated, author)"
         " VALUES (?, ?, ?, NULL, ?, ?)"
         " ON CONFLICT (stream_id, key) DO UPDATE"
         " SET text = excluded.text, base_version = NULL, updated = excluded.updated,"
-        " author = excluded.author",
+        " author = excluded.author"
+        " WHERE drafts.text IS DISTINCT FROM excluded.text"
+        " OR drafts.author IS DISTINCT FROM excluded.author",
         [stream_id, _key(turn_no, field, holder), text, now(), by],
     )
-    changed(db, stream_id)  # a version answer may count the drafts being written
+    if stored.rowcount != 0:
+        changed(db, stream_id)  # a version answer may count the drafts being written
 
 
 @dataclass(frozen=True)

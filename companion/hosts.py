@@ -35,7 +35,7 @@ class Companion(Flask):
     """Flask, building absolute links from ``BASE_URL`` when one is configured, with the
     instance's secret key made on first use rather than when the app is built."""
 
-    @property  # type: ignore[override]
+    @property
     def secret_key(self) -> str | bytes | None:
         key = self.config.get("SECRET_KEY")
         if not key:
@@ -44,7 +44,7 @@ class Companion(Flask):
             from .paths import ensure_secret
 
             key = self.config["SECRET_KEY"] = ensure_secret(Path(self.instance_path))
-        return key  # type: ignore[no-any-return]
+        return key
 
     @secret_key.setter
     def secret_key(self, value: str | bytes | None) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .errors import TemplatedError
 from .legacy import N_
 
 _NONCHARACTERS = "".join(
@@ -30,15 +31,11 @@ REFUSED = N_(
 )
 
 
-class BadCharacterError(ValueError):
+class BadCharacterError(TemplatedError):
     """A text holds a refused character; ``message`` and ``params`` say which and where."""
 
-    code = "bad-character"
-
     def __init__(self, code_point: int, position: int) -> None:
-        self.message = REFUSED
-        self.params: dict[str, Any] = {"point": f"{code_point:04X}", "position": position}
-        super().__init__(REFUSED % self.params)
+        super().__init__("bad-character", REFUSED, point=f"{code_point:04X}", position=position)
 
 
 def first_refused(text: str) -> tuple[int, int] | None:

@@ -11,17 +11,14 @@ import json
 from typing import Any
 
 from . import input_text
+from .errors import TemplatedError
 from .legacy import N_
 
 MAX_DEPTH = 64
 
 
-class JsonInputError(ValueError):
+class JsonInputError(TemplatedError):
     """JSON that parses but cannot be used: nested too deep, or a text that is not Unicode."""
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message % params if params else message)
-        self.code, self.message, self.params = code, message, params
 
 
 TOO_DEEP = N_("The JSON is nested too deeply: at most %(limit)d levels are accepted.")

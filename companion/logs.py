@@ -107,9 +107,9 @@ class Clean(logging.Filter):
         if getattr(record, "_cleaned", False):
             return True
         request_id, tokens = _request_facts()
-        if not hasattr(record, "request_id"):
-            record.request_id = request_id
-        record.request_id = clean(str(record.request_id))
+        # The record's own attributes: LogRecord declares no ``request_id``.
+        fields = vars(record)
+        fields["request_id"] = clean(str(fields.setdefault("request_id", request_id)))
         record.msg, record.args = clean(record.getMessage(), tokens), ()
         if record.exc_info and not record.exc_text:
             record.exc_text = _UNCLEAN.formatException(record.exc_info)
@@ -125,13 +125,11 @@ class Clean(logging.Filter):
 class TextFormatter(logging.Formatter):
     """``2025-05-01T12:00:00.123Z ERROR [request id] logger: message``; tracebacks indented."""
 
-    converter = time.gmtime
-
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s")
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", self.converter(record.created))
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
         return f"{stamp}.{int(record.msecs):03d}Z"
 
     def format(self, record: logging.LogRecord) -> str:

@@ -28,6 +28,7 @@ from . import capabilities, cardgames, store
 from .bidi import isolate
 from .bytecache import ByteLRU
 from .cardgames import AnyGame, CardGameRuleError, GameState, game_keys, get_game
+from .errors import TemplatedError
 from .languages import LANGUAGES
 from .legacy.errors import N_
 from .match_replay import (
@@ -59,13 +60,11 @@ __all__ = [
 MAX_BOT_MOVES = 500
 
 
-class MatchSetupError(ValueError):
+class MatchSetupError(TemplatedError):
     """A table that cannot be set up as asked; ``message`` is an English template."""
 
     def __init__(self, message: str, **params: Any) -> None:
-        super().__init__(message % params if params else message)
-        self.message = message
-        self.params = params
+        super().__init__("bad-table", message, **params)
 
 
 class NotAMatchError(KeyError):
@@ -77,10 +76,10 @@ class MatchReadOnlyError(CardGameRuleError):
 
     def __init__(self) -> None:
         super().__init__(
+            "match-read-only",
             N_(
                 "This match was recorded under other rules: it can be read and replayed, not played."
             ),
-            "match-read-only",
         )
 
 
@@ -149,7 +148,7 @@ def check_options(key: str, options: Mapping[str, Any], players: int) -> None:
     try:
         cardgames.check_options(get_game(key), options, players)
     except CardGameRuleError as err:
-        raise MatchSetupError(err.template, **err.params) from err
+        raise MatchSetupError(err.message, **err.params) from err
 
 
 def create(
@@ -252,7 +251,7 @@ def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: 
         raise store.StaleVersionError(match.id, version, match.version)
     if match.seats[seat].bot is not None:
         raise CardGameRuleError(
-            N_("%(name)s is played by a bot."), "bot-seat", name=match.seats[seat].name
+            "bot-seat", N_("%(name)s is played by a bot."), name=match.seats[seat].name
         )
     state = match.game.apply(match.state, seat, action)
     new_version = store.append(db, match.id, match.version, [_action_event(seat, action)])
@@ -290,7 +289,7 @@ def rematch(db: Database, match: Match, version: int) -> Match:
     if match.read_only is not None:
         raise MatchReadOnlyError()
     if match.game.result(match.state) is None:
-        raise CardGameRuleError(N_("The match is still being played."), "match-running")
+        raise CardGameRuleError("match-running", N_("The match is still being played."))
     store.append(
         db,
         match.id,

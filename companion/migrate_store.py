@@ -19,6 +19,7 @@ from flask.cli import with_appcontext
 from . import chronicles, matches, pg, serverlock, store
 from .db import connect, init_db
 from .export.backup import backup_document, dump
+from .legacy import replay
 from .sql import insert, insert_many, rows_as_dicts, write_transaction
 
 
@@ -30,7 +31,7 @@ def replay_check(db: Any, stream: store.Stream) -> None:
     """Replay the stream through its rules core; raises when its log does not replay."""
     stored = store.load_events(db, stream.id, upto=stream.version)
     if stream.kind == chronicles.KIND:
-        chronicles.replay(chronicles._records(stored))
+        replay(chronicles._records(stored))
     else:
         matches._replay(stream.id, stored)
 
@@ -41,9 +42,7 @@ def fingerprint(db: Any, stream_id: str) -> str:
     stored = store.load_events(db, stream_id, upto=header.version)
     # A chronicle's backup also lists its rolls taken back, read from its own replay (never a
     # cache shared between the two stores); other streams are their events alone.
-    state = (
-        chronicles.replay(chronicles._records(stored)) if header.kind == chronicles.KIND else None
-    )
+    state = replay(chronicles._records(stored)) if header.kind == chronicles.KIND else None
     return dump(backup_document(header, stored, state))
 
 

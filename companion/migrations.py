@@ -18,7 +18,7 @@ def _postgresql(name: str, ddl: str) -> None:
 
 @migrations(name="0001_streams_events")
 def _create_streams_and_events(db: Database) -> None:
-    db["streams"].create(
+    db.table("streams").create(
         {
             "id": str,
             "kind": str,
@@ -32,7 +32,7 @@ def _create_streams_and_events(db: Database) -> None:
         not_null={"kind", "version", "created", "updated"},
         strict=True,
     )
-    db["events"].create(
+    db.table("events").create(
         {
             "stream_id": str,
             "seq": int,
@@ -65,7 +65,7 @@ _postgresql(
 
 @migrations(name="0002_capabilities")
 def _create_capabilities(db: Database) -> None:
-    db["capabilities"].create(
+    db.table("capabilities").create(
         {
             "token_hash": str,
             "stream_id": str,
@@ -79,7 +79,7 @@ def _create_capabilities(db: Database) -> None:
         not_null={"stream_id", "role", "created"},
         strict=True,
     )
-    db["capabilities"].create_index(["stream_id"])
+    db.table("capabilities").create_index(["stream_id"])
 
 
 _postgresql(
@@ -96,7 +96,7 @@ _postgresql(
 
 @migrations(name="0003_drafts")
 def _create_drafts(db: Database) -> None:
-    db["drafts"].create(
+    db.table("drafts").create(
         {"stream_id": str, "key": str, "text": str, "base_version": int, "updated": str},
         pk=("stream_id", "key"),
         foreign_keys=[("stream_id", "streams", "id")],
@@ -119,7 +119,7 @@ _postgresql(
 @migrations(name="0004_exports")
 def _create_exports(db: Database) -> None:
     # One row per book: a chronicle's version, edition and paper; the worker reports progress here.
-    db["exports"].create(
+    db.table("exports").create(
         {
             "id": str,
             "stream_id": str,
@@ -140,8 +140,8 @@ def _create_exports(db: Database) -> None:
         not_null={"stream_id", "version", "edition", "paper", "status", "progress", "created"},
         strict=True,
     )
-    db["exports"].create_index(["stream_id", "version", "edition", "paper"], unique=True)
-    db["exports"].create_index(["status"])
+    db.table("exports").create_index(["stream_id", "version", "edition", "paper"], unique=True)
+    db.table("exports").create_index(["status"])
 
 
 # ``rowid`` keeps queue order among jobs queued within one millisecond, as SQLite's rowid does.
@@ -165,9 +165,11 @@ _postgresql(
 def _add_export_layouts(db: Database) -> None:
     # A book is also a layout: the home-printer PDF, the print shop's body or cover, the vertical
     # PDF or an EPUB. Existing rows are home-printer books.
-    db["exports"].add_column("layout", str, not_null_default="book")
+    db.table("exports").add_column("layout", str, not_null_default="book")
     db.execute("DROP INDEX IF EXISTS idx_exports_stream_id_version_edition_paper")
-    db["exports"].create_index(["stream_id", "version", "edition", "paper", "layout"], unique=True)
+    db.table("exports").create_index(
+        ["stream_id", "version", "edition", "paper", "layout"], unique=True
+    )
 
 
 _postgresql(
@@ -184,7 +186,7 @@ _postgresql(
 @migrations(name="0006_export_hosts")
 def _add_export_hosts(db: Database) -> None:
     # The machine whose worker makes a running book: only there can its process be looked at.
-    db["exports"].add_column("host", str)
+    db.table("exports").add_column("host", str)
 
 
 _postgresql("0006_export_hosts", "ALTER TABLE exports ADD COLUMN host text;")
@@ -194,7 +196,7 @@ _postgresql("0006_export_hosts", "ALTER TABLE exports ADD COLUMN host text;")
 def _create_packs(db: Database) -> None:
     # The prompt packs people upload, one row per name and language, so that every server of a
     # shared store sees them. ``revision`` is new at each write: the parse cache's key.
-    db["packs"].create(
+    db.table("packs").create(
         {
             "name": str,
             "language": str,
@@ -228,7 +230,7 @@ _postgresql(
 def _add_export_attempts(db: Database) -> None:
     # How many times a book was handed to a worker: a book whose worker or server died is made
     # again once, whichever server notices, and failed the second time.
-    db["exports"].add_column("attempts", int, not_null_default=0)
+    db.table("exports").add_column("attempts", int, not_null_default=0)
 
 
 _postgresql(
@@ -264,8 +266,8 @@ _postgresql(
 def _add_stream_sizes_and_snapshots(db: Database) -> None:
     # A stream's header says how many bytes its events hold (its limits are checked against it)
     # and what a watcher sees besides its version, so a version poll reads one row.
-    db["streams"].add_column("nbytes", int, not_null_default=0)
-    db["streams"].add_column("status", str)
+    db.table("streams").add_column("nbytes", int, not_null_default=0)
+    db.table("streams").add_column("status", str)
     db.execute(
         "UPDATE streams SET nbytes = (SELECT coalesce(sum(length(CAST(data AS BLOB))), 0)"
         " FROM events WHERE events.stream_id = streams.id)"
@@ -303,8 +305,8 @@ def _add_actors(db: Database) -> None:
     # acts for whoever's turn it is, so an event's seat alone credits the host's move to that
     # player. Events recorded before, and those of imports and the CLI, have none. A draft's
     # author is the link that typed it, so words another device typed are handed back to it.
-    db["events"].add_column("actor", str)
-    db["drafts"].add_column("author", str)
+    db.table("events").add_column("actor", str)
+    db.table("drafts").add_column("author", str)
 
 
 _postgresql(
@@ -317,13 +319,13 @@ _postgresql(
 def _create_held_forms(db: Database) -> None:
     # A refused form that belongs to no stream yet (a new chronicle's set-up, a card table's
     # lobby), kept while its page is shown again after the redirect; old ones are pruned.
-    db["held_forms"].create(
+    db.table("held_forms").create(
         {"id": str, "kind": str, "data": str, "created": str},
         pk="id",
         not_null={"kind", "data", "created"},
         strict=True,
     )
-    db["held_forms"].create_index(["created"])
+    db.table("held_forms").create_index(["created"])
 
 
 _postgresql(

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, current_app, render_template, request, session
+from flask.typing import ResponseReturnValue
 
 from . import input_text
 
@@ -47,7 +48,7 @@ def _harden(response: Response) -> Response:
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
-def _refuse_bad_characters() -> tuple[Response | str, int] | None:
+def _refuse_bad_characters() -> ResponseReturnValue | None:
     """400 for a form that holds a character no text may hold (``companion.input_text``).
 
     One check for every form, before any view reads it; JSON bodies are checked as they are

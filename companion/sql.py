@@ -23,7 +23,7 @@ class Database(Protocol):
 
 def dialect(db: Any) -> str:
     """``"postgresql"`` for a PostgreSQL connection, ``"sqlite"`` for sqlite-utils."""
-    return getattr(db, "dialect", SQLITE)  # type: ignore[no-any-return]
+    return str(getattr(db, "dialect", SQLITE))
 
 
 def for_update(db: Database) -> str:

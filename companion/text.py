@@ -58,8 +58,10 @@ _INLINE_TAG = re.compile(r"<(/?)(?:em|strong|del|a|code)\b")
 def _cmark(text: str) -> str:
     # cmark wants valid UTF-8: a lone surrogate (possible from JSON) becomes U+FFFD.
     text = limit_markers(text.encode("utf-8", "replace").decode("utf-8"))
-    return cmarkgfm.markdown_to_html_with_extensions(
-        text, options=Options.CMARK_OPT_DEFAULT, extensions=["strikethrough"]
+    return str(
+        cmarkgfm.markdown_to_html_with_extensions(
+            text, options=Options.CMARK_OPT_DEFAULT, extensions=["strikethrough"]
+        )
     )
 
 
@@ -124,7 +126,7 @@ def _count(name: str, depth: dict[str, int], step: int) -> None:
         depth["inline"] += step
 
 
-# Keyed by a digest, so a 20,000-character text costs 16 bytes of key; the rendered HTML is
+# Keyed by a digest, so the longest text allowed costs 16 bytes of key; the rendered HTML is
 # what the bound counts. With every other cache this stays under 64 MiB a process (README).
 _cache = ByteLRU(8 * 1024 * 1024)
 

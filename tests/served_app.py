@@ -14,11 +14,12 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Page
 from werkzeug.serving import make_server
 
-# Holds a page's live updates (its version polls never answer): what it shows stays as it was
-# when the person pressed, as on a phone whose last poll has not come back yet.
+# Holds a page's live updates (its version polls and the fragments a pushed version asks for never
+# answer): what it shows stays as it was when the person pressed, as on a phone whose last update
+# has not come back yet.
 HOLD = """() => { const real = window.fetch;
-  window.fetch = (url, options) => String(url).endsWith('/version') ? new Promise(() => {})
-    : real(url, options); }"""
+  const held = (url) => String(url).endsWith('/version') || String(url).includes('fragment=1');
+  window.fetch = (url, options) => held(url) ? new Promise(() => {}) : real(url, options); }"""
 
 
 @dataclass

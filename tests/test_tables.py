@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from table_helpers import buttons, load, new_table, refused, sheet
+
+from companion.cardgames import get_game
 
 GAMES = ("traitors-flame", "age-of-summoners")
 
@@ -86,6 +89,49 @@ def test_illegal_and_stale_actions_store_nothing(
     assert 'class="flash flash-error"' in refused(client, bad)
     stale = client.post(f"/t/{token}/act", data={"version": str(before - 1), "action": "{}"})
     assert "Someone moved first" in refused(client, stale)
+    assert load(app, token).version == before
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_fault_in_an_engine_is_a_logged_500_not_a_refusal(
+    client: FlaskClient,
+    app: Flask,
+    game: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    token = new_table(client, game)
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    match = load(app, token)
+    action = buttons(client.get(f"/t/{token}/").get_data(as_text=True))[0]
+
+    def broken(*_args: Any) -> Any:
+        [].remove("a card the engine thought it held")  # a ValueError that is no refusal
+
+    monkeypatch.setattr(get_game(game), "apply", broken)
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as in production: the error handler answers
+    response = client.post(
+        f"/t/{token}/act", data={"version": str(match.version), "action": json.dumps(action)}
+    )
+    assert response.status_code == 500
+    page = response.get_data(as_text=True)
+    assert "could not be read" not in page
+    reference = re.search(r"give whoever runs this server this reference: ([\w-]+)", page)
+    assert reference is not None
+    assert "list.remove" in caplog.text
+    assert load(app, token).version == match.version
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_action_that_is_not_json_is_refused_with_a_sentence(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    token = new_table(client, game)
+    client.post(f"/t/{token}/reveal", data={"seat": "0"})
+    before = load(app, token).version
+    for sent in ("{not json", '{"type": "\\ud800"}'):
+        bad = client.post(f"/t/{token}/act", data={"version": str(before), "action": sent})
+        assert "That action could not be read." in refused(client, bad)
     assert load(app, token).version == before
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 
+from ..errors import TemplatedError
 from .marks import N_
 
 # Every game's key, in the lobby's order.
@@ -29,14 +30,8 @@ GameState = Mapping[str, Any]
 Bot = Callable[[View, list[ActionT], random.Random], ActionT]
 
 
-class CardGameRuleError(ValueError):
+class CardGameRuleError(TemplatedError):
     """An action the rules do not allow; the state is unchanged."""
-
-    def __init__(self, message: str, code: str = "illegal-action", **params: Any) -> None:
-        super().__init__(message % params if params else message)
-        self.template = message
-        self.code = code
-        self.params = params
 
 
 def shown(value: object, limit: int = 80) -> str:
@@ -81,14 +76,14 @@ def check_options(game: CardGame[Any, Any], options: Mapping[str, Any], players:
         option = schema.get(name)
         if option is None:
             raise CardGameRuleError(
-                N_("There is no option %(option)s in this game."),
                 "unknown-option",
+                N_("There is no option %(option)s in this game."),
                 option=shown(name),
             )
         if not _takes(option, value, players):
             raise CardGameRuleError(
-                N_("The option %(option)s cannot be %(value)s."),
                 "bad-option",
+                N_("The option %(option)s cannot be %(value)s."),
                 option=name,
                 value=shown(value),
             )

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import TemplatedError
+
 
 def N_(message: str) -> str:
     """Mark ``message`` for extraction by Babel; the web layer translates it when it is shown."""
     return message
 
 
-class RuleError(ValueError):
+class RuleError(TemplatedError):
     """A command the rules do not allow; the state is unchanged and no event is produced.
 
     ``message`` is an English template with ``%(name)s`` placeholders filled from ``params``;
@@ -18,14 +20,8 @@ class RuleError(ValueError):
     """
 
     def __init__(self, code: str, message: str, rule: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
         self.rule = rule
-        self.params = params
-        super().__init__(message % params)
-
-    def __str__(self) -> str:
-        return self.message % self.params
+        super().__init__(code, message, **params)
 
 
 class EventFormatError(ValueError):

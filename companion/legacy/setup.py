@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..languages import LANGUAGES
+from ..limits import TEXT_LIMIT
 from .cards import CARDS
 from .errors import N_, RuleError
 
@@ -14,7 +15,6 @@ MODES = ("digital", "table")
 MAX_PLAYERS = 8
 MAX_PER_KIND = 6
 MAX_PROMPTS = 4
-MAX_TEXT = 20_000
 DEFAULT_COUNTS = (3, 3, 3)
 
 
@@ -80,17 +80,17 @@ def check_text(text: object, required: str | None = None) -> str:
 
     ``required`` is the message shown when the text is blank.
     """
-    if type(text) is str and len(text) <= MAX_TEXT and (required is None or text.strip()):
+    if type(text) is str and len(text) <= TEXT_LIMIT and (required is None or text.strip()):
         return text  # the common case, first: simulations check millions of texts
     if not isinstance(text, str):
         raise RuleError("bad-text", N_("Expected a text, got %(value)r."), "1.6", value=text)
-    if len(text) > MAX_TEXT:
+    if len(text) > TEXT_LIMIT:
         raise RuleError(
             "text-too-long",
-            N_("This text has %(length)d characters; the limit is %(limit)d."),
+            N_("This text has %(length)s characters; the limit is %(limit)s."),
             "1.6",
             length=len(text),
-            limit=MAX_TEXT,
+            limit=TEXT_LIMIT,
         )
     if required is not None and not text.strip():
         raise RuleError("text-required", required, "1.6")

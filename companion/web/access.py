@@ -9,13 +9,13 @@ from typing import Any
 from flask import abort, request, session
 
 from .. import logs, ratelimit
-from ..capabilities import Capability, open_stream, resolve
+from ..capabilities import TOKEN_PATTERN, Capability, open_stream, resolve
 from ..db import get_db
 from ..store import Stream
 
 log = logging.getLogger("companion.access")
 REMEMBERED = 12
-OPENED_PATH = re.compile(r".*/[ct]/([A-Za-z0-9_-]{1,100})/")
+OPENED_PATH = re.compile(rf".*/[ct]/({TOKEN_PATTERN})/")
 
 
 def open_link(token: str, kinds: tuple[str, ...] | None = None) -> tuple[Capability, Stream]:

@@ -17,6 +17,7 @@ from ..languages import DEFAULT
 from ..legacy import command_from_dict
 from ..legacy.commands import Command
 from ..legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, placeholder_keystones
+from ..limits import COMMAND_BATCH_LIMIT
 from ..packs.registry import list_packs
 from ..store import StaleVersionError
 from . import streams
@@ -43,7 +44,6 @@ SETUP_FIELDS = {
 }
 # Events a stale client need not be told about: corrections and the chronicle's own start.
 QUIET_EVENTS = ("text-revised", "chronicle-started", "piles-shuffled")
-MAX_BATCH = 50
 # The fields of commands that hold a player's text (a 409 gives them back), in this order.
 TEXT_KEYS = (
     "question",
@@ -140,7 +140,7 @@ def _setup_values(body: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, li
 def _players(value: Any) -> list[str]:
     names_ok = isinstance(value, list) and all(isinstance(name, str) for name in value)
     if not names_ok or not 1 <= len(value) <= MAX_PLAYERS:
-        raise _bad("players", _("players must be a list of 1 to 8 names."))
+        raise _bad("players", _("players must be a list of 1 to %(n)d names.", n=MAX_PLAYERS))
     if not all(name.strip() for name in value):
         raise _bad("players", _("Every player needs a name."))
     return list(value)
@@ -258,9 +258,11 @@ def _command_dicts(body: Mapping[str, Any]) -> list[dict[str, Any]]:
     if ("command" in body) == ("commands" in body):
         raise ApiError(400, "bad-command", _("Send either command or commands."))
     batch = body["commands"] if "commands" in body else [body["command"]]
-    if not isinstance(batch, list) or not 1 <= len(batch) <= MAX_BATCH:
+    if not isinstance(batch, list) or not 1 <= len(batch) <= COMMAND_BATCH_LIMIT:
         raise ApiError(
-            400, "bad-command", _("commands must be a list of 1 to %(n)d commands.", n=MAX_BATCH)
+            400,
+            "bad-command",
+            _("commands must be a list of 1 to %(n)d commands.", n=COMMAND_BATCH_LIMIT),
         )
     if not all(isinstance(item, dict) for item in batch):
         raise ApiError(400, "bad-command", _("Each command must be a JSON object."))

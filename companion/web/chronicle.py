@@ -17,6 +17,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import format_number
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -26,6 +27,7 @@ from ..capabilities import Capability
 from ..db import get_db
 from ..legacy import RuleError, legal_commands
 from ..legacy.commands import Undo
+from ..limits import TEXT_LIMIT
 from ..store import StaleVersionError
 from ..text import render_markdown
 from . import polls, streams
@@ -40,7 +42,6 @@ from .writing import writing_now
 bp = Blueprint("chronicle", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
 log = logging.getLogger("companion.chronicle")
-TEXT_LIMIT = 20_000
 ROLLS = ("roll", "reroll", "sacrifice", "token")
 
 
@@ -161,7 +162,8 @@ def turn(token: str) -> streams.Refusal:
     too_long = [name for name in TEXT_FIELDS if len(form.get(name, "")) > TEXT_LIMIT]
     if too_long:
         message = _(
-            "A text may hold at most 20,000 characters; shorten it and try again. Your text is kept."
+            "A text may hold at most %(n)s characters; shorten it and try again. Your text is kept.",
+            n=format_number(TEXT_LIMIT),
         )
         return _refuse(token, cap, chronicle, message, 400, seen)
     if seen != chronicle.version:
@@ -283,7 +285,7 @@ def preview(token: str) -> Response | tuple[Response, int]:
         return jsonify(error=message, code="too-many-previews"), 429
     text = request.form.get("text", "")
     if len(text) > TEXT_LIMIT:
-        message = _("At most %(n)d characters.", n=TEXT_LIMIT)
+        message = _("At most %(n)s characters.", n=format_number(TEXT_LIMIT))
         return jsonify(error=message, code="too-long"), 400
     return jsonify(html=str(render_markdown(text)))
 

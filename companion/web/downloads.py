@@ -42,7 +42,7 @@ def ascii_name(name: str) -> str:
 def download(body: bytes | Path, content_type: str, name: str) -> Response:
     """``body`` (bytes, or a file on disk) as an attachment the browser saves as ``name``."""
     if isinstance(body, Path):
-        response = send_file(body, mimetype=content_type, conditional=True)
+        response: Response = send_file(body, mimetype=content_type, conditional=True)
     else:
         response = Response(body, content_type=content_type)
     response.headers["Content-Disposition"] = content_disposition(name)

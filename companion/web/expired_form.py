@@ -12,11 +12,11 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from .. import chronicles, drafts, held_forms, input_text
-from ..capabilities import resolve
+from ..capabilities import TOKEN_PATTERN, resolve
 from ..db import get_db
 from . import streams
 
-TURN_FORM = re.compile(r"/c/([A-Za-z0-9_-]{1,100})/(turn|epilogue)")
+TURN_FORM = re.compile(rf"/c/({TOKEN_PATTERN})/(turn|epilogue)")
 SENT_BACK = {"/new": "setup.new_form", "/games/": "tables.lobby"}
 
 

@@ -22,7 +22,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import chronicles, ratelimit
@@ -39,6 +38,7 @@ from ..export.vertical import INSTALL_COMMAND
 from . import streams
 from .chronicle import open_chronicle
 from .downloads import download
+from .wording import gettext as _
 
 bp = Blueprint("exports", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
@@ -252,7 +252,7 @@ def status(token: str, job_id: str) -> Response:
 
 
 def _book_url(token: str, job: jobs.Job) -> str:
-    extra = {} if job.layout == "book" else {"layout": job.layout}
+    extra: dict[str, Any] = {} if job.layout == "book" else {"layout": job.layout}
     if extra:
         extra["ext"] = parse_layout(job.layout).extension
     return url_for(
@@ -342,7 +342,7 @@ def _message(job: jobs.Job, status: str) -> str:
 def _stopped_after(job: jobs.Job) -> int:
     """The limit the book was stopped at, as its error says (a long book gets more time)."""
     found = re.search(r"after (\d+)", job.error or "")
-    return int(found.group(1)) if found else int(current_app.config.get("EXPORT_TIME_LIMIT", 300))
+    return int(found.group(1)) if found else int(current_app.config["EXPORT_TIME_LIMIT"])
 
 
 @bp.app_context_processor

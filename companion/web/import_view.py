@@ -6,15 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, redirect, request, url_for
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import ratelimit
 from ..db import get_db
+from ..errors import TemplatedError
 from ..export.backup import import_backup, import_limits
 from ..export.errors import BackupError
 from .access import remember
 from .text_errors import rule_message
+from .wording import gettext as _
 
 import_bp = Blueprint("imports", __name__)
 
@@ -54,7 +55,8 @@ def backup_message(err: BackupError) -> str:
     """A refused backup's message in the reader's language."""
     params = dict(err.params)
     if err.cause is not None:
-        params["problem"] = rule_message(err.cause)
+        cause = err.cause
+        params["problem"] = rule_message(cause) if isinstance(cause, TemplatedError) else str(cause)
     try:
         return _(err.message) % params
     except (KeyError, TypeError, ValueError):

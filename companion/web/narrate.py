@@ -7,17 +7,32 @@ whether that player or the host moved.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from itertools import takewhile
-from typing import Any
-
-from flask_babel import gettext as _
 
 from .. import store
 from ..bidi import isolate
 from ..chronicles import Chronicle
 from ..db import get_db
+from ..legacy.events import (
+    SETUP_EVENTS,
+    CardDrawn,
+    DecisionUndone,
+    DiceRolled,
+    EpilogueWritten,
+    Event,
+    FailureAccepted,
+    KeystoneLost,
+    KeystoneSacrificed,
+    MarkBuilt,
+    PromptAnswered,
+    PromptChosen,
+    StakesDeclared,
+    SuccessNarrated,
+    TextRevised,
+    TokenSpent,
+)
 from .terms import card_name
+from .wording import gettext as _
 from .wording import join_list, join_sentences
 
 MAX_LISTED = 3
@@ -50,90 +65,100 @@ def _name(chronicle: Chronicle, seat: int) -> str:
     return isolate(players[seat]) if 0 <= seat < len(players) else "?"
 
 
-def describe(event: Any, chronicle: Chronicle, actor: str | None = None) -> str:
+def _seat(event: Event) -> int:
+    """The seat an event was decided for (-1 for the set-up's, decided for nobody)."""
+    return -1 if isinstance(event, SETUP_EVENTS) else event.seat
+
+
+def _keystone(chronicle: Chronicle, keystone_id: str) -> str:
+    named = (k.keystone.name for k in chronicle.state.keystones if k.id == keystone_id)
+    name = next(named, None)
+    return "?" if name is None else isolate(name)
+
+
+def describe(event: Event, chronicle: Chronicle, actor: str | None = None) -> str:
     """One event as a short sentence in the reader's language, naming who sent it."""
-    who = _name(chronicle, getattr(event, "seat", -1))
+    who = _name(chronicle, _seat(event))
     if actor == HOST:
         return _host_sentence(event, chronicle, who)
-    kind = getattr(event, "kind", "")
-    keystones = {k.id: isolate(k.keystone.name) for k in chronicle.state.keystones}
-    sentences: Mapping[str, Callable[[], str]] = {
-        "card-drawn": lambda: _(
-            "%(who)s already drew %(card)s.", who=who, card=card_name(event.card)
-        ),
-        "dice-rolled": lambda: _(
-            "%(who)s already rolled: %(faces)s.", who=who, faces=join_list(event.faces)
-        ),
-        "keystone-sacrificed": lambda: _(
-            "%(who)s already sacrificed %(name)s.", who=who, name=keystones.get(event.keystone, "?")
-        ),
-        "keystone-lost": lambda: _(
-            "%(who)s recorded the loss of %(name)s.",
-            who=who,
-            name=keystones.get(event.keystone, "?"),
-        ),
-        "token-spent": lambda: _("%(who)s already spent a reroll token.", who=who),
-        "failure-accepted": lambda: _("%(who)s already accepted the failure.", who=who),
-        "success-narrated": lambda: _("%(who)s already narrated the success.", who=who),
-        "mark-built": lambda: _(
-            "%(who)s already built the legacy mark “%(name)s”.", who=who, name=event.name
-        ),
-        "decision-undone": lambda: _("%(who)s took back the last decision.", who=who),
-        "epilogue-written": lambda: _("The epilogue was written.", who=who),
-        "text-revised": lambda: _("%(who)s corrected a text meanwhile.", who=who),
-        **dict.fromkeys(SAVED, lambda: _("%(who)s saved the turn's texts first.", who=who)),
-    }
-    make = sentences.get(kind)
-    return make() if make else _("%(who)s already moved on.", who=who)
+    match event:
+        case CardDrawn():
+            return _("%(who)s already drew %(card)s.", who=who, card=card_name(event.card))
+        case DiceRolled():
+            return _("%(who)s already rolled: %(faces)s.", who=who, faces=join_list(event.faces))
+        case KeystoneSacrificed():
+            name = _keystone(chronicle, event.keystone)
+            return _("%(who)s already sacrificed %(name)s.", who=who, name=name)
+        case KeystoneLost():
+            name = _keystone(chronicle, event.keystone)
+            return _("%(who)s recorded the loss of %(name)s.", who=who, name=name)
+        case TokenSpent():
+            return _("%(who)s already spent a reroll token.", who=who)
+        case FailureAccepted():
+            return _("%(who)s already accepted the failure.", who=who)
+        case SuccessNarrated():
+            return _("%(who)s already narrated the success.", who=who)
+        case MarkBuilt():
+            return _("%(who)s already built the legacy mark “%(name)s”.", who=who, name=event.name)
+        case DecisionUndone():
+            return _("%(who)s took back the last decision.", who=who)
+        case EpilogueWritten():
+            return _("The epilogue was written.", who=who)
+        case TextRevised():
+            return _("%(who)s corrected a text meanwhile.", who=who)
+        case PromptChosen() | PromptAnswered() | StakesDeclared():
+            return _("%(who)s saved the turn's texts first.", who=who)
+    return _("%(who)s already moved on.", who=who)
 
 
-def _host_sentence(event: Any, chronicle: Chronicle, who: str) -> str:
+def _host_sentence(event: Event, chronicle: Chronicle, who: str) -> str:
     """The same sentences for a move the host's link made, for the player ``who``."""
-    kind = getattr(event, "kind", "")
-    keystones = {k.id: isolate(k.keystone.name) for k in chronicle.state.keystones}
-    sentences: Mapping[str, Callable[[], str]] = {
-        "card-drawn": lambda: _(
-            "The host already drew %(card)s for %(who)s.", who=who, card=card_name(event.card)
-        ),
-        "dice-rolled": lambda: _(
-            "The host already rolled for %(who)s: %(faces)s.",
-            who=who,
-            faces=join_list(event.faces),
-        ),
-        "keystone-sacrificed": lambda: _(
-            "The host already sacrificed %(name)s for %(who)s.",
-            who=who,
-            name=keystones.get(event.keystone, "?"),
-        ),
-        "keystone-lost": lambda: _(
-            "The host recorded the loss of %(name)s for %(who)s.",
-            who=who,
-            name=keystones.get(event.keystone, "?"),
-        ),
-        "token-spent": lambda: _("The host already spent a reroll token for %(who)s.", who=who),
-        "failure-accepted": lambda: _(
-            "The host already accepted the failure for %(who)s.", who=who
-        ),
-        "success-narrated": lambda: _(
-            "The host already narrated the success for %(who)s.", who=who
-        ),
-        "mark-built": lambda: _(
-            "The host already built the legacy mark “%(name)s” for %(who)s.",
-            who=who,
-            name=event.name,
-        ),
-        "decision-undone": lambda: _("The host took back the last decision.", who=who),
-        "epilogue-written": lambda: _("The host wrote the epilogue.", who=who),
-        "text-revised": lambda: _("The host corrected a text meanwhile.", who=who),
-        **dict.fromkeys(
-            SAVED, lambda: _("The host saved the turn's texts for %(who)s first.", who=who)
-        ),
-    }
-    make = sentences.get(kind)
-    return make() if make else _("The host already moved on for %(who)s.", who=who)
+    match event:
+        case CardDrawn():
+            card = card_name(event.card)
+            return _("The host already drew %(card)s for %(who)s.", who=who, card=card)
+        case DiceRolled():
+            return _(
+                "The host already rolled for %(who)s: %(faces)s.",
+                who=who,
+                faces=join_list(event.faces),
+            )
+        case KeystoneSacrificed():
+            return _(
+                "The host already sacrificed %(name)s for %(who)s.",
+                who=who,
+                name=_keystone(chronicle, event.keystone),
+            )
+        case KeystoneLost():
+            return _(
+                "The host recorded the loss of %(name)s for %(who)s.",
+                who=who,
+                name=_keystone(chronicle, event.keystone),
+            )
+        case TokenSpent():
+            return _("The host already spent a reroll token for %(who)s.", who=who)
+        case FailureAccepted():
+            return _("The host already accepted the failure for %(who)s.", who=who)
+        case SuccessNarrated():
+            return _("The host already narrated the success for %(who)s.", who=who)
+        case MarkBuilt():
+            return _(
+                "The host already built the legacy mark “%(name)s” for %(who)s.",
+                who=who,
+                name=event.name,
+            )
+        case DecisionUndone():
+            return _("The host took back the last decision.", who=who)
+        case EpilogueWritten():
+            return _("The host wrote the epilogue.", who=who)
+        case TextRevised():
+            return _("The host corrected a text meanwhile.", who=who)
+        case PromptChosen() | PromptAnswered() | StakesDeclared():
+            return _("The host saved the turn's texts for %(who)s first.", who=who)
+    return _("The host already moved on for %(who)s.", who=who)
 
 
-def newer_events(chronicle: Chronicle, version: int) -> list[tuple[Any, str | None]]:
+def newer_events(chronicle: Chronicle, version: int) -> list[tuple[Event, str | None]]:
     """The events after ``version`` that matter to a refused device, each with its sender.
 
     A roll is several events (prompt, answer, stakes, dice): only the ones with their own
@@ -145,10 +170,10 @@ def newer_events(chronicle: Chronicle, version: int) -> list[tuple[Any, str | No
     sent = store.actors(get_db(), chronicle.id, version) if records else {}
     pairs = [(r.event, sent.get(r.seq)) for r in records]
     for wanted in (TOLD, SAVED, frozenset({"text-revised"})):
-        told = [pair for pair in pairs if getattr(pair[0], "kind", "") in wanted]
+        told = [pair for pair in pairs if pair[0].kind in wanted]
         if told:
             return told
-    return [pair for pair in pairs if getattr(pair[0], "kind", "") != "text-revised"]
+    return [pair for pair in pairs if pair[0].kind != "text-revised"]
 
 
 def describe_since(chronicle: Chronicle, version: int) -> str:
@@ -165,19 +190,17 @@ def describe_since(chronicle: Chronicle, version: int) -> str:
 def announce(chronicle: Chronicle) -> str:
     """The newest decision as news, for the page's live region (read out on other devices)."""
     newest = next((r.event for r in chronicle.state.newest_records()), None)
-    kind = getattr(newest, "kind", "")
-    if newest is None or kind not in TOLD:
+    if newest is None or newest.kind not in TOLD:
         return ""
-    players = chronicle.state.setup.players
-    seat = getattr(newest, "seat", -1)
-    who = isolate(players[seat]) if 0 <= seat < len(players) else "?"
-    if kind == "card-drawn":
-        return _("%(who)s drew %(card)s.", who=who, card=card_name(newest.card))
-    if kind == "dice-rolled":
-        faces = join_list(newest.faces)
-        if any(face >= 5 for face in newest.faces):
-            return _("%(who)s rolled %(faces)s: a success.", who=who, faces=faces)
-        return _("%(who)s rolled %(faces)s: a failure.", who=who, faces=faces)
-    if kind == "mark-built":
-        return _("%(who)s built the legacy mark “%(name)s”.", who=who, name=newest.name)
+    who = _name(chronicle, _seat(newest))
+    match newest:
+        case CardDrawn():
+            return _("%(who)s drew %(card)s.", who=who, card=card_name(newest.card))
+        case DiceRolled():
+            faces = join_list(newest.faces)
+            if any(face >= 5 for face in newest.faces):
+                return _("%(who)s rolled %(faces)s: a success.", who=who, faces=faces)
+            return _("%(who)s rolled %(faces)s: a failure.", who=who, faces=faces)
+        case MarkBuilt():
+            return _("%(who)s built the legacy mark “%(name)s”.", who=who, name=newest.name)
     return describe(newest, chronicle)

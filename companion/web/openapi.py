@@ -12,6 +12,7 @@ import re
 from ..languages import LANGUAGES
 from ..legacy import COMMAND_TYPES, KINDS, PILES
 from ..legacy.model import END_REASONS, PHASES
+from ..legacy.setup import MODES
 from .openapi_bodies import export_schemas, request_schemas
 from .openapi_parts import BOOL, INT, JSON, STR, TEXT
 from .openapi_parts import nullable as _nullable
@@ -196,7 +197,7 @@ def _state() -> JSON:
             "pioneer": _ref("Pioneer"),
             "players": {**array, "items": _ref("Player")},
             "language": {"enum": sorted(LANGUAGES)},
-            "mode": {"enum": ["digital", "table"]},
+            "mode": {"enum": list(MODES)},
             "pack": STR,
             "forgiving_undo": BOOL,
             "show_writing": BOOL,

@@ -19,6 +19,8 @@ from ..export import (
 )
 from ..languages import LANGUAGES
 from ..legacy import COMMAND_TYPES, KINDS
+from ..legacy.setup import MAX_PER_KIND, MAX_PLAYERS, MODES
+from ..limits import COMMAND_BATCH_LIMIT, NAME_LIMIT, TEXT_LIMIT
 from .openapi_parts import (
     BOOL,
     INT,
@@ -58,8 +60,8 @@ def request_schemas() -> JSON:
     keystone = obj(
         {
             "kind": {"enum": list(KINDS)},
-            "name": {"type": "string", "minLength": 1, "maxLength": 200},
-            "description": {"type": "string", "maxLength": 20000},
+            "name": {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT},
+            "description": {"type": "string", "maxLength": TEXT_LIMIT},
         },
         ("kind", "name"),
     )
@@ -67,31 +69,31 @@ def request_schemas() -> JSON:
         {
             "pioneer": obj(
                 {
-                    "name": {"type": "string", "minLength": 1, "maxLength": 200},
-                    "people": {"type": "string", "maxLength": 200},
-                    "concept": {"type": "string", "maxLength": 20000},
+                    "name": {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT},
+                    "people": {"type": "string", "maxLength": NAME_LIMIT},
+                    "concept": {"type": "string", "maxLength": TEXT_LIMIT},
                 },
                 ("name",),
             ),
             "players": {
                 "type": "array",
-                "items": {"type": "string", "minLength": 1, "maxLength": 200},
+                "items": {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT},
                 "minItems": 1,
-                "maxItems": 8,
+                "maxItems": MAX_PLAYERS,
                 "description": "Names in clockwise seating order; the index is the seat.",
             },
             "oldest": {"type": "integer", "minimum": 0, "default": 0},
             "keystones": {
                 "type": "array",
                 "items": keystone,
-                "maxItems": 18,
+                "maxItems": len(KINDS) * MAX_PER_KIND,
                 "description": "Default: three placeholder keystones of each kind (rule D1).",
             },
             "language": {
                 "enum": sorted(LANGUAGES),
                 "description": "Default: the request's locale.",
             },
-            "mode": {"enum": ["digital", "table"], "default": "digital"},
+            "mode": {"enum": list(MODES), "default": "digital"},
             "pack": {"type": "string", "default": "standard"},
             "forgiving_undo": {"type": "boolean", "default": False},
             "show_writing": {
@@ -99,8 +101,8 @@ def request_schemas() -> JSON:
                 "default": True,
                 "description": "Whether every device shows the turn's texts as they are typed.",
             },
-            "lines": {"type": "string", "maxLength": 20000, "default": ""},
-            "veils": {"type": "string", "maxLength": 20000, "default": ""},
+            "lines": {"type": "string", "maxLength": TEXT_LIMIT, "default": ""},
+            "veils": {"type": "string", "maxLength": TEXT_LIMIT, "default": ""},
         },
         ("pioneer", "players"),
     )
@@ -113,7 +115,7 @@ def request_schemas() -> JSON:
                 "type": "array",
                 "items": ref("Command"),
                 "minItems": 1,
-                "maxItems": 50,
+                "maxItems": COMMAND_BATCH_LIMIT,
                 "description": "Applied in order, all or none.",
             },
         },

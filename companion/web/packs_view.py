@@ -16,7 +16,6 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from .. import input_text, ratelimit
@@ -35,6 +34,7 @@ from ..packs.registry import (
 from ..packs.stored import import_folder
 from . import downloads
 from .text_errors import rule_message
+from .wording import gettext as _
 
 bp = Blueprint("packs", __name__, url_prefix="/packs")
 UPLOAD_LIMIT = 200 * 1024

@@ -23,13 +23,13 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.wsgi import get_host
 
 from .. import chronicles, drafts, request_log
-from ..capabilities import open_stream
+from ..capabilities import TOKEN_PATTERN, open_stream
 from ..cardgames import game_keys
 from ..security import hardening
 from ..sql import Database
 from ..store import Stream
 
-PATH = re.compile(r"/([ct])/([A-Za-z0-9_-]{1,100})/version")
+PATH = re.compile(rf"/([ct])/({TOKEN_PATTERN})/version")
 Answer = dict[str, Any]
 
 

@@ -22,7 +22,6 @@ from markupsafe import Markup
 
 from ..bytecache import ByteLRU
 
-DEFAULT_BYTES = 20 * 1024 * 1024
 # Signed CSRF tokens by the session's raw token: signing one costs more than serving a page.
 SIGNED_BYTES = 256 * 1024
 Parts = list[bytes | int]  # the HTML's pieces, and between them the index of the secret cut there
@@ -90,7 +89,7 @@ def cached(key: Hashable, render: Callable[[], str], *, token: str) -> Markup:
 
 def init_app(app: Flask) -> None:
     """Give the app its page cache, bounded by ``RENDER_CACHE_BYTES``, and its signed tokens."""
-    limit = int(app.config.get("RENDER_CACHE_BYTES", DEFAULT_BYTES))
+    limit = int(app.config["RENDER_CACHE_BYTES"])  # its default is set with the others
     app.extensions["companion.render_cache"] = ByteLRU(limit)
     app.extensions["companion.signed_csrf"] = ByteLRU(SIGNED_BYTES)
     # Flask-WTF offers its own csrf_token() to templates, as a global and from a context

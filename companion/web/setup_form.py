@@ -6,14 +6,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import format_number
 from flask_babel import gettext as _
 
 from ..languages import DEFAULT, LANGUAGES
-from ..legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, Keystone, Setup
+from ..legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, MODES, Keystone, Setup
+from ..limits import NAME_LIMIT, TEXT_LIMIT
 from ..packs.format import Pack
-
-TEXT_LIMIT = 20_000
-SHORT_LIMIT = 200
 
 
 @dataclass
@@ -97,7 +96,7 @@ def check_form(sheet: SetupForm, packs: Sequence[Pack]) -> Setup | None:
     v = sheet.values
     if v["language"] not in LANGUAGES:
         sheet.errors["language"] = _("Choose one of the languages offered.")
-    if v["mode"] not in ("digital", "table"):
+    if v["mode"] not in MODES:
         sheet.errors["mode"] = _("Choose how you draw and roll.")
     players = _check_players(sheet)
     _check_texts(sheet)
@@ -138,9 +137,9 @@ def _check_players(sheet: SetupForm) -> tuple[str, ...]:
         sheet.errors["players"] = _(
             "Two players have the same name: add an initial to tell them apart."
         )
-    elif any(len(n) > SHORT_LIMIT for n in filled):
+    elif any(len(n) > NAME_LIMIT for n in filled):
         sheet.errors["players"] = _(
-            "A player's name is too long (at most %(n)d characters).", n=SHORT_LIMIT
+            "A player's name is too long (at most %(n)s characters).", n=format_number(NAME_LIMIT)
         )
     elif _oldest_index(sheet.values) < 0:
         sheet.errors["oldest"] = _("Mark the oldest player: they take the very first turn.")
@@ -152,11 +151,11 @@ def _check_texts(sheet: SetupForm) -> None:
     if not v["pioneer"].strip():
         sheet.errors["pioneer"] = _("Give the Pioneer a name.")
     for name in ("pioneer", "people"):
-        if len(v[name]) > SHORT_LIMIT:
-            sheet.errors[name] = _("At most %(n)d characters.", n=SHORT_LIMIT)
+        if len(v[name]) > NAME_LIMIT:
+            sheet.errors[name] = _("At most %(n)s characters.", n=format_number(NAME_LIMIT))
     for name in ("concept", "lines", "veils"):
         if len(v[name]) > TEXT_LIMIT:
-            sheet.errors[name] = _("At most %(n)d characters.", n=TEXT_LIMIT)
+            sheet.errors[name] = _("At most %(n)s characters.", n=format_number(TEXT_LIMIT))
 
 
 def _check_keystones(sheet: SetupForm) -> tuple[Keystone, ...]:
@@ -169,7 +168,7 @@ def _check_keystones(sheet: SetupForm) -> tuple[Keystone, ...]:
                 sheet.errors[f"{kind}-{i}"] = _(
                     "Give this keystone a name, or clear its description."
                 )
-            elif len(name) > SHORT_LIMIT or len(description) > TEXT_LIMIT:
+            elif len(name) > NAME_LIMIT or len(description) > TEXT_LIMIT:
                 sheet.errors[f"{kind}-{i}"] = _("This keystone's text is too long.")
             elif name:
                 number += 1

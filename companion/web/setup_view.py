@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 from .. import chronicles, held_forms, ratelimit
 from ..db import get_db
 from ..legacy import RuleError
+from ..packs.format import Pack
 from ..packs.registry import list_packs
 from .access import remember
 from .packs_view import pack_store
@@ -29,7 +30,7 @@ bp = Blueprint("setup", __name__)
 HELD = "new"  # the held form's kind (and its key in the session)
 
 
-def _packs() -> list:
+def _packs() -> list[Pack]:
     return list_packs(pack_store())
 
 

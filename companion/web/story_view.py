@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _
+from flask_babel import format_number
 from markupsafe import Markup
 
 from .. import chronicles, drafts
@@ -18,6 +18,7 @@ from ..legacy import RuleError
 from ..legacy.cards import STAGES
 from ..legacy.commands import Command, ReviseText, WriteEpilogue
 from ..legacy.texts import find_text
+from ..limits import TEXT_LIMIT
 from ..store import StaleVersionError
 from ..story import life_timeline, story_chapters, timeline_rounds
 from . import streams
@@ -27,10 +28,10 @@ from .kept_words import holder
 from .narrate import actor_of, describe_since
 from .terms import stage_name
 from .text_errors import rule_message, rule_status
+from .wording import gettext as _
 
 bp = Blueprint("story", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
-TEXT_LIMIT = 20_000
 
 
 @bp.get("/story")
@@ -146,7 +147,8 @@ def _execute(
 
 def _too_long() -> str:
     return _(
-        "A text may hold at most 20,000 characters; shorten it and try again. Your text is kept."
+        "A text may hold at most %(n)s characters; shorten it and try again. Your text is kept.",
+        n=format_number(TEXT_LIMIT),
     )
 
 

@@ -28,7 +28,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
-from ..capabilities import Capability
+from ..capabilities import TOKEN_PATTERN, Capability
 from ..db import get_db
 from ..store import Stream as Header
 from ..store import UnknownStreamError
@@ -128,7 +128,7 @@ def use_stream_errors(bp: Blueprint) -> None:
 
 # The page of the link a path is under: where a refused form is sent. The page's script posts
 # its drafts and previews itself: those get their status, never a page.
-STREAM_PAGE = re.compile(r"/[ct]/[A-Za-z0-9_-]{1,100}/")
+STREAM_PAGE = re.compile(rf"/[ct]/{TOKEN_PATTERN}/")
 # A version is a stream's event count: 18 digits are more than any stream will hold.
 VERSION_DIGITS = 18
 

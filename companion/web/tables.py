@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import (
@@ -212,12 +213,17 @@ def act(token: str) -> Response | Refusal:
     seat = viewer_seat(cap, match)
     try:
         action = json_input.loads(request.form.get("action", ""))
+    except (json.JSONDecodeError, json_input.JsonInputError):
+        return _refused(token, cap, match, None)
+    # Only the input's and the rules' refusals are answered here: any other error is a fault
+    # of the engine, and reaches the error log (500, with the request's id) instead.
+    try:
         if seat is None or not isinstance(action, dict):
-            raise CardGameRuleError(N_("Choose an action from the table."), "no-seat")
+            raise CardGameRuleError("no-seat", N_("Choose an action from the table."))
         moved = matches.act(get_db(), match, seat, action, match.version)
     except StaleVersionError:
         return _stale(token, cap, matches.load(get_db(), match.id))
-    except ValueError as err:
+    except CardGameRuleError as err:
         return _refused(token, cap, match, err)
     _look_before_passing(cap, match, moved, seat)
     return redirect(url_for("tables.table", token=token))
@@ -258,13 +264,18 @@ def _stale(token: str, cap: Capability, match: matches.Match) -> Refusal:
 
 
 def _refused(
-    token: str, cap: Capability, match: matches.Match, err: ValueError, status: int = 400
+    token: str,
+    cap: Capability,
+    match: matches.Match,
+    err: CardGameRuleError | None,
+    status: int = 400,
 ) -> Refusal:
-    """A refused post: the rule's sentence (409 at a table that only replays), nothing stored."""
+    """A refused post: the rule's sentence (409 at a table that only replays), nothing stored;
+    ``err`` None: the action sent could not be read as JSON."""
     read_only = isinstance(err, matches.MatchReadOnlyError)
-    if read_only:
+    if isinstance(err, matches.MatchReadOnlyError):
         message = read_only_notice(match) or rule_message(err, match.key)
-    elif isinstance(err, CardGameRuleError):
+    elif err is not None:
         message = rule_message(err, match.key)
     else:
         message = _("That action could not be read.")

@@ -5,13 +5,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 from flask import Flask
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..legacy import State
 from ..legacy.odds import p_finish, p_success
 from ..svg import SUITS, card_back, die_face, playing_card
 from ..text import render_markdown
+from .wording import gettext as _
 from .wording import in_language, join_list
 
 STAGE_NAMES = (_l("Youth"), _l("Prime"), _l("Maturity"), _l("Old Age"))

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from flask_babel import format_number
+
+from ..errors import TemplatedError
 from .wording import gettext, ngettext, pgettext
 
 
@@ -20,23 +24,32 @@ def _counted(code: str, params: dict[str, Any]) -> str | None:
     return None
 
 
-def rule_message(err: Any, game: str | None = None) -> str:
+def rule_message(err: TemplatedError, game: str | None = None) -> str:
     """Translate a RuleError's English template, then fill in its parameters.
 
     ``game``: the key of the card game whose table refused (its refusals are in the catalogue
     under the game's context, and a card they name is named as the game's board names it)."""
-    template = getattr(err, "message", None) or getattr(err, "template", None) or str(err)
-    params = getattr(err, "params", {}) or {}
+    template, params = err.message, err.params
     try:
-        counted = _counted(getattr(err, "code", ""), params)
+        counted = _counted(err.code, params)
         if counted is not None:
             return counted
         if game is not None:
             params = _card_named(params, game)
         text = _translated(template, game)
-        return text % params if params else text
+        return text % _readable(text, params) if params else text
     except (KeyError, TypeError, ValueError):
         return str(err)
+
+
+_AS_TEXT = re.compile(r"%\((\w+)\)s")
+
+
+def _readable(text: str, params: dict[str, Any]) -> dict[str, Any]:
+    """A number the template shows as text (``%(limit)s``) is written as the reader's locale
+    writes numbers ("1,234"); ``%(n)d`` stays as it is, for ordinals and seat numbers."""
+    shown = set(_AS_TEXT.findall(text))
+    return {k: format_number(v) if k in shown and type(v) is int else v for k, v in params.items()}
 
 
 def _translated(template: str, game: str | None) -> str:

@@ -5,14 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext as _
-
 from ..bidi import isolate
 from ..capabilities import Capability
 from ..legacy import State
 from ..legacy.undo import last_decision, refusal
 from .terms import card_name
 from .text_errors import rule_message
+from .wording import gettext as _
 
 
 @dataclass(frozen=True)

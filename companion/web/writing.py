@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
-
 from .. import chronicles, drafts
 from ..bidi import isolate
 from ..capabilities import Capability
 from ..db import get_db
 from .turn_form import TEXT_FIELDS
+from .wording import gettext as _
 
 COMPOSING = frozenset({"choose", "answer", "stakes", "roll"})
 

@@ -28,6 +28,7 @@
 
   // Drafts: saved to the server (shared by every device) and to this browser.
   const timers = new Map();
+  let saving = 0; // drafts of this page on their way to the server
   function turnNo() {
     const layout = live.querySelector(".table-layout");
     return layout ? layout.dataset.turn : "0";
@@ -41,11 +42,15 @@
     function say(message) { if (status) status.textContent = message || ""; }
     try { localStorage.setItem(storageKey(field.name), field.value); } catch (e) { /* private mode */ }
     if (!url) return;
+    saving += 1;
     post(url, { field: field.name, text: field.value, turn: turnNo(), version: version }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
         if (r.ok && data.saved === true) {
           say(live.dataset.draftSaved);
-          if (typeof data.drafts === "string") knownDrafts = data.drafts; // our own typing
+          if (typeof data.drafts === "string") { // our own typing: nothing to refresh for
+            knownDrafts = data.drafts;
+            if (pendingDrafts === data.drafts) pendingDrafts = null;
+          }
           if (data.kept === true) { // the turn moved on: the words wait beside it
             pendingDrafts = data.drafts || "";
             refresh({ version: wanted });
@@ -59,7 +64,7 @@
     }).catch(function () {
       say(live.dataset.draftOffline);
       retryDraft(field, null);
-    });
+    }).finally(function () { saving -= 1; });
   }
   function retryDraft(field, retryAfter) {
     const seconds = Math.min(Math.max(Number(retryAfter) || 5, 1), 60);
@@ -268,7 +273,12 @@
     wanted = answer.version;
     const forDrafts = pendingDrafts !== null && wanted === version;
     if (busy || (wanted === version && !forDrafts)) return;
-    if (composing || (forDrafts && Date.now() - lastInput < TYPING_MS)) { later(TYPING_MS); return; }
+    // A drafts change heard while this page's own draft is on its way may be that draft: its
+    // answer says so (then nothing is refreshed), so the refresh waits for it.
+    if (composing || (forDrafts && (saving > 0 || Date.now() - lastInput < TYPING_MS))) {
+      later(TYPING_MS);
+      return;
+    }
     if (pendingDrafts !== null) knownDrafts = pendingDrafts;
     pendingDrafts = null;
     busy = true;

@@ -81,7 +81,7 @@ def test_a_text_over_the_limit_is_refused_before_rendering(browser: Browser) -> 
     token = chronicle(browser)["host_token"]
     answer = preview(browser, token, "a" * 20_001)
     assert answer.status_code == 400
-    assert answer.json() == {"error": "At most 20000 characters.", "code": "too-long"}
+    assert answer.json() == {"error": "At most 20,000 characters.", "code": "too-long"}
 
 
 def test_previews_are_rate_limited_per_client(tmp_path: Path) -> None:

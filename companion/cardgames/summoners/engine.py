@@ -26,8 +26,8 @@ def new(players: int, seed: int, options: Mapping[str, Any] | None = None) -> St
     """A fresh match for 2-4 players; the start player comes from the seed unless given."""
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CardGameRuleError(
-            BAD_PLAYERS,
             "bad-players",
+            BAD_PLAYERS,
             least=MIN_PLAYERS,
             most=MAX_PLAYERS,
             players=players,
@@ -41,7 +41,7 @@ def step(s: State, seat: int, action: Action) -> None:
     """Carry out a legal action on ``s`` in place (the fast path bots and playouts use)."""
     ctx = s["await"]
     if ctx is None:
-        raise CardGameRuleError(NOBODY_TO_ACT, "not-your-turn")
+        raise CardGameRuleError("not-your-turn", NOBODY_TO_ACT)
     copy = action.copy()
     if "pay" in action:
         copy["pay"] = dict(action["pay"])

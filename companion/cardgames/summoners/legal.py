@@ -347,12 +347,12 @@ def check(s: State, seat: int, action: Any) -> None:
     its own hand and its legal actions), never on where a hidden card lies.
     """
     if s["result"] is not None:
-        raise CardGameRuleError(MATCH_OVER, "match-over")
+        raise CardGameRuleError("match-over", MATCH_OVER)
     ctx = s["await"]
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise CardGameRuleError(NOT_AN_ACTION, "unknown-action")
+        raise CardGameRuleError("unknown-action", NOT_AN_ACTION)
     if ctx is None or ctx["seat"] != seat:
-        raise CardGameRuleError(NOT_YOUR_TURN, "not-your-turn", seat=seat)
+        raise CardGameRuleError("not-your-turn", NOT_YOUR_TURN, seat=seat)
     legal = legal_actions(s, seat)
     wanted = signature(s, seat, action)
     if any(signature(s, seat, a) == wanted for a in legal) and _in_place(s, seat, action):
@@ -373,15 +373,15 @@ def _refuse(s: State, seat: int, action: Any, legal: list[Action], phase: str) -
     hand = s["seats"][seat]["hand"]
     in_hand = isinstance(card, str) and card in hand
     if kind == "summon" and phase in ("main", "summon") and in_hand:
-        raise CardGameRuleError(CANNOT_PAY, "cannot-pay", card=card)
+        raise CardGameRuleError("cannot-pay", CANNOT_PAY, card=card)
     if kind not in {a["type"] for a in legal}:
-        raise CardGameRuleError(NOT_NOW, "unknown-action", type=shown(kind), phase=phase)
+        raise CardGameRuleError("unknown-action", NOT_NOW, type=shown(kind), phase=phase)
     if kind == "pay":
-        raise CardGameRuleError(PAYMENT_SHORT, "cannot-pay")
+        raise CardGameRuleError("cannot-pay", PAYMENT_SHORT)
     from_hand = kind in _FROM_HAND or (kind == "discard" and action.get("zone") == "hand")
     if from_hand and "card" in action and not in_hand:
-        raise CardGameRuleError(NOT_IN_HAND, "card-not-in-hand", card=shown(card))
-    raise CardGameRuleError(BAD_CHOICE, "bad-choice", action=shown(action))
+        raise CardGameRuleError("card-not-in-hand", NOT_IN_HAND, card=shown(card))
+    raise CardGameRuleError("bad-choice", BAD_CHOICE, action=shown(action))
 
 
 _FROM_HAND = ("play", "summon", "place", "give")

@@ -35,8 +35,8 @@ def new(
     """
     if not isinstance(players, int) or not 2 <= players <= 6:
         raise CardGameRuleError(
-            refusals.BAD_PLAYERS,
             "bad-players",
+            refusals.BAD_PLAYERS,
             players=players,
         )
     opts = cast(Options, dict(options or {}))  # a table's JSON options; new reads two of them
@@ -72,7 +72,7 @@ def new(
     if start is None:
         start = moves.rng(st).randrange(players)
     elif start not in range(players):
-        raise CardGameRuleError(refusals.BAD_START, "bad-seat", seat=start)
+        raise CardGameRuleError("bad-seat", refusals.BAD_START, seat=start)
     st["first"] = start
     deal(st, start)
     return st
@@ -319,29 +319,29 @@ def result(st: State) -> Result | None:
 def _refuse(st: State, seat: int, action: Any) -> None:
     """Raise the most telling CardGameRuleError for an action that is not legal."""
     if st["result"] is not None:
-        raise CardGameRuleError(refusals.MATCH_OVER, "match-over")
+        raise CardGameRuleError("match-over", refusals.MATCH_OVER)
     if type(seat) is not int or seat not in range(st["players"]):
-        raise CardGameRuleError(refusals.BAD_SEAT, "bad-seat", seat=seat)
+        raise CardGameRuleError("bad-seat", refusals.BAD_SEAT, seat=seat)
     if seat != st["night"]:
         raise CardGameRuleError(
-            refusals.NOT_YOUR_TURN,
             "not-your-turn",
+            refusals.NOT_YOUR_TURN,
             seat=seat,
             current=st["night"],
         )
     kind = action.get("type") if isinstance(action, dict) else None
     if kind not in ("draw", "play"):
         raise CardGameRuleError(
-            refusals.UNKNOWN_ACTION,
             "unknown-action",
+            refusals.UNKNOWN_ACTION,
             action=shown(action),
         )
     card = action.get("card")
     if kind == "play" and (not isinstance(card, str) or card not in st["hands"][seat]):
-        raise CardGameRuleError(refusals.NOT_IN_HAND, "card-not-in-hand", card=shown(card))
+        raise CardGameRuleError("card-not-in-hand", refusals.NOT_IN_HAND, card=shown(card))
     if kind == "play" and not KIND[card]["usable"]:
         raise CardGameRuleError(
-            refusals.UNUSABLE, "card-unusable", name=KIND[card]["name_en"], card=card
+            "card-unusable", refusals.UNUSABLE, name=KIND[card]["name_en"], card=card
         )
     if kind == "play" and KIND[card]["target_rule"] != "none":
         counts = [len(h) for h in st["hands"]]
@@ -349,13 +349,13 @@ def _refuse(st: State, seat: int, action: Any) -> None:
         target = action.get("target")
         if not any(_same(target, a.get("target")) for a in options):
             raise CardGameRuleError(
-                refusals.BAD_TARGET,
                 "bad-target",
+                refusals.BAD_TARGET,
                 name=KIND[card]["name_en"],
                 card=card,
                 target=shown(target),
             )
-    raise CardGameRuleError(refusals.BAD_CHOICE, "bad-choice", action=shown(action))
+    raise CardGameRuleError("bad-choice", refusals.BAD_CHOICE, action=shown(action))
 
 
 def _same(sent: Any, listed: Any) -> bool:

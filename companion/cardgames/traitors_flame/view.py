@@ -126,7 +126,7 @@ def view(st: State, seat: int | None) -> View:
     """Everything the table page needs for ``seat`` (None = spectator), and nothing secret."""
     n = st["players"]
     if seat is not None and (not isinstance(seat, int) or seat not in range(n)):
-        raise CardGameRuleError(refusals.BAD_SEAT, "bad-seat", seat=seat)
+        raise CardGameRuleError("bad-seat", refusals.BAD_SEAT, seat=seat)
     known = set(st["known"][seat]) if seat is not None else set()
     deck = st["deck"]
     result = st["result"]
