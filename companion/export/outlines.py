@@ -21,8 +21,13 @@ from .epub_fonts import latin_first
 
 TEXT = re.compile(r"<text\b([^>]*)>([^<]*)</text>")
 ATTRIBUTE = re.compile(r'([a-z-]+)="([^"]*)"')
-FALLBACK = ("ipaexg.ttf", "LinBiolinum_R.otf", "NanumMyeongjo.ttf", "NotoEmoji-Regular.ttf")
-FALLBACK += ("DejaVuSans.ttf",)
+FALLBACK = [
+    "ipaexg.ttf",
+    "LinBiolinum_R.otf",
+    "NanumMyeongjo.ttf",
+    "NotoEmoji-Regular.ttf",
+    "DejaVuSans.ttf",
+]
 
 
 @cache
