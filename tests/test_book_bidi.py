@@ -7,6 +7,8 @@ of the words the PDF draws, which is the order a reader sees them in.
 from __future__ import annotations
 
 import io
+import re
+import unicodedata
 from dataclasses import replace
 
 import pytest
@@ -15,12 +17,13 @@ from pypdf import PdfReader
 
 from companion import ROOT
 from companion.export.book import book_html, render_book
-from companion.export.print_shop import make_cover
+from companion.export.print_shop import cover_html, make_cover
 from companion.legacy import State, start, step
 from companion.samples import load_sample, sample_commands, sample_setup
 
 STATIC = ROOT / "static"
 RLO = "\u202e"
+FSI, PDI = "\u2068", "\u2069"
 
 
 def overridden_life() -> State:
@@ -67,3 +70,23 @@ def test_the_print_shops_cover_too(book_app: Flask) -> None:
         text = drawn_text(make_cover(state, "story", "a5", 60, 0.1, STATIC))
     second = state.setup.players[1]
     assert second in text and second[::-1] not in text
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_the_spine_title_is_isolated(book_app: Flask, language: str) -> None:
+    """On the spine too the title stands between FSI and PDI; in the Japanese spine, one
+    character under another, the invisible marks share a cell with a character: no empty cell."""
+    setup = sample_setup(load_sample(language))
+    pioneer = f"朱{RLO}音（子）" if language == "ja" else f"Akane{RLO}Bell"
+    state, _ = start(replace(setup, pioneer=pioneer))
+    with book_app.app_context():
+        html = cover_html(state, "story", "a5", 200, 0.1)
+    spine = re.search(r'<p class="spine-title">(.*?)</p>', html, re.S)
+    assert spine is not None
+    if language == "en":
+        assert spine.group(1) == f"{FSI}{pioneer}{PDI}"
+        return
+    cells = re.findall(r'<span class="(?:upright|turned)">([^<]*)</span>', spine.group(1))
+    assert "".join(cells) == f"{FSI}{pioneer}{PDI}"
+    assert len(cells) == len(pioneer) - 1  # 朱 音 （ 子 ）: the override has no cell of its own
+    assert all(any(unicodedata.category(char) != "Cf" for char in cell) for cell in cells)

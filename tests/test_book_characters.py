@@ -10,11 +10,13 @@ every character of the life drawn, every font one of the bundled faces.
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import unicodedata
 import zipfile
 from collections.abc import Callable
 from functools import cache
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -169,36 +171,163 @@ def test_the_emoji_list_is_kept_whole() -> None:
 
 
 @needs_epubcheck
+@pytest.mark.slow  # epubcheck starts a Java virtual machine for each book
+@pytest.mark.parametrize("language", ["ja", "en"])
 def test_the_epub_with_its_fonts_passes_epubcheck(
-    book: Callable[[str, str], bytes], tmp_path: Path
+    book: Callable[[str, str], bytes], tmp_path: Path, language: str
 ) -> None:
-    report = epubcheck(tmp_path, book("epub", "ja"))
+    report = epubcheck(tmp_path, book("epub", language))
     assert "ERROR" not in report and "WARNING" not in report, report
 
 
-def test_the_epub_embeds_the_emoji_and_symbols_it_shows(book: Callable[[str, str], bytes]) -> None:
-    """E-readers set kana, kanji, Latin, Greek, Cyrillic and Hangul in their own fonts; the
-    emoji and symbols they often lack are embedded, subset to what the book shows."""
-    archive = zipfile.ZipFile(io.BytesIO(book("epub", "ja")))
-    fonts = [n for n in archive.namelist() if n.endswith(".ttf")]
-    assert fonts
-    covered: set[int] = set()
-    for name in fonts:
-        face = TTFont(io.BytesIO(archive.read(name)))
-        covered |= set(face.getBestCmap())
-        assert len(archive.read(name)) < 600_000
+class _Text(HTMLParser):
+    """The characters an XHTML file shows, and those it shows inside headings."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: list[str] = []
+        self.headings: list[str] = []
+        self.open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.open and self.open.pop() != tag:
+            pass
+
+    def handle_data(self, data: str) -> None:
+        if "style" in self.open or "head" in self.open and "title" not in self.open:
+            return
+        self.shown.append(data)
+        if {"h1", "h2"} & set(self.open):
+            self.headings.append(data)
+
+
+def _visible(char: str) -> bool:
+    return not char.isspace() and unicodedata.category(char) not in ("Cf", "Mn")
+
+
+def _embedded(archive: zipfile.ZipFile) -> dict[str, TTFont]:
+    return {
+        n: TTFont(io.BytesIO(archive.read(n)))
+        for n in archive.namelist()
+        if n.endswith((".ttf", ".otf"))
+    }
+
+
+def _drawable(font: TTFont, char: str) -> bool:
+    """Whether ``font`` maps ``char`` to a glyph with an outline (not ``.notdef``)."""
+    glyph = font.getBestCmap().get(ord(char))
+    if glyph is None or glyph == ".notdef" or font.getGlyphID(glyph) == 0:
+        return False
+    from fontTools.pens.boundsPen import BoundsPen
+
+    pen = BoundsPen(font.getGlyphSet())
+    font.getGlyphSet()[glyph].draw(pen)
+    return pen.bounds is not None
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_the_epub_embeds_a_face_for_every_character_it_shows(
+    book: Callable[[str, str], bytes], language: str
+) -> None:
+    """An e-reader with none of the bundled fonts still draws every character: each one the
+    book's pages show is drawn by a real glyph of a face the book embeds, kanji of headings by
+    the Gothic face the headings are set in, every character of the life among them."""
+    archive = zipfile.ZipFile(io.BytesIO(book("epub", language)))
+    fonts = _embedded(archive)
+    pages = [n for n in archive.namelist() if n.endswith(".xhtml")]
+    text, headings = "", ""
+    for name in pages:
+        parser = _Text()
+        parser.feed(archive.read(name).decode("utf-8"))
+        text += "".join(parser.shown)
+        headings += "".join(parser.headings)
+    shown = {c for c in text if _visible(c)}
+    assert not {
+        c for c in every_character() if not set(unicodedata.normalize("NFKD", c)) <= (parts(shown))
+    }
+    missing = {c for c in shown if not any(_drawable(f, c) for f in fonts.values())}
+    assert not missing, " ".join(f"U+{ord(c):04X}" for c in sorted(missing))
+    gothic = fonts["EPUB/fonts/gothic.ttf"]
+    kanji = {c for c in headings if unicodedata.name(c, "").startswith("CJK UNIFIED")}
+    assert kanji and all(_drawable(gothic, c) for c in kanji)
+
+
+@pytest.mark.parametrize(("language", "first"), [("ja", "Ijin Mincho"), ("en", "Ijin Libertine")])
+def test_the_epub_stylesheet_names_its_embedded_faces_first(
+    book: Callable[[str, str], bytes], language: str, first: str
+) -> None:
+    """Each embedded file has its @font-face, and every font stack starts with the embedded
+    faces (the chronicle's language's first), the reader's generic family only last."""
+    archive = zipfile.ZipFile(io.BytesIO(book("epub", language)))
     css = archive.read("EPUB/style/book.css").decode()
-    assert "@font-face" in css and "Ijin Emoji" in css
-    text = "".join(archive.read(n).decode() for n in archive.namelist() if n.endswith(".xhtml"))
-    for char in every_character() & set(text):
-        if _reader_sets(char):
-            continue
-        assert ord(char) in covered, f"U+{ord(char):04X} {char}"
+    sources = set(re.findall(r'src: url\("\.\./fonts/([^"]+)"\)', css))
+    assert sources == {n.removeprefix("EPUB/fonts/") for n in _embedded(archive)}
+    stacks = re.findall(r"font-family:\s*([^;}]+)", css)
+    body = [s for s in stacks if s.rstrip().endswith((" serif", " sans-serif"))]
+    assert len(body) >= 4
+    for value in body:
+        names = [n.strip().strip('"') for n in value.split(",")]
+        assert names[-1] in ("serif", "sans-serif") and len(names) >= 5, value
+    assert [n.strip().strip('"') for n in body[0].split(",")][0] == first
 
 
-def _reader_sets(char: str) -> bool:
-    """Letters, kana, kanji and punctuation: what an e-reader's own fonts set."""
-    code = ord(char)
-    punctuation = 0x2000 <= code < 0x2070 or 0x3000 <= code < 0x3100 or 0xFF00 <= code < 0xFFF0
-    letter = unicodedata.category(char)[0] in "LN"  # kana and kanji are letters too
-    return code < 0x2000 or punctuation or letter  # below U+2000: Latin, Greek, Cyrillic…
+def test_the_epub_carries_each_faces_licence_and_keeps_reserved_names_whole(
+    book: Callable[[str, str], bytes],
+) -> None:
+    """Every embedded face's licence lies beside it; a face whose licence reserves its name is
+    the unmodified bundled file (a subset would be a Modified Version under that name)."""
+    archive = zipfile.ZipFile(io.BytesIO(book("epub", "ja")))
+    listed = {
+        line.split()[0]: line.split()[-1]
+        for line in (FONTS / "README.txt").read_text("utf-8").splitlines()
+        if line.split() and line.split()[0].endswith((".ttf", ".otf"))
+    }
+    by_family = {
+        TTFont(FONTS / name)["name"].getDebugName(1): (name, licence)
+        for name, licence in listed.items()
+    }
+    names = set(archive.namelist())
+    for path, font in _embedded(archive).items():
+        source, licence = by_family[font["name"].getDebugName(1)]
+        assert f"EPUB/fonts/{licence}" in names, path
+        assert archive.read(f"EPUB/fonts/{licence}") == (FONTS / licence).read_bytes()
+        if (
+            "Reserved Font Name"
+            in (FONTS / licence).read_text("utf-8").split("\n\n")[0]
+            + ((FONTS / licence).read_text("utf-8").split("\n")[0])
+        ):
+            assert archive.read(path) == (FONTS / source).read_bytes(), path
+    assert any("Nanum" in p for p in names)  # the Hangul of the names brings its face
+
+
+def test_an_epub_embeds_only_the_faces_its_text_needs() -> None:
+    """A book of English words embeds Libertine alone, no Japanese, Hangul or emoji face; a
+    Japanese one its Mincho and Gothic subsets, each holding just what its styles set."""
+    from companion.export.epub_fonts import epub_fonts
+
+    css = (STATIC / "css" / "epub.css").read_text("utf-8")
+    english = epub_fonts(STATIC, css, ["<p>A quiet harbour</p>"], "en")
+    assert set(english.faces) == {"libertine"}
+    assert english.faces["libertine"] == (FONTS / "LinLibertine_R.otf").read_bytes()
+    japanese = epub_fonts(STATIC, css, ["<h1>港</h1><p>静かな海 🦊</p>"], "ja")
+    assert set(japanese.faces) == {"gothic", "mincho", "emoji"}
+    cmaps = {
+        key: set(TTFont(io.BytesIO(data)).getBestCmap()) for key, data in japanese.faces.items()
+    }
+    assert ord("港") in cmaps["gothic"] and ord("港") not in cmaps["mincho"]
+    assert {ord(c) for c in "静かな海"} <= cmaps["mincho"] and ord("静") not in cmaps["gothic"]
+    assert set(japanese.licences) == {"LICENSE-IPA.txt", "LICENSE-NotoEmoji.txt"}
+
+
+def test_the_epub_timeline_draws_its_words_as_outlines(book: Callable[[str, str], bytes]) -> None:
+    """The timeline picture cannot use the book's fonts, so its words are glyph outlines, a
+    path for each visible character, the words kept as the group's title."""
+    svg = zipfile.ZipFile(io.BytesIO(book("epub", "ja"))).read("EPUB/timeline.svg").decode()
+    assert "<text" not in svg
+    groups = re.findall(r"<title>([^<]*)</title>((?:<path [^>]*/>)+)</g>", svg)
+    assert {"青年期", "壮年期", "熟年期", "晩年期"} <= {title for title, _paths in groups}
+    for title, paths in groups:
+        assert paths.count("<path") >= sum(map(_visible, title)), title

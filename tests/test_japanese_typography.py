@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import html as html_lib
 import io
+import random
 import re
 import zipfile
+from types import SimpleNamespace
 
 import pytest
 from babel.messages.pofile import read_po
-from flask import Flask
+from flask import Flask, render_template
 from pypdf import PdfReader
+from table_helpers import act, buttons, load, new_table
+from table_helpers import finish as finish_match
+from table_helpers import page as read_page
 
 from companion import ROOT, chronicles
 from companion.db import connect
@@ -90,6 +95,65 @@ def test_what_the_app_writes_in_japanese_has_full_width_punctuation(
                 text = text.replace(value, "〓")
         found += [(where, hit) for hit in half_width_beside_japanese(text)]
     assert found == [], found
+
+
+def _seen_board(app: Flask) -> str:
+    """A Traitor's Flame board whose seat has seen cards in a hand and in the deck, after a
+    round whose hands are summed: the lines a few random moves seldom reach."""
+    from companion.cardgames.traitors_flame import GAME
+    from companion.cardgames.traitors_flame.scenario import make_state
+    from companion.web.boards import traitors_flame as board
+
+    st = make_state(3, hands=[["spy"], ["flame", "queen"], []], deck=["flame", "jester"], night=0)
+    st["known"][0] = [st["hands"][1][1], st["deck"][-2]]
+    hands = [
+        {"seat": s, "flames": 0, "kinds": [], "night": s == 1, "dawn": False} for s in range(3)
+    ]
+    st["rounds"] = [
+        {"round": 1, "ended_by": "flame", "ender": 1, "raw": [-3, 7, 0], "scores": [0, 7, 0]}
+        | {"totals": [0, 7, 0], "hands": hands}
+    ]
+    match = SimpleNamespace(names=lambda: ["〓"] * 3, seats=[SimpleNamespace(bot=None)] * 3)
+    with app.test_request_context("/?lang=ja"):
+        view = GAME.view(st, 0)
+        return render_template(
+            "tables/traitors-flame/_board.html", view=view, board=board, match=match, seat=0
+        )
+
+
+@pytest.mark.parametrize("game", ["traitors-flame", "age-of-summoners"])
+def test_the_card_game_pages_in_japanese_have_full_width_punctuation(
+    japanese: tuple[Flask, chronicles.Created], game: str
+) -> None:
+    """The lobby, the rules, every board of a match played to its end, its result and replay."""
+    app, _created = japanese
+    client = app.test_client()
+    token = new_table(client, game, lang="ja")
+    written = {"lobby": read_page(client, "/games/?lang=ja")}
+    written["rules"] = read_page(client, f"/games/{game}/rules?lang=ja")
+    rng = random.Random(11)
+    for turn in range(40):
+        match = load(app, token)
+        if match.game.result(match.state) is not None:
+            break
+        text = read_page(client, f"/t/{token}/")
+        if 'class="cover-screen"' in text:
+            client.post(f"/t/{token}/reveal", data={"seat": str(match.acting_seats()[0])})
+            text = read_page(client, f"/t/{token}/")
+        written[f"turn {turn}"] = text
+        act(client, token, match, rng.choice(buttons(text)))
+    finish_match(app, token)
+    written["result"] = read_page(client, f"/t/{token}/")
+    written["replay"] = read_page(client, f"/t/{token}/replay")
+    if game == "traitors-flame":
+        written["seen"] = _seen_board(app)
+    found = []
+    for where, html in written.items():
+        text = _visible(html).replace("Ann", "〓").replace("Bo", "〓")
+        found += [(where, hit) for hit in half_width_beside_japanese(text)]
+    assert sum(where.startswith("turn") for where in written) >= 10  # boards were read
+    assert "seen" not in written or "上から2枚目" in _visible(written["seen"])
+    assert found == [], "\n".join(sorted({hit for _where, hit in found}))
 
 
 def test_japanese_emphasis_is_sesame_dots_in_the_book_never_italic() -> None:

@@ -1,9 +1,11 @@
 """The EPUB 3 book: a file per stage, the contents, the timeline as SVG, for phones and e-readers.
 
-Made with ebooklib. An e-reader sets the text in its own Japanese, Latin and Hangul fonts (the
-IPAex files would make a 10 MB book), but many lack emoji and symbols: the bundled Noto Emoji and
-DejaVu Sans are embedded for those, subset to the characters the book shows (``epub_fonts.py``).
-A Japanese book may be vertical: ``writing-mode: vertical-rl`` and a spine read right to left.
+Made with ebooklib. Every character is drawn by a face the book embeds (``epub_fonts.py``):
+IPAex subsets for Japanese, the Libertine files for Latin, Greek and Cyrillic, Nanum Myeongjo
+for Hangul, Noto Emoji and DejaVu Sans subsets for emoji and symbols, each licence beside its
+face; the timeline's words are drawn as outlines (``outlines.py``), since a picture cannot use
+the book's fonts. A Japanese book may be vertical: ``writing-mode: vertical-rl`` and a spine
+read right to left.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from ..story import life_timeline
 from ..web.terms import stage_name
 from .book import told_by
 from .contents import Contents, EditionError, contents
-from .epub_fonts import FAMILIES, epub_fonts
+from .epub_fonts import BookFonts, epub_fonts
+from .outlines import outlined
 from .typeset import finish, isolate, passes_for, printable
 from .vertical import tate_chu_yoko
 
@@ -59,21 +62,25 @@ def _document(book: Contents, static: Path, vertical: bool, date: str, key: str)
         document.add_metadata("DC", "date", date)
     document.add_metadata("DC", "publisher", "Ijinsho companion")
     parts = _parts(book, vertical, None)
-    fonts = epub_fonts(static, "".join(part.content for part in parts))  # type: ignore[attr-defined]
-    style = _stylesheet(static, vertical, fonts)
+    css = _css(static, vertical)
+    contents_title = _("Contents")
+    shown = [part.content for part in parts]  # type: ignore[attr-defined]
+    shown.append(_contents_page(contents_title, parts))
+    fonts = epub_fonts(static, css, shown, book.language)
+    style = epub.EpubItem("style", "style/book.css", "text/css", fonts.stylesheet(css).encode())
     document.add_item(style)
     for part in parts:
         part.add_item(style)  # type: ignore[attr-defined]
         document.add_item(part)
-    for name, data in fonts:
-        document.add_item(epub.EpubItem(f"font-{name}", f"fonts/{name}.ttf", "font/ttf", data))
-    svg = printable(str(life_timeline(book.state, [stage_name(i) for i in range(4)], "")))
+    _add_fonts(document, fonts)
+    labels = [stage_name(i) for i in range(4)]
+    svg = outlined(printable(str(life_timeline(book.state, labels, ""))), static, book.language)
     document.add_item(
         epub.EpubItem("timeline-svg", "timeline.svg", "image/svg+xml", svg.encode("utf-8"))
     )
     document.toc = [epub.Link(part.file_name, part.title, part.id) for part in parts]
     document.add_item(epub.EpubNcx())
-    nav = epub.EpubNav(title=_("Contents"))
+    nav = epub.EpubNav(title=contents_title)
     nav.add_item(style)
     document.add_item(nav)
     document.spine = [parts[0], "nav", *parts[1:]]
@@ -82,17 +89,34 @@ def _document(book: Contents, static: Path, vertical: bool, date: str, key: str)
     return document
 
 
-def _stylesheet(static: Path, vertical: bool, fonts: list[tuple[str, bytes]]) -> object:
-    from ebooklib import epub
-
-    faces = "".join(
-        f'@font-face {{ font-family: "{FAMILIES[name]}"; src: url("../fonts/{name}.ttf"); }}\n'
-        for name, _data in fonts
-    )
-    css = faces + (static / "css" / "epub.css").read_text(encoding="utf-8")
+def _css(static: Path, vertical: bool) -> str:
+    css = (static / "css" / "epub.css").read_text(encoding="utf-8")
     if vertical:
         css += (static / "css" / "epub-vertical.css").read_text(encoding="utf-8")
-    return epub.EpubItem("style", "style/book.css", "text/css", css.encode("utf-8"))
+    return css
+
+
+def _contents_page(title: str, parts: list[object]) -> str:
+    """The contents page as ebooklib writes it (its title, then a link per part), for the
+    characters it shows."""
+    from markupsafe import escape
+
+    links = "".join(f"<li><a>{escape(part.title)}</a></li>" for part in parts)  # type: ignore[attr-defined]
+    return f"<nav><h2>{escape(title)}</h2><ol>{links}</ol></nav>"
+
+
+def _add_fonts(document: object, fonts: BookFonts) -> None:
+    from ebooklib import epub
+
+    from .epub_fonts import FACES
+
+    for key, data in fonts.faces.items():
+        face = FACES[key]
+        item = epub.EpubItem(f"font-{key}", f"fonts/{face.name}", face.media_type, data)
+        document.add_item(item)  # type: ignore[attr-defined]
+    for name, text in fonts.licences.items():
+        item = epub.EpubItem(f"licence-{name.lower()[8:-4]}", f"fonts/{name}", "text/plain", text)
+        document.add_item(item)  # type: ignore[attr-defined]
 
 
 def _parts(book: Contents, vertical: bool, style: object | None) -> list[object]:

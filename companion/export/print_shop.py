@@ -10,6 +10,7 @@ and back on one page whose spine width follows the body's page count and the pap
 from __future__ import annotations
 
 import io
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -166,9 +167,34 @@ def cover_html(state: State, edition: str, paper: str, pages: int, thickness_mm:
 TURNED = set("ー－—―〜～…‥()（）「」『』[]［］-")
 
 
+# Invisible characters that open a bidirectional run: they go with the character after them.
+OPENERS = set("\u202a\u202b\u202d\u202e\u2066\u2067\u2068")
+SKIN_TONES = set("\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff")
+
+
 def spine_characters(title: str) -> list[tuple[str, bool]]:
-    """The title's characters top to bottom, each with whether it must be turned upright."""
-    return [(char, char in TURNED) for char in title if not char.isspace()]
+    """The title's characters top to bottom, each with whether it must be turned upright.
+
+    The title is isolated like every name in the books (``isolate``). Each visible character is
+    a cell of its own; the invisible ones (the isolates and overrides, joiners, variation
+    selectors, combining marks, skin tones) go into the cell beside them: no cell is empty.
+    """
+    cells: list[str] = []
+    prefix = ""
+    for char in isolate(title):
+        if char.isspace():
+            continue
+        invisible = unicodedata.category(char) in ("Cf", "Mn", "Me") or char in SKIN_TONES
+        if char in OPENERS or (invisible and not cells):
+            prefix += char
+        elif invisible or (cells and cells[-1].endswith("\u200d")):
+            cells[-1] += char  # a joined emoji sequence stays in one cell too
+        else:
+            cells.append(prefix + char)
+            prefix = ""
+    if prefix and cells:
+        cells[-1] += prefix
+    return [(cell, any(char in TURNED for char in cell)) for cell in cells]
 
 
 def make_cover(
