@@ -154,11 +154,12 @@ def test_the_exports_rate_limit_holds_per_link_and_per_address(
             conn.close()
 
     try:
-        # Each of the two web workers counts for itself: past twice the limit, all refuse.
+        # Each of the two web workers counts for itself, and either may take any connection:
+        # at most twice the limit is served, whichever worker answered which, the rest refused.
         by_link = [markdown(first.reader, f"203.0.113.{n}") for n in range(1, 25)]
-        assert by_link.count(200) <= 10 and by_link[-4:] == [429] * 4, by_link
+        assert set(by_link) == {200, 429} and by_link.count(200) <= 10, by_link
         by_address = [markdown(second.reader, "198.51.100.7") for _ in range(24)]
-        assert by_address.count(200) <= 10 and by_address[-4:] == [429] * 4, by_address
+        assert set(by_address) == {200, 429} and by_address.count(200) <= 10, by_address
         assert markdown(second.host, "198.51.100.8") == 200  # another link, another address
         status, body = request(server.port, "GET", f"/c/{second.reader}/version")
         assert status == 200  # reading the chronicle is never counted as an export
