@@ -42,15 +42,21 @@ def tab_to(page: Page, target: Locator, what: str, back: bool = False) -> None:
     """Press Tab (or Shift+Tab) until ``target`` has the focus, at most PRESSES times."""
     key = "Shift+Tab" if back else "Tab"
     expect(target.first).to_be_attached(timeout=WAIT)
-    # The wanted elements are found once (an accessible-name query costs more than a key press).
-    target.evaluate_all("els => els.forEach(e => e.setAttribute('data-wanted', ''))")
-    wanted = "() => !!document.activeElement && document.activeElement.hasAttribute('data-wanted')"
+    # The wanted elements are marked once (an accessible-name query costs more than a key press),
+    # and again after a live refresh has put new elements in their place.
+    mark = "els => els.forEach(e => e.setAttribute('data-wanted', ''))"
+    where = """() => document.activeElement && document.activeElement.hasAttribute('data-wanted')
+      ? 'here' : document.querySelector('[data-wanted]') ? 'elsewhere' : 'unmarked'"""
     try:
         for _ in range(PRESSES):
-            if page.evaluate(wanted):
+            found = page.evaluate(where)
+            if found == "unmarked":
+                target.evaluate_all(mark)
+                found = page.evaluate(where)
+            if found == "here":
                 return
             page.keyboard.press(key)
-        if not page.evaluate(wanted):
+        if page.evaluate(where) != "here":
             raise AssertionError(
                 f"{PRESSES} presses of {key} never reached {what}; the focus is on {focused(page)}"
             )

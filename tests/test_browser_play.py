@@ -140,3 +140,31 @@ def test_a_seat_on_a_phone_rolls_and_the_host_sees_it_live(page: Page, live_serv
     expect(page.locator(".rolls .roll .die")).to_have_count(4)
     expect(page.locator(".outcome.success")).to_be_visible()
     phone_context.close()
+
+
+def test_the_field_one_is_in_keeps_its_words_when_another_device_types(
+    page: Page, live_server: str
+) -> None:
+    """A seat's phone is in its empty answer box when the host types the same answer on the
+    table's screen: the phone's box stays as the phone left it, under its caret, and what the
+    phone then types is its own, whole."""
+    fill_setup(page, live_server)
+    table = page.url
+    page.click("nav >> text=Links")
+    page.click("button:has-text('Seat link: Ali')")
+    seat_url = page.locator(".fresh-link code").inner_text()
+    page.goto(table)
+    draw(page)
+    phone_context = page.context.browser.new_context(viewport={"width": 375, "height": 740})
+    try:
+        phone = phone_context.new_page()
+        phone.goto(seat_url)
+        phone.focus("#answer")
+        page.fill("#answer", "The host's words.")
+        expect(phone.locator("#live")).to_contain_text("The host is writing for Ali")
+        expect(phone.locator("#answer")).to_be_focused()
+        expect(phone.locator("#answer")).to_have_value("")
+        phone.keyboard.insert_text("Ali's own words.")
+        expect(phone.locator("#answer")).to_have_value("Ali's own words.")
+    finally:
+        phone_context.close()

@@ -97,6 +97,7 @@ def fill(page: Page, texts: dict[str, str]) -> None:
     page.check("input[name=prompt][value='0']")
     for field, text in texts.items():
         page.fill(f"#{field}", text)
+        expect(page.locator(f"#{field}")).to_have_value(text)  # another device's typing aside
     expect(page.locator(".save-status").first).to_have_text("下書きを保存しました", timeout=WAIT)
 
 

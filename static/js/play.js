@@ -202,8 +202,14 @@
     const template = document.createElement("template");
     template.innerHTML = html;
     reopenSteps(template.content, openedSteps, null);
+    // The field the viewer is in keeps what it holds, typed or not: words another device typed
+    // meanwhile never land under the viewer's caret (they show once the viewer leaves the field).
+    const holding = document.activeElement && live.contains(document.activeElement) &&
+      document.activeElement.matches("textarea, input[type=text]") ? document.activeElement : null;
     template.content.querySelectorAll("textarea, input[type=text]").forEach(function (field) {
       if (dirty.has(field.name)) field.value = dirty.get(field.name);
+      else if (holding && field.name === holding.name && field.id === holding.id &&
+        formAction(field) === formAction(holding)) field.value = holding.value;
     });
     template.content.querySelectorAll("input[type=radio][data-draft]").forEach(function (radio) {
       if (dirty.has(radio.name)) radio.checked = dirty.get(radio.name) === radio.value;
