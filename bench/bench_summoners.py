@@ -21,6 +21,7 @@ import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 
 from companion.cardgames.summoners import GAME
@@ -33,12 +34,17 @@ from companion.cardgames.summoners.search import search_bot
 from companion.cardgames.summoners.simulate import no_cycle_collection, play_match
 from companion.cardgames.summoners.view import view
 
+try:
+    from companion.cardgames.summoners.memo import Memo, lent
+except ImportError:  # a tree from before the memo, as a --baseline: it keeps its own caches
+    Memo = lent = None  # type: ignore[assignment,misc]
+
 
 def random_playouts(games: int, players: int, seed: int) -> float:
     """Random matches per second through the engine's in-place path, as simulate runs them:
     ``random_action`` picks what the random bot would, without listing every legal action."""
     started = time.process_time()
-    with no_cycle_collection():
+    with no_cycle_collection(), lent(Memo()):
         for g in range(games):
             rng = random.Random(seed + g)
             s = new(players, seed + g, {})
@@ -48,10 +54,34 @@ def random_playouts(games: int, players: int, seed: int) -> float:
     return games / (time.process_time() - started)
 
 
-def _timed_playouts(games: int, players: int, seed: int) -> tuple[float, int]:
-    """CPU seconds and moves of ``games`` in-place random matches, catch-up chips on."""
+def memo_gain(games: int, repeats: int) -> str:
+    """The in-place playouts with a memo lent and without, alternating: the memo's gain, its
+    hits and the bytes it held at the end."""
+    lent_rates, bare_rates = [], []
+    memo = Memo()
+    for r in range(repeats):
+        memo = Memo()
+        cpu, moves = _timed_playouts(games, 3, 1000 + 7 * r, memo)
+        lent_rates.append(moves / cpu)
+        cpu, moves = _timed_playouts(games, 3, 1000 + 7 * r, None)
+        bare_rates.append(moves / cpu)
+    lent_median, bare_median = statistics.median(lent_rates), statistics.median(bare_rates)
+    share = memo.hits / max(1, memo.hits + memo.misses)
+    return (
+        f"memo, 3 players, {games} matches a run: {lent_median:,.0f} moves per CPU second lent, "
+        f"{bare_median:,.0f} without ({lent_median / bare_median:.2f}x); {share:.1%} of "
+        f"{memo.hits + memo.misses:,} look-ups hit, {memo.nbytes:,} bytes held "
+        f"(bound {memo.max_bytes:,})"
+    )
+
+
+def _timed_playouts(
+    games: int, players: int, seed: int, memo: Memo | None = None
+) -> tuple[float, int]:
+    """CPU seconds and moves of ``games`` in-place random matches, catch-up chips on, the
+    engine lent ``memo`` as ``simulate`` lends one (None: everything worked out afresh)."""
     started, moves = time.process_time(), 0
-    with no_cycle_collection():
+    with no_cycle_collection(), lent(memo) if lent else nullcontext():
         for g in range(games):
             rng = random.Random(seed + g)
             s = new(players, seed + g, {"catch_up": True})
@@ -66,7 +96,7 @@ def child(games: int) -> None:
     """One timed run for ``--baseline``: per player count, the rates as one line of JSON."""
     rates = {}
     for players in (2, 3, 4):
-        cpu, moves = _timed_playouts(games, players, 1000)
+        cpu, moves = _timed_playouts(games, players, 1000, Memo() if Memo else None)
         rates[f"{players} players: matches per CPU second"] = games / cpu
         rates[f"{players} players: moves per CPU second"] = moves / cpu
     print(json.dumps(rates))
@@ -149,6 +179,7 @@ def main() -> None:
 
         found = compare(Path(__file__), ["--games", str(args.games)], args.baseline, args.repeats)
         print(report(f"random playouts in place, {args.games} matches a run", found, args.repeats))
+        print(memo_gain(args.games, args.repeats))
         return
     for players in (2, 3, 4):
         fast, listed = [], []

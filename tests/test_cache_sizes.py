@@ -17,6 +17,11 @@ from conftest import make_app
 
 from companion import chronicles, matches, store
 from companion.bytecache import ByteLRU
+from companion.cardgames import game_keys, get_game
+from companion.cardgames.summoners.engine import new, step
+from companion.cardgames.summoners.memo import Memo, lent
+from companion.cardgames.summoners.playout import random_action
+from companion.cardgames.summoners.simulate import no_cycle_collection
 from companion.db import connect
 from companion.legacy import ReviseText, iter_texts
 from companion.match_replay import Seat
@@ -146,11 +151,36 @@ def test_every_byte_bounded_cache_of_a_process_together_stays_under_64_mib(
     ours = {id(cache) for cache in app.extensions.values() if isinstance(cache, ByteLRU)}
     ours |= {id(c) for c in app.session_interface.__dict__.values() if isinstance(c, ByteLRU)}
     module_level = [c for c in caches if id(c) not in ours and not _belongs_to_an_app(c)]
-    total = sum(c.max_bytes for c in caches if id(c) in ours) + sum(
-        c.max_bytes for c in module_level
+    # the engines' memos, owned by the games the registry holds
+    memos = [
+        game.memo.max_bytes
+        for game in (get_game(key) for key in game_keys())
+        if hasattr(game, "memo")
+    ]
+    total = (
+        sum(c.max_bytes for c in caches if id(c) in ours)
+        + sum(c.max_bytes for c in module_level)
+        + sum(memos)
     )
-    assert len(ours) >= 3 and len(module_level) >= 5
+    assert len(ours) >= 3 and len(module_level) >= 5 and memos
     assert total <= 64 * 1024 * 1024, total
+
+
+def test_the_summoners_memo_is_charged_at_least_what_it_holds() -> None:
+    def load() -> Memo:
+        memo = Memo(64 << 20)  # room for everything: nothing is emptied
+        with lent(memo), no_cycle_collection():
+            for seed in range(6):
+                rng = random.Random(seed)
+                s = new(2 + seed % 3, seed, {})
+                while s["result"] is None:
+                    seat = s["await"]["seat"]
+                    step(s, seat, random_action(s, seat, rng))
+        return memo
+
+    taken = _retained(load)
+    charged = load().nbytes
+    assert taken <= charged <= 2 * taken, (taken, charged)
 
 
 def _belongs_to_an_app(cache: ByteLRU) -> bool:

@@ -9,12 +9,11 @@ import json
 import random
 from typing import Any
 
-import pytest
-
 from companion.cardgames import CardGameRuleError
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.engine import new, step
 from companion.cardgames.summoners.legal import legal_actions
+from companion.cardgames.summoners.memo import Memo, current, lent
 
 # sha256 over every match below, whole views and states included, taken on engine version 2
 # (the faith cap voids a gain past 10, abilities that move cards are asked, the printed set-up
@@ -125,28 +124,46 @@ def test_seeded_matches_replay_exactly() -> None:
     assert digest() == DIGEST
 
 
-def test_the_pay_list_cache_stays_within_its_budget_and_changes_nothing(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A budget so small that the cache empties again and again: the same matches, and never
-    more payment dicts held than the budget allows."""
-    from companion.cardgames.summoners import legal
+def test_a_memo_lent_to_the_engine_hits_stays_in_its_bytes_and_changes_nothing() -> None:
+    """A memo so small that it empties again and again: the same matches as with no memo at
+    all, never more bytes held than its bound, and most look-ups answered from it."""
+    tiny = Memo(200_000)
+    held = []
+    lent_digest = hashlib.sha256()
+    with lent(tiny):
+        for players in (2, 3, 4):
+            for seed in range(1000, 1010):
+                _play_in_place(lent_digest, players, seed)
+                held.append(tiny.nbytes)
+    assert max(held) <= tiny.max_bytes
+    assert tiny.hits > 2 * tiny.misses  # a memo that missed every time would be no memo
+    bare = hashlib.sha256()
+    for players in (2, 3, 4):
+        for seed in range(1000, 1010):
+            _play_in_place(bare, players, seed)
+    assert lent_digest.hexdigest() == bare.hexdigest()
 
-    monkeypatch.setattr(legal, "_PAY_DICTS_HELD", 40)
-    monkeypatch.setattr(legal, "_PAY_LISTS", {})
-    monkeypatch.setattr(legal, "_pay_held", [0])
-    h = hashlib.sha256()
-    for players in (2, 3, 4):
-        for seed in range(1000, 1010):
-            _play_in_place(h, players, seed)
-            held = sum(len(dicts) for _options, dicts in legal._PAY_LISTS.values())
-            assert held == legal._pay_held[0] <= 40
-    assert legal._PAY_LISTS  # it did keep lists between the emptyings
-    uncached = hashlib.sha256()
-    monkeypatch.setattr(legal, "_PAY_DICTS_HELD", 0)  # nothing kept: every list built afresh
-    monkeypatch.setattr(legal, "_PAY_LISTS", {})
-    for players in (2, 3, 4):
-        for seed in range(1000, 1010):
-            _play_in_place(uncached, players, seed)
-    assert not legal._PAY_LISTS
-    assert h.hexdigest() == uncached.hexdigest()
+
+def test_the_registered_game_lends_its_memo_to_every_call_and_its_bots() -> None:
+    memo = GAME.memo  # type: ignore[attr-defined]
+    seen: list[Memo | None] = []
+
+    def probe(view: Any, legal: list[Any], rng: random.Random) -> Any:
+        seen.append(current())
+        return legal[0]
+
+    state = GAME.new(3, 77, {})
+    rng = random.Random(77)
+    before = memo.hits, memo.misses
+    for name, bot in GAME.bots().items():
+        seat = state["await"]["seat"]
+        action = bot(GAME.view(state, seat), GAME.legal_actions(state, seat), rng)
+        state = GAME.apply(state, seat, action)
+        assert current() is None, name  # lent for the call only
+    for _ in range(200):
+        seat = state["await"]["seat"]
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert memo.hits > before[0] and memo.misses > before[1]
+    assert memo.nbytes <= memo.max_bytes
+    GAME._lending(probe)({}, [{"type": "play-top"}], rng)  # type: ignore[attr-defined]
+    assert seen == [memo]

@@ -11,9 +11,13 @@ ask lists them all and the seat chooses which to resolve first (4.9, D18).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
+from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from sys import getsizeof
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from .cards import (
     ICONS,
@@ -25,6 +29,7 @@ from .cards import (
     number_of_action,
     number_of_card,
 )
+from .memo import LENT, Memo
 from .records import EventFields
 from .state import State, Step, gain_faith, push, seats_from
 
@@ -46,72 +51,104 @@ def _kind_info(spec: Kind) -> tuple[str, int, str | None, int, tuple[str, ...]]:
 _INFO = {k: _kind_info(spec) for k, spec in _SPECS.items()}
 
 
-class Lineup:
-    """What one line-up of spirits in play adds up to; shared between states, so read-only.
+class Lineup(NamedTuple):
+    """What one line-up of spirits in play adds up to: an immutable value.
 
     ``counts``: kind -> copies, in order of first summon; ``amounts``: hook -> the sum of its
     ``amount`` parameter (1 when absent); ``grouped``: hook -> (kind, copies) in card-code order;
     ``icons``: icon -> count, in order of first appearance; ``free``: symbols the discount
-    abilities waive on every summon. A line-up only grows (spirits stay in play), so each one
-    is the line-up before it plus one card.
+    abilities waive on every summon; ``nbytes``: what this value adds to the memory of the
+    line-up it was built from (its own mappings and the one group tuple it made; the card and
+    kind names and the small ints are shared with the card data). Spirits stay in play, so a
+    line-up is the one before it plus one card. Its fields cannot be set, and its mappings are
+    read-only views of dicts nobody else holds.
     """
 
-    __slots__ = ("counts", "amounts", "grouped", "wards", "icons", "free")
-
-    def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
-        self.amounts: dict[str, int] = {}
-        self.grouped: dict[str, tuple[tuple[str, int], ...]] = {}
-        self.wards: frozenset[str] = frozenset()
-        self.icons: dict[str, int] = {}
-        self.free = 0
+    counts: Mapping[str, int]
+    amounts: Mapping[str, int]
+    grouped: Mapping[str, tuple[tuple[str, int], ...]]
+    wards: frozenset[str]
+    icons: Mapping[str, int]
+    free: int
+    nbytes: int
 
     def plus(self, card: str) -> Lineup:
         """This line-up with one more spirit."""
         kind = _KIND[card]
         hook, amount, against, discount, icons = _INFO[kind]
-        new = Lineup()
-        new.counts = dict(self.counts)
-        new.counts[kind] = copies = new.counts.get(kind, 0) + 1
-        new.amounts = dict(self.amounts)
-        new.amounts[hook] = new.amounts.get(hook, 0) + amount
+        counts = dict(self.counts)
+        counts[kind] = copies = counts.get(kind, 0) + 1
+        amounts = dict(self.amounts)
+        amounts[hook] = amounts.get(hook, 0) + amount
         group = [item for item in self.grouped.get(hook, ()) if item[0] != kind]
         group.append((kind, copies))
-        new.grouped = dict(self.grouped)
-        new.grouped[hook] = tuple(sorted(group, key=lambda item: _ORDER[item[0]]))
-        new.wards = self.wards if against is None else self.wards | {against}
-        new.icons = dict(self.icons)
+        group.sort(key=_by_card_order)
+        grouped = dict(self.grouped)
+        grouped[hook] = made = tuple(group)
+        wards = self.wards if against is None else self.wards | {against}
+        totals = dict(self.icons)
         for icon in icons:
-            new.icons[icon] = new.icons.get(icon, 0) + 1
-        new.free = self.free + discount
-        return new
+            totals[icon] = totals.get(icon, 0) + 1
+        size = getsizeof
+        nbytes = (
+            _LINEUP_BYTES
+            + size(counts)
+            + size(amounts)
+            + size(grouped)
+            + size(totals)
+            + size(made)
+            + size(made[0]) * len(made)
+            + (0 if against is None else size(wards))
+        )
+        return Lineup(
+            MappingProxyType(counts),
+            MappingProxyType(amounts),
+            MappingProxyType(grouped),
+            wards,
+            MappingProxyType(totals),
+            self.free + discount,
+            nbytes,
+        )
 
 
-_NO_SPIRITS = Lineup()
+def _by_card_order(item: tuple[str, int]) -> int:
+    return _ORDER[item[0]]
 
 
-# line-up (spirit ids in order of summoning) -> its Lineup; emptied when it grows too big
-_LINEUPS: dict[tuple[str, ...], Lineup] = {}
-
-
-def _lineup(cards: tuple[str, ...]) -> Lineup:
-    found = _LINEUPS.get(cards)
-    if found is None:
-        found = _lineup(cards[:-1]).plus(cards[-1]) if cards else _NO_SPIRITS
-        if len(_LINEUPS) >= 1 << 12:
-            _LINEUPS.clear()
-        _LINEUPS[cards] = found
-    return found
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
+_NO_SPIRITS = Lineup(_NOTHING, _NOTHING, _NOTHING, frozenset(), _NOTHING, 0, 0)
+# a Lineup and its four read-only views
+_LINEUP_BYTES = sys.getsizeof(_NO_SPIRITS) + 4 * sys.getsizeof(_NO_SPIRITS.counts)
 
 
 def lineup(s: State, seat: int) -> Lineup:
-    """The seat's spirits in play, summed up (cached per distinct line-up)."""
+    """The seat's spirits in play, summed up (kept in the memo lent to the call, if any)."""
     spirits = s["seats"][seat]["spirits"]
     if not spirits:
         return _NO_SPIRITS
+    memo = LENT.get()
+    if memo is None:
+        found = _NO_SPIRITS
+        for card in spirits:
+            found = found.plus(card)
+        return found
     key = tuple(spirits)
-    found = _LINEUPS.get(key)
-    return _lineup(key) if found is None else found
+    kept: Lineup | None = memo.lineups.get(key)
+    if kept is None:
+        return _remembered(memo, key)
+    memo.hits += 1
+    return kept
+
+
+def _remembered(memo: Memo, key: tuple[str, ...]) -> Lineup:
+    """The line-up of ``key`` built on the longest one the memo holds, each step kept."""
+    memo.misses += 1
+    before = memo.lineups.get(key[:-1]) if len(key) > 1 else _NO_SPIRITS
+    if before is None:
+        before = _remembered(memo, key[:-1])
+    found = before.plus(key[-1])
+    memo.lineups.put(key, found, getsizeof(key) + found.nbytes)
+    return found
 
 
 def icon_counts(s: State, seat: int) -> Counter[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -10,6 +11,7 @@ from companion.cardgames import Bot, CardGameRuleError, GameOption, rules_markdo
 from .actions import HANDLERS
 from .flow import advance, start_turn
 from .legal import check, legal_actions
+from .memo import MEMO_BYTES, Memo, lent
 from .options import OPTIONS
 from .records import Result
 from .refusals import BAD_PLAYERS, NOBODY_TO_ACT
@@ -73,7 +75,10 @@ def result(state: State) -> Result | None:
 
 
 class SummonersGame:
-    """Age of Summoners as the ``CardGame`` the registry holds (``GAME``)."""
+    """Age of Summoners as the ``CardGame`` the registry holds (``GAME``).
+
+    It owns the memo (``memo.Memo``, bounded in bytes) that every call through it lends the
+    engine, its bots' calls included."""
 
     key = KEY
     min_players = MIN_PLAYERS
@@ -81,22 +86,30 @@ class SummonersGame:
     engine_version = ENGINE_VERSION
     options: Sequence[GameOption] = OPTIONS
 
+    def __init__(self, memo_bytes: int = MEMO_BYTES) -> None:
+        self.memo = Memo(memo_bytes)
+        self._bots: dict[str, Bot[Action]] | None = None
+
     def new(self, players: int, seed: int, options: Mapping[str, Any]) -> State:
         """A fresh match."""
-        return new(players, seed, options)
+        with lent(self.memo):
+            return new(players, seed, options)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every legal action for ``seat`` now."""
-        return legal_actions(state, seat)
+        with lent(self.memo):
+            return legal_actions(state, seat)
 
     def apply(self, state: State, seat: int, action: Action) -> State:
         """Validate and apply an action, returning a new state."""
-        return apply(state, seat, action)
+        with lent(self.memo):
+            return apply(state, seat, action)
 
     # The contract speaks of plain dicts; the engine's are typed (view.View, records.Result).
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know."""
-        return cast(dict[str, Any], view(state, seat))
+        with lent(self.memo):
+            return cast(dict[str, Any], view(state, seat))
 
     def result(self, state: State) -> dict[str, Any] | None:
         """The final result, or None while running."""
@@ -108,14 +121,28 @@ class SummonersGame:
 
     def standings(self, state: State) -> list[dict[str, Any]]:
         """Every seat's score as it stands now, from public facts only."""
-        return cast(list[dict[str, Any]], standings(state))
+        with lent(self.memo):
+            return cast(list[dict[str, Any]], standings(state))
 
     def bots(self) -> Mapping[str, Bot[Action]]:
-        """Random, heuristic and search bots."""
-        from .bots import BOTS
+        """Random, heuristic and search bots, each lent this game's memo while it thinks."""
+        if self._bots is None:
+            from .bots import BOTS
 
-        # The bots read actions as plain dicts; each returns one of the legal actions it is given.
-        return cast(Mapping[str, Bot[Action]], BOTS)
+            # The bots read actions as plain dicts; each returns one of the legal actions given.
+            self._bots = {name: self._lending(cast(Bot[Action], bot)) for name, bot in BOTS.items()}
+        return self._bots
+
+    def _lending(self, bot: Bot[Action]) -> Bot[Action]:
+        memo = self.memo
+
+        def lending(view: Any, legal: list[Action], rng: random.Random) -> Action:
+            with lent(memo):
+                return bot(view, legal, rng)
+
+        lending.__name__ = lending.__qualname__ = getattr(bot, "__name__", "bot")
+        lending.__doc__ = bot.__doc__
+        return lending
 
     def rules(self) -> str:
         """The rules page's Markdown, in English."""

@@ -15,8 +15,7 @@ from companion.cardgames import CardGameRuleError, shown
 from .abilities import Lineup, lineup, reachable_of, warded
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .payment import (
-    _BASE_COST,
-    _SELF_COST,
+    COSTS,
     affordable,
     lineup_cost,
     mana_counts,
@@ -75,37 +74,13 @@ def summons(s: State, seat: int) -> list[Action]:
 
 
 def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
-    found: list[Action] = []
-    counts = spirits.counts
-    free = spirits.free
-    have = avail[0] + avail[1] + avail[2] + avail[3] + avail[4] + stones
-    for card in _firsts(hand):
-        kind = _KIND[card]
-        # lineup_cost() and affordable(), inlined: the colours the row cannot cover come out
-        # of the reductions first, then the stones
-        if kind in _SELF_PARTS and kind not in counts:
-            parts, generic, need = _SELF_PARTS[kind]
-        else:
-            parts, generic, need = _BASE_PARTS[kind]
-        if have < need - (free if free < need else need) + generic:
-            continue
-        short = 0
-        for i, r in parts:
-            if r > avail[i]:
-                short += r - avail[i]
-        if short - free <= stones:
-            found.append({"type": "summon", "card": card})
-    return found
-
-
-def _parts(cost: tuple[tuple[int, ...], int]) -> tuple[tuple[tuple[int, int], ...], int, int]:
-    """A cost as ((colour index, symbols) for its colours, generic symbols, coloured symbols)."""
-    req, generic = cost
-    return tuple((i, r) for i, r in enumerate(req) if r), generic, sum(req)
-
-
-_BASE_PARTS = {kind: _parts(cost) for kind, cost in _BASE_COST.items()}
-_SELF_PARTS = {kind: _parts(cost) for kind, cost in _SELF_COST.items()}
+    # lineup_cost() for each kind, read from its table
+    counts, free, kind_of = spirits.counts, spirits.free, _KIND
+    return [
+        {"type": "summon", "card": card}
+        for card in _firsts(hand)
+        if affordable(*COSTS[kind_of[card]][kind_of[card] in counts], free, avail, stones)
+    ]
 
 
 def _places(
@@ -214,28 +189,7 @@ def _summon_only(s: State, seat: int, ctx: Await) -> list[Action]:
 
 
 def _pay(s: State, seat: int, ctx: Await) -> list[Action]:
-    options = pending_payments(s, seat)
-    known = _PAY_LISTS.get(id(options))
-    if known is not None and known[0] is options:
-        dicts = known[1]
-    else:
-        dicts = tuple(payment_dict(p) for p in options)
-        if len(dicts) <= _PAY_DICTS_HELD:
-            _pay_held[0] += len(dicts)
-            if _pay_held[0] > _PAY_DICTS_HELD:  # full: start again rather than grow
-                _PAY_LISTS.clear()
-                _pay_held[0] = len(dicts)
-            _PAY_LISTS[id(options)] = (options, dicts)
-    return [{"type": "pay", "pay": d.copy()} for d in dicts]
-
-
-# id of a cached tuple of payment options -> (that tuple, kept alive so the id stays its own,
-# and the options as JSON dicts, never handed out: every action gets a copy). Bounded by the
-# payment dicts it holds, each a few small ints under at most six keys (about 0.3 kB with its
-# option): 65,536 of them is about 20 MB at most, whatever the matches played.
-_PAY_LISTS: dict[int, tuple[tuple[Any, ...], tuple[dict[str, int], ...]]] = {}
-_PAY_DICTS_HELD = 1 << 16
-_pay_held = [0]  # payment dicts held in _PAY_LISTS
+    return [{"type": "pay", "pay": payment_dict(p)} for p in pending_payments(s, seat)]
 
 
 def _prayer_discard(s: State, seat: int, ctx: Await) -> list[Action]:

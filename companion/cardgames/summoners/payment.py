@@ -7,11 +7,13 @@ a colour fixes the number), so payments are distinct by counts only.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
+from sys import getsizeof
 from typing import TypedDict, cast
 
 from .abilities import Lineup, lineup
 from .cards import COLOURS, Kind, colour_of_card, kind_of_card, kinds
+from .memo import LENT
 from .state import Payment, State
 
 
@@ -53,6 +55,9 @@ _ABILITY_COST = {k: tuple(spec["ability"].get("cost", ())) for k, spec in _SPECS
 _BASE_COST = {k: symbols(tuple(spec["cost"])) for k, spec in _SPECS.items()}
 _SELF_COST = {k: _self_discounted(spec) for k, spec in _SPECS.items()
               if spec["ability"]["hook"] == "self-discount"}  # fmt: skip
+# kind -> (its cost while no copy of it is in play, its cost once one is), as (colours, generic):
+# ``COSTS[kind][kind in spirits.counts]`` is what the seat pays before the waived symbols
+COSTS = {k: (_SELF_COST.get(k, cost), cost) for k, cost in _BASE_COST.items()}
 
 
 def summon_cost(s: State, seat: int, kind: str) -> tuple[tuple[int, ...], int, int]:
@@ -70,10 +75,7 @@ def cost_symbols(s: State, seat: int, kind: str) -> Cost:
 
 def lineup_cost(spirits: Lineup, kind: str) -> tuple[tuple[int, ...], int, int]:
     """``summon_cost`` for a seat with these spirits in play."""
-    if kind in _SELF_COST and kind not in spirits.counts:
-        req, generic = _SELF_COST[kind]
-    else:
-        req, generic = _BASE_COST[kind]
+    req, generic = COSTS[kind][kind in spirits.counts]
     return req, generic, spirits.free
 
 
@@ -139,7 +141,7 @@ def payments(
     A payment spends ``sum(req) - waived + generic`` cards, ``waived`` being the reductions
     (they go to the coloured symbols the payment leaves uncovered). No payment uses more of a
     colour than its symbols plus the generic ones, nor more of anything than the whole payment,
-    so mana and stones beyond that are left out of the cache key (more matches share entries).
+    so mana and stones beyond that are left out of the memo's key (more matches share entries).
     """
     r0, r1, r2, r3, r4 = req
     need = r0 + r1 + r2 + r3 + r4
@@ -154,10 +156,25 @@ def payments(
         a3 if a3 < c3 and a3 < total else c3 if c3 < total else total,
         a4 if a4 < c4 and a4 < total else c4 if c4 < total else total,
     )
-    return _payments(req, generic, total, usable, stones if stones < total else total)
+    key = (req, generic, total, usable, stones if stones < total else total)
+    memo = LENT.get()
+    if memo is None:
+        return _payments(*key)
+    found: tuple[Payment, ...] | None = memo.payments.get(key)
+    if found is None:
+        memo.misses += 1
+        found = _payments(*key)
+        memo.payments.put(key, found, _KEY_BYTES + getsizeof(found) + _PAYMENT_BYTES * len(found))
+    else:
+        memo.hits += 1
+    return found
 
 
-@lru_cache(maxsize=1 << 16)
+# a memo's key: a 5-tuple of two 5-tuples and three ints; a payment: a 6-tuple of small ints
+_KEY_BYTES = getsizeof((0,) * 5) * 3
+_PAYMENT_BYTES = getsizeof((0,) * 6)
+
+
 def _payments(
     req: tuple[int, ...], generic: int, total: int, avail: tuple[int, ...], stones: int
 ) -> tuple[Payment, ...]:
@@ -202,17 +219,11 @@ def _payments(
 
 _PAY_NAMES = (*COLOURS, "stone")
 _PAY_NAME_SET = frozenset(_PAY_NAMES)
-_PAY_DICTS: dict[Payment, dict[str, int]] = {}  # never handed out: callers get copies
 
 
 def payment_dict(payment: Payment) -> dict[str, int]:
     """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}`` (a fresh dict every time)."""
-    found = _PAY_DICTS.get(payment)
-    if found is None:
-        found = {_PAY_NAMES[i]: n for i, n in enumerate(payment) if n}
-        if len(_PAY_DICTS) < 1 << 12:
-            _PAY_DICTS[payment] = found
-    return found.copy()
+    return {_PAY_NAMES[i]: n for i, n in enumerate(payment) if n}
 
 
 def payment_tuple(pay: object) -> Payment | None:

@@ -15,6 +15,7 @@ from .bots import BOTS
 from .cards import ACTIONS, kinds
 from .engine import new, step
 from .legal import legal_actions
+from .memo import Memo, lent
 from .playout import random_action
 from .state import END_SPIRITS, END_VP, Action, Options, State
 from .view import bot_view
@@ -102,8 +103,9 @@ class Report(TypedDict):
 def play_match(
     players: int, seed: int, bots: Sequence[str], options: Mapping[str, Any] | None = None
 ) -> State:
-    """One full match, seat ``i`` played by ``bots[i]``; returns the final state."""
-    with no_cycle_collection():
+    """One full match, seat ``i`` played by ``bots[i]``, with a memo of its own; returns the
+    final state."""
+    with no_cycle_collection(), lent(Memo()):
         return _play(players, seed, bots, options)
 
 

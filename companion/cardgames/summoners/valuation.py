@@ -15,7 +15,7 @@ from .forecast import projected_score
 from .payment import symbols
 from .payvalue import cheapest_payment
 from .state import END_SPIRITS, END_VP, FAITH_CAP, NO_PAIRING, REFILL_TO
-from .view import CardView, SeatView
+from .view import CardView, SeatView, asking_copies
 
 # A seat's view (view.View); the bots pass it on as the Bot contract hands it over, a plain dict.
 View = Mapping[str, Any]
@@ -357,9 +357,7 @@ class Eye:
         by their effects for the copies asking."""
         if trim_of(kind) is not None:
             return self.nightmare_gain()
-        waiting = self.view["waiting"] or {}
-        kinds_asking = list(waiting.get("kinds", [kind]))
-        copies = list(waiting.get("copies", [1]))[kinds_asking.index(kind)]
+        copies = asking_copies(self.view["waiting"], kind)
         return self.effect_value(kinds()[kind]["ability"]["effects"], copies)
 
     def nightmare_gain(self) -> float:

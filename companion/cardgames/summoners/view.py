@@ -5,6 +5,7 @@ Events never name card ids; their secret part (``private``) is merged only for i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict, cast
 
 from .abilities import icon_counts, play_reach, reachable_actions
@@ -191,6 +192,15 @@ class View(TypedDict):
     turn_cap: int  # turns per player before the safety cap
     numbers: Numbers
     tie_break: TieBreak | None  # once the match is over
+
+
+def asking_copies(waiting: Mapping[str, Any] | None, kind: str) -> int:
+    """The copies of ``kind`` an asked ability is used for now (one when the wait names none)."""
+    if not waiting:
+        return 1
+    asking = list(waiting.get("kinds", [kind]))
+    counts = list(waiting.get("copies", [1]))
+    return int(counts[asking.index(kind)]) if kind in asking else 1
 
 
 def card_view(card: str) -> CardView:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 
 from companion.cardgames.summoners.actions import Gains
 from companion.cardgames.summoners.cards import kinds, trim_of
-from companion.cardgames.summoners.state import Action, Await
-from companion.cardgames.summoners.view import Pending, SeatView, View
+from companion.cardgames.summoners.state import Action
+from companion.cardgames.summoners.view import Pending, SeatView, View, asking_copies
 
 from .catalogue import npgettext, pgettext
 from .words import (
@@ -343,10 +343,7 @@ def _optional(a: Action, view: View, names: Names) -> str:
 
 def _asked_effect(kind: str, view: View) -> str:
     """What an asked ability would do now, for the copies asking."""
-    waiting: Await | None = view["waiting"]
-    asking = waiting.get("kinds", [kind]) if waiting else [kind]
-    counts = waiting.get("copies", [1]) if waiting else [1]
-    copies = counts[asking.index(kind)] if kind in asking else 1
+    copies = asking_copies(view["waiting"], kind)
     effects = kinds()[kind]["ability"].get("effects", [])
     for effect in effects:
         per_icon = effect.get("cards-per-icon")
