@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -13,6 +14,7 @@ from summoners_helpers import speaking
 from companion.cardgames import CardGameRuleError, get_game
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.bots import random_bot
+from companion.cardgames.summoners.cards import kind_of_card
 from companion.cardgames.summoners.engine import replay
 from companion.cardgames.summoners.view import view
 from companion.web.boards.summoners.log import describe
@@ -61,6 +63,66 @@ def _no_leaks(states: list[State]) -> None:
 
 def test_views_never_show_hidden_card_ids(states: list[State]) -> None:
     _no_leaks(states[::5])
+
+
+def _in_play(s: State) -> str:
+    """What the turn, the wait and the steps to come hold: cards someone is being shown."""
+    return json.dumps([s["turn"], s["await"], s["todo"]])
+
+
+def _twins(s: State, rng: random.Random) -> list[tuple[State, list[int | None]]]:
+    """Copies of ``s`` that differ in where two hidden cards of different kinds lie, each with the
+    viewers who may not tell the two apart: a hand card swapped with a deck card (every viewer but
+    the hand's owner), a stone or a discarded card swapped with a deck card (every viewer)."""
+    kind = kind_of_card()
+    shown = _in_play(s)
+    everyone: list[int | None] = [None, *range(s["players"])]
+
+    def swap(place: list[str], owner: int | None) -> tuple[State, list[int | None]] | None:
+        twin = copy.deepcopy(s)
+        ours = [i for i, c in enumerate(place) if f'"{c}"' not in shown]
+        if not ours or not s["deck"]:
+            return None
+        i = rng.choice(ours)
+        others = [j for j, c in enumerate(s["deck"]) if kind[c] != kind[place[i]]]
+        if not others:
+            return None
+        j = rng.choice(others)
+        target = twin["deck"] if place is s["deck"] else _same_place(twin, s, place)
+        target[i], twin["deck"][j] = s["deck"][j], place[i]
+        return twin, [v for v in everyone if v != owner]
+
+    found = [swap(s["discard"], None)]
+    for seat, p in enumerate(s["seats"]):
+        found += [swap(p["hand"], seat), swap(p["stones"], None)]
+    return [f for f in found if f is not None]
+
+
+def _same_place(twin: State, s: State, place: list[str]) -> list[str]:
+    if place is s["discard"]:
+        return twin["discard"]
+    for seat, p in enumerate(s["seats"]):
+        for key in ("hand", "stones"):
+            if p[key] is place:
+                return twin["seats"][seat][key]
+    raise AssertionError("not a place of the state")
+
+
+def test_a_view_is_the_same_whatever_hidden_card_lies_where(states: list[State]) -> None:
+    """Whole views, not only card ids: two states that differ only in where hidden cards lie
+    look the same to every viewer who may not see them (a kind, a count or an order that
+    leaked would show), and the hand's owner does see the difference."""
+    rng = random.Random(4)
+    compared = told = 0
+    for s in states[::3]:
+        for twin, blind in _twins(s, rng):
+            for seat in blind:
+                assert view(twin, seat) == view(s, seat), (seat, s["turn_number"])
+                compared += 1
+            for seat in set(range(s["players"])) - set(blind):
+                assert view(twin, seat) != view(s, seat)
+                told += 1
+    assert compared > 1000 and told > 100, (compared, told)
 
 
 @pytest.mark.slow
