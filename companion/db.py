@@ -13,9 +13,10 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 from flask import Flask, current_app, g
@@ -64,7 +65,7 @@ def connect(path: str | Path) -> Database:
         timeout=timeout / 1000,
         isolation_level=None,
         check_same_thread=False,
-        factory=_cooperative(base) if cooperative else base,
+        factory=_cooperative(cast(Hashable, base)) if cooperative else base,
     )
     try:
         conn.execute(f"PRAGMA busy_timeout = {timeout}")
@@ -84,8 +85,9 @@ def _greenlets() -> bool:
 
 
 @functools.cache
-def _cooperative(base: type[sqlite3.Connection]) -> type[sqlite3.Connection]:
-    """``base`` (a plain or a counted connection) made to wait cooperatively for a lock."""
+def _cooperative(base: Hashable) -> type[sqlite3.Connection]:
+    """``base`` (a plain or a counted connection class) made to wait cooperatively for a lock."""
+    assert isinstance(base, type) and issubclass(base, sqlite3.Connection)
     return type(f"Cooperative{base.__name__}", (_Cooperative, base), {})
 
 
@@ -228,7 +230,8 @@ class _Pool:
             # An idle connection does not know that the server restarted until it is used:
             # checked first (one empty round trip, outside the lock), it is replaced now
             # instead of failing a request with a 503.
-            if pooled is None or pooled.db.conn.check():
+            # the pool lends a PostgreSQL store its own connections under the SQLite type
+            if pooled is None or cast(pg.Database, pooled.db).conn.check():
                 break
             with self._lock:
                 self._drop(pooled)

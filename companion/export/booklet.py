@@ -37,8 +37,8 @@ def saddle_order(pages: int, right_bound: bool = False) -> list[Side]:
         outside = (total - 2 * sheet, 2 * sheet + 1)
         inside = (2 * sheet + 2, total - 2 * sheet - 1)
         for left, right in (outside, inside):
-            pair = (right, left) if right_bound else (left, right)
-            sides.append(tuple(page if page <= pages else None for page in pair))  # type: ignore[misc]
+            first, second = (right, left) if right_bound else (left, right)
+            sides.append((first if first <= pages else None, second if second <= pages else None))
     return sides
 
 
@@ -50,6 +50,7 @@ def impose(pdf: bytes, paper: str, right_bound: bool = False) -> bytes:
         DecodedStreamObject,
         DictionaryObject,
         FloatObject,
+        IndirectObject,
         NameObject,
     )
 
@@ -58,9 +59,9 @@ def impose(pdf: bytes, paper: str, right_bound: bool = False) -> bytes:
     width, height = sheet_w_mm * MM, sheet_h_mm * MM
     reader = PdfReader(io.BytesIO(pdf))
     writer = PdfWriter()
-    forms: dict[int, object] = {}
+    forms: dict[int, tuple[IndirectObject, list[float]]] = {}
 
-    def form(number: int) -> object:
+    def form(number: int) -> tuple[IndirectObject, list[float]]:
         if number not in forms:
             page = reader.pages[number - 1]
             box = [float(value) for value in page.mediabox]
@@ -86,7 +87,7 @@ def impose(pdf: bytes, paper: str, right_bound: bool = False) -> bytes:
         for half, number in ((0, left), (1, right)):
             if number is None:
                 continue
-            ref, box = form(number)  # type: ignore[misc]
+            ref, box = form(number)
             page_w, page_h = box[2] - box[0], box[3] - box[1]
             # The two pages meet at the fold, in the middle of the sheet, centred in height.
             x = width / 2 - page_w if half == 0 else width / 2

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import uuid
 from pathlib import Path
+from typing import Any
 
 from flask import render_template
 from flask_babel import force_locale
@@ -64,13 +65,13 @@ def _document(book: Contents, static: Path, vertical: bool, date: str, key: str)
     parts = _parts(book, vertical, None)
     css = _css(static, vertical)
     contents_title = _("Contents")
-    shown = [part.content for part in parts]  # type: ignore[attr-defined]
+    shown = [part.content for part in parts]
     shown.append(_contents_page(contents_title, parts))
     fonts = epub_fonts(static, css, shown, book.language)
     style = epub.EpubItem("style", "style/book.css", "text/css", fonts.stylesheet(css).encode())
     document.add_item(style)
     for part in parts:
-        part.add_item(style)  # type: ignore[attr-defined]
+        part.add_item(style)
         document.add_item(part)
     _add_fonts(document, fonts)
     labels = [stage_name(i) for i in range(4)]
@@ -96,12 +97,12 @@ def _css(static: Path, vertical: bool) -> str:
     return css
 
 
-def _contents_page(title: str, parts: list[object]) -> str:
+def _contents_page(title: str, parts: list[Any]) -> str:
     """The contents page as ebooklib writes it (its title, then a link per part), for the
     characters it shows."""
     from markupsafe import escape
 
-    links = "".join(f"<li><a>{escape(part.title)}</a></li>" for part in parts)  # type: ignore[attr-defined]
+    links = "".join(f"<li><a>{escape(part.title)}</a></li>" for part in parts)
     return f"<nav><h2>{escape(title)}</h2><ol>{links}</ol></nav>"
 
 
@@ -119,7 +120,7 @@ def _add_fonts(document: object, fonts: BookFonts) -> None:
         document.add_item(item)  # type: ignore[attr-defined]
 
 
-def _parts(book: Contents, vertical: bool, style: object | None) -> list[object]:
+def _parts(book: Contents, vertical: bool, style: object | None) -> list[Any]:  # EpubHtml
     """The XHTML files in reading order: title page, stages, epilogue, timeline, appendix."""
     named: list[tuple[str, str, dict[str, object]]] = [
         ("title", printable(book.state.setup.pioneer), {})

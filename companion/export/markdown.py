@@ -203,15 +203,17 @@ def _roll(roll: Roll) -> str:
 
 def labelled_value(label: str, value: str) -> str:
     """A label and its value, with the colon of the reader's language (：in Japanese)."""
-    return _("%(label)s: %(value)s", label=label, value=value)
+    return str(_("%(label)s: %(value)s", label=label, value=value))
 
 
 def taken_back(count: int) -> str:
     """The story edition's note that rolls were withdrawn here (their dice are not shown)."""
-    return ngettext(
-        "A roll was taken back here and rolled again.",
-        "%(num)d rolls were taken back here and rolled again.",
-        count,
+    return str(
+        ngettext(
+            "A roll was taken back here and rolled again.",
+            "%(num)d rolls were taken back here and rolled again.",
+            count,
+        )
     )
 
 
@@ -252,25 +254,27 @@ def _fate(keystone: KeystoneState) -> str:
 def fate(keystone: KeystoneState) -> str:
     """What became of a keystone, in words."""
     if keystone.status == "kept" or keystone.stage is None:
-        return _("kept to the end")
+        return str(_("kept to the end"))
     stage, number = stage_name(keystone.stage), keystone.round
     if keystone.status == "sacrificed":
-        return _("sacrificed in %(stage)s, round %(r)d", stage=stage, r=number)
-    return _("lost in %(stage)s, round %(r)d", stage=stage, r=number)
+        return str(_("sacrificed in %(stage)s, round %(r)d", stage=stage, r=number))
+    return str(_("lost in %(stage)s, round %(r)d", stage=stage, r=number))
 
 
 def _loss_title(keystone: KeystoneState) -> str:
-    return _(
-        "Lost in the story: %(name)s (%(kind)s) — one reroll token gained",
-        name=keystone.keystone.name,
-        kind=kind_name(keystone.kind),
+    return str(
+        _(
+            "Lost in the story: %(name)s (%(kind)s) — one reroll token gained",
+            name=keystone.keystone.name,
+            kind=kind_name(keystone.kind),
+        )
     )
 
 
 def _outcome(outcome: str) -> str:
     if outcome == "mark":
-        return _("Success — a legacy mark is built.")
-    return _("Success.") if outcome == "success" else _("Failure: the round ends.")
+        return str(_("Success — a legacy mark is built."))
+    return str(_("Success.") if outcome == "success" else _("Failure: the round ends."))
 
 
 def _labelled(label: str, text: Text | None) -> str:

@@ -34,7 +34,9 @@ class Update:
     def __init__(self, pdf: bytes) -> None:
         self.pdf = pdf
         self.reader = PdfReader(io.BytesIO(pdf))
-        self.size = int(self.reader.trailer["/Size"])
+        size = self.reader.trailer["/Size"]
+        assert isinstance(size, int), size  # a NumberObject
+        self.size: int = int(size)
         self.objects: dict[int, PdfObject] = {}
         self.info: IndirectObject | None = None
 
@@ -43,7 +45,7 @@ class Update:
         number = self.size
         self.size += 1
         self.objects[number] = obj
-        return IndirectObject(number, 0, None)  # type: ignore[arg-type]
+        return IndirectObject(number, 0, None)
 
     def replace(self, ref: IndirectObject, obj: PdfObject) -> None:
         """Object ``ref`` of the file, changed."""

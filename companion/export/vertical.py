@@ -116,10 +116,11 @@ def heading_pages(pdf: bytes) -> dict[str, int]:
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(pdf))
-    return {
-        str(name).lstrip("/"): reader.get_destination_page_number(dest) + 1
+    pages = {
+        str(name).lstrip("/"): reader.get_destination_page_number(dest)
         for name, dest in reader.named_destinations.items()
     }
+    return {name: page + 1 for name, page in pages.items() if page is not None}
 
 
 def render_vertical(
@@ -275,12 +276,14 @@ def right_to_left(pdf: bytes, title: str, author: str, front: bytes | None = Non
                 page[NameObject(key)] = update.copy_from(source.raw_get(key), copied)  # type: ignore[arg-type]
             assert target.indirect_reference is not None
             update.replace(target.indirect_reference, page)
-    root = DictionaryObject(update.reader.trailer["/Root"])
+    catalog = update.reader.trailer["/Root"].get_object()
+    assert isinstance(catalog, DictionaryObject), catalog
+    root = DictionaryObject(catalog)
     preferences = DictionaryObject({NameObject("/Direction"): NameObject("/R2L")})
     root[NameObject("/ViewerPreferences")] = preferences
     root[NameObject("/PageLayout")] = NameObject("/TwoPageRight")
     update.replace(update.reader.trailer.raw_get("/Root"), root)
-    info = update.reader.metadata or {}
+    info: Mapping[str, Any] = update.reader.metadata or {}
     producer = str(info.get("/Producer", ""))
     entries = {"/Title": title, "/Author": author, "/Creator": "Ijinsho companion"}
     update.set_info(entries | ({"/Producer": producer} if producer else {}))
