@@ -185,10 +185,11 @@ def create(
 
 
 # A replayed match is charged what it takes in memory: a base and a cost per event (each move
-# adds to the engine's state and log), measured with tracemalloc at 1,100 to 2,000 bytes an
-# event and pinned by tests/test_cache_sizes.py on both games at several lengths and tables.
+# adds to the engine's state and log), measured with tracemalloc at 1,100 to 1,200 bytes an
+# event in both games and pinned by tests/test_cache_sizes.py at several lengths and tables
+# (what the engines remember between moves is their own memo's, bounded apart).
 MATCH_BASE = 16 * 1024
-EVENT_COST = 2200
+EVENT_COST = 1300
 CACHE = ByteLRU(6 * 1024 * 1024)
 
 
