@@ -88,6 +88,7 @@ def check_every_glyph(pdf: bytes) -> None:
     assert not missing, "".join(sorted(missing))[:200]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("layout", "language"), [("book", "ja"), ("book", "en"), ("print", "ja")])
 def test_weasyprint_books_draw_every_character(
     book: Callable[[str, str], bytes], layout: str, language: str
@@ -228,6 +229,7 @@ def _drawable(font: TTFont, char: str) -> bool:
     return pen.bounds is not None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_the_epub_embeds_a_face_for_every_character_it_shows(
     book: Callable[[str, str], bytes], language: str

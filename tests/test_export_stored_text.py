@@ -82,6 +82,7 @@ def test_markdown_and_the_backup(stored: tuple[Flask, chronicles.Created]) -> No
     assert export_backup(db, copy.id).count("\ufffd") == backup.data.decode().count("\ufffd")
 
 
+@pytest.mark.slow
 def test_the_books(stored: tuple[Flask, chronicles.Created]) -> None:
     app, created = stored
     state = state_of(app, created)
@@ -113,6 +114,7 @@ def test_the_vault(stored: tuple[Flask, chronicles.Created]) -> None:
             yaml.safe_load(text.split("---\n")[1])
 
 
+@pytest.mark.slow
 @needs_epubcheck
 @pytest.mark.parametrize("layout", ["epub", "epub-vertical"])
 def test_the_epubs_pass_epubcheck(

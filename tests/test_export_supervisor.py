@@ -70,6 +70,7 @@ def test_a_job_is_handed_to_the_pool_and_the_heartbeat_written(
     assert [slot.job_id for slot in boss.slots if slot] == [job_id]
 
 
+@pytest.mark.slow
 def test_a_lost_worker_is_retried_once_then_the_job_fails(boss: Supervisor, db: Database) -> None:
     job_id = queue(db, boss.settings.exports_dir)
     boss.tick()
@@ -83,6 +84,7 @@ def test_a_lost_worker_is_retried_once_then_the_job_fails(boss: Supervisor, db: 
     assert job.reason == jobs.WORKER_LOST and job.error
 
 
+@pytest.mark.slow
 def test_a_book_over_the_time_limit_is_killed_and_failed(
     app: Flask, db: Database, boss: Supervisor
 ) -> None:

@@ -122,6 +122,7 @@ def test_a_stream_carries_no_secret(server: Server) -> None:
         stream.close()
 
 
+@pytest.mark.slow
 def test_a_revoked_link_ends_its_stream(server: Server) -> None:
     token = new_chronicle(server.port)
     stream = EventStream(server.port, f"/c/{token}/events")
@@ -245,6 +246,7 @@ def watchers_gauge(port: int) -> float:
     return float(found.group(1))
 
 
+@pytest.mark.slow
 def test_the_metrics_count_the_open_streams(server: Server) -> None:
     token = new_chronicle(server.port)
     before = watchers_gauge(server.port)

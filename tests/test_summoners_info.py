@@ -114,7 +114,7 @@ def test_a_view_is_the_same_whatever_hidden_card_lies_where(states: list[State])
     leaked would show), and the hand's owner does see the difference."""
     rng = random.Random(4)
     compared = told = 0
-    for s in states[::3]:
+    for s in states[::10]:
         for twin, blind in _twins(s, rng):
             for seat in blind:
                 assert view(twin, seat) == view(s, seat), (seat, s["turn_number"])
@@ -122,7 +122,7 @@ def test_a_view_is_the_same_whatever_hidden_card_lies_where(states: list[State])
             for seat in set(range(s["players"])) - set(blind):
                 assert view(twin, seat) != view(s, seat)
                 told += 1
-    assert compared > 1000 and told > 100, (compared, told)
+    assert compared > 300 and told > 30, (compared, told)
 
 
 @pytest.mark.slow

@@ -9,6 +9,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from companion.cardgames import CardGameRuleError
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.engine import new, step
@@ -119,6 +121,7 @@ def digest() -> str:
     return h.hexdigest()
 
 
+@pytest.mark.slow
 def test_seeded_matches_replay_exactly() -> None:
     assert GAME.engine_version == 2, "a new engine version needs a new digest"
     assert digest() == DIGEST

@@ -154,6 +154,7 @@ class _Slot(random.Random):
 RECORD_ONLY = {"quiet", "log", "events", "round_events", "known"}
 
 
+@pytest.mark.slow
 def test_fast_play_is_the_public_play_over_thousands_of_seeded_matches():
     """Quiet ``step`` with ``random_action`` against ``legal_actions`` and ``apply``: every slot of
     the draw picks the same action, both list the same legal actions, and both states agree on every

@@ -14,6 +14,8 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from companion.cardgames.traitors_flame import GAME, engine
 from companion.cardgames.traitors_flame.search import search_bot
 from companion.cardgames.traitors_flame.simulate import simulate
@@ -78,6 +80,7 @@ def bots_digest() -> str:
     return h.hexdigest()
 
 
+@pytest.mark.slow
 def test_public_api_play_is_unchanged() -> None:
     assert api_digest(24) == "758633185490fd39a1c905952fae4d89169a4aa1b4ecb5140889d5139c637001"
 

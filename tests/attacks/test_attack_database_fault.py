@@ -171,6 +171,7 @@ def test_read_only_database_answers_503_and_recovers_without_restart(
     assert created <= _stream_ids(database) and len(_stream_ids(database)) == len(before) + PARALLEL
 
 
+@pytest.mark.slow
 def test_a_held_write_lock_answers_503_after_the_busy_timeout_then_writes(
     tmp_path: Path, unprivileged: Callable[[Path], Server]
 ) -> None:

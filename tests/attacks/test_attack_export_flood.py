@@ -128,6 +128,7 @@ def test_a_reader_link_flooding_the_queue_leaves_room_for_another_chronicle(
     assert census.most <= SHARE, f"{census.most} books of one chronicle were queued at once"
 
 
+@pytest.mark.slow
 def test_the_exports_rate_limit_holds_per_link_and_per_address(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

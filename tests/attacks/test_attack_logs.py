@@ -140,6 +140,7 @@ def failed_job(logged: Logged) -> str:
     return _failed_book(logged)
 
 
+@pytest.mark.slow
 def test_no_token_reaches_any_log_whatever_fails(logged: Logged, failed_job: str) -> None:
     port = logged.server.port
     for path in (f"/c/{logged.healthy}/", f"/c/{logged.reader}/story", f"/t/{logged.table_seat}/x"):

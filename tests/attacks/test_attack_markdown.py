@@ -84,6 +84,7 @@ def test_a_text_over_the_limit_is_refused_before_rendering(browser: Browser) -> 
     assert answer.json() == {"error": "At most 20,000 characters.", "code": "too-long"}
 
 
+@pytest.mark.slow
 def test_previews_are_rate_limited_per_client(tmp_path: Path) -> None:
     server = Server(
         tmp_path / "own.sqlite3", env={**PLAIN_HTTP, "COMPANION_RATELIMIT_ENABLED": "true"}
