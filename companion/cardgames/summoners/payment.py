@@ -223,7 +223,7 @@ _PAY_NAME_SET = frozenset(_PAY_NAMES)
 
 def payment_dict(payment: Payment) -> dict[str, int]:
     """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}`` (a fresh dict every time)."""
-    return {_PAY_NAMES[i]: n for i, n in enumerate(payment) if n}
+    return {name: n for name, n in zip(_PAY_NAMES, payment, strict=True) if n}
 
 
 def payment_tuple(pay: object) -> Payment | None:
