@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from companion.cardgames import CardGame
 
-from .engine import SummonersGame
+from .game import SummonersGame
 from .state import Action, State
 
 GAME: CardGame[State, Action] = SummonersGame()

@@ -153,12 +153,3 @@ _SCORERS = {
     "optional": score_optional,
     "declare": score_declare,
 }
-
-
-def _search_bot(view: View, legal: list[Action], rng: random.Random) -> Action:
-    from .search import search_bot
-
-    return search_bot(view, legal, rng)
-
-
-BOTS = {"random": random_bot, "heuristic": heuristic_bot, "search": _search_bot}

@@ -11,11 +11,11 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypedDict, cast
 
-from .bots import BOTS
 from .cards import ACTIONS, kinds
 from .engine import new, step
 from .legal import legal_actions
 from .memo import Memo, lent
+from .players import BOTS
 from .playout import random_action
 from .state import END_SPIRITS, END_VP, Action, Options, State
 from .view import bot_view

@@ -10,10 +10,15 @@ from typing import Any, cast
 from companion.cardgames import Bot, CardGame, GameOption, Result, View, rules_markdown
 
 from . import engine, view
-from .bots import BOTS
+from .bots import heuristic_bot, random_bot
 from .moves import Action, State
 from .options import OPTIONS
+from .search import search_bot
 from .standing import standings
+
+# The bots, by the names tables and simulations give them; the search bot plays out sampled
+# worlds with the heuristic, so both modules are below this one.
+BOTS = {"random": random_bot, "heuristic": heuristic_bot, "search": search_bot}
 
 __all__ = ["GAME", "TraitorsFlame"]
 

@@ -285,12 +285,3 @@ _ACT: dict[str, Callable[[Model, Pos, Block, Action], None]] = {
 def _with(action: Action, key: str, value: str) -> Action:
     """``action`` with one more choice filled in (``take``, ``give`` or ``bottom``)."""
     return cast(Action, {**action, key: value})
-
-
-def _search_bot(view: View, legal: list[Action], rng: random.Random) -> Action:
-    from .search import search_bot
-
-    return search_bot(view, legal, rng)
-
-
-BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot, "search": _search_bot}
