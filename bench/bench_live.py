@@ -42,8 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from server_client import SETUP, Server, free_port, next_command, request  # noqa: E402
 
-from companion import server as serve  # noqa: E402
-from companion.live.signal import send_local  # noqa: E402
+from companion.ops import server as serve  # noqa: E402
+from companion.store.signal import send_local  # noqa: E402
 
 WAIT = 20.0  # seconds a change may take to reach every watcher before it counts as missed
 
@@ -78,7 +78,7 @@ class Hello:
         self.process = subprocess.Popen(
             [
                 *(str(gunicorn), "--bind", f"127.0.0.1:{self.port}", "--workers", "2"),
-                *("--worker-class", "companion.server.Worker"),
+                *("--worker-class", "companion.ops.server.Worker"),
                 *("--worker-connections", str(serve.CONNECTIONS)),
                 *("--keep-alive", str(serve.HEAD_TIMEOUT), "--log-level", "warning"),
                 "hello_app:app",
@@ -346,7 +346,7 @@ async def idle_cost(server: Server, events: str, fragment: str, count: int, seco
 
 LISTENER = """
 import sys, time
-from companion.live.signal import Listener
+from companion.store.signal import Listener
 def wake(payload):
     if payload and payload.startswith("d"):
         print(payload, time.monotonic(), flush=True)

@@ -29,8 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import lifegen  # noqa: E402
 
-from companion import chronicles, create_app, replays, store, text  # noqa: E402
-from companion.db import connect  # noqa: E402
+from companion import create_app
+from companion.store import events as store
+from companion.store.db import connect  # noqa: E402
+from companion.streams import chronicles, replays
+from companion.text import markdown as text  # noqa: E402
 
 
 def build(directory: Path, events: int) -> tuple[Path, str, str]:

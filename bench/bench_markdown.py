@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.text import _render  # noqa: E402
+from companion.text.markdown import _render  # noqa: E402
 
 PATTERNS = {
     "brackets": "[",

@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 from server_client import Server  # noqa: E402
 
-from companion import capabilities  # noqa: E402
-from companion.db import connect  # noqa: E402
 from companion.export.vertical import LAUNCH_ARGS  # noqa: E402
+from companion.store import capabilities  # noqa: E402
+from companion.store.db import connect  # noqa: E402
 
 SETUP = {
     "pioneer": {"name": "汐見ナギ", "people": "人間", "concept": "灯台守の娘。"},

@@ -40,7 +40,7 @@ def serve(argv: list[str]) -> None:
     their own process or the master loads it before forking.
     """
     import companion
-    from companion.cli import main
+    from companion.ops.cli import main
 
     real = companion.create_app
     made = 0

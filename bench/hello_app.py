@@ -1,7 +1,7 @@
 """The baseline the live benchmarks measure against: a bare WSGI app with no framework.
 
 ``/`` answers "hello"; ``/events`` is a minimal server-sent-events stream that sends each number
-the bench signals through ``companion.live.signal`` (the same local signal the app uses, with
+the bench signals through ``companion.store.signal`` (the same local signal the app uses, with
 ``HELLO_SIGNAL`` naming its folder), so a bare push and the app's push cross workers the same way.
 Served by the same gunicorn worker class and settings as ``companion serve`` (``bench_live.py``).
 """
@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from companion.live.signal import Listener
+from companion.store.signal import Listener
 
 _cond = threading.Condition()
 _latest = ["0"]

@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from companion import chronicles, matches
-from companion.db import connect, init_db
 from companion.legacy import Keystone, Setup
 from companion.legacy.commands import (
     AcceptFailure,
@@ -20,8 +18,10 @@ from companion.legacy.commands import (
     RollDice,
 )
 from companion.legacy.texts import iter_texts
-from companion.match_replay import Seat
 from companion.packs.registry import get_pack
+from companion.store.db import connect, init_db
+from companion.streams import chronicles, matches
+from companion.streams.match_replay import Seat
 
 EN = (
     "The rain had not stopped for three days when *the letter* came, and {name} read it twice "

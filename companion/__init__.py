@@ -11,8 +11,8 @@ from flask import Flask, g, render_template, request, session
 from flask_babel import Babel, get_locale
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from .languages import DEFAULT, LANGUAGES, language_name, writes_vertically
-from .limits import NAME_LIMIT, TEXT_LIMIT
+from companion.base.languages import DEFAULT, LANGUAGES, language_name, writes_vertically
+from companion.base.limits import NAME_LIMIT, TEXT_LIMIT
 
 # The one source of the version: the wheel's metadata, `companion --version`, `companion info`,
 # `/healthz`, the page footer and the backups' manifests all read it (CHANGELOG.md says what
@@ -27,8 +27,8 @@ babel = Babel()
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the application: config, database, translations, security and blueprints."""
-    from .hosts import Companion
-    from .paths import instance_folder, resources
+    from companion.base.hosts import Companion
+    from companion.base.paths import instance_folder, resources
 
     files = resources()
     app = Companion(
@@ -39,12 +39,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(files.static),
     )
     _configure(app, test_config)
-    from .web import polls
+    from companion.web.shell import polls
 
     polls.init_app(app)  # in front of the app, behind the proxy fix
     _trust_proxies(app)
     _init_extensions(app)
-    _register_blueprints(app)
     _register_errors(app)
     return app
 
@@ -84,13 +83,13 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_prefixed_env("COMPANION")
     else:
         app.config.from_mapping(test_config)
-    from .hosts import check_base_url
+    from companion.base.hosts import check_base_url
 
     app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
     if not app.config.get("SECRET_KEY"):
         # Read here when it exists; made on first use otherwise (``hosts.Companion``), so a
         # command that only looks (``companion info``) writes nothing into the instance.
-        from .paths import read_secret
+        from companion.base.paths import read_secret
 
         app.config["SECRET_KEY"] = read_secret(Path(app.instance_path))
 
@@ -121,10 +120,11 @@ def select_locale() -> str:
 
 
 def _init_extensions(app: Flask) -> None:
-    from . import db, metrics, request_log
+    from companion.store import db
+    from companion.web.shell import metrics_view, request_log
 
     request_log.init_app(app)
-    metrics.init_app(app)
+    metrics_view.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
@@ -137,53 +137,20 @@ def _init_extensions(app: Flask) -> None:
     # The forms' maxlength is the limit the server checks.
     app.jinja_env.globals.update(text_limit=TEXT_LIMIT, name_limit=NAME_LIMIT)
     app.jinja_env.globals["companion_version"] = __version__
-    from . import bidi, cli, hosts, live, ratelimit, sealed_session, security
+    from companion import live, web
+    from companion.base import hosts
+    from companion.ops import cli
+    from companion.text import bidi, terms
+
     from .export import keeper
-    from .web import render_cache, terms
 
     hosts.init_app(app)
     bidi.init_app(app)
-    render_cache.init_app(app)
-    ratelimit.init_app(app)
-    security.init_app(app)
-    sealed_session.init_app(app)
+    web.init_app(app, csrf)
     terms.init_app(app)
     cli.init_app(app)
     keeper.init_app(app)
     live.init_app(app)
-
-
-def _register_blueprints(app: Flask) -> None:
-    from .web import (
-        api,
-        chronicle,
-        delete_view,
-        export_view,
-        import_view,
-        main,
-        packs_view,
-        setup_view,
-        story_view,
-        tables,
-    )
-
-    blueprints = (
-        main.bp,
-        setup_view.bp,
-        packs_view.bp,
-        chronicle.bp,
-        story_view.bp,
-        api.bp,
-        export_view.bp,
-        import_view.import_bp,
-        delete_view.bp,
-        tables.bp,
-    )
-    for blueprint in blueprints:
-        app.register_blueprint(blueprint)
-    # The API authenticates by the capability token in its URL or Authorization header, never
-    # by a cookie, so a cross-site form cannot act through it: CSRF tokens do not apply.
-    csrf.exempt(api.bp)
 
 
 def _register_errors(app: Flask) -> None:
@@ -195,7 +162,7 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_refused(e: CSRFError) -> Any:
-        from .web.expired_form import csrf_refused as refused
+        from companion.web.chronicle.expired_form import csrf_refused as refused
 
         return refused(str(e.description))
 
@@ -209,7 +176,7 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(500)
     def server_error(e: Exception) -> tuple[str, int]:
-        from .request_log import request_id
+        from companion.web.shell.request_log import request_id
 
         if getattr(e, "original_exception", None) is None:  # else Flask logged it already
             log.exception("server error: %s", e)
@@ -217,14 +184,14 @@ def _register_errors(app: Flask) -> None:
 
     @app.errorhandler(sqlite3.OperationalError)
     def database_error(e: Exception) -> Any:
-        from .db import unavailable
-        from .web.unavailable import database_unavailable
+        from companion.store.db import unavailable
+        from companion.web.shell.unavailable import database_unavailable
 
         if unavailable(e):
             return database_unavailable(e)
         return server_error(e)
 
-    from . import pg
+    from companion.store import pg
 
     if pg.is_url(app.config["DATABASE"]):
         import psycopg

@@ -80,8 +80,8 @@ def pages(client: FlaskClient, app: Flask) -> dict[str, str]:
 def words_kept_and_being_written(client: FlaskClient, app: Flask) -> tuple[str, str]:
     """A seat's page after the host rolled first (its words beside the story), and a reader's
     page while the seat writes the narration (who is writing, and the words so far)."""
-    from companion import capabilities
-    from companion.db import connect
+    from companion.store import capabilities
+    from companion.store.db import connect
 
     token = create(client)
     post_turn(client, app, token, action="draw", card="2H")

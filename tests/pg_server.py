@@ -34,7 +34,7 @@ def on_postgresql() -> bool:
 def fresh_database(path: Path) -> str:
     """A new database for one test, migrated: the SQLite file ``path``, or with
     ``COMPANION_TEST_BACKEND=postgresql`` a schema of its own in the session's PostgreSQL."""
-    from companion.db import init_db
+    from companion.store.db import init_db
 
     database = database_url() if on_postgresql() else str(path)
     init_db(database)

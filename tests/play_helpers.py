@@ -8,8 +8,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import chronicles
-from companion.db import connect
+from companion.store.db import connect
+from companion.streams import chronicles
 
 SETUP_FORM = {
     "language": "en",
@@ -41,7 +41,7 @@ def create(client: FlaskClient, **overrides: str) -> str:
 
 def chronicle(app: Flask, token: str) -> chronicles.Chronicle:
     """The chronicle as stored, read straight from the database."""
-    from companion.capabilities import resolve
+    from companion.store.capabilities import resolve
 
     db = connect(app.config["DATABASE"])
     cap = resolve(db, token)

@@ -11,9 +11,9 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import matches
-from companion.capabilities import resolve
-from companion.db import connect
+from companion.store.capabilities import resolve
+from companion.store.db import connect
+from companion.streams import matches
 
 ANN_AND_A_BOT = {
     "seat-0-kind": "person",

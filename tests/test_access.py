@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from play_helpers import SETUP_FORM, chronicle, create, post_turn, refused_page
 from table_helpers import sheet
 
-from companion import capabilities
-from companion.db import connect
+from companion.store import capabilities
+from companion.store.db import connect
 
 JSON = {"Accept": "application/json"}
 SCRIPT_ROUTES = ("/draft",)  # posted by the page's script, which reads the status

@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 from conftest import make_app
 
-from companion import create_app, db
-from companion.cli import main
+from companion import create_app
+from companion.ops.cli import main
+from companion.store import db
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOKING = [

@@ -14,10 +14,12 @@ from conftest import make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import capabilities, chronicles, store
-from companion.db import connect
 from companion.legacy import CARDS
-from companion.web import openapi
+from companion.store import capabilities
+from companion.store import events as store
+from companion.store.db import connect
+from companion.streams import chronicles
+from companion.web.api.openapi import document as openapi
 
 SETUP: dict[str, Any] = {
     "pioneer": {"name": "Kaya Wren", "people": "human", "concept": "A cartographer."},

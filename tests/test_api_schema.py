@@ -29,9 +29,9 @@ from schemathesis.specs.openapi.checks import (
     unsupported_method,
 )
 
-from companion import chronicles
-from companion.db import connect
-from companion.web import openapi
+from companion.store.db import connect
+from companion.streams import chronicles
+from companion.web.api.openapi import document as openapi
 
 CHECKS = [
     not_a_server_error,

@@ -16,8 +16,8 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from served_app import Served, serve
 from table_helpers import load, new_table
 
-from companion import matches
-from companion.db import connect
+from companion.store.db import connect
+from companion.streams import matches
 from companion.web.boards import summoners as board
 
 pytestmark = pytest.mark.browser

@@ -17,8 +17,8 @@ from racing import serving
 from served_app import HOLD
 from server_client import Server
 
-from companion import capabilities
-from companion.db import connect
+from companion.store import capabilities
+from companion.store.db import connect
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ROUNDS = 20

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.bytecache import ByteLRU, size_of
+from companion.text.bytecache import ByteLRU, size_of
 
 BOUND = 64 * 1024
 
@@ -97,7 +97,7 @@ def test_the_bound_holds_for_any_sequence_of_puts(bound: int, puts: list[tuple[i
 def test_replayed_states_are_bounded_in_bytes(app) -> None:  # type: ignore[no-untyped-def]
     """Chronicle and match states are charged by their events, so long lives cannot grow a
     process past the bound."""
-    from companion import chronicles, matches
+    from companion.streams import chronicles, matches
 
     for cache in (chronicles.CACHE, matches.CACHE):
         assert isinstance(cache, ByteLRU)

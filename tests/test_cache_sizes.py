@@ -15,16 +15,17 @@ from typing import Any
 import pytest
 from conftest import make_app
 
-from companion import chronicles, matches, store
-from companion.bytecache import ByteLRU
 from companion.cardgames import game_keys, get_game
 from companion.cardgames.summoners.engine import new, step
 from companion.cardgames.summoners.memo import Memo, lent
 from companion.cardgames.summoners.playout import random_action
 from companion.cardgames.summoners.simulate import no_cycle_collection
-from companion.db import connect
 from companion.legacy import ReviseText, iter_texts
-from companion.match_replay import Seat
+from companion.store import events as store
+from companion.store.db import connect
+from companion.streams import chronicles, matches
+from companion.streams.match_replay import Seat
+from companion.text.bytecache import ByteLRU
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import lifegen  # noqa: E402

@@ -16,14 +16,14 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates" / "tables"
 PROTOCOLS = {"traitors-flame": boards.TraitorsFlameBoard, "age-of-summoners": boards.SummonersBoard}
 SHELL = [
-    "web/tables.py",
-    "web/table_view.py",
-    "web/table_setup.py",
-    "web/choosing.py",
-    "web/streams.py",
-    "cli.py",
+    "web/tables/pages.py",
+    "web/tables/view.py",
+    "web/tables/setup.py",
+    "web/tables/choosing.py",
+    "web/shell/streams.py",
+    "ops/cli.py",
 ]
-SHELL += ["matches.py", "match_replay.py"]
+SHELL += ["streams/matches.py", "streams/match_replay.py"]
 
 
 def members(protocol: type) -> set[str]:

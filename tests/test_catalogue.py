@@ -16,7 +16,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from companion.languages import DEFAULT, LANGUAGES
+from companion.base.languages import DEFAULT, LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 Key = tuple[str | None, str]

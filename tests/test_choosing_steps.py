@@ -24,7 +24,7 @@ from companion.web.boards import traitors_flame as flame_board
 from companion.web.boards.summoners.steps import steps as summoners_steps
 from companion.web.boards.traitors_flame import words as flame_words
 from companion.web.boards.traitors_flame.steps import steps as flame_steps
-from companion.web.choosing import Choice, Step, tree, with_steps
+from companion.web.tables.choosing import Choice, Step, tree, with_steps
 
 NAMES = ("Ann", "Bo", "Cy")
 

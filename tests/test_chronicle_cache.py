@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from companion import chronicles, store
-from companion.db import connect, init_db
 from companion.legacy import Setup
 from companion.legacy.commands import DrawCard
 from companion.legacy.setup import placeholder_keystones
 from companion.packs.registry import get_pack
+from companion.store import events as store
+from companion.store.db import connect, init_db
+from companion.streams import chronicles
 
 
 def make_setup() -> Setup:

@@ -11,13 +11,14 @@ import pytest
 from conftest import make_app
 from flask import Flask
 
-from companion import chronicle_limits, chronicles, store
-from companion.db import connect
 from companion.export.backup import export_backup, import_backup, import_limits
 from companion.legacy import ReviseText, iter_texts
 from companion.legacy.setup import Keystone, Setup
 from companion.legacy.simulate import next_command
 from companion.packs.registry import get_pack
+from companion.store import events as store
+from companion.store.db import connect
+from companion.streams import chronicle_limits, chronicles
 
 LONG_JA = "灯" * 20_000
 LONG_EN = "w" * 20_000

@@ -8,8 +8,8 @@ import re
 from flask import Flask
 from flask.testing import FlaskCliRunner
 
-from companion import chronicles
-from companion.db import connect
+from companion.store.db import connect
+from companion.streams import chronicles
 
 
 def test_simulate_json_has_the_promised_keys(runner: FlaskCliRunner) -> None:

@@ -14,9 +14,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import drafts
-from companion.db import connect, get_db, unavailable
-from companion.web import api
+from companion.store import drafts
+from companion.store.db import connect, get_db, unavailable
+from companion.web.api import routes as api
 
 SETUP = {
     "pioneer": {"name": "Kaya", "people": "human", "concept": "A cartographer."},

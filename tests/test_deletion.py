@@ -14,10 +14,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlite_utils import Database
 
-from companion import capabilities, deletion, drafts, matches
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export import jobs
+from companion.ops import deletion
+from companion.store import capabilities, drafts
+from companion.store.db import connect
+from companion.streams import matches
+from companion.streams.demo import create_demo
 
 TABLES = ("events", "capabilities", "drafts", "exports", "streams")
 

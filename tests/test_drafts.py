@@ -8,9 +8,9 @@ from flask import Flask
 def test_the_same_words_saved_again_change_nothing_an_open_page_watches(app: Flask) -> None:
     """A page puts its typed words back after a live refresh and saves them again: the drafts'
     signature (in every version answer) stays, so that refresh does not set off another."""
-    from companion import drafts
-    from companion.db import connect
-    from companion.store import create_stream
+    from companion.store import drafts
+    from companion.store.db import connect
+    from companion.store.events import create_stream
 
     db = connect(app.config["DATABASE"])
     stream = create_stream(db, "chronicle", [{"type": "created"}], "t")

@@ -12,15 +12,15 @@ import pytest
 from flask import Flask
 from sqlite_utils import Database
 
-from companion import chronicles
-from companion.db import connect, init_db
-from companion.demo import create_demo
 from companion.export import backup
 from companion.export.backup import export_backup, import_backup, read_backup
 from companion.export.errors import BackupError
 from companion.legacy import ReviseText, Setup, Undo, placeholder_keystones
 from companion.legacy.cards import CARDS
 from companion.legacy.simulate import next_command
+from companion.store.db import connect, init_db
+from companion.streams import chronicles
+from companion.streams.demo import create_demo
 
 
 @pytest.fixture

@@ -10,11 +10,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import chronicles
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export import keeper, vertical
 from companion.export.vertical import INSTALL_COMMAND
+from companion.store.db import connect
+from companion.streams import chronicles
+from companion.streams.demo import create_demo
 
 # Each choice on the page: its value and the sentence that says what it is for.
 SENTENCES = {
@@ -314,7 +314,7 @@ def test_every_job_names_its_edition_and_only_a_pdf_its_paper(
     app: Flask, layout: str, paper: str
 ) -> None:
     from companion.export import jobs
-    from companion.web.export_view import describe
+    from companion.web.chronicle.export_view import describe
 
     created = demo(app, "ja")
     db = connect(app.config["DATABASE"])

@@ -17,8 +17,6 @@ from pypdf import PdfReader
 from test_export_pdf import sample_state
 
 from companion import ROOT
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export import editions
 from companion.export.contents import EditionError
 from companion.export.print_shop import (
@@ -30,6 +28,8 @@ from companion.export.print_shop import (
     make_print_book,
     spine_width_mm,
 )
+from companion.store.db import connect
+from companion.streams.demo import create_demo
 
 STATIC = ROOT / "static"
 MM = 72 / 25.4

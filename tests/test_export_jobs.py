@@ -11,12 +11,12 @@ import pytest
 from flask import Flask
 from sqlite_utils import Database
 
-from companion import chronicles
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export import heartbeat, jobs, upkeep
 from companion.export.worker import estimated_pages, state_at, work
 from companion.legacy import ReviseText
+from companion.store.db import connect
+from companion.streams import chronicles
+from companion.streams.demo import create_demo
 
 
 @pytest.fixture

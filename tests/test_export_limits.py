@@ -11,11 +11,11 @@ from conftest import make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import chronicles
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export import keeper, markdown
 from companion.legacy import ReviseText
+from companion.store.db import connect
+from companion.streams import chronicles
+from companion.streams.demo import create_demo
 
 
 @pytest.fixture

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export.markdown import demote, escape, quote, story_markdown
 from companion.legacy import State, start, step
 from companion.samples import load_sample, sample_commands, sample_setup
+from companion.store.db import connect
+from companion.streams.demo import create_demo
 
 
 def sample_state(language: str) -> State:

@@ -19,14 +19,14 @@ from flask import Flask
 from pypdf import PdfReader
 
 from companion import ROOT
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export.backup import export_backup, import_backup
 from companion.export.book import PAPER_SIZES, book_html, render_document
 from companion.legacy import State, start, step
 from companion.samples import load_sample, sample_commands, sample_setup
-from companion.story import story_chapters
-from companion.web.terms import stage_name
+from companion.store.db import connect
+from companion.streams.demo import create_demo
+from companion.text.story import story_chapters
+from companion.text.terms import stage_name
 
 STATIC = ROOT / "static"
 MM = 72 / 25.4
@@ -266,7 +266,7 @@ def test_imported_chronicle_makes_the_identical_book(book_app: Flask) -> None:
     db = connect(book_app.config["DATABASE"])
     original = create_demo(db, "en").id
     copy = import_backup(db, export_backup(db, original).encode("utf-8")).id
-    from companion import chronicles
+    from companion.streams import chronicles
 
     books = []
     for stream in (original, copy):

@@ -9,10 +9,10 @@ import pytest
 from flask import Flask
 from sqlite_utils import Database
 
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export import editions, jobs, upkeep
 from companion.export.print_shop import spine_width_mm
+from companion.store.db import connect
+from companion.streams.demo import create_demo
 
 
 @pytest.fixture

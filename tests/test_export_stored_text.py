@@ -18,12 +18,13 @@ from flask import Flask
 from pypdf import PdfReader
 from test_export_editions import EPUBCHECK, epubcheck, needs_epubcheck
 
-from companion import ROOT, chronicles
-from companion.db import connect
-from companion.demo import create_demo
+from companion import ROOT
 from companion.export import editions
 from companion.export.backup import export_backup, import_backup
 from companion.export.book import book_html, render_book
+from companion.store.db import connect
+from companion.streams import chronicles
+from companion.streams.demo import create_demo
 
 STATIC = ROOT / "static"
 BAD = "\x00\x01\x07\x1b\x7f\ufffe\uffff\ud800 \udfff"

@@ -17,10 +17,10 @@ from sqlite_utils import Database
 from waiting import HANG
 
 import companion
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export import heartbeat, jobs, keeper, supervisor
 from companion.export.supervisor import Settings, Supervisor
+from companion.store.db import connect
+from companion.streams.demo import create_demo
 
 # Reads its job id, then sleeps: a worker that is always in the middle of a book.
 STAND_IN = "import sys, time; sys.stdin.readline(); time.sleep(60)"

@@ -12,10 +12,10 @@ import pytest
 from flask import Flask
 from sqlite_utils import Database
 
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export import heartbeat, jobs, upkeep
 from companion.export.worker import make_logged
+from companion.store.db import connect
+from companion.streams.demo import create_demo
 
 OWNER = "here-1-1"
 
@@ -144,6 +144,6 @@ def test_a_full_disk_keeps_no_part_of_a_failed_book(
     failed = jobs.find(db, job.id)
     assert failed is not None and failed.status == "failed" and failed.reason == jobs.DISK_FULL
     with app.test_request_context("/?lang=en"):
-        from companion.web.export_view import describe
+        from companion.web.chronicle.export_view import describe
 
         assert "exports folder is full" in describe("token", failed)["message"]

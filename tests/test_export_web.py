@@ -14,11 +14,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import refused_page
 
-from companion import capabilities, chronicles
-from companion.db import connect
-from companion.demo import create_demo
 from companion.export import jobs, keeper
 from companion.export.backup import export_backup
+from companion.store import capabilities
+from companion.store.db import connect
+from companion.streams import chronicles
+from companion.streams.demo import create_demo
 
 
 @pytest.fixture

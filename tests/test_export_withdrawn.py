@@ -13,8 +13,7 @@ from legacy_factories import make_setup
 from pypdf import PdfReader
 from sqlite_utils import Database
 
-from companion import ROOT, chronicles
-from companion.db import connect, init_db
+from companion import ROOT
 from companion.export.backup import export_backup, import_backup, read_backup
 from companion.export.book import book_html, render_document
 from companion.export.errors import BackupError
@@ -29,6 +28,8 @@ from companion.legacy import (
     RollDice,
     Undo,
 )
+from companion.store.db import connect, init_db
+from companion.streams import chronicles
 
 MISTYPED = (2, 3, 1, 1)
 LIFE: list[Command] = [

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import create, play_turn
 
-from companion.svg import TimelineRound, timeline
+from companion.text.svg import TimelineRound, timeline
 
 CSS = (Path(__file__).resolve().parent.parent / "static" / "css" / "app.css").read_text("utf-8")
 

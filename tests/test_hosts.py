@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import make_app
 
-from companion.hosts import check_base_url, default_trusted_hosts
+from companion.base.hosts import check_base_url, default_trusted_hosts
 
 
 def test_serve_trusts_loopback_its_lan_address_and_the_base_url(tmp_path: Path) -> None:

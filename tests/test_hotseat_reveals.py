@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from table_helpers import buttons, load, new_table, page
 
 from companion.cardgames.traitors_flame import cards
-from companion.web.table_view import revealed_to
+from companion.web.tables.view import revealed_to
 
 PEOPLE = {"seat-0-kind": "person", "seat-0-name": "あかり", "seat-1-kind": "person"}
 PEOPLE |= {"seat-1-name": "そら"}

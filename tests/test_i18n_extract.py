@@ -10,8 +10,8 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.frontend import parse_mapping_cfg
 
 from companion.cardgames import game_keys, get_game
-from companion.i18n_extract import extract_rules
-from companion.markdown_blocks import blocks
+from companion.ops.i18n_extract import extract_rules
+from companion.text.blocks import blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,10 +14,12 @@ from conftest import make_app
 from flask import Flask
 from waiting import wait_until
 
-from companion import __version__, archive, serverlock
-from companion.db import connect, init_db
-from companion.demo import create_demo
+from companion import __version__
+from companion.ops import archive
 from companion.packs.registry import get_pack
+from companion.store import serverlock
+from companion.store.db import connect, init_db
+from companion.streams.demo import create_demo
 
 WRITERS = 8
 

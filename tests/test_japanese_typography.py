@@ -18,14 +18,15 @@ from table_helpers import act, buttons, load, new_table
 from table_helpers import finish as finish_match
 from table_helpers import page as read_page
 
-from companion import ROOT, chronicles
-from companion.db import connect
-from companion.demo import create_demo
+from companion import ROOT
 from companion.export.book import book_html, render_document
 from companion.export.markdown import story_markdown
 from companion.export.typeset import Passes, finish, phrases
 from companion.export.vault import make_vault
 from companion.legacy.texts import iter_texts
+from companion.store.db import connect
+from companion.streams import chronicles
+from companion.streams.demo import create_demo
 
 STATIC = ROOT / "static"
 JAPANESE = r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]"

@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import chronicle, create, faces
 
-from companion import capabilities
-from companion.db import connect
+from companion.store import capabilities
+from companion.store.db import connect
 
 NAMES = {"player-0": "健太", "player-1": "ゆい", "player-2": "", "language": "ja"}
 HOST_WORDS = {

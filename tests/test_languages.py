@@ -1,6 +1,6 @@
 """One list of languages, and no Python that picks its words by comparing to a language code.
 
-A third language should be a catalogue plus data (``companion/languages.py``, card names and
+A third language should be a catalogue plus data (``companion/base/languages.py``, card names and
 rules per language); code that asks ``lang == "ja"`` would need editing for every new language.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from companion import languages
+from companion.base import languages
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "companion"
@@ -54,7 +54,7 @@ def found() -> dict[str, list[int]]:
 
 
 def test_no_module_chooses_words_by_comparing_to_a_language_code() -> None:
-    assert found() == {}, "use companion.languages or the catalogues instead"
+    assert found() == {}, "use companion.base.languages or the catalogues instead"
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_one_list_of_languages_everywhere() -> None:
         for path in PACKAGE.rglob("*.py")
         if re.search(r"^LANGUAGES\b.*=", path.read_text(encoding="utf-8"), re.MULTILINE)
     ]
-    assert definitions == ["companion/languages.py"]
+    assert definitions == ["companion/base/languages.py"]
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,6 @@ from flask.testing import FlaskClient
 from legacy_factories import make_state, play
 from play_helpers import chronicle, create, faces, post_turn
 
-from companion import drafts
-from companion.db import connect
 from companion.export.errors import BackupError
 from companion.export.verify import verified_state
 from companion.legacy import (
@@ -22,6 +20,8 @@ from companion.legacy import (
     PromptVeiled,
     StakesDeclared,
 )
+from companion.store import drafts
+from companion.store.db import connect
 
 
 def _drafts(app: Flask, token: str) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Each limit on what a person may send has one home (``companion/limits.py``): the rules core,
+"""Each limit on what a person may send has one home (``companion/base/limits.py``): the rules core,
 the forms, the JSON API and its OpenAPI document all read it, and a refusal names it."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from flask.testing import FlaskClient
 from flask_babel import force_locale
 from play_helpers import create
 
+from companion.base.limits import COMMAND_BATCH_LIMIT, NAME_LIMIT, TEXT_LIMIT
 from companion.legacy import RuleError
 from companion.legacy.setup import MAX_PER_KIND, MAX_PLAYERS, check_text
-from companion.limits import COMMAND_BATCH_LIMIT, NAME_LIMIT, TEXT_LIMIT
-from companion.web import openapi
-from companion.web.text_errors import rule_message
+from companion.web.api.openapi import document as openapi
+from companion.web.shell.text_errors import rule_message
 
 ROOT = Path(__file__).resolve().parent.parent
 # The numbers as someone might write them again, in code, a template or a message.

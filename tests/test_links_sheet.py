@@ -55,7 +55,7 @@ def test_revoking_one_keeps_the_rest_of_the_sheet(client: FlaskClient, app: Flas
     keep = re.findall(r'name="keep" value="([^"]+)"', html)
     assert {token_of(url) for _, url in sheet} <= set(keep)
     brianna = token_of(sheet[1][1])
-    from companion.capabilities import hash_token
+    from companion.store.capabilities import hash_token
 
     after = posted(
         client,
@@ -120,7 +120,7 @@ def test_a_card_table_gets_the_same_sheet_without_links_for_bots(client: FlaskCl
 
 
 def test_revoking_one_table_link_keeps_the_others(client: FlaskClient) -> None:
-    from companion.capabilities import hash_token
+    from companion.store.capabilities import hash_token
 
     host = new_devices_table(client)
     html = posted(client, f"/t/{host}/links", {"issue": "everyone"})
@@ -139,8 +139,8 @@ def test_revoking_one_table_link_keeps_the_others(client: FlaskClient) -> None:
 
 
 def links_in_use(app: Flask, host: str) -> int:
-    from companion import capabilities
-    from companion.db import connect
+    from companion.store import capabilities
+    from companion.store.db import connect
 
     db = connect(app.config["DATABASE"])
     cap = capabilities.resolve(db, host)
@@ -167,9 +167,9 @@ def test_a_link_nobody_can_hold_is_refused_and_nothing_is_made(
 def test_the_links_in_use_are_capped_with_a_clear_refusal(
     client: FlaskClient, app: Flask, kind: str
 ) -> None:
-    from companion import capabilities
-    from companion.db import connect
-    from companion.web.links_sheet import MAX_LINKS
+    from companion.store import capabilities
+    from companion.store.db import connect
+    from companion.web.shell.links_sheet import MAX_LINKS
 
     host = create(client) if kind == "c" else new_devices_table(client)
     db = connect(app.config["DATABASE"])
@@ -193,9 +193,9 @@ def test_the_links_in_use_are_capped_with_a_clear_refusal(
 def test_links_issued_at_once_on_separate_connections_never_pass_the_cap(app: Flask) -> None:
     import threading
 
-    from companion import capabilities
-    from companion.db import connect
-    from companion.store import create_stream
+    from companion.store import capabilities
+    from companion.store.db import connect
+    from companion.store.events import create_stream
 
     first = connect(app.config["DATABASE"])
     stream = create_stream(first, "legacy", [{"type": "start"}])

@@ -18,8 +18,8 @@ from live_client import EventStream
 from server_client import Browser, Server, next_command, request, send
 from table_helpers import buttons
 
-from companion import capabilities
-from companion.db import connect
+from companion.store import capabilities
+from companion.store.db import connect
 
 METRICS = "live-metrics-token"
 
@@ -216,7 +216,7 @@ def test_idle_connections_do_not_pile_up_database_connections(tmp_path: Path) ->
 
     from conftest import make_app
 
-    from companion.db import IDLE_KEPT
+    from companion.store.db import IDLE_KEPT
 
     app = make_app(tmp_path)
     client = app.test_client()

@@ -13,10 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import SETUP_FORM, chronicle, create, faces, post_turn
 
-from companion import capabilities
-from companion.db import connect
 from companion.legacy import event_from_dict, event_to_dict, new_chronicle
 from companion.legacy.setup import placeholder_keystones
+from companion.store import capabilities
+from companion.store.db import connect
 
 WORDS = "灯台の灯が、嵐の中で揺れていた。"
 

@@ -9,8 +9,9 @@ import re
 
 import pytest
 
-from companion import capabilities, create_app
-from companion.logs import Clean, clean, dress, escape, public_id, redact
+from companion import create_app
+from companion.base.logs import Clean, clean, dress, escape, public_id, redact
+from companion.store import capabilities
 
 TOKEN = "Q3v9xY2bT0s_k-LmN4pR8wZ1aB6cD7eF"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.markdown_blocks import Block, blocks, translate
-from companion.text import render_markdown
+from companion.text.blocks import Block, blocks, translate
+from companion.text.markdown import render_markdown
 
 # "\x20\x20": the two spaces of a hard line break, which an editor would trim.
 SAMPLE = """\

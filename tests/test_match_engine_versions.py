@@ -15,10 +15,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from table_helpers import ServedClient, buttons, finish, load, new_table
 
-from companion import matches
-from companion.capabilities import hash_token
 from companion.cardgames import get_game
-from companion.db import connect
+from companion.store.capabilities import hash_token
+from companion.store.db import connect
+from companion.streams import matches
 
 JSON = {"Accept": "application/json"}
 GAMES = ("traitors-flame", "age-of-summoners")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from companion import create_app, metrics
-from companion.db import init_db
+from companion import create_app
+from companion.base import metrics
+from companion.store.db import init_db
 
 
 def _watchers(client) -> float:  # type: ignore[no-untyped-def]

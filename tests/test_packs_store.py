@@ -12,9 +12,9 @@ from pg_server import fresh_database
 from play_helpers import chronicle, create, post_turn
 from test_packs_web import custom_pack_text, installed_name, upload
 
-from companion.db import connect
 from companion.packs import stored
 from companion.packs.registry import get_pack, list_packs, pack_to_text
+from companion.store.db import connect
 
 
 def two_apps(tmp_path: Path, **config: object) -> tuple[Flask, Flask]:
@@ -144,7 +144,7 @@ def test_each_stored_pack_is_parsed_once_until_it_changes(
 
 
 def test_the_parse_cache_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion.bytecache import ByteLRU, deep_size
+    from companion.text.bytecache import ByteLRU, deep_size
 
     a, _b = two_apps(tmp_path)
     db = connect(a.config["DATABASE"])

@@ -10,7 +10,7 @@ from legacy_factories import make_state
 from play_helpers import chronicle, create, faces, play_turn, post_turn, refused_page
 
 from companion.legacy.odds import p_finish
-from companion.web.terms import percent
+from companion.text.terms import percent
 
 COMPOSE = {"answer": "An answer.", "stakes_success": "It holds.", "stakes_failure": "It breaks."}
 

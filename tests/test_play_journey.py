@@ -8,8 +8,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import chronicle, create, faces, post_turn, refused_page
 
-from companion import capabilities
-from companion.db import connect
+from companion.store import capabilities
+from companion.store.db import connect
 
 KINDS = ("resource", "attachment", "creed")
 

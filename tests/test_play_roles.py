@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import chronicle, create, play_to_the_end, post_turn
 
-from companion import capabilities
-from companion.db import connect
+from companion.store import capabilities
+from companion.store.db import connect
 
 
 def links(app: Flask, token: str) -> dict[str, str]:

@@ -14,11 +14,12 @@ from conftest import make_app
 from flask import Flask, request_started
 from werkzeug.test import Client
 
-from companion import capabilities, chronicles, drafts, matches
-from companion.db import connect
 from companion.legacy.simulate import next_command, simulation_setup
-from companion.match_replay import Seat
-from companion.web.polls import FastPolls
+from companion.store import capabilities, drafts
+from companion.store.db import connect
+from companion.streams import chronicles, matches
+from companion.streams.match_replay import Seat
+from companion.web.shell.polls import FastPolls
 
 UNKNOWN = "no-such-link-no-such-link-no-such"
 

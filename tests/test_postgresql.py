@@ -14,15 +14,16 @@ from flask import Flask
 from pg_server import available, on_postgresql
 from waiting import HANG, wait_until
 
-from companion import capabilities, create_app, pg
-from companion.db import connect
-from companion.demo import create_demo
+from companion import create_app
 from companion.export import heartbeat, jobs
-from companion.migrations import POSTGRESQL_MIGRATIONS
 from companion.packs import stored
 from companion.packs.registry import get_pack, pack_to_text
-from companion.sql import write_transaction
-from companion.store import StaleVersionError, append, create_stream
+from companion.store import capabilities, pg
+from companion.store.db import connect
+from companion.store.events import StaleVersionError, append, create_stream
+from companion.store.migrations import POSTGRESQL_MIGRATIONS
+from companion.store.sql import write_transaction
+from companion.streams.demo import create_demo
 
 needs_server = pytest.mark.skipif(not on_postgresql(), reason="runs on the PostgreSQL backend")
 needs_psycopg = pytest.mark.skipif(not available(), reason="psycopg or PostgreSQL missing")
@@ -71,7 +72,7 @@ def test_healthz_finds_the_shared_store_writable(app: Flask) -> None:
     assert response.status_code == 200
     assert response.get_json()["database_writable"] is True
     # The health check's own time limit is not left on the pooled connection for the next request.
-    from companion.db import get_db
+    from companion.store.db import get_db
 
     with app.app_context():
         assert get_db().execute("SHOW statement_timeout").fetchone()[0] == "0"
@@ -168,7 +169,7 @@ def test_rate_limit_counts_kept_in_postgresql_are_shared_by_two_servers(tmp_path
     from conftest import make_app
     from pg_server import database_url
 
-    from companion.ratelimit_store import prepare
+    from companion.store.ratelimit_store import prepare
 
     store = database_url()
     prepare(store)  # as `companion serve` does when it starts
@@ -186,9 +187,10 @@ def test_rate_limit_counts_kept_in_postgresql_are_shared_by_two_servers(tmp_path
 def test_migrate_store_copies_a_sqlite_instance_checked_stream_by_stream(tmp_path: Path) -> None:
     from pg_server import database_url
 
-    from companion import drafts, matches
-    from companion.db import init_db
     from companion.export.backup import export_backup
+    from companion.store import drafts
+    from companion.store.db import init_db
+    from companion.streams import matches
 
     source_path = str(tmp_path / "instance.sqlite3")
     init_db(source_path)

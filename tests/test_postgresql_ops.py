@@ -17,7 +17,7 @@ from pg_server import PostgresServer, available
 from server_client import SETUP
 
 from companion import __version__, create_app
-from companion.db import init_db
+from companion.store.db import init_db
 
 pytestmark = pytest.mark.skipif(not available(), reason="psycopg or PostgreSQL missing")
 
@@ -131,10 +131,10 @@ def _cli(tmp_path: Path, url: str, *args: str) -> tuple[int, str]:
 
 
 def _store_with_data(cluster: PostgresServer, tmp_path: Path) -> tuple[str, str]:
-    from companion import pg
-    from companion.demo import create_demo
     from companion.packs import stored
     from companion.packs.registry import get_pack, pack_to_text
+    from companion.store import pg
+    from companion.streams.demo import create_demo
 
     url = _fresh(cluster)
     init_db(url)
@@ -189,8 +189,8 @@ def test_backup_verify_and_restore_on_postgresql_keep_every_row(
     assert _databases(cluster) == before  # the scratch database is gone again
 
     # Later writes, then the restore: the store is as the backup had it, the rest kept aside.
-    from companion import pg
-    from companion.demo import create_demo
+    from companion.store import pg
+    from companion.streams.demo import create_demo
 
     db = pg.connect(url)
     create_demo(db, "en")

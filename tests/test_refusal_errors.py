@@ -9,11 +9,11 @@ import pytest
 from flask import Flask
 from flask_babel import force_locale
 
+from companion.base.errors import TemplatedError
 from companion.cardgames import CardGameRuleError, get_game
-from companion.errors import TemplatedError
 from companion.legacy import RuleError
 from companion.legacy.errors import N_
-from companion.web.text_errors import rule_message
+from companion.web.shell.text_errors import rule_message
 
 
 def test_both_cores_refuse_with_the_same_shape() -> None:

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import create_app
-from companion.bytecache import ByteLRU
-from companion.web.render_cache import cut, fill
+from companion.text.bytecache import ByteLRU
+from companion.web.shell.render_cache import cut, fill
 
 
 def test_the_apps_page_cache_is_byte_bounded_by_the_setting(tmp_path) -> None:
@@ -53,9 +53,9 @@ def test_every_cached_page_is_keyed_by_who_views_it(app, client, monkeypatch) ->
     from play_helpers import create
     from table_helpers import new_table
 
-    from companion import capabilities
-    from companion.db import connect
-    from companion.store import stream_version
+    from companion.store import capabilities
+    from companion.store.db import connect
+    from companion.store.events import stream_version
 
     kept: list[tuple] = []
     cache = app.extensions["companion.render_cache"]

@@ -16,8 +16,6 @@ import pytest
 from legacy_factories import DETOURS, example_command, make_setup
 from pg_server import fresh_database
 
-from companion import capabilities, chronicles, drafts, replays, snapshots, store
-from companion.db import connect
 from companion.legacy import (
     Recorded,
     ReviseText,
@@ -34,6 +32,10 @@ from companion.legacy.model import DeferredLog
 from companion.legacy.simulate import play_life, simulation_setup
 from companion.legacy.snapshot import decode_state, encode_state
 from companion.legacy.texts import revise
+from companion.store import capabilities, drafts, snapshots
+from companion.store import events as store
+from companion.store.db import connect
+from companion.streams import chronicles, replays
 
 
 def _log_of_random_game(seed: int) -> list[Recorded]:
@@ -304,8 +306,8 @@ def test_a_database_from_before_snapshots_upgrades_and_its_chronicles_poll_and_l
 
     from conftest import make_app
 
-    from companion import migrations
-    from companion.db import migrate
+    from companion.store import migrations
+    from companion.store.db import migrate
 
     path = tmp_path / "old.sqlite3"
     old = connect(path)

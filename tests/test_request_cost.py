@@ -16,8 +16,9 @@ from flask.testing import FlaskClient
 from play_helpers import create
 from table_helpers import new_table
 
-from companion import chronicles, matches, sealed_session
-from companion import db as database
+from companion.store import db as database
+from companion.streams import chronicles, matches
+from companion.web.shell import sealed_session
 
 
 @contextmanager
@@ -110,7 +111,7 @@ def _draw(client: FlaskClient, app: Flask, token: str) -> None:
 
 
 def _stream(app: Flask, token: str) -> str:
-    from companion.capabilities import resolve
+    from companion.store.capabilities import resolve
 
     cap = resolve(database.connect(app.config["DATABASE"]), token)
     assert cap is not None

@@ -19,9 +19,9 @@ from table_helpers import page
 from companion import babel
 from companion.cardgames import game_keys, get_game
 from companion.cardgames.summoners import cards
-from companion.markdown_blocks import blocks
-from companion.web import tables
+from companion.text.blocks import blocks
 from companion.web.boards.summoners import spirit_list
+from companion.web.tables import pages as tables
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "companion" / "translations"
 JAPANESE = TRANSLATIONS / "ja" / "LC_MESSAGES" / "messages.po"

@@ -8,8 +8,8 @@ from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadData
 from play_helpers import create
 
-from companion.db import connect
-from companion.sealed_session import SealedSessionInterface, Sealer
+from companion.store.db import connect
+from companion.web.shell.sealed_session import SealedSessionInterface, Sealer
 
 
 def _cookie(client) -> str:  # type: ignore[no-untyped-def]

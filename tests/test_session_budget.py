@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Flask, session
 
-from companion.sealed_session import COOKIE_BUDGET
+from companion.web.shell.sealed_session import COOKIE_BUDGET
 
 
 def test_an_overgrown_session_is_trimmed_newest_kept(app: Flask) -> None:

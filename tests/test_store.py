@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pg_server import fresh_database, on_postgresql
 
-from companion import store
-from companion.db import connect, init_db
-from companion.migrations import POSTGRESQL_MIGRATIONS, migrations
+from companion.store import events as store
+from companion.store.db import connect, init_db
+from companion.store.migrations import POSTGRESQL_MIGRATIONS, migrations
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from play_helpers import chronicle, create, faces, post_turn, refused_page
 
-from companion.db import connect
-from companion.demo import create_demo
+from companion.store.db import connect
+from companion.streams.demo import create_demo
 
 JSON = {"Accept": "application/json"}
 

@@ -17,12 +17,12 @@ from summoners_helpers import speaking
 from table_helpers import act, buttons, load, page, play_through_pages, sheet
 from table_helpers import new_table as new_game_table
 
-from companion import matches
 from companion.cardgames.summoners import GAME, cards
 from companion.cardgames.summoners.cards import ACTIONS, kind_of_card, kinds, number_of_action
 from companion.cardgames.summoners.engine import new
 from companion.cardgames.summoners.scenario import arrange, stack_deck
 from companion.cardgames.summoners.scoring import final_result
+from companion.streams import matches
 from companion.web.boards import summoners as board
 from companion.web.boards.summoners import spirit_list
 from companion.web.boards.summoners.log import describe

@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from flask_babel import force_locale
 from table_helpers import buttons, finish, load, new_table, page, refused
 
-from companion import matches
-from companion.db import connect
+from companion.store.db import connect
+from companion.streams import matches
 from companion.web.boards import board_for
 
 GAMES = ("traitors-flame", "age-of-summoners")
@@ -313,14 +313,14 @@ def test_catch_up_chips_follow_the_lobby(client: FlaskClient, app: Flask, on: bo
     ],
 )
 def test_options_outside_the_schema_are_refused(game: str, options: dict[str, object]) -> None:
-    from companion import matches
+    from companion.streams import matches
 
     with pytest.raises(matches.MatchSetupError):
         matches.check_options(game, options, 3)
 
 
 def test_options_inside_the_schema_pass() -> None:
-    from companion import matches
+    from companion.streams import matches
 
     matches.check_options("age-of-summoners", {"catch_up": False, "start": 2, "turn_cap": 3}, 3)
     matches.check_options("traitors-flame", {"start": None, "max_rounds": 5}, 2)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.text import is_mostly_markup, plain, render_markdown
+from companion.text.markdown import is_mostly_markup, plain, render_markdown
 
 
 def test_a_long_text_of_markup_is_shown_as_written_and_escaped() -> None:

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from traitors_flame_text import effect_text, text_languages, text_mismatches
 
-from companion import languages
+from companion.base import languages
 from companion.cardgames.traitors_flame import cards
 from companion.web.boards.traitors_flame import svg
 

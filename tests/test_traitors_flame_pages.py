@@ -307,7 +307,7 @@ def test_a_refusal_names_the_card_in_the_viewers_language(client: FlaskClient, a
 
 def test_a_refusal_of_a_target_in_japanese_and_in_english(app: Flask) -> None:
     from companion.cardgames import CardGameRuleError
-    from companion.web.text_errors import rule_message
+    from companion.web.shell.text_errors import rule_message
 
     st = make_state(3, hands=[["cupbearer", "queen"], [], []], night=0)
     with pytest.raises(CardGameRuleError) as refused:

@@ -36,8 +36,8 @@ from waiting import BOOK_ENDS, HANG
 from wheels import build_wheel, quiet_env
 
 from companion import __version__
-from companion.archive import known_migrations
 from companion.cardgames import get_game
+from companion.ops.archive import known_migrations
 
 ROOT = Path(__file__).resolve().parent.parent
 EARLIER = "92f2249"  # the last release before versions were kept: "0.1.0"

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import __version__
-from companion.cli import main
+from companion.ops.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

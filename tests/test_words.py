@@ -13,8 +13,8 @@ from legacy_factories import lose_round, make_state
 from play_helpers import chronicle, create, faces, play_turn, post_turn, refused_page
 
 from companion.export.backup import BackupError, parse
-from companion.web.narrate import describe_since
-from companion.web.wording import join_list
+from companion.text.wording import join_list
+from companion.web.chronicle.narrate import describe_since
 
 
 def test_stale_page_tells_each_thing_once(client: FlaskClient, app: Flask) -> None:
@@ -132,7 +132,7 @@ def test_undoing_a_mark_brings_its_texts_back_to_every_device(
 
 def test_a_refused_roll_counts_one_die(app: Flask) -> None:
     from companion.legacy import RuleError
-    from companion.web.text_errors import rule_message
+    from companion.web.shell.text_errors import rule_message
 
     one = RuleError(
         "dice-count", "This stage rolls %(dice)d dice: enter exactly %(dice)d faces.", "x", dice=1

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 
-from ..errors import TemplatedError
+from companion.base.errors import TemplatedError
+
 from .marks import N_
 
 # Every game's key, in the lobby's order.

@@ -3,7 +3,7 @@
 The rules cores have no catalogue: these return the template unchanged. ``pybabel extract``
 reads them by name (its ``pgettext`` and ``N_`` keywords, see ``scripts/i18n``), and the table
 translates a refusal's template when it shows it, under the game's message context first
-(``companion.web.text_errors.rule_message``).
+(``companion.web.shell.text_errors.rule_message``).
 """
 
 from __future__ import annotations

@@ -18,9 +18,12 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .. import chronicle_limits, chronicles, json_input, store
+from companion.store import events as store
+from companion.streams import chronicle_limits, chronicles
+from companion.text import json_input
+from companion.text.story import withdrawn_rolls
+
 from ..legacy import SCHEMA_VERSION, Event, EventFormatError, State, event_from_dict, event_to_dict
-from ..story import withdrawn_rolls
 from .errors import N_, BackupError, shown
 from .verify import verified_state
 

@@ -17,9 +17,10 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
+from companion.text.story import life_timeline
+from companion.text.terms import stage_name
+
 from ..legacy import State
-from ..story import life_timeline
-from ..web.terms import stage_name
 from . import PAPERS
 from .contents import Contents, EditionError, contents
 from .fetcher import StaticFetcher
@@ -121,7 +122,7 @@ def book_html(
 
 def told_by(state: State) -> str:
     """The players in seating order, each name isolated, joined as the language joins a list."""
-    from ..web.wording import join_list
+    from companion.text.wording import join_list
 
     return join_list([isolate(player) for player in state.setup.players])
 

@@ -10,10 +10,12 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlite_utils import Database
 
-from .. import chronicles, store
-from ..db import connect, init_db
-from ..pg import is_url
-from ..store import UnknownStreamError
+from companion.store import events as store
+from companion.store.db import connect, init_db
+from companion.store.events import UnknownStreamError
+from companion.store.pg import is_url
+from companion.streams import chronicles
+
 from . import DEFAULT_EDITION, DEFAULT_PAPER, DEFAULT_THICKNESS_MM, EDITIONS, FORMATS, PAPERS
 from .backup import export_backup, import_backup, import_limits
 from .errors import BackupError
@@ -146,7 +148,7 @@ def import_command(file: Path) -> None:
         created = import_backup(_database(), data)
     except BackupError as err:
         raise click.ClickException(f"{file}: {err}") from None
-    from ..hosts import public_address
+    from companion.base.hosts import public_address
 
     address = public_address(current_app.config)
     click.echo(f"chronicle {created.id}")

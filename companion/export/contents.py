@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.text.story import Chapter, story_chapters
+
 from ..legacy import KINDS, KeystoneState, Mark, State, TurningPoint
 from ..legacy.cards import STAGES
-from ..story import Chapter, story_chapters
 from . import EDITIONS
 
 

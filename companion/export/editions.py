@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..languages import writes_vertically
+from companion.base.languages import writes_vertically
+
 from ..legacy import State
 from . import LAYOUTS, THICKNESS_RANGE_MM
 from .contents import EditionError

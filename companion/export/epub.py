@@ -19,10 +19,11 @@ from flask import render_template
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from ..languages import writes_vertically
+from companion.base.languages import writes_vertically
+from companion.text.story import life_timeline
+from companion.text.terms import stage_name
+
 from ..legacy import State
-from ..story import life_timeline
-from ..web.terms import stage_name
 from .book import told_by
 from .contents import Contents, EditionError, contents
 from .epub_fonts import BookFonts, epub_fonts

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .. import languages
+from companion.base import languages
+
 from .epub_styles import Style, styled_text
 
 JOINERS = {0x200D, 0xFE0F, 0x20E3, *range(0x1F3FB, 0x1F400), *range(0xE0020, 0xE0080)}

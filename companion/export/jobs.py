@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from ..sql import Database, skip_locked, write_transaction
-from ..store import now
+from companion.store.sql import Database, now, skip_locked, write_transaction
+
 from . import editions, heartbeat
 
 log = logging.getLogger("companion.export")

@@ -20,11 +20,12 @@ import cmarkgfm
 from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 
-from ..bytecache import ByteLRU
+from companion.text.bytecache import ByteLRU
+from companion.text.terms import card_name, kind_name, stage_name, suit_name, suit_symbol
+from companion.text.wording import join_list
+
 from ..legacy import KeystoneState, Roll, State, Text, TurningPoint
 from ..legacy.model import Payment
-from ..web.terms import card_name, kind_name, stage_name, suit_name, suit_symbol
-from ..web.wording import join_list
 from .contents import Contents, contents
 from .typeset import printable
 

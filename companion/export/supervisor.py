@@ -3,7 +3,7 @@
 ``python -m companion.export.supervisor --database DB --exports DIR [--workers N]
 [--time-limit SECONDS] [--idle-exit SECONDS] [--parent PID]``
 
-Why a process of its own, started by the gunicorn master (``companion/server.py``) rather than a
+Why a process of its own, started by the gunicorn master (``companion/ops/server.py``) rather than a
 thread in each web worker or a process per request: a server must have exactly one pool however
 many web workers gunicorn runs, the pool must outlive any web worker (gunicorn replaces them), and
 a request must never start a process, so that polling a job costs a read and nothing more. The
@@ -46,7 +46,9 @@ from typing import IO, Any
 
 from sqlite_utils import Database
 
-from .. import logs, metrics, pg
+from companion.base import logs, metrics
+from companion.store import pg
+
 from . import heartbeat, jobs, upkeep
 
 log = logging.getLogger("companion.export.supervisor")
@@ -184,7 +186,7 @@ class Supervisor:
             self.stopping = True
 
     def _reconnect(self) -> None:
-        from ..db import connect
+        from companion.store.db import connect
 
         with contextlib.suppress(Exception):
             self.db.conn.close()
@@ -371,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         args.database, args.exports, args.workers, args.time_limit, args.idle_exit, args.keep_bytes
     )
     settings.exports_dir.mkdir(parents=True, exist_ok=True)
-    from ..db import connect
+    from companion.store.db import connect
 
     supervisor = Supervisor(settings, connect(settings.database), args.parent)
     log.info("export supervisor started: %d workers, pid %d", settings.workers, os.getpid())

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .. import languages
+from companion.base import languages
 
 CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
 SURROGATES = re.compile("[\ud800-\udfff]")
@@ -69,8 +69,8 @@ def printable_data(value: Any) -> Any:
 
 def isolate(name: object) -> str:
     """A name a person gave, isolated for bidirectional text (FSI … PDI) when it could reorder
-    the book's own words around it (``companion.bidi``, the one rule for pages and books)."""
-    from ..bidi import isolate as bidi_isolate
+    the book's own words around it (``companion.text.bidi``, the one rule for pages and books)."""
+    from companion.text.bidi import isolate as bidi_isolate
 
     return bidi_isolate(str(name or ""))
 

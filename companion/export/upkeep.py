@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from ..sql import Database, for_update, write_transaction
+from companion.store.sql import Database, for_update, write_transaction
+
 from . import heartbeat
 from .jobs import (
     ATTEMPTS,

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from companion.text.story import life_timeline
+from companion.text.terms import card_name, kind_name, stage_name, suit_symbol
+
 from ..legacy import State, TurningPoint
-from ..story import life_timeline
-from ..web.terms import card_name, kind_name, stage_name, suit_symbol
 from .contents import Contents, contents
 from .markdown import _turning_point, escape, fate, player_text
 from .typeset import printable

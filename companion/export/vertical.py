@@ -25,9 +25,10 @@ from typing import Any
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from ..languages import writes_vertically
+from companion.base.languages import writes_vertically
+from companion.text.wording import join_list
+
 from ..legacy import State
-from ..web.wording import join_list
 from .contents import EditionError
 from .typeset import printable
 

@@ -24,8 +24,10 @@ from pathlib import Path
 from flask import Flask
 from sqlite_utils import Database
 
-from .. import logs, store
-from ..db import connect
+from companion.base import logs
+from companion.store import events as store
+from companion.store.db import connect
+
 from ..legacy import Recorded, State, event_from_dict, replay
 from . import editions, heartbeat, jobs, upkeep
 from .book import book_html, render_book, static_dir

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import TemplatedError
+from companion.base.errors import TemplatedError
 
 
 def N_(message: str) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..languages import LANGUAGES
-from ..limits import TEXT_LIMIT
+from companion.base.languages import LANGUAGES
+from companion.base.limits import TEXT_LIMIT
+
 from .cards import CARDS
 from .errors import N_, RuleError
 

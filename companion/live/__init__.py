@@ -6,7 +6,8 @@ one process; ``stream`` is the event stream a page holds.
 
 from __future__ import annotations
 
-from .signal import changed
+from companion.store.signal import changed
+
 from .stream import init_app, respond
 
 __all__ = ["changed", "init_app", "respond"]

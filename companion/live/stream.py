@@ -22,9 +22,10 @@ from typing import Any
 from flask import Flask, current_app, request, url_for
 from werkzeug.wrappers import Response
 
-from .. import metrics
+from companion.base import metrics
+from companion.store.signal import Listener
+
 from .hub import Hub, Watcher
-from .signal import Listener
 
 HEARTBEAT = 20.0  # seconds between pings on a quiet stream
 RETRY_MS = 2000  # how long a browser waits before connecting again after a stream ended

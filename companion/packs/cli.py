@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from companion.languages import DEFAULT, LANGUAGES
+from companion.base.languages import DEFAULT, LANGUAGES
 from companion.packs.format import CARDS, Pack, PackError, parse_pack_bytes
 from companion.packs.registry import UnknownPackError, get_pack, list_packs, save_pack
 
@@ -48,13 +48,13 @@ def _app_store(ctx: click.Context, looking: bool = False) -> Any:
     app = info.load_app()
     ctx.with_resource(app.app_context())
     config = app.config
-    from companion.pg import is_url
+    from companion.store.pg import is_url
 
     if looking and not is_url(config["DATABASE"]) and not Path(config["DATABASE"]).is_file():
         return Path(config["PACKS_DIR"])
-    from companion.db import connect, init_db
     from companion.packs.registry import shipped_names
     from companion.packs.stored import import_folder
+    from companion.store.db import connect, init_db
 
     init_db(config["DATABASE"])
     db = connect(config["DATABASE"])

@@ -24,8 +24,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..input_text import first_refused
-from ..languages import LANGUAGES
+from companion.base.languages import LANGUAGES
+from companion.text.input_text import first_refused
 
 SUITS = ("H", "D", "C", "S")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

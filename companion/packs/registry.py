@@ -25,8 +25,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
-from companion.bytecache import ByteLRU, deep_size
-from companion.languages import LANGUAGES
+from companion.base.languages import LANGUAGES
 from companion.packs.format import (
     Pack,
     PackError,
@@ -35,6 +34,7 @@ from companion.packs.format import (
     parse_pack_bytes,
     valid_name,
 )
+from companion.text.bytecache import ByteLRU, deep_size
 
 from . import stored
 

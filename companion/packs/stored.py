@@ -20,9 +20,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..bytecache import ByteLRU, deep_size
-from ..languages import LANGUAGES
-from ..sql import write_transaction
+from companion.base.languages import LANGUAGES
+from companion.store.sql import write_transaction
+from companion.text.bytecache import ByteLRU, deep_size
+
 from .format import Pack, PackError, parse_pack_bytes, valid_name
 
 CACHED_BYTES = 2 * 1024 * 1024
@@ -34,7 +35,7 @@ _cache = ByteLRU(CACHED_BYTES)
 
 
 def _now() -> str:
-    from ..store import now
+    from companion.store.sql import now
 
     return now()
 

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from companion.languages import DEFAULT, LANGUAGES
+from companion.base.languages import DEFAULT, LANGUAGES
 from companion.legacy import Keystone, Setup, command_from_dict
 from companion.legacy.commands import Command
 from companion.packs.registry import get_pack

@@ -3,7 +3,7 @@ form that deletes only when the host types the Pioneer's name (or the table's na
 
 Only the host's link opens it (any other gets the same 404 as an unknown link); the form carries
 the CSRF token every form does. Deleting removes the stream and everything kept for it
-(``companion.deletion``), then says on the start page what was removed.
+(``companion.ops.deletion``), then says on the start page what was removed.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from typing import Any
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from .. import deletion
-from ..capabilities import Capability
-from ..chronicles import KIND
-from ..db import get_db
-from .chronicle import open_chronicle
-from .tables import open_table
-from .wording import gettext as _
+from companion.ops import deletion
+from companion.store.capabilities import Capability
+from companion.store.db import get_db
+from companion.streams.chronicles import KIND
+from companion.text.wording import gettext as _
+from companion.web.chronicle.opening import open_chronicle
+from companion.web.tables.pages import open_table
 
 bp = Blueprint("deletion", __name__)
 Answer = str | Response | tuple[str, int]
@@ -35,7 +35,7 @@ def chronicle(token: str) -> Answer:
         "title": _("Delete this chronicle"),
         "name": loaded.state.setup.pioneer,
         "ask": _("To delete it, type the Pioneer's name:"),
-        "back": url_for("chronicle.links", token=token),
+        "back": url_for("chronicle.links.links", token=token),
     }
     return _delete(cap, loaded.id, [KIND], page)
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from server_client import Server, request
 
-from companion import chronicles
-from companion.db import connect, init_db
-from companion.demo import create_demo
 from companion.legacy import ReviseText
+from companion.store.db import connect, init_db
+from companion.streams import chronicles
+from companion.streams.demo import create_demo
 
 WORKER_MODULE = "companion.export.worker"
 LONG_TEXT = "\n\n".join(

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion import capabilities, matches
 from companion.cardgames import AnyGame, get_game
-from companion.db import connect
+from companion.store import capabilities
+from companion.store.db import connect
+from companion.streams import matches
 
 Goal = Callable[[AnyGame, dict[str, Any], int], bool]  # (game, state, moves played) -> reached
 

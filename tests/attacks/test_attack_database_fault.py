@@ -25,7 +25,7 @@ from flask import g
 from server_client import SETUP, Browser, Server
 
 from companion import create_app
-from companion.db import get_db, init_db
+from companion.store.db import get_db, init_db
 
 NO_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
 PAGE = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}

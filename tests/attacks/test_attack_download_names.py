@@ -94,7 +94,7 @@ def test_a_pack_downloads_with_its_name(browser: Browser) -> None:
     ],
 )
 def test_every_download_header_is_latin1_with_an_ascii_fallback(name: str, fallback: str) -> None:
-    from companion.web.downloads import content_disposition
+    from companion.web.shell.downloads import content_disposition
 
     header = content_disposition(name)
     header.encode("ascii")

@@ -17,8 +17,8 @@ import pytest
 from server_client import Server, request
 from waiting import BOOK_ENDS
 
-from companion.db import connect, init_db
-from companion.demo import create_demo
+from companion.store.db import connect, init_db
+from companion.streams.demo import create_demo
 
 FLOOD = 240
 SHARE = 4  # EXPORT_QUEUE_PER_STREAM's default

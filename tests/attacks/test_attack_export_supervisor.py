@@ -67,9 +67,9 @@ def test_a_book_cut_short_by_a_killed_supervisor_is_made_by_the_next(
 
 
 def test_a_worker_whose_supervisor_died_while_it_loaded_makes_nothing(tmp_path: Path) -> None:
-    from companion.db import connect, init_db
-    from companion.demo import create_demo
     from companion.export import jobs
+    from companion.store.db import connect, init_db
+    from companion.streams.demo import create_demo
 
     database = tmp_path / "orphan.sqlite3"
     init_db(database)

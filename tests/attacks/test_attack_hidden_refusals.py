@@ -14,9 +14,9 @@ import re
 from server_client import Browser, Server
 
 from attacks.test_attack_bad_input import act_raw, ann_sees, hotseat_table
-from companion import matches
-from companion.capabilities import resolve
-from companion.db import connect
+from companion.store.capabilities import resolve
+from companion.store.db import connect
+from companion.streams import matches
 
 
 def load(served: Server, token: str) -> matches.Match:

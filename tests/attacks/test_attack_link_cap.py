@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from server_client import SETUP, Browser, Server, request
 
-from companion.web.links_sheet import MAX_LINKS
+from companion.web.shell.links_sheet import MAX_LINKS
 
 POSTS = 30  # each asks for every seat's link and a reader's: far more than the cap together
 

@@ -24,11 +24,12 @@ import pytest
 from server_client import SETUP, Server, next_command, request, send
 from waiting import BOOK_ENDS, HANG
 
-from companion import capabilities, matches
-from companion.db import connect, init_db
-from companion.demo import create_demo
+from companion.base.logs import public_id
 from companion.export.jobs import book_filename
-from companion.logs import public_id
+from companion.store import capabilities
+from companion.store.db import connect, init_db
+from companion.streams import matches
+from companion.streams.demo import create_demo
 
 METRICS = "metrics-token-of-the-log-tests"
 STAMP = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"

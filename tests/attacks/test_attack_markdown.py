@@ -9,7 +9,7 @@ import pytest
 import requests
 from server_client import Browser, Server
 
-from companion.text import MAX_NESTING, render_markdown
+from companion.text.markdown import MAX_NESTING, render_markdown
 
 SLOW_BEFORE = {
     "brackets": "[" * 20_000,

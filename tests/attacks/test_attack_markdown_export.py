@@ -8,7 +8,7 @@ from markdown_it import MarkdownIt
 
 from attacks.hostile_life import hostile_life
 from companion.export.markdown import story_markdown
-from companion.web.terms import card_name
+from companion.text.terms import card_name
 
 HOSTILE_TEXTS = [
     "<script>window.__xss=1</script> after the script",

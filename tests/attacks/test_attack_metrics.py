@@ -72,7 +72,10 @@ def test_every_worker_counts_into_each_scrape_by_route_never_by_path(measured: S
     assert token not in text and created["reader_token"] not in text and "/c/" not in text
     seconds = value(text, "companion_request_seconds_count", route="chronicle.play")
     assert seconds >= pages
-    assert value(text, "companion_requests_total", route="api.create_chronicle", status="201") >= 1
+    assert (
+        value(text, "companion_requests_total", route="api.commands.create_chronicle", status="201")
+        >= 1
+    )
     assert value(text, "companion_db_query_seconds_count", statement="select") > 0
     assert 'companion_export_jobs{status="queued"} 0.0' in text
     assert "companion_live_watchers" in text

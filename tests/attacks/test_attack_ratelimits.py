@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from server_client import SETUP, Browser, Server, request
 
-from companion import capabilities
-from companion.db import connect
+from companion.store import capabilities
+from companion.store.db import connect
 
 GUESS = 4
 CREATE = 3

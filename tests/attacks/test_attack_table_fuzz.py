@@ -37,10 +37,10 @@ from attacks.fuzz_tables import (
     links_in_use,
     make_read_only,
 )
-from companion import matches
-from companion.capabilities import resolve
 from companion.cardgames import CardGameRuleError
-from companion.db import connect
+from companion.store.capabilities import resolve
+from companion.store.db import connect
+from companion.streams import matches
 
 pytestmark = pytest.mark.slow  # thousands of posts through a real server
 

@@ -1,15 +1,15 @@
 """Card and colour names in the current Babel locale: names are data, one field per language.
 
 A language the card data does not name yet reads the default language's names
-(``companion.languages.DEFAULT``); every other word comes from the catalogue.
+(``companion.base.languages.DEFAULT``); every other word comes from the catalogue.
 """
 
 from __future__ import annotations
 
 from flask_babel import get_locale
 
+from companion.base.languages import DEFAULT
 from companion.cardgames.summoners.cards import colour_words, kind_of_card, kind_words
-from companion.languages import DEFAULT
 
 
 def data_lang() -> str:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from flask_babel import get_locale
 
+from companion.base.languages import DEFAULT, LANGUAGES, about
 from companion.cardgames.summoners.cards import COLOURS, kind_words, kinds
-from companion.languages import DEFAULT, LANGUAGES, about
 
 from .catalogue import pgettext
 from .rules_text import markdown_text

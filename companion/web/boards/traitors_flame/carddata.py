@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion import languages
+from companion.base import languages
 from companion.cardgames.traitors_flame.cards import Kind
 
 

@@ -11,7 +11,7 @@ import math
 import random
 from html import escape
 
-from companion import languages
+from companion.base import languages
 from companion.cardgames.traitors_flame import cards
 
 from .carddata import data_field, data_language

@@ -13,7 +13,7 @@ import flask_babel
 
 from companion.cardgames.traitors_flame import cards
 from companion.cardgames.traitors_flame.cards import CardInfo, Kind
-from companion.web.wording import join_list, reader_language
+from companion.text.wording import join_list, reader_language
 
 from .carddata import data_field
 

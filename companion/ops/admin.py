@@ -1,0 +1,212 @@
+"""``companion info``, ``backup`` and ``restore``: looking after an instance that runs for years."""
+
+from __future__ import annotations
+
+import platform
+import re
+import sqlite3
+from importlib import metadata
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from companion.base.paths import is_checkout
+from companion.ops import archive, backup_check
+from companion.store import pg, serverlock
+
+
+def version() -> str:
+    """The companion's version (``companion.__version__``, which the wheel's metadata is built from)."""
+    from companion import __version__
+
+    return __version__
+
+
+def instance_files() -> archive.Instance:
+    """The current app's database, packs folder and secret key file."""
+    config = current_app.config
+    secret = Path(current_app.instance_path) / "secret_key"
+    return archive.Instance(Path(config["DATABASE"]), Path(config["PACKS_DIR"]), secret)
+
+
+@click.command("info", short_help="Show where the data lives and which versions run.")
+@with_appcontext
+def info_command() -> None:
+    """Show the instance folder, database, exports and packs folders, and the versions."""
+    config = current_app.config
+    if pg.is_url(config["DATABASE"]):
+        _shared_info(config["DATABASE"])
+        return
+    database = Path(config["DATABASE"])
+    instance = Path(current_app.instance_path)
+    rows = [
+        ("instance", f"{instance}{'' if instance.is_dir() else ' (not created yet)'}"),
+        ("database", f"{database}{'' if database.is_file() else ' (not created yet)'}"),
+        ("exports", config["EXPORTS_DIR"]),
+        ("packs", config["PACKS_DIR"]),
+        ("installed as", "a checkout" if is_checkout() else "a package"),
+        ("schema", _schema(database)),
+        ("server", "running" if serverlock.in_use(database) else "not running"),
+        ("companion", version()),
+        ("python", platform.python_version()),
+        ("sqlite", sqlite3.sqlite_version),
+        ("flask", metadata.version("flask")),
+        ("weasyprint", metadata.version("weasyprint")),
+    ]
+    for name, value in rows:
+        click.echo(f"{name + ':':<14}{value}")
+
+
+def _shared_info(url: str) -> None:
+    """``info`` for a PostgreSQL store: its address (without a password) and its schema."""
+    from companion.store.db import connect
+
+    config = current_app.config
+    shown = re.sub(r"//([^:/@]*):[^@]*@", r"//\1:***@", url)
+    db = connect(url)
+    try:
+        applied = len(pg.applied(db))  # type: ignore[arg-type]
+        server = db.execute("SHOW server_version").fetchone()[0]
+    finally:
+        db.conn.close()
+    rows = [
+        ("instance", current_app.instance_path),
+        ("database", shown),
+        ("exports", config["EXPORTS_DIR"]),
+        ("packs", config["PACKS_DIR"]),
+        ("installed as", "a checkout" if is_checkout() else "a package"),
+        ("schema", f"{applied} of {len(archive.known_migrations())} migrations applied"),
+        ("companion", version()),
+        ("python", platform.python_version()),
+        ("postgresql", server),
+        ("flask", metadata.version("flask")),
+    ]
+    for name, value in rows:
+        click.echo(f"{name + ':':<14}{value}")
+
+
+def _schema(database: Path) -> str:
+    known = archive.known_migrations()
+    if not database.is_file():
+        return f"0 of {len(known)} migrations"
+    # Looking only: with no write-ahead log beside it (no server running) the file is opened
+    # immutable, so not even the -shm and -wal files SQLite would make for a reader appear.
+    quiet = "immutable=1" if not Path(f"{database}-wal").exists() else "mode=ro"
+    conn = sqlite3.connect(f"{database.resolve().as_uri()}?{quiet}", uri=True)
+    try:
+        applied = archive.applied_migrations(conn)
+    finally:
+        conn.close()
+    return f"{len(applied)} of {len(known)} migrations applied"
+
+
+@click.command("backup", short_help="Back up the whole instance into one file, even while served.")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--verify", is_flag=True,
+    help="Check FILE instead: restore it into a scratch folder or database and count what it holds.",
+)  # fmt: skip
+@click.option(
+    "--scratch", metavar="URL",
+    help="With --verify, an empty PostgreSQL database to restore into (else one is created).",
+)  # fmt: skip
+@with_appcontext
+def backup_command(file: Path, verify: bool, scratch: str | None) -> None:
+    """Write the database (a consistent copy, taken while the server runs) and the packs to FILE.
+
+    On PostgreSQL the copy is pg_dump's. With --verify, FILE is checked without touching the
+    instance: restored into a scratch folder (SQLite) or database (PostgreSQL), its integrity
+    checked and its rows counted against its manifest.
+    """
+    if verify:
+        _verify(file, scratch)
+        return
+    database = current_app.config["DATABASE"]
+    try:
+        if pg.is_url(database):
+            from companion.ops import pg_backup
+
+            manifest = pg_backup.write_backup(database, instance_files().secret, file, version())
+        else:
+            _import_pack_files()
+            manifest = archive.write_backup(instance_files(), file, version())
+    except archive.ArchiveError as err:
+        raise click.ClickException(str(err)) from None
+    click.echo(
+        f"Backup written: {file} (companion {manifest['companion_version']},"
+        f" {backup_check.summary(manifest['counts'])})"
+    )
+
+
+def _verify(file: Path, scratch: str | None) -> None:
+    from companion.ops import pg_backup
+
+    database = current_app.config["DATABASE"]
+    try:
+        with archive.opened(file) as opened:
+            store = archive.store_of(archive.read_manifest(opened))
+        if store == archive.POSTGRESQL:
+            url = database if pg.is_url(database) else None
+            manifest, found = pg_backup.verify_backup(file, url, scratch)
+        else:
+            manifest, found = archive.verify_backup(file)
+    except archive.ArchiveError as err:
+        raise click.ClickException(f"{file}: {err}") from None
+    click.echo(
+        f"{file} is a good backup: companion {manifest.get('companion_version')},"
+        f" taken {manifest.get('created')} from {store}; it restores with"
+        f" {backup_check.summary(found)}."
+    )
+
+
+def _import_pack_files() -> None:
+    """Pack files an older version kept in PACKS_DIR go into the database before it is copied."""
+    from companion.packs.registry import shipped_names
+    from companion.packs.stored import import_folder
+    from companion.store.db import connect, init_db
+
+    config = current_app.config
+    if not Path(config["DATABASE"]).is_file():
+        return
+    init_db(config["DATABASE"])
+    db = connect(config["DATABASE"])
+    try:
+        import_folder(db, config["PACKS_DIR"], shipped_names())
+    finally:
+        db.conn.close()
+
+
+@click.command("restore", short_help="Replace the instance's data with a backup file.")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def restore_command(file: Path) -> None:
+    """Restore FILE over this instance, keeping the previous data aside; stop the server first."""
+    database = current_app.config["DATABASE"]
+    try:
+        if pg.is_url(database):
+            from companion.ops import pg_backup
+
+            restored = pg_backup.restore_backup(file, database, instance_files().secret)
+        else:
+            restored = archive.restore_backup(file, instance_files())
+    except archive.ArchiveError as err:
+        raise click.ClickException(str(err)) from None
+    manifest = restored.manifest
+    click.echo(
+        f"Restored the backup of {manifest.get('created')} from {file}"
+        f" (written by companion {manifest.get('companion_version') or 'before 0.2.0'})."
+    )
+    for path in restored.kept_aside:
+        if str(path).startswith("schema "):  # PostgreSQL: a schema, renamed
+            schema = str(path).removeprefix("schema ")
+            click.echo(
+                f"The previous data is kept in the schema {schema}: drop it once the restore is"
+                f' checked (DROP SCHEMA "{schema}" CASCADE).'
+            )
+        else:
+            click.echo(f"The previous data is kept at {path}")
+
+
+COMMANDS = (info_command, backup_command, restore_command)

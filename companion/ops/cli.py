@@ -1,0 +1,292 @@
+"""The ``companion`` command: serve the app, set up the database, simulate lives."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import FlaskGroup, with_appcontext
+
+from companion import __version__
+from companion.base.languages import DEFAULT, LANGUAGES
+
+
+def _create_app() -> Flask:
+    from companion import create_app
+
+    return create_app()
+
+
+class _Commands(FlaskGroup):
+    """Flask's command group, answering a folder this user may not write with a sentence."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PermissionError as err:
+            where = err.filename or "the instance folder"
+            raise click.ClickException(
+                f"This user may not write {where}. Run the command as the user that owns the"
+                " instance (for example `sudo -u companion ...`); docs/deploy.md, section 2,"
+                " says how the folder is made."
+            ) from None
+
+
+@click.group(cls=_Commands, create_app=_create_app, add_version_option=False)
+@click.version_option(
+    __version__, "--version", prog_name="companion", message="%(prog)s %(version)s"
+)
+def main() -> None:
+    """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
+    if click.get_current_context().invoked_subcommand == "serve":
+        from companion.base import metrics
+
+        metrics.prepare_server()  # before the app loads: the client library reads it once
+
+
+@click.command("serve", short_help="Run the production server (gunicorn).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--lan", is_flag=True, help="Bind to the local network so phones can join.")
+@click.option("--workers", default=2, show_default=True, type=int)
+@click.option("--certfile", type=click.Path(exists=True, dir_okay=False), help="TLS certificate.")
+@click.option("--keyfile", type=click.Path(exists=True, dir_okay=False), help="TLS private key.")
+@with_appcontext
+def serve(
+    host: str,
+    port: int,
+    lan: bool,
+    workers: int,
+    certfile: str | None,
+    keyfile: str | None,
+) -> None:
+    """Run the production server (gunicorn) on the embedded SQLite database."""
+    from companion.base import metrics
+    from companion.export.supervisor import Settings
+    from companion.ops import server
+    from companion.store import serverlock
+    from companion.store.db import init_db
+    from companion.store.pg import is_url
+    from companion.store.ratelimit_store import prepare_for
+
+    init_db(current_app.config["DATABASE"])
+    prepare_for(current_app.config)
+    current_app.secret_key  # noqa: B018 - made now, by this user, before any worker reads it
+    # Held, and inherited by gunicorn's workers, until the server stops: a restore waits for it.
+    # A shared PostgreSQL store is restored with PostgreSQL's own tools, so no lock file is kept.
+    shared = is_url(current_app.config["DATABASE"])
+    held = None if shared else serverlock.hold_shared(current_app.config["DATABASE"])
+    if held is None and not shared:
+        raise click.ClickException(
+            "A restore is replacing this instance's data: try again after it."
+        )
+    exports = Settings.from_config(current_app.config)
+    os.environ["COMPANION_EXPORT_SUPERVISOR"] = "server"  # the web workers start no pool
+    tls = (certfile, keyfile) if certfile and keyfile else None
+    if lan:
+        host = "0.0.0.0"
+        if tls is None:
+            # Phones reach the server by its LAN address over plain HTTP, where browsers drop
+            # Secure cookies (and with them the CSRF session). Give --certfile/--keyfile to keep them.
+            os.environ["COMPANION_SESSION_COOKIE_SECURE"] = "false"
+            click.echo(
+                "Serving over plain HTTP on the local network: cookies are not marked Secure."
+            )
+    _trust_own_hosts(host, lan)
+    # The export processes have no app config of their own: they read the format here.
+    os.environ["COMPANION_LOG_FORMAT"] = str(current_app.config.get("LOG_FORMAT", "text"))
+    server.run(host, port, workers, lan, tls, exports, metrics.gunicorn_hooks())
+
+
+def _trust_own_hosts(host: str, lan: bool) -> None:
+    """Answer only to this server's own names unless TRUSTED_HOSTS is configured (workers read it)."""
+    from companion.base import hosts
+    from companion.ops import server
+
+    if current_app.config.get("TRUSTED_HOSTS") is None:
+        outside = server.lan_address() if lan or host in hosts.WILDCARDS else None
+        names = hosts.default_trusted_hosts(current_app, host, outside)
+        os.environ["COMPANION_TRUSTED_HOSTS"] = json.dumps(names)
+
+
+@click.command("simulate", short_help="Play many whole lives through the rules engine.")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10_000_000))
+@click.option("--seed", default=None, type=int, help="Seed for exact repeats.")
+@click.option("--players", default=3, show_default=True, type=click.IntRange(1, 8))
+@click.option(
+    "--keystones", default="3,3,3", show_default=True, help="Resources,attachments,creeds."
+)
+@click.option(
+    "--policy", type=click.Choice(["never", "always"]), default="never", show_default=True
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate_command(
+    games: int, seed: int | None, players: int, keystones: str, policy: str, as_json: bool
+) -> None:
+    """Play GAMES whole lives through the rules engine and report the outcomes."""
+    from companion.legacy.simulate import format_table, simulate
+
+    counts = _parse_keystones(keystones)
+    progress = None if as_json or games < 2000 else _progress_bar(games)
+    result = simulate(
+        games, seed, players=players, keystones=counts, policy=policy, progress=progress
+    )
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, sort_keys=True))
+    else:
+        click.echo(format_table(result))
+
+
+def _parse_keystones(text: str) -> tuple[int, int, int]:
+    try:
+        parts = tuple(int(p) for p in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not three numbers like 3,3,3") from None
+    if len(parts) != 3 or not all(0 <= p <= 6 for p in parts):
+        raise click.BadParameter(f"{text!r}: give three counts from 0 to 6, like 3,3,3")
+    resources, attachments, creeds = parts
+    return resources, attachments, creeds
+
+
+def _progress_bar(total: int) -> Any:
+    bar = click.progressbar(length=total, label="Playing lives", file=sys.stderr)
+    bar.__enter__()
+
+    def advance(done: int, _total: int | None = None) -> None:
+        bar.update(done - bar.pos)
+        if done >= total:
+            bar.__exit__(None, None, None)
+
+    return advance
+
+
+@click.command("demo", short_help="Load the sample life as a new chronicle.")
+@click.option(
+    "--lang", "language", type=click.Choice(LANGUAGES), default=DEFAULT, show_default=True
+)
+@with_appcontext
+def demo_command(language: str) -> None:
+    """Load the sample life as a new chronicle and print its id and address."""
+    from companion.store.db import connect, init_db
+    from companion.streams.demo import create_demo
+
+    init_db(current_app.config["DATABASE"])
+    db = connect(current_app.config["DATABASE"])
+    created = create_demo(db, language)
+    click.echo(f"chronicle {created.id}")
+    click.echo(f"host link: {_address()}/c/{created.host_token}/")
+    click.echo(f"story: {_address()}/c/{created.host_token}/story")
+
+
+def _address() -> str:
+    from companion.base.hosts import public_address
+
+    return public_address(current_app.config)
+
+
+@click.group("cardgame")
+def cardgame() -> None:
+    """The card games: simulate many matches between bots."""
+
+
+@cardgame.command("simulate")
+@click.argument("game")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10_000_000))
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2, 6))
+@click.option("--bots", default="heuristic", show_default=True, help="Bot levels, comma-separated.")
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+    help="Processes to spread the matches over (Age of Summoners).",
+)  # fmt: skip
+@click.option(
+    "--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
+    help="A match option, e.g. catch_up=false (Age of Summoners) or max_rounds=5; repeatable.",
+)  # fmt: skip
+def cardgame_simulate(
+    game: str,
+    games: int,
+    players: int,
+    bots: str,
+    seed: int,
+    as_json: bool,
+    workers: int,
+    option_pairs: tuple[str, ...],
+) -> None:
+    """Play GAMES matches of GAME (traitors-flame or age-of-summoners) between bots."""
+    from companion.cardgames import game_keys, get_game
+
+    if game not in game_keys():
+        raise click.BadParameter(
+            f"{game!r} is not one of {', '.join(game_keys())}", param_hint="GAME"
+        )
+    engine = get_game(game)
+    if not engine.min_players <= players <= engine.max_players:
+        raise click.BadParameter(
+            f"{_english_name(game)} takes {engine.min_players} to {engine.max_players} players",
+            param_hint="--players",
+        )
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [b for b in levels if b not in engine.bots()]
+    if unknown or not levels:
+        raise click.BadParameter(f"bots are {', '.join(engine.bots())}", param_hint="--bots")
+    options = dict(_option_pair(pair) for pair in option_pairs)
+    try:
+        report = engine.simulate(
+            games, players, levels, seed=seed, workers=workers, options=options
+        )
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from err
+    click.echo(
+        json.dumps(report, ensure_ascii=False, sort_keys=True) if as_json else engine.report(report)
+    )
+
+
+def _english_name(key: str) -> str:
+    """The game's name as its board says it in English, the CLI's language."""
+    from flask_babel import force_locale
+
+    from companion.web.boards import board_for
+
+    with force_locale("en"):
+        return board_for(key).name()
+
+
+def _option_pair(pair: str) -> tuple[str, Any]:
+    """``key=value`` with a JSON value (``false``, ``2``), or the plain text when not JSON."""
+    key, sep, raw = pair.partition("=")
+    if not sep or not key.strip():
+        raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+    try:
+        return key.strip(), json.loads(raw)
+    except ValueError:
+        return key.strip(), raw
+
+
+def init_app(app: Flask) -> None:
+    """Register the command groups that live in their own modules."""
+    from companion.export.cli import export_command, import_command
+    from companion.ops.admin import COMMANDS
+    from companion.ops.manage_cli import groups
+    from companion.ops.migrate_store import migrate_store_command
+    from companion.packs.cli import packs
+
+    commands = (
+        serve,
+        simulate_command,
+        demo_command,
+        packs,
+        export_command,
+        import_command,
+        migrate_store_command,
+        cardgame,
+        *groups(export_command),
+        *COMMANDS,
+    )
+    for command in commands:
+        app.cli.add_command(command)

@@ -1,0 +1,204 @@
+"""The production server ``companion serve`` runs: gunicorn with gevent workers.
+
+Each worker process serves every connection in a greenlet of its own, so a held-open live stream
+or a slow client costs a little memory, never a thread (``docs/server.md``). A request must
+arrive in time: its head within ``HEAD_TIMEOUT`` seconds (the same wait as for the next request
+on a kept-alive connection), and its body at ``BODY_RATE`` bytes a second after ``BODY_GRACE``
+seconds; the whole body is read before the app sees it. Past that the connection is closed.
+A worker holds at most ``CONNECTIONS`` connections at once.
+
+gunicorn's master also keeps the export supervisor (``companion.export.supervisor``): it starts
+it when the server is ready (``when_ready``), starts it again within seconds if it stops (after
+each look at its own workers) and stops it on exit (``on_exit``). So a server has exactly one
+pool of PDF workers however many web workers it runs, and no request ever starts a process.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import resource
+import socket
+import sys
+from typing import Any
+
+import click
+import gevent
+from gunicorn.app.base import BaseApplication
+from gunicorn.arbiter import Arbiter
+from gunicorn.http.body import Body
+from gunicorn.workers.ggevent import GeventWorker
+
+from companion.export.keeper import Keeper
+from companion.export.supervisor import Settings
+
+log = logging.getLogger(__name__)
+HEAD_TIMEOUT = 10  # seconds for a request's head, and for the next one on a kept connection
+BODY_GRACE = 10.0  # seconds any body may take...
+BODY_RATE = 16 * 1024  # ...and one more for every this many bytes it declares
+BUFFERED_BODY = 17 * 1024 * 1024  # the largest body read ahead (a backup's import is 16 MB)
+CONNECTIONS = 2000  # open connections per worker: live streams, slow clients and requests
+
+
+class Worker(GeventWorker):  # type: ignore[misc]
+    """gunicorn's gevent worker with deadlines on a request's head and body."""
+
+    def init_process(self) -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = CONNECTIONS + 256  # each connection is a descriptor; a few more for files
+        if soft < wanted and (hard == resource.RLIM_INFINITY or soft < hard):
+            limit = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+        super().init_process()
+
+    def patch(self) -> None:
+        super().patch()
+        # psycopg picks its way of waiting when first imported; the master imported it before
+        # gevent patched anything (it opened the database), so it would block the whole worker.
+        waiting = sys.modules.get("psycopg.waiting")
+        if waiting is not None:
+            _cooperative_psycopg(waiting)
+
+    def timeout_ctx(self) -> Any:
+        return gevent.Timeout(HEAD_TIMEOUT, False)
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        if not _read_body(req):
+            log.info("closed a connection whose request body came too slowly: %s", addr)
+            raise StopIteration()
+        return super().handle_request(listener_name, req, sock, addr)
+
+    def run(self) -> None:
+        gevent.spawn(self._end_streams_on_stop)
+        super().run()
+
+    def _end_streams_on_stop(self) -> None:
+        """When the worker is told to stop, end its live streams: browsers connect again to
+        another worker rather than hold this one until its graceful timeout."""
+        while self.alive:
+            gevent.sleep(0.5)
+        live = getattr(self.wsgi, "extensions", {}).get("companion.live")
+        if live is not None:
+            live.stop()
+
+
+def _cooperative_psycopg(waiting: Any) -> None:
+    """Make psycopg, imported before gevent patched the standard library, wait as gevent's
+    own patched modules do (what psycopg chooses by itself when imported after the patch)."""
+    import selectors
+
+    waiting.DefaultSelector = selectors.DefaultSelector  # bound at import: connecting waits
+    waiting.wait = waiting.wait_select  # calls select.select, patched by now
+
+
+def _read_body(req: Any) -> bool:
+    """Read the whole body of ``req`` within its deadline; False when it did not come in time."""
+    length = next((v for k, v in req.headers if k == "CONTENT-LENGTH"), None)
+    declared = int(length) if length is not None and length.isdigit() else 0
+    if declared > BUFFERED_BODY:
+        return True  # the app refuses it by its length alone, reading nothing
+    if req.body is None:
+        return True
+    chunks: list[bytes] = []
+    size = 0
+    with gevent.Timeout(BODY_GRACE + declared / BODY_RATE, False):
+        while True:
+            chunk = req.body.read(64 * 1024)
+            if not chunk:
+                req.body = Body(io.BytesIO(b"".join(chunks)))
+                return True
+            size += len(chunk)
+            if size > BUFFERED_BODY:
+                return False
+            chunks.append(chunk)
+    return False
+
+
+class _Arbiter(Arbiter):  # type: ignore[misc]
+    """gunicorn's master, which keeps the export supervisor alive as it keeps its workers."""
+
+    def manage_workers(self) -> None:
+        super().manage_workers()
+        if self.app.keeper is not None and self.app.keeper.process is not None:
+            self.app.keeper.ensure()  # started once in when_ready: only ever restarted here
+
+
+class _Gunicorn(BaseApplication):  # type: ignore[misc]
+    def __init__(self, options: dict[str, Any], exports: Settings | None = None) -> None:
+        self.options = options
+        self.keeper = Keeper(exports) if exports is not None and exports.workers else None
+        if self.keeper is not None:
+            keeper = self.keeper
+            self.options = {
+                **options,
+                "when_ready": lambda _arbiter: keeper.ensure(),
+                "on_exit": lambda _arbiter: keeper.stop(),
+            }
+        super().__init__()
+
+    def run(self) -> None:
+        try:
+            _Arbiter(self).run()
+        except RuntimeError as err:  # as gunicorn's own run: a clear line, no traceback
+            print(f"\nError: {err}\n", file=sys.stderr)
+            sys.exit(1)
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        from companion import create_app
+
+        return create_app()
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, from its own name (nothing is sent)."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return "127.0.0.1"
+    addresses = [str(info[4][0]) for info in infos]
+    outside = [a for a in addresses if not a.startswith("127.")]
+    return (outside or addresses or ["127.0.0.1"])[0]
+
+
+def run(
+    host: str,
+    port: int,
+    workers: int,
+    lan: bool,
+    tls: tuple[str, str] | None = None,
+    exports: Settings | None = None,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Print the address to open, then serve (and make books) until interrupted."""
+    shown = lan_address() if lan else host
+    url = f"{'https' if tls else 'http'}://{shown}:{port}/"
+    click.echo(f"遺燼抄 companion is running: open {url}")
+    if lan:
+        _print_qr(url)
+    _Gunicorn(
+        {
+            "bind": f"{host}:{port}",
+            "workers": workers,
+            "worker_class": Worker,
+            "worker_connections": CONNECTIONS,
+            "keepalive": HEAD_TIMEOUT,
+            "accesslog": None,
+            "errorlog": "-",
+            "loglevel": "warning",
+            "logger_class": "companion.ops.gunicorn_logs.Logger",  # tokens redacted, lines escaped
+            "timeout": 60,
+            **({"certfile": tls[0], "keyfile": tls[1]} if tls else {}),
+            **(extra or {}),
+        },
+        exports,
+    ).run()
+
+
+def _print_qr(url: str) -> None:
+    import segno
+
+    segno.make(url, error="m").terminal(compact=True)

@@ -1,0 +1,65 @@
+"""JSON from outside (request bodies, form fields, backup files), refused when it cannot be stored.
+
+Python's parser raises RecursionError on deep nesting and accepts lone surrogates (``"\\ud800"``),
+which no UTF-8 text (nor SQLite) can hold, and every character ``companion.text.input_text`` refuses
+(``"\\u0000"``); each becomes a JsonInputError with a plain sentence.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.base.errors import TemplatedError
+from companion.legacy import N_
+from companion.text import input_text
+
+MAX_DEPTH = 64
+
+
+class JsonInputError(TemplatedError):
+    """JSON that parses but cannot be used: nested too deep, or a text that is not Unicode."""
+
+
+TOO_DEEP = N_("The JSON is nested too deeply: at most %(limit)d levels are accepted.")
+NOT_UNICODE = N_(
+    "The JSON holds a text that is not valid Unicode (a lone surrogate such as \\ud800)."
+)
+
+
+def loads(data: str | bytes, max_depth: int = MAX_DEPTH, **options: Any) -> Any:
+    """Parse JSON ``data`` and check it; ValueError if it is not JSON, JsonInputError if unusable."""
+    try:
+        value = json.loads(data, **options)
+    except RecursionError:
+        raise JsonInputError("too-deep", TOO_DEEP, limit=max_depth) from None
+    check(value, max_depth)
+    return value
+
+
+def check(value: Any, max_depth: int = MAX_DEPTH) -> None:
+    """Raise JsonInputError if ``value`` nests deeper than ``max_depth`` or holds a lone surrogate."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _check_text(item)
+        elif isinstance(item, (list, dict)):
+            if depth >= max_depth:
+                raise JsonInputError("too-deep", TOO_DEEP, limit=max_depth)
+            if isinstance(item, dict):
+                stack.extend((key, depth) for key in item)
+                item = item.values()
+            stack.extend((child, depth + 1) for child in item)
+
+
+def _check_text(text: str) -> None:
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise JsonInputError("bad-unicode", NOT_UNICODE) from None
+    try:
+        input_text.check(text)
+    except input_text.BadCharacterError as err:
+        raise JsonInputError(err.code, err.message, **err.params) from None

@@ -1,0 +1,98 @@
+"""Rendered HTML kept per chronicle version, so a page is rendered once per change, not per view.
+
+A chronicle's page depends on its version, the reader's language and role, the address it is
+served under, and a few other details that go into the key (``streams.cache_key``). Two things
+differ between viewers with the same key and are never kept: the CSRF token of the browser
+session and the viewer's own link token (in every URL of the page). Both are cut out before the
+HTML is kept and put back when it is served, so a page first rendered for the host can never
+show the host's link to a seat.
+
+Pages are kept as UTF-8 bytes, cut around the secrets once: serving one is joining its parts.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Hashable
+
+from flask import Flask, current_app, g, session
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+
+from companion.text.bytecache import ByteLRU
+
+# Signed CSRF tokens by the session's raw token: signing one costs more than serving a page.
+SIGNED_BYTES = 256 * 1024
+Parts = list[bytes | int]  # the HTML's pieces, and between them the index of the secret cut there
+
+
+def cut(html: str, secrets: list[str]) -> Parts:
+    """``html`` as UTF-8 split around every secret; odd items are the index of the secret cut."""
+    wanted = sorted((s for s in secrets if s), key=len, reverse=True)
+    if not wanted:
+        return [html.encode("utf-8", "surrogatepass")]
+    pieces = re.split("(" + "|".join(map(re.escape, wanted)) + ")", html)
+    return [
+        p.encode("utf-8", "surrogatepass") if n % 2 == 0 else secrets.index(p)
+        for n, p in enumerate(pieces)
+    ]
+
+
+def fill(parts: Parts, secrets: list[str]) -> bytes:
+    """The HTML again, as UTF-8, each cut place holding this viewer's secret."""
+    encoded = [secret.encode("utf-8") for secret in secrets]
+    pieces = parts.copy()
+    pieces[1::2] = [encoded[index] for index in parts[1::2]]  # type: ignore[index]
+    return b"".join(pieces)  # type: ignore[arg-type]
+
+
+def parts_size(parts: Parts) -> int:
+    """The bytes ``parts`` take in this process: the list and each piece (indexes are shared)."""
+    return sys.getsizeof(parts) + sum(sys.getsizeof(p) for p in parts if isinstance(p, bytes))
+
+
+def csrf_token() -> str:
+    """This session's signed CSRF token, signed once per session token and process.
+
+    Flask-WTF signs the session's token on every request (a key derivation and an HMAC); the
+    signed form never expires here (``WTF_CSRF_TIME_LIMIT`` is None), so one signature serves."""
+    if current_app.config.get("WTF_CSRF_TIME_LIMIT") is not None or "csrf_token" in g:
+        return str(generate_csrf())
+    raw = session.get("csrf_token")
+    signed: ByteLRU = current_app.extensions["companion.signed_csrf"]
+    token = signed.get(raw) if isinstance(raw, str) else None
+    if token is None:
+        token = str(generate_csrf())
+        raw = session.get("csrf_token")
+        signed.put(raw, token, sys.getsizeof(raw) + sys.getsizeof(token))
+    g.csrf_token = token  # where Flask-WTF's own generate_csrf() finds it, for this request
+    return token
+
+
+def cached_bytes(key: Hashable, render: Callable[[], str], *, token: str) -> bytes:
+    """The page for ``key`` as UTF-8, rendered by ``render`` the first time; ``token`` is the
+    link's."""
+    cache: ByteLRU = current_app.extensions["companion.render_cache"]
+    secrets = [csrf_token(), token]
+    parts = cache.get(key)
+    if not isinstance(parts, list):
+        parts = cut(render(), secrets)
+        cache.put(key, parts, parts_size(parts))
+    return fill(parts, secrets)
+
+
+def cached(key: Hashable, render: Callable[[], str], *, token: str) -> Markup:
+    """The fragment for ``key``, rendered by ``render`` the first time, to put in a template."""
+    return Markup(cached_bytes(key, render, token=token).decode("utf-8"))  # noqa: S704 - ours
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its page cache, bounded by ``RENDER_CACHE_BYTES``, and its signed tokens."""
+    limit = int(app.config["RENDER_CACHE_BYTES"])  # its default is set with the others
+    app.extensions["companion.render_cache"] = ByteLRU(limit)
+    app.extensions["companion.signed_csrf"] = ByteLRU(SIGNED_BYTES)
+    # Flask-WTF offers its own csrf_token() to templates, as a global and from a context
+    # processor; this one, registered after, is what templates call.
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    app.context_processor(lambda: {"csrf_token": csrf_token})
