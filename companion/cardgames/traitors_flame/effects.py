@@ -181,8 +181,8 @@ def run_card(st: State, seat: int, card: str, action: Action, out: Sink) -> bool
     target = action.get("target")
     if conditional:  # conditions are tested once, before any block runs
         flames = st["flames"]
-        program = tuple(p for p in program if condition_holds(flames, seat, target, p[1]))
-    for run, block in program:
+        program = tuple(p for p in program if not p[2] or holds(flames, seat, target, p[2]))
+    for run, block, _cond in program:
         if run(st, seat, target, block, action, out):
             return True
     return False
@@ -197,17 +197,18 @@ def _draw(
 def _peek(
     st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
 ) -> bool:
-    top = st["deck"][: -block["n"] - 1 : -1]
-    out.learn(st, seat, top)
-    out.event(
-        st,
-        {
-            "type": "peeked",
-            "seat": seat,
-            "count": len(top),
-            "private": {"seats": [seat], "cards": top},
-        },
-    )
+    if out.keeps:  # what the player sees is all a peek does
+        top = st["deck"][: -block["n"] - 1 : -1]
+        out.learn(st, seat, top)
+        out.event(
+            st,
+            {
+                "type": "peeked",
+                "seat": seat,
+                "count": len(top),
+                "private": {"seats": [seat], "cards": top},
+            },
+        )
     return False
 
 
@@ -229,32 +230,34 @@ def _take(
         else:
             card = moves.rng(st).choice(pool) if pool and choice == "non_flame" else None
     if card is None:
-        out.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
+        if out.keeps:
+            out.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
         return False
-    _hand_over(st, card, target, seat, (seat, target), out)
-    private: Private = {"seats": [seat, target], "card": card}
-    out.event(
-        st,
-        {
-            "type": "took",
-            "seat": seat,
-            "target": target,
-            "flame": card in FLAMES,
-            "private": private,
-        },
-    )
+    _hand_over(st, card, target, seat, out)
+    if out.keeps:
+        private: Private = {"seats": [seat, target], "card": card}
+        out.event(
+            st,
+            {
+                "type": "took",
+                "seat": seat,
+                "target": target,
+                "flame": card in FLAMES,
+                "private": private,
+            },
+        )
     return False
 
 
-def _hand_over(
-    st: State, card: str, src: int, dst: int, involved: tuple[int, int], out: Sink
-) -> None:
+def _hand_over(st: State, card: str, src: int, dst: int, out: Sink) -> None:
     """``card`` goes from ``src``'s hand to ``dst``'s: a non-Flame leaves unseen by the others
     (they forget what ``src`` holds), and ``src`` knows where it went."""
-    if card not in FLAMES:
-        out.blur(st, src, involved)
+    keeps = out.keeps
+    if keeps and card not in FLAMES:
+        out.blur(st, src, (src, dst))
     moves.move(st, card, src, dst)
-    out.learn(st, src, [card])
+    if keeps:
+        out.learn(st, src, [card])
 
 
 def _give(
@@ -263,26 +266,27 @@ def _give(
     card = action.get("give")
     if target is None or target == seat or card is None or card not in st["hands"][seat]:
         return False
-    _hand_over(st, card, seat, target, (seat, target), out)
-    private: Private = {"seats": [seat, target], "card": card}
-    out.event(
-        st,
-        {
-            "type": "gave",
-            "seat": seat,
-            "target": target,
-            "flame": card in FLAMES,
-            "private": private,
-        },
-    )
+    _hand_over(st, card, seat, target, out)
+    if out.keeps:
+        private: Private = {"seats": [seat, target], "card": card}
+        out.event(
+            st,
+            {
+                "type": "gave",
+                "seat": seat,
+                "target": target,
+                "flame": card in FLAMES,
+                "private": private,
+            },
+        )
     return False
 
 
 def _look(
     st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
 ) -> bool:
-    if target is None or target == seat:
-        return False
+    if target is None or target == seat or not out.keeps:
+        return False  # what the player sees is all a look does
     seen = [c for c in st["hands"][target] if c not in FLAMES]
     out.learn(st, seat, seen)
     out.event(
@@ -304,28 +308,31 @@ def _bottom(
     if block["source"] == "deck_top":
         if deck:
             deck.insert(0, deck.pop())
-            out.event(st, {"type": "bottomed", "seat": seat, "source": "deck_top"})
+            if out.keeps:
+                out.event(st, {"type": "bottomed", "seat": seat, "source": "deck_top"})
         return False
     card = action.get("bottom")
     hand = st["hands"][seat]
     if card is None or card not in hand:
         return False
+    keeps = out.keeps
     if card in FLAMES:
         st["flames"][seat] -= 1
-    else:
+    elif keeps:
         out.blur(st, seat, (seat,))
     hand.remove(card)
     deck.insert(0, card)
-    out.learn(st, seat, [card])
-    out.event(
-        st,
-        {
-            "type": "bottomed",
-            "seat": seat,
-            "source": "own_hand",
-            "private": {"seats": [seat], "card": card},
-        },
-    )
+    if keeps:
+        out.learn(st, seat, [card])
+        out.event(
+            st,
+            {
+                "type": "bottomed",
+                "seat": seat,
+                "source": "own_hand",
+                "private": {"seats": [seat], "card": card},
+            },
+        )
     return False
 
 
@@ -333,7 +340,8 @@ def _reverse(
     st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
 ) -> bool:
     st["direction"] = -st["direction"]
-    out.event(st, {"type": "reversed", "seat": seat, "direction": st["direction"]})
+    if out.keeps:
+        out.event(st, {"type": "reversed", "seat": seat, "direction": st["direction"]})
     return False
 
 
@@ -341,7 +349,8 @@ def _skip(
     st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
 ) -> bool:
     st["skip"] = True
-    out.event(st, {"type": "skip-set", "seat": seat})
+    if out.keeps:
+        out.event(st, {"type": "skip-set", "seat": seat})
     return False
 
 
@@ -357,12 +366,15 @@ _BLOCKS: dict[str, Run] = {
     "SKIP": _skip,
 }
 
-Program = tuple[bool, tuple[tuple[Run, Block], ...]]
+Program = tuple[bool, tuple[tuple[Run, Block, Condition], ...]]
 
 
 def program(effect: list[Block]) -> Program:
-    """An effect bound to its code: whether any block has a condition, and each block's code."""
-    return any("if" in b for b in effect), tuple((_BLOCKS[b["block"]], b) for b in effect)
+    """An effect bound to its code: whether any block has a condition, and each block's code
+    and condition taken apart."""
+    return any("if" in b for b in effect), tuple(
+        (_BLOCKS[b["block"]], b, condition(b)) for b in effect
+    )
 
 
 # each card id's program, built once

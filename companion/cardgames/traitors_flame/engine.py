@@ -15,7 +15,7 @@ from companion.cardgames import CardGameRuleError, shown
 from . import cards, moves, refusals
 from .cards import Kind
 from .effects import asking_blocks, choices, run_card, targets
-from .moves import FLAMES, KIND, Action, Options, Result, RoundSummary, State
+from .moves import FLAMES, KIND, SINKS, Action, Options, Result, RoundSummary, State, draw
 from .playout import random_action as random_action
 from .standing import WIN_SCORE
 
@@ -129,15 +129,16 @@ def deal(st: State, start: int, out: moves.Sink) -> None:
         if deck[-1] not in FLAMES:
             break
     st["deck"] = deck
-    out.event(
-        st,
-        {
-            "type": "round-started",
-            "start": start,
-            "direction": st["direction"],
-            "shuffles": shuffles,
-        },
-    )
+    if out.keeps:
+        out.event(
+            st,
+            {
+                "type": "round-started",
+                "start": start,
+                "direction": st["direction"],
+                "shuffles": shuffles,
+            },
+        )
 
 
 def legal_actions(st: State, seat: int) -> list[Action]:
@@ -199,13 +200,13 @@ def step(st: State, seat: int, action: Action) -> None:
 
     What happens is told to the state's sink (``moves.sink``): a quiet state's drops it all, so
     quiet and recorded play run the very same rules."""
-    out = moves.sink(st)
+    out = SINKS[st["quiet"]]  # moves.sink(st), without the call
     keeps = out.keeps
     if keeps:
         out.logged(st, seat, action)
     st["turn"] += 1
     if action["type"] == "draw":
-        ended = moves.draw(st, seat, 1, out)
+        ended = draw(st, seat, 1, out)
     else:
         card = action["card"]
         st["hands"][seat].remove(card)
@@ -220,7 +221,8 @@ def step(st: State, seat: int, action: Action) -> None:
     n, d = st["players"], st["direction"]
     nxt = (seat + d) % n
     if st["skip"]:
-        out.event(st, {"type": "skipped", "seat": nxt})
+        if keeps:
+            out.event(st, {"type": "skipped", "seat": nxt})
         nxt = (nxt + d) % n
         st["skip"] = False
     st["night"], st["dawn"] = nxt, seat
@@ -253,16 +255,17 @@ def end_round(st: State, how: Literal["flame", "deck"], ender: int, out: moves.S
         "hands": moves.reveal(st),
     }
     st["rounds"].append(summary)
-    out.event(
-        st,
-        {
-            "type": "round-ended",
-            "ended_by": how,
-            "ender": ender,
-            "scores": scores,
-            "totals": totals,
-        },
-    )
+    if out.keeps:
+        out.event(
+            st,
+            {
+                "type": "round-ended",
+                "ended_by": how,
+                "ender": ender,
+                "scores": scores,
+                "totals": totals,
+            },
+        )
     order = tie_order(st, ender)
     best = max(totals)
     cap = st["options"].get("max_rounds")
@@ -275,7 +278,8 @@ def end_round(st: State, how: Literal["flame", "deck"], ender: int, out: moves.S
             "order": order,
             "capped": best < WIN_SCORE,
         }
-        out.event(st, {"type": "match-ended", "winner": winner, "totals": totals})
+        if out.keeps:
+            out.event(st, {"type": "match-ended", "winner": winner, "totals": totals})
         return
     deal(st, order[0], out)
 

@@ -146,8 +146,9 @@ def rng(st: State) -> random.Random:
 
 class Sink:
     """Where a move's record goes: this one writes it into the state (the log, the events and
-    what each seat knows). ``keeps`` says whether it keeps anything: the hottest steps ask it
-    once rather than call a sink that drops every word."""
+    what each seat knows). ``keeps`` says whether it keeps anything: when it does not, the
+    rules skip building what they would tell it (an event, the cards a seat learns) and make
+    the very same state changes around it."""
 
     __slots__ = ()
     keeps = True
@@ -221,11 +222,13 @@ class Dropped(Sink):
 
 
 RECORD, DROP = Sink(), Dropped()
+# the sink by ``st["quiet"]``: a state's ``SINKS[st["quiet"]]`` is its ``sink(st)``
+SINKS: tuple[Sink, Sink] = (RECORD, DROP)
 
 
 def sink(st: State) -> Sink:
     """The sink a state's moves tell to: ``DROP`` for a quiet state, else ``RECORD``."""
-    return DROP if st["quiet"] else RECORD
+    return SINKS[st["quiet"]]
 
 
 def draw(st: State, seat: int, n: int, out: Sink) -> bool:
