@@ -232,11 +232,11 @@ def sink(st: State) -> Sink:
 
 
 def draw(st: State, seat: int, n: int, out: Sink) -> bool:
-    """Draw ``n`` cards for ``seat``; True as soon as the deck is empty (the round must end)."""
+    """Draw ``n`` (at least 1) cards for ``seat``, stopping as soon as the deck is empty; True if
+    it is (the round must end)."""
     deck, hand = st["deck"], st["hands"][seat]
-    for _ in range(n):
-        if not deck:
-            return True
+    while n and deck:
+        n -= 1
         card = deck.pop()
         hand.append(card)
         flame = card in FLAMES
@@ -244,9 +244,7 @@ def draw(st: State, seat: int, n: int, out: Sink) -> bool:
             st["flames"][seat] += 1
         if out.keeps:
             out.drew(st, seat, card, flame)
-        if not deck:
-            return True
-    return False
+    return not deck
 
 
 def move(st: State, card: str, src: int, dst: int) -> None:

@@ -58,21 +58,25 @@ def random_action(st: State, seat: int, rng: random.Random) -> Action:
         rng.random()  # the one draw a pick takes, though drawing is all there is
         return {"type": "draw"}
     sizes = _SIZES[st["players"]]
-    groups: list[tuple[int, str, Any]] = []
+    counted: list[tuple[int, Any]] = []  # _count of each card that asks, in hand order
     total = 1  # drawing, then every play of every usable card
     for card in hand:
         size = sizes[card]
-        if size:
-            spread = None
-            if size < 0:
-                size, spread = _count(st, seat, card, hand)
-            groups.append((size, card, spread))
-            total += size
+        if size < 0:
+            found = _count(st, seat, card, hand)
+            counted.append(found)
+            size = found[0]
+        total += size
     pick = int(rng.random() * total)
     if pick == 0:
         return {"type": "draw"}
     pick -= 1
-    for size, card, spread in groups:
+    asked = 0
+    for card in hand:  # the same walk again, to the card whose plays hold ``pick``
+        size, spread = sizes[card], None
+        if size < 0:
+            size, spread = counted[asked]
+            asked += 1
         if pick >= size:
             pick -= size
             continue
