@@ -98,6 +98,32 @@ def test_every_version_of_whole_lives_polls_alike(app: Flask, flask_requests: li
     assert len(flask_requests) == asked > 500
 
 
+def test_a_poll_says_every_change_of_the_drafts_as_the_view_does(app: Flask) -> None:
+    """The poll reads the drafts' signature in the query that opens the link: it is the one the
+    Flask view reads, it changes with every draft typed (shared, private, longer or newer), and
+    words kept for a refused form are not drafts of the turn and leave it alone."""
+    db = connect(app.config["DATABASE"])
+    created = chronicles.create(db, simulation_setup(3, (3, 3, 3)), random.Random(2))
+    token = created.host_token
+    seen = []
+
+    def polled() -> str:
+        answer = _same(app, f"/c/{token}/version").get_json()
+        assert answer["drafts"] == drafts.signature(db, created.id)
+        return str(answer["drafts"])
+
+    seen.append(polled())
+    drafts.save(db, created.id, 1, "answer", "A first line")
+    seen.append(polled())
+    drafts.save(db, created.id, 1, "answer", "A first line, and more")
+    seen.append(polled())
+    drafts.save(db, created.id, 1, "stakes", "Mine alone", by="seat:1:x", private=True)
+    seen.append(polled())
+    assert len(set(seen)) == len(seen), seen
+    drafts.keep(db, created.id, "seat:1:x", {"answer": "Words a refused form carried"})
+    assert polled() == seen[-1]
+
+
 def test_fast_answers_never_reach_flask(app: Flask, flask_requests: list[str]) -> None:
     db = connect(app.config["DATABASE"])
     created = chronicles.create(db, simulation_setup(3, (3, 3, 3)), random.Random(1))

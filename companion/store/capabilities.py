@@ -9,7 +9,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
+from companion.store import drafts
 from companion.store.events import STREAM_COLUMNS, Stream, stream_from_row
 from companion.store.signal import changed
 from companion.store.sql import Database, insert, now, write_transaction
@@ -79,18 +81,31 @@ def resolve(db: Database, token: str) -> Capability | None:
 def open_stream(db: Database, token: str) -> tuple[Capability, Stream] | None:
     """What a token grants and the header of the stream it opens, in one query; None when the
     token is unknown or revoked."""
+    opened = _open(db, token, with_drafts=False)
+    return None if opened is None else (opened[0], opened[1])
+
+
+def open_watched(db: Database, token: str) -> tuple[Capability, Stream, str] | None:
+    """As ``open_stream``, with the signature of the stream's drafts (``drafts.signature``), in
+    the same query: what a version poll of a chronicle reads."""
+    opened = _open(db, token, with_drafts=True)
+    return None if opened is None else (opened[0], opened[1], str(opened[2]))
+
+
+def _open(db: Database, token: str, with_drafts: bool) -> tuple[Capability, Stream, Any] | None:
     if not token or len(token) > 100:
         return None
+    extra, params = drafts.signature_sql("c.stream_id") if with_drafts else ("NULL", [])
     row = db.execute(
         "SELECT c.stream_id, c.role, c.seat, c.token_hash, "
         + STREAM_COLUMNS
-        + " FROM capabilities c"
+        + f", {extra} FROM capabilities c"
         " JOIN streams s ON s.id = c.stream_id WHERE c.token_hash = ? AND c.revoked IS NULL",
-        [hash_token(token)],
+        [*params, hash_token(token)],
     ).fetchone()
     if row is None:
         return None
-    return Capability(*row[:4]), stream_from_row(row[4:])
+    return Capability(*row[:4]), stream_from_row(row[4:-1]), row[-1]
 
 
 def issue_within(

@@ -138,8 +138,9 @@ def writable(path: str) -> bool:
     """Whether this process may write the database file and its WAL files (those that exist)."""
     if pg.is_url(path):
         return True  # the server says so itself, on each statement
+    # One access() per file in the usual case; whether a refused file exists is asked only then.
     files = (path, f"{path}-wal", f"{path}-shm")
-    return all(os.access(name, os.W_OK) for name in files if os.path.exists(name))
+    return all(os.access(name, os.W_OK) or not os.path.exists(name) for name in files)
 
 
 def migrate(db: Database) -> None:

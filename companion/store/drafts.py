@@ -103,15 +103,22 @@ def for_turn(
     return {**shared, **own}
 
 
+def signature_sql(stream_id: str) -> tuple[str, list[str]]:
+    """The drafts' signature as one SQL expression (with its parameters, after ``stream_id``'s
+    own): how many drafts the stream holds, their length and the newest change, so it changes
+    whenever a draft does. A query that opens the stream anyway adds it as a column."""
+    return (
+        "(SELECT COUNT(*) || '.' || COALESCE(SUM(LENGTH(text)), 0) || '.'"
+        " || COALESCE(MAX(updated), '') FROM drafts"
+        f" WHERE drafts.stream_id = {stream_id} AND drafts.key NOT LIKE ?)",
+        [KEPT + ":%"],
+    )
+
+
 def signature(db: Database, stream_id: str) -> str:
     """A short value that changes whenever a draft of the stream does (open pages watch it)."""
-    row = db.execute(
-        "SELECT COUNT(*), COALESCE(SUM(LENGTH(text)), 0), COALESCE(MAX(updated), '')"
-        " FROM drafts WHERE stream_id = ? AND key NOT LIKE ?",
-        [stream_id, KEPT + ":%"],
-    ).fetchone()
-    count, size, newest = row
-    return f"{count}.{size}.{newest}"
+    expression, params = signature_sql("?")
+    return str(db.execute(f"SELECT {expression}", [stream_id, *params]).fetchone()[0])
 
 
 def clear_turn(db: Database, stream_id: str, turn_no: int, fields: Iterable[str]) -> None:

@@ -24,7 +24,7 @@ from werkzeug.wsgi import get_host
 
 from companion.cardgames import game_keys
 from companion.store import drafts
-from companion.store.capabilities import TOKEN_PATTERN, open_stream
+from companion.store.capabilities import TOKEN_PATTERN, open_stream, open_watched
 from companion.store.events import Stream
 from companion.store.sql import Database
 from companion.streams import chronicles
@@ -40,10 +40,12 @@ def kinds(prefix: str) -> tuple[str, ...]:
     return (chronicles.KIND,) if prefix == "c" else game_keys()
 
 
-def answer_of(db: Database, prefix: str, header: Stream) -> Answer | None:
-    """The poll's answer from a stream's header (and a chronicle's drafts); None when the header
-    cannot say it (not a stream of this kind, or a chronicle whose header has not said its phase
-    yet)."""
+def answer_of(
+    db: Database, prefix: str, header: Stream, signature: str | None = None
+) -> Answer | None:
+    """The poll's answer from a stream's header (and a chronicle's drafts, whose ``signature``
+    the query that opened it may have read already); None when the header cannot say it (not a
+    stream of this kind, or a chronicle whose header has not said its phase yet)."""
     if header.kind not in kinds(prefix):
         return None
     if prefix == "t":
@@ -51,7 +53,9 @@ def answer_of(db: Database, prefix: str, header: Stream) -> Answer | None:
     phase = (header.status or {}).get("phase")
     if phase is None:
         return None
-    return {"version": header.version, "phase": phase, "drafts": drafts.signature(db, header.id)}
+    if signature is None:
+        signature = drafts.signature(db, header.id)
+    return {"version": header.version, "phase": phase, "drafts": signature}
 
 
 def answer(db: Database, prefix: str, header: Stream) -> Answer:
@@ -126,8 +130,12 @@ class FastPolls:
         except Exception:  # noqa: BLE001 - Flask's path meets it again and answers it
             return None
         try:
-            opened = open_stream(db, token)
-            said = None if opened is None else answer_of(db, prefix, opened[1])
+            if prefix == "c":  # the link, the header and the drafts' signature in one query
+                watched = open_watched(db, token)
+                said = None if watched is None else answer_of(db, prefix, watched[1], watched[2])
+            else:
+                opened = open_stream(db, token)
+                said = None if opened is None else answer_of(db, prefix, opened[1])
             if db.conn.in_transaction:
                 db.conn.rollback()
         except Exception:  # noqa: BLE001 - as above; this connection is not trusted again
