@@ -93,11 +93,16 @@ def rows_for_turn(db: Database, stream_id: str, turn_no: int) -> list[Draft]:
 
 
 def for_turn(
-    db: Database, stream_id: str, turn_no: int, holder: str | None = None
+    db: Database,
+    stream_id: str,
+    turn_no: int,
+    holder: str | None = None,
+    rows: list[Draft] | None = None,
 ) -> dict[str, str]:
     """The drafts of this turn a link reads, by field: the shared ones, and its own private
-    ones (``holder``) over them."""
-    rows = rows_for_turn(db, stream_id, turn_no)
+    ones (``holder``) over them; from ``rows`` when the caller read the turn's drafts already."""
+    if rows is None:
+        rows = rows_for_turn(db, stream_id, turn_no)
     shared = {d.field: d.text for d in rows if d.private_to is None}
     own = {d.field: d.text for d in rows if holder is not None and d.private_to == holder}
     return {**shared, **own}

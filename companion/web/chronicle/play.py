@@ -66,34 +66,44 @@ def page_context(token: str, cap: Capability, chronicle: chronicles.Chronicle) -
     mark = holder(cap)
     in_form, beside = for_page(chronicle, cap, can_act)
     fields = STEP_FIELDS.get(state.step, frozenset())
+    rows = drafts.rows_for_turn(get_db(), chronicle.id, state.turn_no)  # read once, used twice
     return {
         "token": token,
         "cap": cap,
         "chronicle": chronicle,
         "state": state,
         "legal": legal,
-        "drafts": drafts.for_turn(get_db(), chronicle.id, state.turn_no, mark),
+        "drafts": drafts.for_turn(get_db(), chronicle.id, state.turn_no, mark, rows),
         "can_act": can_act,
         # The X-card is a safety tool: any link that writes may set a prompt aside.
         "can_veil": cap.can_write and "veil-prompt" in legal,
-        "undo": undo_offer(cap, state),
         "posted": in_form,
         "kept": beside,
-        "writing": writing_now(chronicle, cap, can_act, fields, mark),
+        "writing": writing_now(chronicle, cap, can_act, fields, mark, rows),
     }
+
+
+def rendering(context: dict[str, Any]) -> dict[str, Any]:
+    """The context with what only a rendering needs: the undo offer, which the version and the
+    link's role and seat in every cache key decide (``streams.cache_key``), so a page served
+    from the cache never works it out."""
+    if "undo" not in context:
+        context["undo"] = undo_offer(context["cap"], context["state"])
+    return context
 
 
 def live_html(context: dict[str, Any]) -> Markup:
     """The live part of the play page, rendered once per version and viewer kind."""
     if context.get("posted") or context.get("kept"):  # this link's own words: never shared
-        return Markup(render_template("chronicle/_live.html", **context))  # noqa: S704
-    return streams.live_fragment(live_key(context), "chronicle/_live.html", context)
+        return Markup(render_template("chronicle/_live.html", **rendering(context)))  # noqa: S704
+    return streams.live_fragment(live_key(context), "chronicle/_live.html", rendering(context))
 
 
 def live_key(context: dict[str, Any], kind: str = "live", *more: Hashable) -> tuple[Any, ...]:
     """Everything the live part of the page (or, with ``more``, the whole page) depends on:
-    the link and the version, who may act, the undo offer, this link's drafts of the turn and
-    who else is writing what (a page showing this link's kept words is never cached)."""
+    the link and the version (which decide the undo offer), who may act, this link's drafts of
+    the turn and who else is writing what (a page showing this link's kept words is never
+    cached)."""
     cap, chronicle = context["cap"], context["chronicle"]
     drafts_key = tuple(sorted(context["drafts"].items()))
     return streams.cache_key(
@@ -102,7 +112,6 @@ def live_key(context: dict[str, Any], kind: str = "live", *more: Hashable) -> tu
         chronicle.version,
         context["can_act"],
         context["can_veil"],
-        context["undo"],
         drafts_key,
         context["writing"],
         *more,
@@ -118,17 +127,22 @@ def play(token: str) -> str | bytes:
     own = context["posted"] or context["kept"]  # this link's own words: never shared
     if request.args.get("fragment"):
         if own:
-            return render_template("chronicle/_live.html", **context)
+            return render_template("chronicle/_live.html", **rendering(context))
         return streams.cached_page(
-            live_key(context), token, lambda: render_template("chronicle/_live.html", **context)
+            live_key(context),
+            token,
+            lambda: render_template("chronicle/_live.html", **rendering(context)),
         )
     if session.get("_flashes") or own:
-        return render_template("chronicle/play.html", live_html=live_html(context), **context)
+        live = live_html(context)
+        return render_template("chronicle/play.html", live_html=live, **rendering(context))
     key = live_key(context, "play", request.full_path)
     return streams.cached_page(
         key,
         token,
-        lambda: render_template("chronicle/play.html", live_html=live_html(context), **context),
+        lambda: render_template(
+            "chronicle/play.html", live_html=live_html(context), **rendering(context)
+        ),
     )
 
 

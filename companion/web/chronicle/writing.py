@@ -30,15 +30,19 @@ def writing_now(
     can_act: bool,
     fields: frozenset[str],
     mark: str,
+    rows: list[drafts.Draft] | None = None,
 ) -> Writing:
     """Who (another link than ``mark``) is typing the step's ``fields``, and the texts this
-    viewer may read: none with the group's choice off, nor where its own form shows them."""
+    viewer may read: none with the group's choice off, nor where its own form shows them.
+    ``rows`` are the turn's drafts when the caller read them already."""
     state = chronicle.state
     if state.ended:
         return Writing()
+    if rows is None:
+        rows = drafts.rows_for_turn(get_db(), chronicle.id, state.turn_no)
     typed = [
         draft
-        for draft in drafts.rows_for_turn(get_db(), chronicle.id, state.turn_no)
+        for draft in rows
         if draft.field in fields and draft.field in TEXT_FIELDS and draft.text.strip()
     ]
     actors = sorted(
