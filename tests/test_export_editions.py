@@ -422,12 +422,18 @@ def page_ink(path: Path, page: int) -> float:
 
 
 @pytest.mark.browser
-def test_the_vertical_book_is_laid_out_once_and_its_front_matter_again(book_app: Flask) -> None:
-    """One printing of the whole book; the contents' numbers cost a printing of the front
-    matter alone, whose pages take the place of the first ones."""
+def test_the_vertical_book_is_loaded_once_and_numbers_its_contents_from_its_printing(
+    book_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The HTML is made and the page loaded once: the whole book is printed with placeholders,
+    then its front matter alone, from the same page with the numbers written in, and those pages
+    take the place of the first ones. Each number is the page where its part begins."""
+    from companion.export import vertical
     from companion.export.vertical import (
+        PLACEHOLDERS,
         chromium_path,
         heading_pages,
+        kanji_number,
         render_vertical,
         vertical_html,
     )
@@ -435,18 +441,38 @@ def test_the_vertical_book_is_laid_out_once_and_its_front_matter_again(book_app:
     if chromium_path() is None:
         pytest.skip("Chromium is not installed (scripts/setup --vertical installs it)")
     state = sample_state("ja")
-    asked: list[tuple[object, bool]] = []
+    asked: list[object] = []
+    opened: list[Path] = []
+    open_page = vertical._open
 
-    def html_for(numbers: object, front_only: bool) -> str:
-        asked.append((numbers, front_only))
-        return vertical_html(state, "story", "a6", numbers, front_only)  # type: ignore[arg-type]
+    def html_for(numbers: object) -> str:
+        asked.append(numbers)
+        return vertical_html(state, "story", "a6", numbers)  # type: ignore[arg-type]
 
+    def counted(page: object, page_file: Path) -> None:
+        opened.append(page_file)
+        open_page(page, page_file)
+
+    monkeypatch.setattr(vertical, "_open", counted)
     with book_app.app_context():
         pdf = render_vertical(html_for, STATIC, "t", "a")
-    assert [front for _numbers, front in asked] == [False, True]
-    assert asked[0][0] is None and isinstance(asked[1][0], dict)
+    assert asked == [None] and len(opened) == 1
     reader = PdfReader(io.BytesIO(pdf))
-    contents = "".join(plain(reader.pages[1].extract_text()).split())
-    from companion.export.vertical import kanji_number
-
-    assert kanji_number(heading_pages(pdf)["stage-1"]) in contents and "〇〇〇" not in contents
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Direction"] == "/R2L"
+    assert reader.trailer["/Root"]["/PageLayout"] == "/TwoPageRight"
+    texts = ["".join(plain(page.extract_text()).split()) for page in reader.pages]
+    assert "〇〇〇" not in texts[1]
+    # Every part the contents list, by the outline's headings: its number is the page where
+    # the heading's text stands and, unless the contents come just before, the page before lacks.
+    starts = chapter_starts(reader)
+    parts = {title: page for title, page in starts.items() if page > 2}
+    assert len(parts) == 4 + 3, starts  # four stages, the epilogue, the timeline, the keystones
+    for title, page in parts.items():
+        name = "".join(title.split())
+        assert name + kanji_number(page) in texts[1], (name, page, texts[1])
+        assert name in texts[page - 1], (name, page)
+        if page > 3:
+            assert name not in texts[page - 2], (name, page)
+    # The contents' links land on the same pages.
+    linked = {name: page for name, page in heading_pages(pdf).items() if name in PLACEHOLDERS}
+    assert sorted(linked.values()) == sorted(parts.values())

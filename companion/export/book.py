@@ -89,13 +89,11 @@ def book_html(
     bleed_mm: int = 0,
     vertical: bool = False,
     toc_pages: Mapping[str, str] | None = None,
-    front_only: bool = False,
 ) -> str:
     """The book as one HTML document, in the chronicle's language.
 
     ``bleed_mm`` is for the print shop's edition; ``vertical`` lays it out for Chromium in
-    vertical Japanese (``vertical.py``), whose contents show ``toc_pages`` (anchor: page), and
-    whose front matter (title page and contents) is printed alone with ``front_only``.
+    vertical Japanese (``vertical.py``), whose contents show ``toc_pages`` (anchor: page).
     """
     book = contents(state, edition)
     size = paper_for(paper)
@@ -112,7 +110,6 @@ def book_html(
             css_string=css_string,
             running_heads=running_heads,
             toc_pages=toc_pages or {},
-            front_only=front_only,
             timeline=_timeline(state),
             isolate=isolate,
             told_by=told_by(state),

@@ -1,13 +1,14 @@
 """The vertical (縦書き) book: Japanese set top to bottom, pages turning right to left.
 
 WeasyPrint cannot lay out vertical text, so this edition is printed by headless Chromium (Debian's
-``chromium``) through Playwright's ``page.pdf``. The browser runs with JavaScript off and may load
-nothing but the book's own page and files under ``static/``; every other request is aborted.
-The book is printed once, its contents holding placeholders as wide as any page number; the page
-of each heading is read back from that PDF, and only the front matter (the title page and the
-contents) is printed again with the numbers, its pages put in place of the first ones
-(``render_vertical``). pypdf then marks the PDF as read right to left (``/ViewerPreferences
-/Direction /R2L``) and gives it its title and authors.
+``chromium``) through Playwright's ``page.pdf``. The page's own scripts are off, and the browser
+may load nothing but the book's own page and files under ``static/``; every other request is
+aborted. The book's page is loaded once and printed with placeholders in the contents as wide as
+any page number; the page of each heading is read back from that PDF, the numbers are written
+into the contents of the page already loaded, everything after the contents taken out of it, and
+only that front matter (the title page and the contents) is printed again, its pages put in place
+of the first ones (``render_vertical``). The PDF is then marked as read right to left
+(``/ViewerPreferences /Direction /R2L``) and given its title and authors in an incremental update.
 """
 
 from __future__ import annotations
@@ -71,24 +72,19 @@ def chromium_path() -> str | None:
 
 
 def vertical_html(
-    state: State,
-    edition: str,
-    paper: str,
-    toc_pages: Mapping[str, str] | None = None,
-    front_only: bool = False,
+    state: State, edition: str, paper: str, toc_pages: Mapping[str, str] | None = None
 ) -> str:
     """The vertical book as HTML: the ordinary book's text with upright short numbers.
 
     ``toc_pages`` are the contents' page numbers by anchor; without them every entry holds a
     placeholder as wide as the widest number, so that the front matter printed again with the
-    numbers (``front_only``: the title page and the contents alone) lays out the same pages.
+    numbers lays out the same pages.
     """
     from .book import book_html  # WeasyPrint's module: loaded only when a book is made
 
     check_japanese(state)
     pages = PLACEHOLDERS if toc_pages is None else toc_pages
-    html = book_html(state, edition, paper, vertical=True, toc_pages=pages, front_only=front_only)
-    return tate_chu_yoko(html)
+    return tate_chu_yoko(book_html(state, edition, paper, vertical=True, toc_pages=pages))
 
 
 def check_japanese(state: State) -> None:
@@ -125,7 +121,7 @@ def heading_pages(pdf: bytes) -> dict[str, int]:
 
 
 def render_vertical(
-    html_for: Callable[[Mapping[str, str] | None, bool], str],
+    html_for: Callable[[Mapping[str, str] | None], str],
     static: Path,
     title: str,
     author: str,
@@ -135,8 +131,8 @@ def render_vertical(
 
     Chromium cannot number the contents (``target-counter``), so the book is printed once with
     placeholders, the page of each heading read back from the PDF, and the front matter alone
-    printed again with those numbers; ``html_for(numbers, front_only)`` makes the HTML (numbers
-    None: placeholders).
+    printed again with those numbers, from the page already loaded; ``html_for(numbers)`` makes
+    the HTML (numbers None: placeholders), once unless the numbers moved the layout.
     """
     report = progress or (lambda _p, _s: None)
     executable = chromium_path()
@@ -146,8 +142,8 @@ def render_vertical(
         page_file = Path(folder) / "book.html"
         base = f'<base href="{static.resolve().as_uri()}/">'
 
-        def write(toc_pages: Mapping[str, str] | None, front_only: bool) -> None:
-            html = html_for(toc_pages, front_only)
+        def write(toc_pages: Mapping[str, str] | None) -> None:
+            html = html_for(toc_pages)
             page_file.write_text(html.replace("<head>", "<head>" + base, 1), encoding="utf-8")
 
         report(10, "starting")
@@ -159,7 +155,7 @@ def render_vertical(
                 lambda: _print(executable, page_file, static.resolve(), write, report, written),
             )
             try:
-                write(None, False)
+                write(None)
                 written.set_result(None)
             except BaseException as err:
                 written.set_exception(err)
@@ -180,7 +176,7 @@ def _print(
     executable: str,
     page_file: Path,
     static: Path,
-    write: Callable[[Mapping[str, str] | None, bool], None],
+    write: Callable[[Mapping[str, str] | None], None],
     report: Progress,
     written: Future[None],
 ) -> tuple[bytes, bytes | None]:
@@ -208,12 +204,12 @@ def _print(
             anchors = heading_pages(book)
             numbers = {k: kanji_number(v) for k, v in anchors.items()}
             report(75, "layout")
-            write(numbers, True)
-            _open(page, page_file)
+            # The same page, its fonts loaded: the numbers written in, the body taken out.
+            page.evaluate(FRONT_MATTER, numbers)
             front: bytes = page.pdf(**PDF_OPTIONS)
             if len(front_pages(anchors)) != page_count(front):
                 # The numbers moved the layout (they never should): print it all again.
-                write(numbers, False)
+                write(numbers)
                 _open(page, page_file)
                 return page.pdf(**PDF_OPTIONS), None
         finally:
@@ -224,6 +220,17 @@ def _print(
 # Lay the page out, so that every face its text needs is asked for, and wait until all are
 # loaded: a face the first layout did not need (emoji on page 40) would print as nothing.
 FONTS_LOADED = "() => { document.body.getBoundingClientRect(); return document.fonts.ready.then(() => document.fonts.status) }"  # noqa: E501
+# The contents' numbers (by the anchor each entry links to) written in, as ``vertical_html``
+# writes them, and all that follows the contents taken out: the title page and the contents
+# alone, laid out as they are in the whole book. (Playwright's own script: the page's stay off.)
+FRONT_MATTER = """numbers => {
+  for (const span of document.querySelectorAll(".toc-page")) {
+    const name = span.closest("a").getAttribute("href").slice(1);
+    span.textContent = Object.hasOwn(numbers, name) ? numbers[name] : "";
+  }
+  const contents = document.querySelector("nav.toc");
+  while (contents.nextSibling) contents.nextSibling.remove();
+}"""
 
 
 def _open(page: Any, page_file: Path) -> None:
@@ -301,7 +308,7 @@ def make_vertical(
         title = printable(_("The life of %(name)s", name=setup.pioneer))
         authors = printable(join_list(setup.players))
 
-    def html_for(toc_pages: Mapping[str, str] | None, front_only: bool) -> str:
-        return vertical_html(state, edition, paper, toc_pages, front_only)
+    def html_for(toc_pages: Mapping[str, str] | None) -> str:
+        return vertical_html(state, edition, paper, toc_pages)
 
     return render_vertical(html_for, static, title, authors, progress)
