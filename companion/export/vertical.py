@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_babel import force_locale
 from flask_babel import gettext as _
@@ -32,6 +32,11 @@ from companion.text.wording import join_list
 from ..legacy import State
 from .contents import EditionError
 from .typeset import printable
+
+if TYPE_CHECKING:
+    from pypdf import PdfReader
+
+    from .pdf_update import Update
 
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 INSTALL_COMMAND = "sudo apt-get install -y chromium"
@@ -108,11 +113,11 @@ def kanji_number(number: int) -> str:
     return "".join(KANJI_DIGITS[int(digit)] for digit in str(number))
 
 
-def heading_pages(pdf: bytes) -> dict[str, int]:
+def heading_pages(pdf: bytes | PdfReader) -> dict[str, int]:
     """The page (from 1) of each anchor the PDF's links point to."""
     from pypdf import PdfReader
 
-    reader = PdfReader(io.BytesIO(pdf))
+    reader = PdfReader(io.BytesIO(pdf)) if isinstance(pdf, bytes) else pdf
     pages = {
         str(name).lstrip("/"): reader.get_destination_page_number(dest)
         for name, dest in reader.named_destinations.items()
@@ -147,21 +152,27 @@ def render_vertical(
             page_file.write_text(html.replace("<head>", "<head>" + base, 1), encoding="utf-8")
 
         report(10, "starting")
-        # The browser starts on its own thread while this one makes the book's HTML.
+        # The browser starts on its own thread while this one makes the book's HTML, and
+        # closes while this one writes the PDF.
         written: Future[None] = Future()
+        printed: Future[tuple[Update, bytes | None]] = Future()
         with ThreadPoolExecutor(1) as pool:
             printing = pool.submit(
                 contextvars.copy_context().run,
-                lambda: _print(executable, page_file, static.resolve(), write, report, written),
+                lambda: _print(
+                    executable, page_file, static.resolve(), write, report, written, printed
+                ),
             )
             try:
                 write(None)
                 written.set_result(None)
             except BaseException as err:
                 written.set_exception(err)
-            book, front = printing.result()
-    report(90, "writing")
-    return right_to_left(book, title, author, front)
+            book, front = printed.result()
+            report(90, "writing")
+            pdf = right_to_left(book, title, author, front)
+            printing.result()
+    return pdf
 
 
 PDF_OPTIONS: dict[str, Any] = {
@@ -179,42 +190,51 @@ def _print(
     write: Callable[[Mapping[str, str] | None], None],
     report: Progress,
     written: Future[None],
-) -> tuple[bytes, bytes | None]:
-    """The whole book with placeholders (its HTML written, once ``written``, by the caller's
-    thread while the browser starts), and its front matter with the page numbers (None if the
-    book is the same either way).
+    printed: Future[tuple[Update, bytes | None]],
+) -> None:
+    """Set ``printed`` to the whole book with placeholders (its HTML written, once ``written``,
+    by the caller's thread while the browser starts), read for its update, and its front matter
+    with the page numbers (None if the book is the same either way); then close the browser.
 
     Playwright's sync API runs on a thread of its own, with the caller's context (app, locale):
     it refuses a thread whose asyncio loop runs (an async server, or a test that also drives a
     browser)."""
     from playwright.sync_api import sync_playwright
 
+    from .pdf_update import Update
+
     allowed = (page_file.as_uri(), static.as_uri() + "/")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
-        try:
-            context = browser.new_context(java_script_enabled=False, offline=True)
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            page.route("**/*", lambda route: _only_local(route, allowed))
-            report(20, "layout")
-            written.result()
-            _open(page, page_file)
-            book: bytes = page.pdf(**PDF_OPTIONS)
-            anchors = heading_pages(book)
-            numbers = {k: kanji_number(v) for k, v in anchors.items()}
-            report(75, "layout")
-            # The same page, its fonts loaded: the numbers written in, the body taken out.
-            page.evaluate(FRONT_MATTER, numbers)
-            front: bytes = page.pdf(**PDF_OPTIONS)
-            if len(front_pages(anchors)) != page_count(front):
-                # The numbers moved the layout (they never should): print it all again.
-                write(numbers)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+            try:
+                context = browser.new_context(java_script_enabled=False, offline=True)
+                page = context.new_page()
+                page.set_default_timeout(TIMEOUT_MS)
+                page.route("**/*", lambda route: _only_local(route, allowed))
+                report(20, "layout")
+                written.result()
                 _open(page, page_file)
-                return page.pdf(**PDF_OPTIONS), None
-        finally:
-            browser.close()
-    return book, front
+                book = Update(page.pdf(**PDF_OPTIONS))
+                anchors = heading_pages(book.reader)
+                numbers = {k: kanji_number(v) for k, v in anchors.items()}
+                report(75, "layout")
+                # The same page, its fonts loaded: the numbers written in, the body taken out.
+                page.evaluate(FRONT_MATTER, numbers)
+                front: bytes = page.pdf(**PDF_OPTIONS)
+                if len(front_pages(anchors)) == page_count(front):
+                    printed.set_result((book, front))
+                else:
+                    # The numbers moved the layout (they never should): print it all again.
+                    write(numbers)
+                    _open(page, page_file)
+                    printed.set_result((Update(page.pdf(**PDF_OPTIONS)), None))
+            finally:
+                browser.close()
+    except BaseException as err:
+        if not printed.done():
+            printed.set_exception(err)
+        raise
 
 
 # Lay the page out, so that every face its text needs is asked for, and wait until all are
@@ -261,7 +281,9 @@ def _only_local(route: Any, allowed: tuple[str, str]) -> None:
         route.abort()
 
 
-def right_to_left(pdf: bytes, title: str, author: str, front: bytes | None = None) -> bytes:
+def right_to_left(
+    pdf: bytes | Update, title: str, author: str, front: bytes | None = None
+) -> bytes:
     """The PDF with pages turning right to left, two-page spreads and the book's metadata;
     ``front`` (the front matter printed again with the contents' numbers) takes the place of
     the first pages' drawing, each page keeping its links and the outline's destinations.
@@ -274,7 +296,7 @@ def right_to_left(pdf: bytes, title: str, author: str, front: bytes | None = Non
 
     from .pdf_update import Update
 
-    update = Update(pdf)
+    update = Update(pdf) if isinstance(pdf, bytes) else pdf
     if front is not None:
         copied: dict[int, object] = {}
         front_pages_read = PdfReader(io.BytesIO(front)).pages
@@ -287,7 +309,11 @@ def right_to_left(pdf: bytes, title: str, author: str, front: bytes | None = Non
     catalog = update.reader.trailer["/Root"].get_object()
     assert isinstance(catalog, DictionaryObject), catalog
     root = DictionaryObject(catalog)
-    preferences = DictionaryObject({NameObject("/Direction"): NameObject("/R2L")})
+    preferences = DictionaryObject()
+    kept = catalog.get("/ViewerPreferences")  # Chromium's (/DisplayDocTitle) stay
+    if kept is not None and isinstance(kept.get_object(), DictionaryObject):
+        preferences.update(kept.get_object())
+    preferences[NameObject("/Direction")] = NameObject("/R2L")
     root[NameObject("/ViewerPreferences")] = preferences
     root[NameObject("/PageLayout")] = NameObject("/TwoPageRight")
     update.replace(update.reader.trailer.raw_get("/Root"), root)
