@@ -291,6 +291,37 @@ def test_vertical_anchors_are_on_the_headings(book_app: Flask) -> None:
     assert first.count('<span class="toc-page">〇〇〇</span>') == 4 + 3
 
 
+@pytest.mark.browser
+def test_the_vertical_book_loads_nothing_but_its_page_and_static_files(
+    book_app: Flask, tmp_path: Path
+) -> None:
+    """A picture from elsewhere on the disk or the network is never drawn; one under static/
+    is, whatever way its address is spelt."""
+    from companion.export.vertical import chromium_path, render_vertical, vertical_html
+
+    if chromium_path() is None:
+        pytest.skip("Chromium is not installed (scripts/setup --vertical installs it)")
+    shutil.copy(STATIC / "icons" / "icon-512.png", tmp_path / "outside.png")
+    pictures = (
+        '<p><img src="icons/icon-192.png"><img src="../static/icons/icon-192.png">'
+        f'<img src="{(tmp_path / "outside.png").as_uri()}"><img src="../../{tmp_path.name}/x.png">'
+        '<img src="http://127.0.0.1:9/x.png"></p>'
+    )
+
+    def html_for(numbers: object) -> str:
+        html = vertical_html(sample_state("ja"), "story", "a6", numbers)  # type: ignore[arg-type]
+        return html.replace("</body>", pictures + "</body>", 1)
+
+    with book_app.app_context():
+        pdf = render_vertical(html_for, STATIC, "t", "a")
+    widths = set()
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        for item in page["/Resources"].get("/XObject", {}).values():
+            if item.get_object()["/Subtype"] == "/Image":
+                widths.add(item.get_object()["/Width"])
+    assert 192 in widths and 512 not in widths  # (and Chromium's small sign of a missing one)
+
+
 # The IPAex fonts map a few glyphs to CJK radicals that NFKC leaves alone.
 RADICALS = str.maketrans({"\u2ed8": "青"})
 

@@ -203,7 +203,7 @@ def _print(
 
     from .pdf_update import Update
 
-    allowed = (page_file.as_uri(), static.as_uri() + "/")
+    forbidden = _forbidden(page_file, static)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
@@ -211,7 +211,7 @@ def _print(
                 context = browser.new_context(java_script_enabled=False, offline=True)
                 page = context.new_page()
                 page.set_default_timeout(TIMEOUT_MS)
-                page.route("**/*", lambda route: _only_local(route, allowed))
+                page.route(forbidden, lambda route: route.abort())
                 report(20, "layout")
                 written.result()
                 _open(page, page_file)
@@ -273,12 +273,14 @@ def page_count(pdf: bytes) -> int:
     return len(PdfReader(io.BytesIO(pdf)).pages)
 
 
-def _only_local(route: Any, allowed: tuple[str, str]) -> None:
-    url = route.request.url
-    if url == allowed[0] or (url.startswith(allowed[1]) and ".." not in url):
-        route.continue_()
-    else:
-        route.abort()
+def _forbidden(page_file: Path, static: Path) -> re.Pattern[str]:
+    """Every address but the book's page and the files under ``static`` (none with ``..``).
+
+    Playwright matches a route's pattern in its driver, so the requests allowed (the page, its
+    stylesheets and fonts) go on without waiting for this process; only the others are aborted
+    here."""
+    page, folder = re.escape(page_file.as_uri()), re.escape(static.as_uri() + "/")
+    return re.compile(rf"^(?!{page}$)(?!{folder}(?!.*\.\.))")
 
 
 def right_to_left(
