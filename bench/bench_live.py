@@ -6,9 +6,10 @@ its minimal server-sent-events stream pushing a number the bench signals.
 
 1. Requests/s (wrk, 32 loopback connections): hello, the version endpoint, the play page and
    the API's state, interleaved round by round; medians and the ratio to hello.
-2. The last watcher to hold each change. WATCHERS clients each hold the play page's stream
-   (``/c/<t>/events``) and, on each new version, fetch the page's fragment over a kept-alive
-   connection of their own, as the play page's script does. For each command, the time from
+2. The last watcher to hold each change. WATCHERS clients each load the play page (keeping the
+   session cookie it sets, as a browser does), hold its stream (``/c/<t>/events``) and, on each
+   new version, fetch the page's fragment over a kept-alive connection of their own with that
+   cookie, as the play page's script does. For each command, the time from
    sending it to the moment the *last* watcher holds the new fragment; p50/p99 over the
    commands. Idle, then while books are made (one PDF at a time, each waited for: the bench
    leaves no job behind). The same for the bare push, whose watchers fetch hello.
@@ -114,13 +115,15 @@ class Watcher:
     def __init__(self, port: int, events: str, fragment: str, seen: Seen) -> None:
         self.port, self.events, self.fragment, self.seen = port, events, fragment, seen
         self.shown = -1
+        self.cookie = ""
         self.fetcher: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self.ready = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
     async def run(self) -> None:
+        await self.open_page()
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        writer.write(f"GET {self.events} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        writer.write(f"GET {self.events} HTTP/1.1\r\n{self.head()}\r\n".encode())
         await writer.drain()
         head = await reader.readuntil(b"\r\n\r\n")
         if b" 200 " not in head.split(b"\r\n", 1)[0]:
@@ -157,22 +160,39 @@ class Watcher:
             self.shown = version
             self.seen["fragment"].setdefault(version, []).append(time.monotonic())
 
+    def head(self) -> str:
+        """The request headers a browser sends: the host, and the cookie its first visit got
+        (the page's stream and its fetches send it, as they are same-origin requests)."""
+        cookie = f"Cookie: {self.cookie}\r\n" if self.cookie else ""
+        return f"Host: 127.0.0.1\r\n{cookie}"
+
+    async def open_page(self) -> None:
+        """Load the page first, as a browser does before its script opens the stream."""
+        head = await self.get(self.fragment.split("?", 1)[0])
+        found = re.search(rb"(?im)^set-cookie: ([^;\r\n]+)", head)
+        self.cookie = found.group(1).decode() if found else ""
+
     async def fetch(self) -> None:
+        await self.get(self.fragment)
+
+    async def get(self, path: str) -> bytes:
+        """GET ``path`` on the kept-alive connection; its answer's head."""
         for _attempt in range(2):
             try:
                 if self.fetcher is None:
                     self.fetcher = await asyncio.open_connection("127.0.0.1", self.port)
                 reader, writer = self.fetcher
-                writer.write(f"GET {self.fragment} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+                writer.write(f"GET {path} HTTP/1.1\r\n{self.head()}\r\n".encode())
                 await writer.drain()
                 head = await reader.readuntil(b"\r\n\r\n")
                 length = int(re.search(rb"(?i)content-length: (\d+)", head).group(1))  # type: ignore[union-attr]
                 await reader.readexactly(length)
                 if b" 200 " not in head.split(b"\r\n", 1)[0]:
-                    raise RuntimeError(f"fragment answered {head[:40]!r}")
-                return
+                    raise RuntimeError(f"{path} answered {head[:40]!r}")
+                return head
             except (ConnectionError, asyncio.IncompleteReadError):
                 self.fetcher = None  # the server closed the idle connection: open another
+        raise RuntimeError(f"{path}: the connection closed twice")
 
 
 async def open_watchers(
