@@ -142,6 +142,34 @@ def test_a_seat_on_a_phone_rolls_and_the_host_sees_it_live(page: Page, live_serv
     phone_context.close()
 
 
+def test_a_page_still_says_its_draft_was_saved_after_another_device_types(
+    page: Page, live_server: str
+) -> None:
+    """A seat's phone saves its answer and says so; the host then types the stakes on the
+    table's screen, and the phone's page, refreshed to show who is writing, still says its own
+    draft was saved (the words it keeps are still those the server stored)."""
+    fill_setup(page, live_server)
+    table = page.url
+    page.click("nav >> text=Links")
+    page.click("button:has-text('Seat link: Ali')")
+    seat_url = page.locator(".fresh-link code").inner_text()
+    page.goto(table)
+    draw(page)
+    phone_context = page.context.browser.new_context(viewport={"width": 375, "height": 740})
+    try:
+        phone = phone_context.new_page()
+        phone.goto(seat_url)
+        phone.fill("#answer", "Ali's own words.")
+        expect(phone.locator(".save-status").first).to_have_text("Draft saved")
+        phone.locator("h1").click()  # out of the field: a refresh may show everyone's words
+        page.fill("#stakes_success", "The host's stakes.")
+        expect(phone.locator("#live")).to_contain_text("The host is writing for Ali")
+        expect(phone.locator("#answer")).to_have_value("Ali's own words.")
+        expect(phone.locator(".save-status").first).to_have_text("Draft saved")
+    finally:
+        phone_context.close()
+
+
 def test_the_field_one_is_in_keeps_its_words_when_another_device_types(
     page: Page, live_server: str
 ) -> None:

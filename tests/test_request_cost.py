@@ -86,8 +86,8 @@ def test_a_version_poll_reads_the_header_and_never_the_record(
     _no_loads(monkeypatch)
     with statements(monkeypatch) as seen:
         assert client.get(f"/c/{host}/version").get_json() == before
-        # The link joined to its stream's header, then the drafts' signature (who is writing).
-        assert len(_queries(seen)) == 2, seen
+        # The link joined to its stream's header and the drafts' signature (who is writing).
+        assert len(_queries(seen)) == 1, seen
         seen.clear()
         assert client.get(f"/t/{table}/version").get_json() == table_version
         assert len(_queries(seen)) == 1, seen
@@ -128,7 +128,7 @@ def test_a_chronicle_written_before_headers_said_its_phase_is_loaded_once(
     assert client.get(f"/c/{host}/version").get_json()["phase"] == "draw"
 
 
-def test_a_cached_play_page_renders_nothing_and_costs_four_queries(
+def test_a_cached_play_page_renders_nothing_and_costs_three_queries(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     host = create(client)
@@ -142,9 +142,9 @@ def test_a_cached_play_page_renders_nothing_and_costs_four_queries(
     assert again.data == first.data
     assert fragment.data == fragment_again.data and b'id="live"' in first.data
     assert names == []  # the fragment was kept when the page was first rendered
-    # Each page: the link with its stream's header, this link's kept words, its drafts of the
-    # turn, and everyone's (who else is writing).
-    assert len(_queries(seen)) == 12, seen
+    # Each page: the link with its stream's header, this link's kept words, and the turn's
+    # drafts (this link's and everyone's: who else is writing).
+    assert len(_queries(seen)) == 9, seen
 
 
 def test_a_cached_story_page_renders_nothing(app: Flask, client: FlaskClient) -> None:

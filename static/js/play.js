@@ -217,6 +217,14 @@
     template.content.querySelectorAll("select").forEach(function (select) {
       if (dirty.has(select.name)) select.value = dirty.get(select.name);
     });
+    // What a form said of this page's own drafts ("saved", "not saved") stays said: its words stay.
+    const said = new Map();
+    live.querySelectorAll(".save-status").forEach(function (status) {
+      if (status.textContent && status.closest("form")) said.set(formAction(status), status.textContent);
+    });
+    template.content.querySelectorAll(".save-status").forEach(function (status) {
+      if (status.closest("form") && said.has(formAction(status))) status.textContent = said.get(formAction(status));
+    });
     const opened = new Set(Array.from(live.querySelectorAll("details[open]:not(.step)")).map(detailsKey));
     template.content.querySelectorAll("details:not(.step)").forEach(function (details) {
       if (opened.has(detailsKey(details))) details.open = true;
