@@ -1,7 +1,7 @@
 """A chronicle's state restored from its latest snapshot and the events after it, not replayed.
 
 Every ``SNAPSHOT_EVERY`` events (and once a replay found none), the state is kept as a snapshot
-in the database (``snapshots.py``), under ``PROJECTION``: a digest of the rules core's own
+in the database (``companion.store.snapshots``), under ``PROJECTION``: a digest of the rules core's own
 source, so any change to the rules makes every snapshot unreadable and each chronicle replays
 once more, then keeps a new one. A cold load costs the snapshot and the events after it; the
 events behind it are read only if something walks the log back that far (an undo, for one).

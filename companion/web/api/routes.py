@@ -3,8 +3,9 @@
 A chronicle's capability token is the only credential, in the URL or as ``Authorization: Bearer``
 (then the URL may carry the chronicle's id instead). No cookie authenticates anything here, so the
 blueprint is exempt from CSRF protection. Every error is JSON ``{"error", "code"}``.
-This module holds the blueprint, its errors and the reads; ``api_commands`` and ``api_exports``
-add the writes. See ``docs/api.md``; the OpenAPI document is ``openapi.py``.
+This module holds the blueprint, its errors and the reads; ``commands`` and ``exports`` add the
+writes, as blueprints nested in this one. See ``docs/api.md``; the OpenAPI document is built in
+``openapi/``.
 """
 
 from __future__ import annotations

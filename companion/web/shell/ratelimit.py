@@ -3,7 +3,7 @@
 The ``limits`` library keeps the counts in the storage named by ``RATELIMIT_STORAGE_URI``: the
 default ``memory://`` counts in each server process (gunicorn runs two, so a client may get up to
 twice the figure), and ``redis://host:6379``, ``memcached://host:11211`` or a ``postgresql://``
-address (see ``ratelimit_store.py``) shares them between processes and servers. Settings (each
+address (see ``companion.store.ratelimit_store``) shares them between processes and servers. Settings (each
 also ``COMPANION_<NAME>`` in the environment):
 
 - ``RATELIMIT_ENABLED``: on by default.

@@ -145,7 +145,7 @@ def open_table(token: str) -> tuple[Capability, matches.Match]:
 def table(token: str) -> str | bytes:
     """The table: the deck, every hand (backs for others), the played cards, scores and the log.
 
-    Rendered once per version and viewer (``table_view.live_key``): a view of a kept page works
+    Rendered once per version and viewer (``view.live_key``): a view of a kept page works
     out nothing but whose eyes it looks through."""
     cap, match = open_table(token)
     remember(url_for("tables.table", token=token))
