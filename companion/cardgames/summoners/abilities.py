@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Mapping
 from functools import cache
 from sys import getsizeof
 from types import MappingProxyType
@@ -64,11 +63,11 @@ class Lineup(NamedTuple):
     read-only views of dicts nobody else holds.
     """
 
-    counts: Mapping[str, int]
-    amounts: Mapping[str, int]
-    grouped: Mapping[str, tuple[tuple[str, int], ...]]
+    counts: MappingProxyType[str, int]
+    amounts: MappingProxyType[str, int]
+    grouped: MappingProxyType[str, tuple[tuple[str, int], ...]]
     wards: frozenset[str]
-    icons: Mapping[str, int]
+    icons: MappingProxyType[str, int]
     free: int
     nbytes: int
 
@@ -76,17 +75,19 @@ class Lineup(NamedTuple):
         """This line-up with one more spirit."""
         kind = _KIND[card]
         hook, amount, against, discount, icons = _INFO[kind]
-        counts = dict(self.counts)
+        # copy() of a read-only view copies the dict behind it (dict() would read it key by key)
+        counts = self.counts.copy()
         counts[kind] = copies = counts.get(kind, 0) + 1
-        amounts = dict(self.amounts)
+        amounts = self.amounts.copy()
         amounts[hook] = amounts.get(hook, 0) + amount
         group = [item for item in self.grouped.get(hook, ()) if item[0] != kind]
         group.append((kind, copies))
-        group.sort(key=_by_card_order)
-        grouped = dict(self.grouped)
+        if len(group) > 1:
+            group.sort(key=_by_card_order)
+        grouped = self.grouped.copy()
         grouped[hook] = made = tuple(group)
         wards = self.wards if against is None else self.wards | {against}
-        totals = dict(self.icons)
+        totals = self.icons.copy()
         for icon in icons:
             totals[icon] = totals.get(icon, 0) + 1
         size = getsizeof
@@ -96,11 +97,10 @@ class Lineup(NamedTuple):
             + size(amounts)
             + size(grouped)
             + size(totals)
-            + size(made)
-            + size(made[0]) * len(made)
+            + _GROUP_BYTES * len(made)  # the group tuple and its pairs
             + (0 if against is None else size(wards))
         )
-        return Lineup(
+        fields = (
             MappingProxyType(counts),
             MappingProxyType(amounts),
             MappingProxyType(grouped),
@@ -109,16 +109,26 @@ class Lineup(NamedTuple):
             self.free + discount,
             nbytes,
         )
+        return _new_lineup(Lineup, fields)  # Lineup(*fields) without its __new__ in Python
 
 
 def _by_card_order(item: tuple[str, int]) -> int:
     return _ORDER[item[0]]
 
 
-_NOTHING: Mapping[str, Any] = MappingProxyType({})
+_NOTHING: MappingProxyType[str, Any] = MappingProxyType({})
 _NO_SPIRITS = Lineup(_NOTHING, _NOTHING, _NOTHING, frozenset(), _NOTHING, 0, 0)
-# a Lineup and its four read-only views
-_LINEUP_BYTES = sys.getsizeof(_NO_SPIRITS) + 4 * sys.getsizeof(_NO_SPIRITS.counts)
+# a Lineup, its four read-only views and its ``nbytes`` (an int of its own), and the empty
+# group tuple
+_LINEUP_BYTES = (
+    sys.getsizeof(_NO_SPIRITS)
+    + 4 * sys.getsizeof(_NO_SPIRITS.counts)
+    + sys.getsizeof(1 << 20)
+    + sys.getsizeof(())
+)
+# what one (kind, copies) pair adds to a group: the pair and the group's pointer to it
+_GROUP_BYTES = sys.getsizeof(("", 0)) + sys.getsizeof(("",)) - sys.getsizeof(())
+_new_lineup = tuple.__new__
 
 
 def lineup(s: State, seat: int) -> Lineup:
