@@ -74,13 +74,18 @@ def summons(s: State, seat: int) -> list[Action]:
 
 
 def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
-    # lineup_cost() for each kind, read from its table
-    counts, free, kind_of = spirits.counts, spirits.free, _KIND
-    return [
-        {"type": "summon", "card": card}
-        for card in _firsts(hand)
-        if affordable(*COSTS[kind_of[card]][kind_of[card] in counts], free, avail, stones)
-    ]
+    counts, free, kind_of, costs = spirits.counts, spirits.free, _KIND, COSTS
+    found: list[Action] = []
+    seen: set[str] = set()
+    for card in hand:  # the first copy of each kind, as _firsts() lists them
+        kind = kind_of[card]
+        if kind in seen:
+            continue
+        seen.add(kind)
+        req, generic = costs[kind][kind in counts]  # lineup_cost(), read from its table
+        if affordable(req, generic, free, avail, stones):
+            found.append({"type": "summon", "card": card})
+    return found
 
 
 def _places(
