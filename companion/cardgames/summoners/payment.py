@@ -7,13 +7,16 @@ a colour fixes the number), so payments are distinct by counts only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from itertools import permutations
+from operator import itemgetter
 from sys import getsizeof
 from typing import TypedDict, cast
 
 from .abilities import Lineup, lineup
 from .cards import COLOURS, Kind, colour_of_card, kind_of_card, kinds
-from .memo import LENT
+from .memo import LENT, Memo
 from .state import Payment, State
 
 
@@ -105,7 +108,7 @@ def affordable(
     if short - free > stones:
         return False
     need = r0 + r1 + r2 + r3 + r4
-    return a0 + a1 + a2 + a3 + a4 + stones >= need - min(free, need) + generic
+    return a0 + a1 + a2 + a3 + a4 + stones >= (need - free if free < need else 0) + generic
 
 
 def pending_payments(s: State, seat: int) -> tuple[Payment, ...]:
@@ -142,49 +145,155 @@ def payments(
     (they go to the coloured symbols the payment leaves uncovered). No payment uses more of a
     colour than its symbols plus the generic ones, nor more of anything than the whole payment,
     so mana and stones beyond that are left out of the memo's key (more matches share entries).
+    The payments are those counts with at most ``generic`` cards beyond their colour's
+    symbols: a colour's symbols past what it can use, or all of them when the generic symbols
+    could pay for every card beyond them, are left out of the key too (see ``_Key``).
     """
     r0, r1, r2, r3, r4 = req
     need = r0 + r1 + r2 + r3 + r4
-    total = need - (free if free < need else need) + generic
+    total = (need - free if free < need else 0) + generic
     a0, a1, a2, a3, a4 = avail
     # min(a, r + generic, total) per colour, without the calls
     c0, c1, c2, c3, c4 = r0 + generic, r1 + generic, r2 + generic, r3 + generic, r4 + generic
-    usable = (
-        a0 if a0 < c0 and a0 < total else c0 if c0 < total else total,
-        a1 if a1 < c1 and a1 < total else c1 if c1 < total else total,
-        a2 if a2 < c2 and a2 < total else c2 if c2 < total else total,
-        a3 if a3 < c3 and a3 < total else c3 if c3 < total else total,
-        a4 if a4 < c4 and a4 < total else c4 if c4 < total else total,
-    )
-    key = (req, generic, total, usable, stones if stones < total else total)
+    u0 = a0 if a0 < c0 and a0 < total else c0 if c0 < total else total
+    u1 = a1 if a1 < c1 and a1 < total else c1 if c1 < total else total
+    u2 = a2 if a2 < c2 and a2 < total else c2 if c2 < total else total
+    u3 = a3 if a3 < c3 and a3 < total else c3 if c3 < total else total
+    u4 = a4 if a4 < c4 and a4 < total else c4 if c4 < total else total
+    if stones > total:
+        stones = total
     memo = LENT.get()
-    if memo is None:
-        return _payments(*key)
+    if memo is None or total > _MOST:
+        return _payments(r0, r1, r2, r3, r4, generic, total, u0, u1, u2, u3, u4, stones)
+    beyond = (
+        (u0 - r0 if u0 > r0 else 0)
+        + (u1 - r1 if u1 > r1 else 0)
+        + (u2 - r2 if u2 > r2 else 0)
+        + (u3 - r3 if u3 > r3 else 0)
+        + (u4 - r4 if u4 > r4 else 0)
+    )
+    if beyond <= generic or total <= generic:  # the generic symbols can pay for any of it
+        k0, k1, k2, k3, k4, generic = u0, u1, u2, u3, u4, total
+    else:  # the symbols a colour can cover, and what it can use, as one number
+        k0 = (r0 if r0 < u0 else u0) * _RANGE + u0
+        k1 = (r1 if r1 < u1 else u1) * _RANGE + u1
+        k2 = (r2 if r2 < u2 else u2) * _RANGE + u2
+        k3 = (r3 if r3 < u3 else u3) * _RANGE + u3
+        k4 = (r4 if r4 < u4 else u4) * _RANGE + u4
+    if not k0 <= k1 <= k2 <= k3 <= k4:
+        return _reordered(memo, (k0, k1, k2, k3, k4, generic, total, stones))
+    key = (k0, k1, k2, k3, k4, generic, total, stones)
     found: tuple[Payment, ...] | None = memo.payments.get(key)
     if found is None:
-        memo.misses += 1
-        found = _payments(*key)
-        memo.payments.put(key, found, _KEY_BYTES + getsizeof(found) + _PAYMENT_BYTES * len(found))
-    else:
-        memo.hits += 1
+        return _worked_out(memo, key)
+    memo.hits += 1
     return found
 
 
-# a memo's key: a 5-tuple of two 5-tuples and three ints; a payment: a 6-tuple of small ints
-_KEY_BYTES = getsizeof((0,) * 5) * 3
-_PAYMENT_BYTES = getsizeof((0,) * 6)
+# The memo's key (``_Key``): per colour ``symbols * _RANGE + usable``, then the generic symbols,
+# the cards paid and the stones usable, all small ints: what the payments depend on. The
+# payments of colours in another order are the same payments with their counts in that order,
+# so the memo keeps them for the colours sorted by their key numbers, smallest first (the
+# loops of _payments() then run through the fewest counts), and reorders them for another
+# order.
+_Key = tuple[int, int, int, int, int, int, int, int]
+# the dearest payment a game asks for, in cards: the memo keeps payments up to this size
+_MOST = max(
+    [sum(req) + generic for pair in COSTS.values() for req, generic in pair]
+    + [sum(symbols(cost)[0]) + symbols(cost)[1] for cost in _ABILITY_COST.values()]
+)
+_RANGE = _MOST + 1  # a key's usable counts are below this
+
+
+def _every_payment(cards: int, parts: int) -> list[tuple[int, ...]]:
+    """Every tuple of ``parts`` counts that add up to at most ``cards``."""
+    if parts == 0:
+        return [()]
+    return [(n, *rest) for n in range(cards + 1) for rest in _every_payment(cards - n, parts - 1)]
+
+
+# every payment of up to _MOST cards as one tuple, made at import and never changed: the
+# memo's lists hold these rather than copies of their own (a list costs only its pointers)
+_share = cast("Callable[[Payment], Payment]", {p: p for p in _every_payment(_MOST, 6)}.__getitem__)
+
+
+def _settled(order: tuple[int, ...]) -> int:
+    """How many of the first colours of ``order`` must pay nothing for the payments to stay
+    in ascending order when put back: the rest must keep their order."""
+    first = len(order) - 1
+    while first and order[first - 1] < order[first]:
+        first -= 1
+    return first
+
+
+# sorted colour j is the asked colour in the low bits of its sort number (see _reordered):
+# those colours of the five in sorted order -> how to put a sorted payment's counts back in the
+# asked order, and _settled()
+_REORDER = {
+    order: (itemgetter(*(order.index(i) for i in range(5)), 5), _settled(order))
+    for order in permutations(range(5))
+}
+# a memo's key: an 8-tuple of small ints; a list of payments: a tuple of pointers to _share's
+_KEY_BYTES = getsizeof((0,) * 8)
+
+
+def _reordered(memo: Memo, key: _Key) -> tuple[Payment, ...]:
+    """The payments of ``key``, whose colours are out of order: those of its sorted form
+    (from the memo, else worked out and kept), with the counts put back in order."""
+    # each colour as a sort number: its key number, then its place (equal numbers keep their
+    # order)
+    k0, k1, k2, k3, k4 = sorted(
+        (key[0] * 8, key[1] * 8 + 1, key[2] * 8 + 2, key[3] * 8 + 3, key[4] * 8 + 4)
+    )
+    ordered = (k0 >> 3, k1 >> 3, k2 >> 3, k3 >> 3, k4 >> 3, key[5], key[6], key[7])
+    kept: tuple[Payment, ...] | None = memo.payments.get(ordered)
+    if kept is None:
+        kept = _worked_out(memo, ordered)
+    else:
+        memo.hits += 1
+    back, settled = _REORDER[k0 & 7, k1 & 7, k2 & 7, k3 & 7, k4 & 7]
+    if ordered[:5].count(0) >= settled:  # only colours that pay nothing (they sort first) moved
+        return tuple(map(back, kept))
+    return tuple(sorted(map(back, kept)))  # in ascending order again, as _payments() lists them
+
+
+def _worked_out(memo: Memo, key: _Key) -> tuple[Payment, ...]:
+    """The payments of ``key``, worked out and kept in the memo."""
+    memo.misses += 1
+    c0, c1, c2, c3, c4, generic, total, stones = key
+    found = tuple(
+        map(
+            _share,
+            _payments(
+                c0 // _RANGE,
+                c1 // _RANGE,
+                c2 // _RANGE,
+                c3 // _RANGE,
+                c4 // _RANGE,
+                generic,
+                total,
+                c0 % _RANGE,
+                c1 % _RANGE,
+                c2 % _RANGE,
+                c3 % _RANGE,
+                c4 % _RANGE,
+                stones,
+            ),  # fmt: skip
+        )
+    )
+    memo.payments.put(key, found, _KEY_BYTES + getsizeof(found))
+    return found
 
 
 def _payments(
-    req: tuple[int, ...], generic: int, total: int, avail: tuple[int, ...], stones: int
-) -> tuple[Payment, ...]:
+    r0: int, r1: int, r2: int, r3: int, r4: int, generic: int, total: int,
+    a0: int, a1: int, a2: int, a3: int, a4: int, stones: int,
+) -> tuple[Payment, ...]:  # fmt: skip
     """The payments of ``total`` cards. Colour by colour, what is spent beyond that colour's
     symbols comes out of the generic symbols (``s0``...``s3`` are the generic symbols left), and
     what is spent after the colours (``l0``...``l3`` are the cards left) is stones. Payments
     come out in ascending order: the loops count up colour by colour.
     """
-    a0, a1, a2, a3, a4 = avail
-    r0, r1, r2, r3, r4 = req
     # room after colour i: the most the later colours and the stones can still pay
     m3 = stones + a4
     m2 = m3 + a3
@@ -223,7 +332,21 @@ _PAY_NAME_SET = frozenset(_PAY_NAMES)
 
 def payment_dict(payment: Payment) -> dict[str, int]:
     """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}`` (a fresh dict every time)."""
-    return {name: n for name, n in zip(_PAY_NAMES, payment, strict=True) if n}
+    b, g, r, y, u, stones = payment  # the names in _PAY_NAMES order, spelled out: this runs a lot
+    found = {}
+    if b:
+        found["black"] = b
+    if g:
+        found["green"] = g
+    if r:
+        found["red"] = r
+    if y:
+        found["yellow"] = y
+    if u:
+        found["blue"] = u
+    if stones:
+        found["stone"] = stones
+    return found
 
 
 def payment_tuple(pay: object) -> Payment | None:
