@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from companion.cardgames.summoners.abilities import lineup
 from companion.cardgames.summoners.engine import new
+from companion.cardgames.summoners.memo import Memo, lent
 from companion.cardgames.summoners.payment import affordable, payments
 from companion.cardgames.summoners.scenario import arrange
 
@@ -46,3 +47,30 @@ def test_a_line_up_cannot_be_changed_by_its_callers() -> None:
     with pytest.raises(TypeError):
         spirits.counts["gargoyle"] = 0  # type: ignore[index]
     assert lineup(s, 0).counts == spirits.counts == {"gargoyle": 2}
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.tuples(*[st.integers(0, 3)] * 5),
+    st.integers(0, 3),
+    st.integers(0, 2),
+    counts,
+    st.integers(0, 4),
+    st.booleans(),
+)
+def test_the_memo_gives_the_payments_worked_out_afresh_in_their_order(
+    req: tuple[int, ...],
+    generic: int,
+    free: int,
+    avail: tuple[int, ...],
+    stones: int,
+    twice: bool,
+) -> None:
+    afresh = payments(req, generic, free, avail, stones)
+    assert list(afresh) == sorted(afresh)
+    memo = Memo()
+    with lent(memo):
+        if twice:  # kept the first time (in the colours' sorted order), read back the second
+            payments(req, generic, free, avail, stones)
+        assert payments(req, generic, free, avail, stones) == afresh
+    assert memo.hits == (memo.misses if twice else 0)  # (costs dearer than any card skip it)
