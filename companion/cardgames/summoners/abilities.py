@@ -80,25 +80,27 @@ class Lineup(NamedTuple):
         counts[kind] = copies = counts.get(kind, 0) + 1
         amounts = self.amounts.copy()
         amounts[hook] = amounts.get(hook, 0) + amount
-        group = [item for item in self.grouped.get(hook, ()) if item[0] != kind]
-        group.append((kind, copies))
-        if len(group) > 1:
-            group.sort(key=_by_card_order)
+        group = self.grouped.get(hook)
+        if group is None:
+            made: tuple[tuple[str, int], ...] = ((kind, 1),)
+        elif copies > 1:  # the kind's pair, where it stands
+            made = tuple([(kind, copies) if item[0] == kind else item for item in group])
+        else:
+            made = tuple(sorted((*group, (kind, 1)), key=_by_card_order))
         grouped = self.grouped.copy()
-        grouped[hook] = made = tuple(group)
+        grouped[hook] = made
         wards = self.wards if against is None else self.wards | {against}
         totals = self.icons.copy()
         for icon in icons:
             totals[icon] = totals.get(icon, 0) + 1
-        size = getsizeof
-        nbytes = (
+        nbytes = (  # each dict's __sizeof__() is getsizeof() without the GC header
             _LINEUP_BYTES
-            + size(counts)
-            + size(amounts)
-            + size(grouped)
-            + size(totals)
+            + counts.__sizeof__()
+            + amounts.__sizeof__()
+            + grouped.__sizeof__()
+            + totals.__sizeof__()
             + _GROUP_BYTES * len(made)  # the group tuple and its pairs
-            + (0 if against is None else size(wards))
+            + (0 if against is None else getsizeof(wards))
         )
         fields = (
             MappingProxyType(counts),
@@ -118,13 +120,14 @@ def _by_card_order(item: tuple[str, int]) -> int:
 
 _NOTHING: MappingProxyType[str, Any] = MappingProxyType({})
 _NO_SPIRITS = Lineup(_NOTHING, _NOTHING, _NOTHING, frozenset(), _NOTHING, 0, 0)
-# a Lineup, its four read-only views and its ``nbytes`` (an int of its own), and the empty
-# group tuple
+# a Lineup, its four read-only views and its ``nbytes`` (an int of its own), the empty group
+# tuple, and the GC headers of its four dicts
 _LINEUP_BYTES = (
     sys.getsizeof(_NO_SPIRITS)
     + 4 * sys.getsizeof(_NO_SPIRITS.counts)
     + sys.getsizeof(1 << 20)
     + sys.getsizeof(())
+    + 4 * (sys.getsizeof({}) - {}.__sizeof__())
 )
 # what one (kind, copies) pair adds to a group: the pair and the group's pointer to it
 _GROUP_BYTES = sys.getsizeof(("", 0)) + sys.getsizeof(("",)) - sys.getsizeof(())
