@@ -154,7 +154,13 @@ def lineup(s: State, seat: int) -> Lineup:
 
 
 def _remembered(memo: Memo, key: tuple[str, ...]) -> Lineup:
-    """The line-up of ``key`` built on the longest one the memo holds, each step kept."""
+    """The line-up of ``key``: the memo's older generation's, kept again, else built on the
+    longest one the memo holds, each step kept."""
+    kept: Lineup | None = memo.lineups.recall(key)
+    if kept is not None:
+        memo.hits += 1
+        memo.lineups.put(key, kept, getsizeof(key) + kept.nbytes)
+        return kept
     memo.misses += 1
     before = memo.lineups.get(key[:-1]) if len(key) > 1 else _NO_SPIRITS
     if before is None:

@@ -24,29 +24,42 @@ SLOT_BYTES = 3 * 8 * 2
 
 
 class Shelf:
-    """Immutable values by key, within ``max_bytes``: when a value would not fit, the shelf is
-    emptied first (what a match needs again comes back within a few moves). Reading is one
-    dict look-up; writing takes a lock, so the byte count holds across threads."""
+    """Immutable values by key, within ``max_bytes``, in two generations of up to half of it
+    each: a value is kept in the newer one, and when it would not fit, the older generation is
+    let go and the newer one becomes the older. Whoever misses asks the older generation
+    (``recall``) before working a value out, and keeps what it finds again, so what the
+    matches still use outlives the generation it was kept in. Reading is one dict look-up;
+    writing takes a lock, so the byte count holds across threads."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        self.nbytes = 0
+        self.nbytes = 0  # both generations
         self._items: dict[Hashable, Any] = {}
+        self._older: dict[Hashable, Any] = {}
+        self._older_bytes = 0
         self._lock = threading.Lock()
         self.get = self._items.get
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._items) + len(self._older)
+
+    def recall(self, key: Hashable) -> Any:
+        """The older generation's value for ``key``, or None (keep it again with ``put``)."""
+        return self._older.get(key)
 
     def put(self, key: Hashable, value: Any, nbytes: int) -> None:
         """Keep ``value``, charged ``nbytes`` (plus the dict slot that holds it)."""
         nbytes += SLOT_BYTES
+        half = self.max_bytes // 2
         with self._lock:
-            if key in self._items or nbytes > self.max_bytes:
+            if key in self._items or nbytes > half:
                 return
-            if self.nbytes + nbytes > self.max_bytes:
-                self._items.clear()
-                self.nbytes = 0
+            newer = self.nbytes - self._older_bytes
+            if newer + nbytes > half:  # the newer generation becomes the older
+                self._older = self._items
+                self._older_bytes = self.nbytes = newer
+                self._items = {}
+                self.get = self._items.get
             self._items[key] = value
             self.nbytes += nbytes
 
@@ -54,7 +67,8 @@ class Shelf:
         """Forget everything."""
         with self._lock:
             self._items.clear()
-            self.nbytes = 0
+            self._older = {}
+            self.nbytes = self._older_bytes = 0
 
 
 class Memo:

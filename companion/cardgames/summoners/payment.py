@@ -258,7 +258,12 @@ def _reordered(memo: Memo, key: _Key) -> tuple[Payment, ...]:
 
 
 def _worked_out(memo: Memo, key: _Key) -> tuple[Payment, ...]:
-    """The payments of ``key``, worked out and kept in the memo."""
+    """The payments of ``key``, from the memo's older generation or worked out, kept."""
+    found: tuple[Payment, ...] | None = memo.payments.recall(key)
+    if found is not None:
+        memo.hits += 1
+        memo.payments.put(key, found, _KEY_BYTES + getsizeof(found))
+        return found
     memo.misses += 1
     c0, c1, c2, c3, c4, generic, total, stones = key
     found = tuple(
