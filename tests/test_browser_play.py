@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -142,12 +144,10 @@ def test_a_seat_on_a_phone_rolls_and_the_host_sees_it_live(page: Page, live_serv
     phone_context.close()
 
 
-def test_a_page_still_says_its_draft_was_saved_after_another_device_types(
-    page: Page, live_server: str
-) -> None:
-    """A seat's phone saves its answer and says so; the host then types the stakes on the
-    table's screen, and the phone's page, refreshed to show who is writing, still says its own
-    draft was saved (the words it keeps are still those the server stored)."""
+@contextmanager
+def ali_on_a_phone(page: Page, live_server: str) -> Iterator[Page]:
+    """A new life whose first card is drawn on the table's screen (``page``, the host's), and
+    Ali's seat link open on a phone of its own, closed again after."""
     fill_setup(page, live_server)
     table = page.url
     page.click("nav >> text=Links")
@@ -159,6 +159,18 @@ def test_a_page_still_says_its_draft_was_saved_after_another_device_types(
     try:
         phone = phone_context.new_page()
         phone.goto(seat_url)
+        yield phone
+    finally:
+        phone_context.close()
+
+
+def test_a_page_still_says_its_draft_was_saved_after_another_device_types(
+    page: Page, live_server: str
+) -> None:
+    """A seat's phone saves its answer and says so; the host then types the stakes on the
+    table's screen, and the phone's page, refreshed to show who is writing, still says its own
+    draft was saved (the words it keeps are still those the server stored)."""
+    with ali_on_a_phone(page, live_server) as phone:
         phone.fill("#answer", "Ali's own words.")
         expect(phone.locator(".save-status").first).to_have_text("Draft saved")
         phone.locator("h1").click()  # out of the field: a refresh may show everyone's words
@@ -166,8 +178,6 @@ def test_a_page_still_says_its_draft_was_saved_after_another_device_types(
         expect(phone.locator("#live")).to_contain_text("The host is writing for Ali")
         expect(phone.locator("#answer")).to_have_value("Ali's own words.")
         expect(phone.locator(".save-status").first).to_have_text("Draft saved")
-    finally:
-        phone_context.close()
 
 
 def test_the_field_one_is_in_keeps_its_words_when_another_device_types(
@@ -176,17 +186,7 @@ def test_the_field_one_is_in_keeps_its_words_when_another_device_types(
     """A seat's phone is in its empty answer box when the host types the same answer on the
     table's screen: the phone's box stays as the phone left it, under its caret, and what the
     phone then types is its own, whole."""
-    fill_setup(page, live_server)
-    table = page.url
-    page.click("nav >> text=Links")
-    page.click("button:has-text('Seat link: Ali')")
-    seat_url = page.locator(".fresh-link code").inner_text()
-    page.goto(table)
-    draw(page)
-    phone_context = page.context.browser.new_context(viewport={"width": 375, "height": 740})
-    try:
-        phone = phone_context.new_page()
-        phone.goto(seat_url)
+    with ali_on_a_phone(page, live_server) as phone:
         phone.focus("#answer")
         page.fill("#answer", "The host's words.")
         expect(phone.locator("#live")).to_contain_text("The host is writing for Ali")
@@ -194,5 +194,3 @@ def test_the_field_one_is_in_keeps_its_words_when_another_device_types(
         expect(phone.locator("#answer")).to_have_value("")
         phone.keyboard.insert_text("Ali's own words.")
         expect(phone.locator("#answer")).to_have_value("Ali's own words.")
-    finally:
-        phone_context.close()
