@@ -14,6 +14,11 @@ each, and a Traitor's Flame and an Age of Summoners table some moves into their 
 Targets (ratio to hello-world): polls >= 0.6, play >= 0.35, tables >= 0.25, story >= 0.15.
 
     .venv/bin/python bench/bench_pages.py [--seconds 4] [--rounds 3] [--connections 32]
+        [--replay-bytes 0]
+
+The same request asked again is answered in front of Flask while its stream stands still
+(``web/shell/replay.py``); ``--replay-bytes 0`` measures every request through Flask instead,
+which is what the first ask of each page after a change costs.
 """
 
 from __future__ import annotations
@@ -112,6 +117,8 @@ def _emptied(holder: Any, attribute: str) -> Callable[[], None]:
 
 def turn_off(cache: str, app: Flask) -> list[Callable[[], None]]:
     """Turn one of the ``CACHES`` off in ``app``; the steps that turn it on again."""
+    if cache == "answered again":
+        return [_emptied(app.extensions["companion.replay"], "kept")]
     if cache == "pages":
         return [_emptied(app.extensions, "companion.render_cache")]
     if cache == "pages and Markdown":
@@ -129,6 +136,7 @@ def turn_off(cache: str, app: Flask) -> list[Callable[[], None]]:
 
 
 CACHES = (
+    "answered again",
     "pages",
     "pages and Markdown",
     "CSRF signatures",
@@ -156,6 +164,9 @@ def cache_gains(
     out: dict[str, dict[str, tuple[float, float]]] = {}
     for cache in CACHES:
         out[cache] = {}
+        # The other caches serve what the replay does not answer (the first ask after a
+        # change): they are measured with it off on both sides.
+        replay_off = [] if cache == "answered again" else turn_off("answered again", app)
         for name, (path, _first) in pages.items():
             on, off = [], []
             for _ in range(repeats):
@@ -168,13 +179,19 @@ def cache_gains(
                     for step in undo:
                         step()
             out[cache][name] = (statistics.median(on), statistics.median(off))
+        for step in replay_off:
+            step()
     return out
 
 
-def start_companion(db: Path, port: int) -> subprocess.Popen[bytes]:
-    """`companion serve` on ``port``, as a host would run it."""
+def start_companion(
+    db: Path, port: int, replay_bytes: int | None = None
+) -> subprocess.Popen[bytes]:
+    """`companion serve` on ``port``, as a host would run it (``replay_bytes``: its
+    ``REPLAY_BYTES``, the default when None)."""
     env = {
         **os.environ,
+        **({} if replay_bytes is None else {"COMPANION_REPLAY_BYTES": str(replay_bytes)}),
         "COMPANION_DATABASE": str(db),
         "COMPANION_SECRET_KEY": "bench",
         "COMPANION_EXPORTS_DIR": str(db.parent / "exports"),
@@ -247,6 +264,12 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--repeats", type=int, default=50)
     parser.add_argument("--only", nargs="*", help="measure only these pages")
+    parser.add_argument(
+        "--replay-bytes",
+        type=int,
+        help="the server's REPLAY_BYTES (0: every request goes through Flask, as the first ask"
+        " of a page after a change does)",
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
@@ -258,7 +281,7 @@ def main() -> None:
         times = server_times(folder / "bench.sqlite3", pages, args.repeats)
         gains = cache_gains(folder / "bench.sqlite3", pages, args.repeats)
         port, hello_port = free_port(), free_port()
-        server = start_companion(folder / "bench.sqlite3", port)
+        server = start_companion(folder / "bench.sqlite3", port, args.replay_bytes)
         baseline = hello.start(hello_port, folder / "hello" / "hello.sqlite3")
         runs: dict[str, list[tuple[float, float]]] = {name: [] for name in pages}
         hellos: dict[str, list[tuple[float, float]]] = {name: [] for name in pages}
@@ -296,6 +319,8 @@ def report(
         f"{args.connections} connections, {args.rounds} rounds of {args.seconds} s per page,"
         " each right after a hello-world run (a bare WSGI app served by `companion serve`)"
     )
+    replay = "default" if args.replay_bytes is None else str(args.replay_bytes)
+    print(f"the server's REPLAY_BYTES: {replay} (0: no page is answered again in front of Flask)")
     print("ratio: req/s over hello-world's in the same round, the median of the rounds;")
     print("CPU ms/req: the server processes' CPU time per request, hello-world's in brackets")
     print(
@@ -324,6 +349,7 @@ def report_gains(
     """What each cache saves: each page's in-process ms with it off, over the ms with it on."""
     print()
     print("what each cache saves: in-process ms with the cache off / on, interleaved")
+    print("(every cache but the first measured with no request answered again, on both sides)")
     names = list(pages)
     print(f"{'cache':<20}" + "".join(f" {name[:21]:>21}" for name in names))
     for cache in CACHES:

@@ -39,9 +39,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(files.static),
     )
     _configure(app, test_config)
-    from companion.web.shell import polls
+    from companion.web.shell import polls, replay
 
     polls.init_app(app)  # in front of the app, behind the proxy fix
+    replay.init_app(app)  # in front of those, behind the proxy fix too
     _trust_proxies(app)
     _init_extensions(app)
     _register_errors(app)
@@ -68,7 +69,8 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         EXPORT_TIME_LIMIT=300,  # seconds one book may take before it is stopped
         EXPORT_SUPERVISOR="app",  # "server" under `companion serve`: its master runs the pool
         BASE_URL=None,
-        RENDER_CACHE_BYTES=20 * 1024 * 1024,  # with every other cache, under 64 MiB a process
+        RENDER_CACHE_BYTES=19 * 1024 * 1024,  # with every other cache, under 64 MiB a process
+        REPLAY_BYTES=1024 * 1024,  # requests answered again from the page cache; 0: off
         PROXY_HOPS=0,
         PROXY_PREFIX=0,
         LOG_FORMAT="text",  # or "json": one object per line

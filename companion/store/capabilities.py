@@ -108,6 +108,39 @@ def _open(db: Database, token: str, with_drafts: bool) -> tuple[Capability, Stre
     return Capability(*row[:4]), stream_from_row(row[4:-1]), row[-1]
 
 
+# What the pages a link opens are made from, besides the request itself (see ``served_state``).
+# The books of the stream's version: what the story page's export panel shows of them.
+_BOOKS_SQL = (
+    "(SELECT COUNT(*) || '.' || COALESCE(SUM(e.progress), 0) || '.'"
+    " || COALESCE(SUM(COALESCE(e.page, 0)), 0) || '.'"
+    " || COALESCE(SUM(LENGTH(e.status) + LENGTH(COALESCE(e.step, ''))"
+    " + LENGTH(COALESCE(e.error, ''))), 0) || '.'"
+    " || COALESCE(MAX(COALESCE(e.updated, e.created)), '') || '.'"
+    " || COALESCE(SUM(CASE e.status WHEN 'queued' THEN 1 WHEN 'running' THEN 1000"
+    " WHEN 'done' THEN 1000000 ELSE 1000000000 END), 0)"
+    " FROM exports e WHERE e.stream_id = s.id AND e.version = s.version)"
+)
+_SERVED_SQL = (
+    "SELECT c.role, c.seat, s.kind, s.title, s.version, s.updated, s.meta, s.status, "
+    + drafts.full_signature_sql("s.id")
+    + ", "
+    + _BOOKS_SQL
+    + " FROM capabilities c JOIN streams s ON s.id = c.stream_id"
+    " WHERE c.token_hash = ? AND c.revoked IS NULL"
+)
+
+
+def served_state(db: Database, token: str) -> tuple[Any, ...] | None:
+    """Everything in the store a page under ``token``'s link is made from, in one row: the
+    link's role and seat, the stream's kind, title, version, last change, meta and status, a signature of
+    its drafts (kept words too) and of its version's books; None when the link opens nothing.
+    Two equal rows mean the same page for the same request (``web.shell.replay``)."""
+    if not token or len(token) > 100:
+        return None
+    row = db.execute(_SERVED_SQL, [hash_token(token)]).fetchone()
+    return None if row is None else tuple(row)
+
+
 def issue_within(
     db: Database, stream_id: str, wanted: list[tuple[str, int | None]], limit: int
 ) -> list[str] | None:

@@ -120,6 +120,16 @@ def signature_sql(stream_id: str) -> tuple[str, list[str]]:
     )
 
 
+def full_signature_sql(stream_id: str) -> str:
+    """As ``signature_sql``, over every draft of the stream, each link's kept words too (what a
+    replayed page depends on: a page showing kept words differs from one that does not)."""
+    return (
+        "(SELECT COUNT(*) || '.' || COALESCE(SUM(LENGTH(text)), 0) || '.'"
+        " || COALESCE(SUM(LENGTH(key)), 0) || '.' || COALESCE(MAX(updated), '') FROM drafts"
+        f" WHERE drafts.stream_id = {stream_id})"
+    )
+
+
 def signature(db: Database, stream_id: str) -> str:
     """A short value that changes whenever a draft of the stream does (open pages watch it)."""
     expression, params = signature_sql("?")

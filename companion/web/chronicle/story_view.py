@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import format_number
-from markupsafe import Markup
 
 from companion.base.limits import TEXT_LIMIT
 from companion.export import jobs
@@ -41,20 +40,19 @@ def log(token: str) -> str | bytes:
     cap, chronicle = open_chronicle(token)
     context = _context(token, cap, chronicle)
 
-    def chapters_html() -> Markup:
-        return streams.cached_part(
-            streams.cache_key("story", cap, chronicle.version),
-            token,
-            lambda: render_template(
-                "chronicle/_chapters.html", chapters=story_chapters(chronicle.state), **context
-            ),
+    chapters_key = streams.cache_key("story", cap, chronicle.version)
+
+    def chapters() -> str:
+        return render_template(
+            "chronicle/_chapters.html", chapters=story_chapters(chronicle.state), **context
         )
 
     def page() -> str:
-        return render_template("chronicle/story.html", chapters_html=chapters_html(), **context)
+        chapters_html = streams.cached_part(chapters_key, token, chapters)
+        return render_template("chronicle/story.html", chapters_html=chapters_html, **context)
 
     if request.args.get("fragment"):  # the live part, fetched by open pages when it changed
-        return str(chapters_html())
+        return streams.cached_page(chapters_key, token, chapters)
     if session.get("_flashes"):
         return page()
     # The whole page is kept too; the export panel's books are part of its key.

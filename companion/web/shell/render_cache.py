@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import Callable, Hashable
 
-from flask import Flask, current_app, g, session
+from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
@@ -25,6 +25,8 @@ from companion.text.bytecache import ByteLRU
 # Signed CSRF tokens by the session's raw token: signing one costs more than serving a page.
 SIGNED_BYTES = 256 * 1024
 Parts = list[bytes | int]  # the HTML's pieces, and between them the index of the secret cut there
+# Where a whole answer made of kept parts says so (``page_bytes``), in the request's environ.
+REPLAYABLE = "companion.replayable"
 
 
 def cut(html: str, secrets: list[str]) -> Parts:
@@ -73,8 +75,27 @@ def csrf_token() -> str:
 def cached_bytes(key: Hashable, render: Callable[[], str], *, token: str) -> bytes:
     """The page for ``key`` as UTF-8, rendered by ``render`` the first time; ``token`` is the
     link's."""
-    cache: ByteLRU = current_app.extensions["companion.render_cache"]
+    return _served(key, render, [csrf_token(), token])
+
+
+def page_bytes(key: Hashable, render: Callable[[], str], *, token: str) -> bytes:
+    """As ``cached_bytes``, for a whole answer: the request is marked with the key and the
+    secrets it was filled with, so the same request can be answered again from the same parts
+    while nothing it was made from has changed (``web.shell.replay``)."""
     secrets = [csrf_token(), token]
+    body = _served(key, render, secrets)
+    request.environ[REPLAYABLE] = (key, secrets, request.endpoint or "unmatched")
+    return body
+
+
+def kept_parts(app: Flask, key: Hashable) -> Parts | None:
+    """The parts kept for ``key`` in ``app``'s page cache, if they still are."""
+    parts = app.extensions["companion.render_cache"].get(key)
+    return parts if isinstance(parts, list) else None
+
+
+def _served(key: Hashable, render: Callable[[], str], secrets: list[str]) -> bytes:
+    cache: ByteLRU = current_app.extensions["companion.render_cache"]
     parts = cache.get(key)
     if not isinstance(parts, list):
         parts = cut(render(), secrets)

@@ -34,7 +34,7 @@ from companion.store.events import Stream as Header
 from companion.store.events import UnknownStreamError
 from companion.text.wording import gettext as _
 from companion.web.shell.access import open_link
-from companion.web.shell.render_cache import cached, cached_bytes
+from companion.web.shell.render_cache import cached, page_bytes
 
 Stream = TypeVar("Stream")
 Loader = Callable[[Any, str, Header], Stream]
@@ -198,8 +198,9 @@ def cache_key(kind: str, cap: Capability, version: int, *more: Hashable) -> tupl
 
 
 def cached_page(key: tuple[Hashable, ...], token: str, render: Page) -> bytes:
-    """The page ``render`` makes, as UTF-8, rendered once per ``key`` (see ``cache_key``)."""
-    return cached_bytes(key, render, token=token)
+    """The page ``render`` makes, as UTF-8, rendered once per ``key`` (see ``cache_key``); the
+    same request is answered again from it in front of Flask while its stream stands still."""
+    return page_bytes(key, render, token=token)
 
 
 def cached_part(key: tuple[Hashable, ...], token: str, render: Page) -> Markup:
