@@ -78,34 +78,45 @@ def resolve(db: Database, token: str) -> Capability | None:
     return Capability(*row) if row else None
 
 
+_OPEN_SQL = (
+    "SELECT c.stream_id, c.role, c.seat, c.token_hash, "
+    + STREAM_COLUMNS
+    + " FROM capabilities c JOIN streams s ON s.id = c.stream_id"
+    " WHERE c.token_hash = ? AND c.revoked IS NULL"
+)
+
+
 def open_stream(db: Database, token: str) -> tuple[Capability, Stream] | None:
     """What a token grants and the header of the stream it opens, in one query; None when the
     token is unknown or revoked."""
-    opened = _open(db, token, with_drafts=False)
-    return None if opened is None else (opened[0], opened[1])
-
-
-def open_watched(db: Database, token: str) -> tuple[Capability, Stream, str] | None:
-    """As ``open_stream``, with the signature of the stream's drafts (``drafts.signature``), in
-    the same query: what a version poll of a chronicle reads."""
-    opened = _open(db, token, with_drafts=True)
-    return None if opened is None else (opened[0], opened[1], str(opened[2]))
-
-
-def _open(db: Database, token: str, with_drafts: bool) -> tuple[Capability, Stream, Any] | None:
     if not token or len(token) > 100:
         return None
-    extra, params = drafts.signature_sql("c.stream_id") if with_drafts else ("NULL", [])
-    row = db.execute(
-        "SELECT c.stream_id, c.role, c.seat, c.token_hash, "
-        + STREAM_COLUMNS
-        + f", {extra} FROM capabilities c"
-        " JOIN streams s ON s.id = c.stream_id WHERE c.token_hash = ? AND c.revoked IS NULL",
-        [*params, hash_token(token)],
-    ).fetchone()
+    row = db.execute(_OPEN_SQL, [hash_token(token)]).fetchone()
     if row is None:
         return None
-    return Capability(*row[:4]), stream_from_row(row[4:-1]), row[-1]
+    return Capability(*row[:4]), stream_from_row(row[4:])
+
+
+# What a version poll reads of a link's stream: its kind, version and status, and for a
+# chronicle the drafts' signature; written once (``polled``).
+_SIGNATURE, _SIGNATURE_PARAMS = drafts.signature_sql("s.id")
+_POLLED_SQL = {
+    with_drafts: "SELECT s.kind, s.version, s.status, "
+    + (_SIGNATURE if with_drafts else "NULL")
+    + " FROM capabilities c JOIN streams s ON s.id = c.stream_id"
+    " WHERE c.token_hash = ? AND c.revoked IS NULL"
+    for with_drafts in (False, True)
+}
+
+
+def polled(db: Database, token: str, with_drafts: bool) -> tuple[str, int, Any, Any] | None:
+    """The kind, version and status (as stored, JSON) of the stream ``token`` opens, and with
+    ``with_drafts`` its drafts' signature, in one query; None when the link opens nothing."""
+    if not token or len(token) > 100:
+        return None
+    params = [*_SIGNATURE_PARAMS, hash_token(token)] if with_drafts else [hash_token(token)]
+    row = db.execute(_POLLED_SQL[with_drafts], params).fetchone()
+    return None if row is None else (row[0], row[1], row[2], row[3])
 
 
 # What the pages a link opens are made from, besides the request itself (see ``served_state``).

@@ -13,6 +13,7 @@ to, a database fault, a chronicle whose header has not said its phase yet.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -24,7 +25,7 @@ from werkzeug.wsgi import get_host
 
 from companion.cardgames import game_keys
 from companion.store import drafts
-from companion.store.capabilities import TOKEN_PATTERN, open_stream, open_watched
+from companion.store.capabilities import TOKEN_PATTERN, polled
 from companion.store.events import Stream
 from companion.store.sql import Database
 from companion.streams import chronicles
@@ -46,16 +47,25 @@ def answer_of(
     """The poll's answer from a stream's header (and a chronicle's drafts, whose ``signature``
     the query that opened it may have read already); None when the header cannot say it (not a
     stream of this kind, or a chronicle whose header has not said its phase yet)."""
-    if header.kind not in kinds(prefix):
+    said = said_of(prefix, header.kind, header.version, header.status, signature)
+    if said is not None and said.get("drafts", "") is None:
+        said["drafts"] = drafts.signature(db, header.id)
+    return said
+
+
+def said_of(
+    prefix: str, kind: str, version: int, status: Any, signature: str | None
+) -> Answer | None:
+    """The poll's answer from what a stream's header says (a chronicle's ``signature`` None when
+    not read yet); None when it cannot say it (see ``answer_of``)."""
+    if kind not in kinds(prefix):
         return None
     if prefix == "t":
-        return {"version": header.version}
-    phase = (header.status or {}).get("phase")
+        return {"version": version}
+    phase = (status or {}).get("phase")
     if phase is None:
         return None
-    if signature is None:
-        signature = drafts.signature(db, header.id)
-    return {"version": header.version, "phase": phase, "drafts": signature}
+    return {"version": version, "phase": phase, "drafts": signature}
 
 
 def answer(db: Database, prefix: str, header: Stream) -> Answer:
@@ -74,6 +84,18 @@ class FastPolls:
     def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
         self.app = app
         self.wsgi_app = wsgi_app
+        # What every answer shares, worked out once: the app's settings are read at start-up.
+        config, provider = app.config, app.json
+        self._trusted = bool(config.get("TRUST_REQUEST_ID", False))
+        self._hardening = hardening(config, private=True)
+        self._content_type = ("Content-Type", getattr(provider, "mimetype", "application/json"))
+        # jsonify()'s body outside debug mode: compact JSON, its keys sorted as the app's JSON
+        # provider sorts them, its characters escaped as it escapes them.
+        self._encode = json.JSONEncoder(
+            ensure_ascii=getattr(provider, "ensure_ascii", True),
+            sort_keys=getattr(provider, "sort_keys", True),
+            separators=(",", ":"),
+        ).encode
 
     def __call__(
         self, environ: dict[str, Any], start_response: Callable[..., Any]
@@ -96,15 +118,12 @@ class FastPolls:
     ) -> Iterable[bytes]:
         """The answer as the Flask view sends it: jsonify()'s body outside debug mode (compact
         JSON and a newline), the app's headers, the request id, its metrics and access line."""
-        config = self.app.config
-        json = self.app.json
-        body = f"{json.dumps(said, separators=(',', ':'))}\n".encode()
-        trusted = bool(config.get("TRUST_REQUEST_ID", False))
-        rid = request_log.new_id(environ.get("HTTP_X_REQUEST_ID", ""), trusted)
+        body = f"{self._encode(said)}\n".encode()
+        rid = request_log.new_id(environ.get("HTTP_X_REQUEST_ID", ""), self._trusted)
         headers = [
-            ("Content-Type", getattr(json, "mimetype", "application/json")),
+            self._content_type,
             ("Content-Length", str(len(body))),
-            *hardening(config, private=True),
+            *self._hardening,
             ("X-Request-Id", rid),
         ]
         start_response("200 OK", headers)
@@ -130,12 +149,13 @@ class FastPolls:
         except Exception:  # noqa: BLE001 - Flask's path meets it again and answers it
             return None
         try:
-            if prefix == "c":  # the link, the header and the drafts' signature in one query
-                watched = open_watched(db, token)
-                said = None if watched is None else answer_of(db, prefix, watched[1], watched[2])
-            else:
-                opened = open_stream(db, token)
-                said = None if opened is None else answer_of(db, prefix, opened[1])
+            # The link, the header and a chronicle's drafts' signature in one query.
+            row = polled(db, token, with_drafts=prefix == "c")
+            said = None
+            if row is not None:
+                kind, version, status, signature = row
+                loaded = json.loads(status) if prefix == "c" and status else None
+                said = said_of(prefix, kind, version, loaded, str(signature))
             if db.conn.in_transaction:
                 db.conn.rollback()
         except Exception:  # noqa: BLE001 - as above; this connection is not trusted again
