@@ -7,11 +7,12 @@ its minimal server-sent-events stream pushing a number the bench signals.
 1. Requests/s (wrk, 32 loopback connections): hello, the version endpoint, the play page and
    the API's state, interleaved round by round; medians and the ratio to hello.
 2. The last watcher to hold each change. WATCHERS clients each load the play page (keeping the
-   session cookie it sets, as a browser does), hold its stream (``/c/<t>/events``) and, on each
-   new version, fetch the page's fragment over a kept-alive connection of their own with that
-   cookie, as the play page's script does. For each command, the time from
-   sending it to the moment the *last* watcher holds the new fragment; p50/p99 over the
-   commands. Idle, then while books are made (one PDF at a time, each waited for: the bench
+   session cookie it sets, as a browser does) and hold its stream (``/c/<t>/events?part=play``)
+   as the play page's script does: a change that comes with the page's part is shown from it
+   (its secrets filled in); one that does not is fetched over a kept-alive connection of the
+   watcher's own with that cookie. For each command, the time from sending it to the moment
+   the *last* watcher holds the new fragment; p50/p99 over the commands. Once more idle with
+   streams that carry no part (every watcher fetches the fragment: the fallback's cost). Idle, then while books are made (one PDF at a time, each waited for: the bench
    leaves no job behind). The same for the bare push, whose watchers fetch hello.
 3. What idle watchers cost: the server's CPU (master, workers, export supervisor) over a quiet
    spell with no watcher, then with WATCHERS idle streams open.
@@ -116,6 +117,8 @@ class Watcher:
         self.port, self.events, self.fragment, self.seen = port, events, fragment, seen
         self.shown = -1
         self.cookie = ""
+        self.secrets: dict[str, str] = {}
+        self.html = b""  # the live part shown last
         self.fetcher: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self.ready = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
@@ -143,12 +146,14 @@ class Watcher:
 
     async def on_event(self, block: bytes) -> None:
         lines = block.decode().split("\n")
-        if any(line.startswith("event:") for line in lines):
+        name = next((line[7:] for line in lines if line.startswith("event: ")), "message")
+        if name not in ("message", "part"):
             return  # a ping
         data = "\n".join(line[6:] for line in lines if line.startswith("data: "))
         if not data.strip():
             return
-        answer = json.loads(data)
+        said = json.loads(data)
+        answer = said["answer"] if name == "part" else said
         version = answer["version"] if isinstance(answer, dict) else int(answer)
         if self.shown < 0:
             self.shown = version  # the page is already showing this one
@@ -156,7 +161,13 @@ class Watcher:
             return
         if version != self.shown:
             self.seen["event"].setdefault(version, []).append(time.monotonic())
-            await self.fetch()
+            if name == "part":  # shown from the event, as live.js fills it
+                names = said["secrets"]
+                self.html = "".join(
+                    p if isinstance(p, str) else self.secrets[names[p]] for p in said["parts"]
+                ).encode()
+            else:
+                await self.fetch()
             self.shown = version
             self.seen["fragment"].setdefault(version, []).append(time.monotonic())
 
@@ -168,15 +179,19 @@ class Watcher:
 
     async def open_page(self) -> None:
         """Load the page first, as a browser does before its script opens the stream."""
-        head = await self.get(self.fragment.split("?", 1)[0])
+        head, body = await self.get(self.fragment.split("?", 1)[0])
         found = re.search(rb"(?im)^set-cookie: ([^;\r\n]+)", head)
         self.cookie = found.group(1).decode() if found else ""
+        csrf = re.search(rb'data-csrf="([^"]+)"', body)
+        link = re.search(rb"/c/([^/]+)/", self.fragment.encode())
+        if csrf and link:
+            self.secrets = {"csrf": csrf.group(1).decode(), "link": link.group(1).decode()}
 
     async def fetch(self) -> None:
-        await self.get(self.fragment)
+        _head, self.html = await self.get(self.fragment)
 
-    async def get(self, path: str) -> bytes:
-        """GET ``path`` on the kept-alive connection; its answer's head."""
+    async def get(self, path: str) -> tuple[bytes, bytes]:
+        """GET ``path`` on the kept-alive connection; its answer's head and body."""
         for _attempt in range(2):
             try:
                 if self.fetcher is None:
@@ -186,10 +201,10 @@ class Watcher:
                 await writer.drain()
                 head = await reader.readuntil(b"\r\n\r\n")
                 length = int(re.search(rb"(?i)content-length: (\d+)", head).group(1))  # type: ignore[union-attr]
-                await reader.readexactly(length)
+                body = await reader.readexactly(length)
                 if b" 200 " not in head.split(b"\r\n", 1)[0]:
                     raise RuntimeError(f"{path} answered {head[:40]!r}")
-                return head
+                return head, body
             except (ConnectionError, asyncio.IncompleteReadError):
                 self.fetcher = None  # the server closed the idle connection: open another
         raise RuntimeError(f"{path}: the connection closed twice")
@@ -275,7 +290,12 @@ def hello_change(hello: Hello) -> object:
 async def live_run(port: int, events: str, fragment: str, count: int, changes: int, change: object):  # type: ignore[no-untyped-def]
     watchers, seen = await open_watchers(port, events, fragment, count)
     try:
-        return await last_watcher(watchers, seen, changes, change)
+        run = await last_watcher(watchers, seen, changes, change)
+        for watcher in watchers[:3]:  # what each showed is what its fetch answers now
+            _head, body = await watcher.get(watcher.fragment)
+            if body != watcher.html:
+                raise RuntimeError(f"a watcher shows another fragment than {fragment} answers")
+        return run
     finally:
         await close_watchers(watchers)
 
@@ -463,7 +483,7 @@ def main() -> None:
             for _round in range(args.rounds):
                 for name, url in routes.items():  # interleaved: a busy moment hits them all
                     rates[name].append(wrk(url, args.seconds))
-            events, fragment = f"/c/{token}/events", f"/c/{token}/?fragment=1"
+            events, fragment = f"/c/{token}/events?part=play", f"/c/{token}/?fragment=1"
             change = command_change(server.port, token)
             bare_run = asyncio.run(
                 live_run(
@@ -472,6 +492,16 @@ def main() -> None:
             )
             quiet = asyncio.run(
                 live_run(server.port, events, fragment, args.watchers, args.commands, change)
+            )
+            fetching = asyncio.run(  # the stream with no part: every watcher fetches
+                live_run(
+                    server.port,
+                    f"/c/{token}/events",
+                    fragment,
+                    args.watchers,
+                    args.commands,
+                    change,
+                )
             )
             with Books(server.port, token) as books:
                 busy = asyncio.run(
@@ -501,6 +531,7 @@ def main() -> None:
     rows = [
         (f"bare push, {args.watchers} watchers (baseline)", bare_run),
         (f"app, {args.watchers} watchers, idle", quiet),
+        (f"app, {args.watchers} watchers, idle, no part", fetching),
         (f"app, {args.watchers} watchers, PDFs being made", busy),
         (f"bare push, {args.many} watchers (baseline)", bare_many),
         (f"app, {args.many} watchers", many),

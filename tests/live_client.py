@@ -15,9 +15,16 @@ class Event:
 class EventStream:
     """``GET path`` held open; ``next()`` waits (up to ``timeout`` seconds) for the next event."""
 
-    def __init__(self, port: int, path: str, timeout: float = 30, host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        port: int,
+        path: str,
+        timeout: float = 30,
+        host: str = "127.0.0.1",
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.conn = http.client.HTTPConnection(host, port, timeout=timeout)
-        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
         self.response = self.conn.getresponse()
         self.status = self.response.status
         self.headers = self.response.headers

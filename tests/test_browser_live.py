@@ -33,11 +33,13 @@ def two_pages(browser: Browser) -> Iterator[tuple[Page, Page]]:
 
 
 def open_both(
-    host: Page, reader: Page, live_server: str, tmp_path: Path
+    host: Page, reader: Page, live_server: str, tmp_path: Path, seat: int | None = None
 ) -> tuple[str, str, list[str]]:
-    """The host's and a reader's play pages; the reader's requests to the version endpoint."""
+    """The host's and a reader's play pages (or, with ``seat``, a player's); the reader's
+    requests to the version endpoint."""
     created = host.request.post(f"{live_server}/api/v1/chronicles", data=SETUP).json()
-    reader_token = capabilities.issue(connect(tmp_path / "test.sqlite3"), created["id"], "reader")
+    role = "reader" if seat is None else "seat"
+    reader_token = capabilities.issue(connect(tmp_path / "test.sqlite3"), created["id"], role, seat)
     polls: list[str] = []
     reader.on("request", lambda r: polls.append(r.url) if r.url.endswith("/version") else None)
     host.goto(f"{live_server}/c/{created['host_token']}/?lang=en")
@@ -57,19 +59,52 @@ def test_a_move_on_one_page_reaches_another_through_its_stream(
     two_pages: tuple[Page, Page], live_server: str, tmp_path: Path
 ) -> None:
     host, reader = two_pages
-    _host_token, _reader_token, polls = open_both(host, reader, live_server, tmp_path)
+    fetched: list[str] = []
+    reader.on("request", lambda r: fetched.append(r.url) if "fragment=1" in r.url else None)
+    _host_token, seat_token, polls = open_both(host, reader, live_server, tmp_path, seat=1)
     expect(reader.locator("#live")).to_have_attribute("data-live-transport", "stream")
     version = move(host)
     expect(reader.locator(".table-layout")).to_have_attribute("data-version", version)
     expect(reader.locator(".drawn-card")).to_be_visible()
     assert polls == [], "a page that holds a stream does not poll"
+    assert fetched == [], "the change came with its part: nothing to fetch"
+    # The pushed part holds the player's own secrets, filled in by the page: its forms post.
+    csrf = reader.locator("#live").get_attribute("data-csrf")
+    fields = reader.locator("#live form input[name=csrf_token]").all()
+    assert csrf and fields, "the player may set the drawn prompt aside"
+    assert {field.get_attribute("value") for field in fields} == {csrf}
+    actions = [f.get_attribute("action") or "" for f in reader.locator("#live form").all()]
+    assert all(f"/c/{seat_token}/" in action for action in actions), actions
+
+
+def test_a_stream_with_no_part_fetches_the_fragment(
+    two_pages: tuple[Page, Page], live_server: str, tmp_path: Path
+) -> None:
+    host, reader = two_pages
+    fetched: list[str] = []
+    reader.on("request", lambda r: fetched.append(r.url) if "fragment=1" in r.url else None)
+    without_part(reader)
+    open_both(host, reader, live_server, tmp_path)
+    expect(reader.locator("#live")).to_have_attribute("data-live-transport", "stream")
+    version = move(host)
+    expect(reader.locator(".table-layout")).to_have_attribute("data-version", version)
+    expect(reader.locator(".drawn-card")).to_be_visible()
+    assert fetched, "a change with no part is fetched"
+
+
+def without_part(page: Page) -> None:
+    """The page's stream asked for without its part (as a page of a card table holds it)."""
+    page.route(
+        "**/events?part=*",
+        lambda route: route.continue_(url=route.request.url.split("?", 1)[0]),
+    )
 
 
 def test_a_blocked_stream_falls_back_to_polling(
     two_pages: tuple[Page, Page], live_server: str, tmp_path: Path
 ) -> None:
     host, reader = two_pages
-    reader.route("**/events", lambda route: route.abort())  # a proxy that does not pass it
+    reader.route("**/events*", lambda route: route.abort())  # a proxy that does not pass it
     _host_token, _reader_token, polls = open_both(host, reader, live_server, tmp_path)
     expect(reader.locator("#live")).to_have_attribute("data-live-transport", "poll")
     version = move(host)
@@ -82,6 +117,7 @@ def test_only_a_200_fragment_replaces_the_live_part(
     two_pages: tuple[Page, Page], live_server: str, tmp_path: Path
 ) -> None:
     host, reader = two_pages
+    without_part(reader)  # the fragment is fetched after the change
     open_both(host, reader, live_server, tmp_path)
     expect(reader.locator("#live")).to_have_attribute("data-live-transport", "stream")
     shown = reader.locator(".table-layout").get_attribute("data-version")
@@ -99,3 +135,21 @@ def test_only_a_200_fragment_replaces_the_live_part(
     reader.unroute("**/?fragment=1")  # the server answers again: the page catches up by itself
     expect(reader.locator(".table-layout")).to_have_attribute("data-version", version)
     expect(note).to_have_count(0)
+
+
+def test_the_story_page_shows_each_change_from_its_stream(
+    two_pages: tuple[Page, Page], live_server: str, tmp_path: Path
+) -> None:
+    host, reader = two_pages
+    fetched: list[str] = []
+    reader.on("request", lambda r: fetched.append(r.url) if "fragment=1" in r.url else None)
+    _host_token, reader_token, _polls = open_both(host, reader, live_server, tmp_path)
+    reader.goto(f"{live_server}/c/{reader_token}/story?lang=en")
+    region = reader.locator("#live-story")
+    expect(region).to_have_attribute("data-live-transport", "stream")
+    region.evaluate("r => r.querySelectorAll('*').forEach(e => { e.dataset.before = '1'; })")
+    assert reader.locator("#live-story [data-before]").count() > 0
+    move(host)
+    expect(reader.locator("#live-story [data-before]")).to_have_count(0)  # shown anew
+    expect(reader.locator("#live-story > *").first).to_be_visible()
+    assert fetched == [], "the change came with the story's part: nothing to fetch"

@@ -121,7 +121,7 @@ def test_a_crowded_turn_on_a_phone_is_chosen_step_by_step(browser: Browser, serv
     token, flat = crowded_table(served, seed=3)
     before = load(served.app, token).version
     page = browser.new_page()
-    page.route("**/events", lambda route: route.abort())  # polling, so a refresh can be forced
+    page.route("**/events*", lambda route: route.abort())  # polling, so a refresh can be forced
     try:
         open_as_ann(page, served, token)
         SHOTS.mkdir(parents=True, exist_ok=True)

@@ -42,7 +42,7 @@ def test_a_polling_page_stops_following_a_revoked_link(
     created = page.request.post(f"{live_server}/api/v1/chronicles", data=SETUP).json()
     db = connect(tmp_path / "test.sqlite3")
     reader = capabilities.issue(db, created["id"], "reader")
-    page.route("**/events", lambda route: route.abort())  # no stream: the page polls
+    page.route("**/events*", lambda route: route.abort())  # no stream: the page polls
     page.goto(f"{live_server}/c/{reader}/?lang=en")
     live = page.locator("#live")
     expect(live).to_have_attribute("data-live-transport", "poll")

@@ -12,6 +12,7 @@ import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from live_client import EventStream
@@ -118,6 +119,66 @@ def test_a_stream_carries_no_secret(server: Server) -> None:
             "version",
             "phase",
         } | set(json.loads(version_body(server.port, f"/c/{token}/version")))
+    finally:
+        stream.close()
+
+
+def filled(said: dict[str, Any], secrets: dict[str, str]) -> str:
+    """A pushed part's HTML with the page's own secrets put in, as ``live.js`` fills it."""
+    names = said["secrets"]
+    return "".join(p if isinstance(p, str) else secrets[names[p]] for p in said["parts"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_page_that_asks_for_its_part_gets_it_with_each_change_as_it_would_fetch_it(
+    server: Server, lang: str
+) -> None:
+    token = new_chronicle(server.port)
+    browser = Browser(f"http://127.0.0.1:{server.port}")
+    if lang == "ja":  # chosen on the page, as the language menu does: the session says so
+        browser.post_form("/language", {"lang": "ja", "next": "/"})
+    page = browser.get(f"/c/{token}/").text
+    assert f'<html lang="{lang}">' in page
+    found = re.search(r'data-csrf="([^"]+)"', page)
+    assert found, "the page says its CSRF token for the parts it is pushed"
+    secrets = {"csrf": found.group(1), "link": token}
+    cookie = "; ".join(f"{c.name}={c.value}" for c in browser.cookies)
+    fragments = {"play": f"/c/{token}/?fragment=1", "story": f"/c/{token}/story?fragment=1"}
+    streams = {
+        part: EventStream(server.port, f"/c/{token}/events?part={part}", headers={"Cookie": cookie})
+        for part in fragments
+    }
+    try:
+        for stream in streams.values():
+            first = stream.next()
+            assert first is not None and first.name == "message"  # what the page was made with
+        rng = random.Random(5)
+        for _ in range(4):
+            version = step(server.port, token, rng)
+            answer = json.loads(version_body(server.port, f"/c/{token}/version"))
+            for part, stream in streams.items():
+                pushed = stream.next()
+                assert pushed is not None and pushed.name == "part", part
+                said = json.loads(pushed.data)
+                assert said["answer"] == answer and answer["version"] == version
+                assert filled(said, secrets) == browser.get(fragments[part]).text
+        for stream in streams.values():  # the same bytes for every viewer of the link
+            assert token.encode() not in stream.raw
+            assert secrets["csrf"].encode() not in stream.raw
+    finally:
+        for stream in streams.values():
+            stream.close()
+
+
+def test_a_part_the_stream_does_not_have_is_not_pushed(server: Server) -> None:
+    token = new_chronicle(server.port)
+    stream = EventStream(server.port, f"/c/{token}/events?part=links")
+    try:
+        assert stream.next() is not None
+        version = step(server.port, token, random.Random(2))
+        changed = stream.next()
+        assert changed is not None and changed.name == "message"
+        assert json.loads(changed.data)["version"] == version
     finally:
         stream.close()
 

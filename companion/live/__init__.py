@@ -8,6 +8,6 @@ from __future__ import annotations
 
 from companion.store.signal import changed
 
-from .stream import init_app, respond
+from .stream import Part, init_app, respond
 
-__all__ = ["changed", "init_app", "respond"]
+__all__ = ["Part", "changed", "init_app", "respond"]

@@ -8,6 +8,14 @@ asked of the version endpoint itself, through the app, with no cookie: whatever 
 adds is pushed as it is, and a stream shows only what the link may see. When the link stops
 opening the stream (revoked), the stream sends a ``gone`` event and ends; when the process
 stops, it ends, and the browser connects again (``retry``) to another process.
+
+A page may ask for its live part with the changes (``Part``: the chronicle's play page and
+story). Then a change whose part the app could make from its page cache comes as one ``part``
+event instead: the version answer and the part's HTML in pieces, with the places of the
+viewer's secrets (its CSRF token, its link) left for the page to fill with its own. So the
+event is the same bytes for every watcher of that link and language, made once per change and
+process, and holds no secret; the page needs no second request to show the change. A part the
+cache cannot give (a page showing a link's own kept words) is not pushed: the page fetches it.
 """
 
 from __future__ import annotations
@@ -15,14 +23,16 @@ from __future__ import annotations
 import io
 import json
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from flask import Flask, current_app, request, url_for
+from flask import Flask, current_app, request, session, url_for
 from werkzeug.wrappers import Response
 
 from companion.base import metrics
+from companion.base.languages import LANGUAGES
 from companion.store.signal import Listener
 
 from .hub import Hub, Watcher
@@ -62,6 +72,20 @@ class Answer:
     content_type: str
 
 
+# What the app kept of a page it just made for an internal request (its environ): the page's
+# pieces, each secret's place as its index into the names given beside them; None: not kept.
+PartsOf = Callable[[Flask, dict[str, Any]], "tuple[list[str | int], tuple[str, ...]] | None"]
+
+
+@dataclass(frozen=True)
+class Part:
+    """The live part of a page, pushed with each change: the path (and query) the page fetches
+    it at, and how to read back the pieces the app kept of it."""
+
+    path: str
+    parts_of: PartsOf
+
+
 class Live:
     """The app's live streams: the hub of this process and the listener that wakes it."""
 
@@ -98,8 +122,9 @@ def live_of(app: Flask) -> Live:
     return live
 
 
-def respond(stream_id: str, endpoint: str, **values: Any) -> Response:
-    """The event stream for ``stream_id`` whose events are what ``endpoint`` answers.
+def respond(stream_id: str, endpoint: str, part: Part | None = None, **values: Any) -> Response:
+    """The event stream for ``stream_id`` whose events are what ``endpoint`` answers, with
+    ``part`` pushed beside each change when the page asked for it.
 
     When the version endpoint does not answer 200 (the link opens nothing), that answer is
     given instead of a stream.
@@ -107,13 +132,22 @@ def respond(stream_id: str, endpoint: str, **values: Any) -> Response:
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     environ = _environ(request.environ, url_for(endpoint, **values), request.script_root)
     key: Hashable = (environ["PATH_INFO"], *(environ.get(k) for k in _KEYED))
+    pushed = None
+    if part is not None:  # the part in the viewer's language, asked with no cookie
+        path, _, query = part.path.partition("?")
+        chosen = request.args.get("lang") or session.get("lang")  # as the page chooses
+        lang = f"lang={chosen}" if chosen in LANGUAGES else ""
+        part_environ = _environ(request.environ, path, request.script_root)
+        asked = "&".join(q for q in (query, lang) if q)
+        part_environ.update(QUERY_STRING=asked, HTTP_ACCEPT="text/html")
+        pushed = Pushed(part, part_environ, (key, path, query, lang))
     watcher = live_of(app).started().watch(stream_id)
-    first = ask(app, environ)
+    first = ask(app, dict(environ))
     if first.status != 200:
         watcher.close()
         return Response(first.body, first.status, content_type=first.content_type)
     response = Response(
-        _events(app, watcher, key, environ, first), content_type="text/event-stream"
+        _events(app, watcher, key, environ, first, pushed), content_type="text/event-stream"
     )
     response.headers.update(HEADERS)
     metrics.watchers(+1)
@@ -141,8 +175,32 @@ def _environ(outer: dict[str, Any], path: str, script_root: str) -> dict[str, An
     return environ
 
 
+@dataclass(frozen=True)
+class Pushed:
+    """A stream's part: what it is, the internal request for it, and the key its watchers
+    share one event under."""
+
+    part: Part
+    environ: dict[str, Any]
+    key: Hashable
+
+    def event(self, app: Flask, answer: Answer) -> bytes | None:
+        """The ``part`` event for the change ``answer`` tells of, or None when the app did not
+        make the part from its page cache (the page fetches it then)."""
+        environ = dict(self.environ)
+        made = ask(app, environ)
+        kept = self.part.parts_of(app, environ) if made.status == 200 else None
+        if kept is None:
+            return None
+        parts, secrets = kept
+        said = {"answer": json.loads(answer.body), "parts": parts, "secrets": secrets}
+        data = json.dumps(said, ensure_ascii=False, separators=(",", ":")).encode()
+        return event(data, "part")
+
+
 def ask(app: Flask, environ: dict[str, Any]) -> Answer:
-    """What the app answers to the internal version request ``environ``."""
+    """What the app answers to the internal request ``environ`` (a version, or a part); the
+    app may mark ``environ`` with what it kept of the answer."""
     started: dict[str, Any] = {}
 
     def start_response(status: str, headers: list[tuple[str, str]], _exc: Any = None) -> Any:
@@ -150,7 +208,8 @@ def ask(app: Flask, environ: dict[str, Any]) -> Answer:
         return lambda _data: None
 
     with app.app_context():  # its own ``g``: its own database connection, given back at once
-        body = app.wsgi_app(dict(environ, **{"wsgi.input": io.BytesIO(b"")}), start_response)
+        environ["wsgi.input"] = io.BytesIO(b"")
+        body = app.wsgi_app(environ, start_response)
         try:
             data = b"".join(body)
         finally:
@@ -169,7 +228,12 @@ def event(data: bytes, name: str | None = None) -> bytes:
 
 
 def _events(
-    app: Flask, watcher: Watcher, key: Hashable, environ: dict[str, Any], first: Answer
+    app: Flask,
+    watcher: Watcher,
+    key: Hashable,
+    environ: dict[str, Any],
+    first: Answer,
+    pushed: Pushed | None,
 ) -> Iterator[bytes]:
     hub = watcher.hub
     yield f"retry: {RETRY_MS}\n".encode() + event(first.body)
@@ -183,7 +247,7 @@ def _events(
             continue
         if hub.closing:
             break
-        answer = watcher.answer(key, lambda: ask(app, environ))
+        answer = watcher.answer(key, lambda: ask(app, dict(environ)))
         if answer is None or answer.status >= 500:
             continue  # the database is away for a moment: the next change or recheck asks again
         if answer.status != 200:  # the link no longer opens the stream
@@ -191,4 +255,7 @@ def _events(
             return
         if answer.body != last:
             last = answer.body
-            yield event(answer.body)
+            part = None
+            if pushed is not None:  # made once per change for every watcher of the same part
+                part = watcher.answer(pushed.key, partial(pushed.event, app, answer))
+            yield part or event(answer.body)

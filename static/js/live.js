@@ -9,7 +9,8 @@
   const STREAM_AGAIN_MS = 60000; // while polling, try a stream again this often
   const FAILURES = 3; // stream errors in a row before polling takes over
 
-  // options: eventsUrl, versionUrl, onAnswer(answer), onGone(status), and the element whose
+  // options: eventsUrl, versionUrl, onAnswer(answer), onGone(status), onPart(part) (a change
+  // pushed with the page's live part, before its answer), and the element whose
   // data-live-transport says how it is followed: "stream", "poll" or "stopped".
   function follow(options) {
     let source = null;
@@ -47,16 +48,28 @@
       source = new EventSource(options.eventsUrl);
       let heard = false;
       arm(FIRST_EVENT_MS);
-      source.onmessage = function (event) {
+      function heardNow() {
         heard = true;
         failures = 0;
         stopPolling();
         say("stream");
         arm(SILENT_MS);
+      }
+      source.onmessage = function (event) {
+        heardNow();
         let answer = null;
         try { answer = JSON.parse(event.data); } catch (e) { return; }
         deliver(answer);
       };
+      // A change with the page's live part: kept for the page, then its answer as any other.
+      source.addEventListener("part", function (event) {
+        heardNow();
+        let part = null;
+        try { part = JSON.parse(event.data); } catch (e) { return; }
+        if (!part || !part.answer) return;
+        if (!stopped && options.onPart) options.onPart(part);
+        deliver(part.answer);
+      });
       source.addEventListener("ping", function () { arm(SILENT_MS); });
       source.addEventListener("gone", function (event) {
         let status = 404;
@@ -112,29 +125,49 @@
     return { stop: stop, polling: function () { return pollTimer !== null; } };
   }
 
-  window.CompanionLive = { follow: follow };
+  // A pushed part's HTML for ``answer``, its secrets filled from ``element``'s data (the
+  // page's CSRF token and link); null when it is for another change or a secret is missing.
+  function partHtml(part, answer, element) {
+    if (!part || part.answer.version !== answer.version) return null;
+    if (typeof part.answer.drafts === "string" && part.answer.drafts !== answer.drafts) return null;
+    const secrets = (part.secrets || []).map(function (name) { return element.dataset[name]; });
+    let html = "";
+    for (const piece of part.parts) {
+      if (typeof piece === "string") { html += piece; continue; }
+      if (typeof secrets[piece] !== "string" || !secrets[piece]) return null;
+      html += secrets[piece];
+    }
+    return html;
+  }
 
-  // A page's live region (the story's chapters, the end of a life): fetched again when the
-  // version changes; only a 200 answer replaces it.
+  window.CompanionLive = { follow: follow, partHtml: partHtml };
+
+  // A page's live region (the story's chapters, the end of a life): shown from the part pushed
+  // with the change, else fetched again when the version changes; only a 200 answer replaces it.
   document.querySelectorAll("[data-live-region]").forEach(function (region) {
     let shown = Number(region.dataset.version);
     let busy = false;
+    let pushed = null; // the newest part the stream carried
+    function show(html) {
+      const template = document.createElement("template");
+      template.innerHTML = html;
+      region.replaceChildren(template.content);
+    }
     const follower = follow({
       element: region,
       eventsUrl: region.dataset.eventsUrl,
       versionUrl: region.dataset.versionUrl,
+      onPart: function (part) { pushed = part; },
       onAnswer: function (answer) {
         if (busy || answer.version === shown) return;
+        const html = partHtml(pushed, answer, region);
+        pushed = null;
+        if (html !== null) { show(html); shown = answer.version; return; }
         busy = true;
         fetch(region.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
           .then(function (r) {
             if (!r.ok) return;
-            return r.text().then(function (html) {
-              const template = document.createElement("template");
-              template.innerHTML = html;
-              region.replaceChildren(template.content);
-              shown = answer.version;
-            });
+            return r.text().then(function (html) { show(html); shown = answer.version; });
           })
           .catch(function () { /* the next change tries again */ })
           .finally(function () { busy = false; });

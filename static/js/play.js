@@ -270,6 +270,7 @@
   // for someone else's typing waits (and while an input method composes, every refresh waits).
   let wanted = version;
   let pendingDrafts = null; // a drafts signature the page does not show yet
+  let pushed = null; // the newest live part the stream carried with a change
   let waiting = null;
   function onAnswer(answer) {
     if (!answer) return;
@@ -295,6 +296,15 @@
     }
     if (pendingDrafts !== null) knownDrafts = pendingDrafts;
     pendingDrafts = null;
+    // The part pushed with this change, when the stream carried it: no request needed.
+    const html = window.CompanionLive.partHtml(pushed, { version: wanted, drafts: knownDrafts }, live);
+    pushed = null;
+    if (html !== null) {
+      unrefreshed(false);
+      swap(html);
+      if (wanted !== version && !document.getElementById("link-gone")) later(0);
+      return;
+    }
     busy = true;
     let ok = false;
     fetch(live.dataset.fragmentUrl, { credentials: "same-origin", cache: "no-store" })
@@ -324,5 +334,6 @@
   focusAfterOwnMove();
   animateDice(live);
   const follower = window.CompanionLive.follow({ element: live, eventsUrl: live.dataset.eventsUrl,
-    versionUrl: live.dataset.versionUrl, onAnswer: onAnswer, onGone: gone });
+    versionUrl: live.dataset.versionUrl, onAnswer: onAnswer, onGone: gone,
+    onPart: function (part) { pushed = part; } });
 })();

@@ -56,6 +56,8 @@ bp = Blueprint("chronicle", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
 log = logging.getLogger("companion.chronicle")
 ROLLS = ("roll", "reroll", "sacrifice", "token")
+# The live parts a chronicle's page may have pushed with each change (``?part=`` of its stream).
+LIVE_PARTS = {"play": "chronicle.play", "story": "story.log"}
 
 
 def page_context(token: str, cap: Capability, chronicle: chronicles.Chronicle) -> dict[str, Any]:
@@ -159,7 +161,8 @@ def version(token: str) -> Response:
 def events(token: str) -> Response:
     """The version answer, pushed to open pages each time it changes (server-sent events)."""
     cap = capability_for(token, chronicles.KIND)
-    return live.respond(cap.stream_id, "chronicle.version", token=token)
+    part = streams.live_part(LIVE_PARTS, token=token)
+    return live.respond(cap.stream_id, "chronicle.version", part, token=token)
 
 
 @bp.post("/turn")

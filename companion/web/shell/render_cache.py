@@ -27,6 +27,8 @@ SIGNED_BYTES = 256 * 1024
 Parts = list[bytes | int]  # the HTML's pieces, and between them the index of the secret cut there
 # Where a whole answer made of kept parts says so (``page_bytes``), in the request's environ.
 REPLAYABLE = "companion.replayable"
+# The secrets cut out of every page, in the order of their indexes in its parts.
+SECRETS = ("csrf", "link")
 
 
 def cut(html: str, secrets: list[str]) -> Parts:
@@ -82,7 +84,7 @@ def page_bytes(key: Hashable, render: Callable[[], str], *, token: str) -> bytes
     """As ``cached_bytes``, for a whole answer: the request is marked with the key and the
     secrets it was filled with, so the same request can be answered again from the same parts
     while nothing it was made from has changed (``web.shell.replay``)."""
-    secrets = [csrf_token(), token]
+    secrets = [csrf_token(), token]  # as SECRETS names them
     body = _served(key, render, secrets)
     request.environ[REPLAYABLE] = (key, secrets, request.endpoint or "unmatched")
     return body
@@ -92,6 +94,20 @@ def kept_parts(app: Flask, key: Hashable) -> Parts | None:
     """The parts kept for ``key`` in ``app``'s page cache, if they still are."""
     parts = app.extensions["companion.render_cache"].get(key)
     return parts if isinstance(parts, list) else None
+
+
+def live_parts(
+    app: Flask, environ: dict[str, object]
+) -> tuple[list[str | int], tuple[str, ...]] | None:
+    """A page ``app`` just made from kept parts for the internal request ``environ``, as a live
+    stream pushes it: its pieces of text and, between them, the index into ``SECRETS`` of the
+    secret cut there, for the page to fill with its own. None when the page was not kept."""
+    marked = environ.get(REPLAYABLE)
+    parts = kept_parts(app, marked[0]) if isinstance(marked, tuple) else None
+    if parts is None:
+        return None
+    text = [p.decode("utf-8", "replace") if isinstance(p, bytes) else p for p in parts]
+    return text, SECRETS
 
 
 def _served(key: Hashable, render: Callable[[], str], secrets: list[str]) -> bytes:

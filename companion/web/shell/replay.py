@@ -1,7 +1,8 @@
 """The same request answered again in front of Flask, while nothing its page is made from changed.
 
-An open page reloads its live part each time its stream changes, and every watcher of a table
-asks for the same few pages; between two changes each of those answers is the same bytes.
+An open page whose stream carries no part fetches its live part after each change, and every
+watcher of a table asks for the same few pages; between two changes each of those answers is the
+same bytes.
 A page served from the render cache (``render_cache.page_bytes``) marks its request with the
 cache key and the secrets it was filled with. ``Replay`` keeps, for each such request, the
 answer's headers, that key and the row of the store the page was made from
@@ -33,6 +34,7 @@ from companion.web.shell.render_cache import REPLAYABLE, fill, kept_parts
 
 # The pages watchers ask for again and again: a chronicle's play page and story (with their
 # live fragments), a card table.
+LIVE = "companion.live"  # a live stream's internal request: made by Flask, never kept here
 PATH = re.compile(rf"/(?:c/({TOKEN_PATTERN})/(?:story)?|t/({TOKEN_PATTERN})/)")
 # Headers that differ between two asks of the same page without changing it.
 UNKEYED = frozenset({"HTTP_X_REQUEST_ID"})
@@ -84,7 +86,7 @@ class Replay:
         self.hits = 0
 
     def __call__(self, environ: Environ, start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if environ.get("REQUEST_METHOD") != "GET" or self.app.debug:
+        if environ.get("REQUEST_METHOD") != "GET" or self.app.debug or LIVE in environ:
             return self.wsgi_app(environ, start_response)
         found = PATH.fullmatch(environ.get("PATH_INFO", ""))
         if found is None:

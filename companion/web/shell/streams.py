@@ -3,8 +3,10 @@
 A stream (a chronicle or a card table) is opened by its link; a link that opens nothing gets one
 error page (404, or JSON when asked). A refused form (the rules, or a post at an old version) is
 answered with a redirect to the page as it stands, its sentence flashed: Back and Reload then
-never ask to send a form again. A client that asks for JSON gets the status (409 when stale). Open pages poll the stream's version and fetch a live fragment, rendered once
-per version and kind of viewer through the render cache.
+never ask to send a form again. A client that asks for JSON gets the status (409 when stale). Open pages hold the stream's
+events (or poll its version) and show its live fragment, rendered once per version and kind of
+viewer through the render cache: pushed with the change where the page asked (``live_part``),
+fetched otherwise.
 """
 
 from __future__ import annotations
@@ -22,19 +24,21 @@ from flask import (
     redirect,
     render_template,
     request,
+    url_for,
 )
 from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
+from companion.live import Part
 from companion.store.capabilities import TOKEN_PATTERN, Capability
 from companion.store.db import get_db
 from companion.store.events import Stream as Header
 from companion.store.events import UnknownStreamError
 from companion.text.wording import gettext as _
 from companion.web.shell.access import open_link
-from companion.web.shell.render_cache import cached, page_bytes
+from companion.web.shell.render_cache import cached, live_parts, page_bytes
 
 Stream = TypeVar("Stream")
 Loader = Callable[[Any, str, Header], Stream]
@@ -206,6 +210,14 @@ def cached_page(key: tuple[Hashable, ...], token: str, render: Page) -> bytes:
 def cached_part(key: tuple[Hashable, ...], token: str, render: Page) -> Markup:
     """A part of a page ``render`` makes, rendered once per ``key``, to put in a template."""
     return cached(key, render, token=token)
+
+
+def live_part(parts: Mapping[str, str], **values: Any) -> Part | None:
+    """The live part a page's stream pushes with each change: the fragment of the endpoint
+    ``parts`` names for the page's ``?part=`` (None: the page asked for none, or for one this
+    stream has not)."""
+    endpoint = parts.get(request.args.get("part", ""))
+    return Part(url_for(endpoint, fragment=1, **values), live_parts) if endpoint else None
 
 
 def live_fragment(key: tuple[Hashable, ...], template: str, context: dict[str, Any]) -> Markup:
