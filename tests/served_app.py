@@ -14,10 +14,21 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Page
 from werkzeug.serving import make_server
 
-# Holds a page's live updates (its version polls and the fragments a pushed version asks for never
-# answer): what it shows stays as it was when the person pressed, as on a phone whose last update
-# has not come back yet.
-HOLD = """() => { const real = window.fetch;
+# Keeps every live stream a page opens in window.__liveSources, so that HOLD can close them: an
+# init script (``context.add_init_script(TRACK_STREAMS)``), run before any page's own script.
+TRACK_STREAMS = """(() => { const Real = window.EventSource; if (!Real) return;
+  const sources = window.__liveSources = [];
+  window.EventSource = class extends Real {
+    constructor(...args) { super(...args); sources.push(this); } }; })()"""
+
+# Holds a page's live updates: its streams are closed and no new one opens, and its version polls
+# and the fragments a version asks for never answer. What it shows stays as it was when the
+# person pressed, as on a phone whose last update has not come back yet. Needs TRACK_STREAMS.
+HOLD = """() => { if (!window.__liveSources) throw new Error('TRACK_STREAMS was not added');
+  window.__liveSources.forEach((source) => source.close());
+  window.EventSource = class { constructor() { this.readyState = 0; }
+    addEventListener() {} close() {} };
+  const real = window.fetch;
   const held = (url) => String(url).endsWith('/version') || String(url).includes('fragment=1');
   window.fetch = (url, options) => held(url) ? new Promise(() => {}) : real(url, options); }"""
 
