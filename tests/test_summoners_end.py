@@ -5,10 +5,11 @@ from __future__ import annotations
 from summoners_helpers import State, card_of, do, kinds, printed_start
 
 from companion.cardgames.summoners import GAME
-from companion.cardgames.summoners.abilities import end_game_points, icon_counts
+from companion.cardgames.summoners.abilities import end_game_points
 from companion.cardgames.summoners.cards import ICONS, card_ids, kind_of_card
 from companion.cardgames.summoners.cards import kinds as kinds_table
 from companion.cardgames.summoners.engine import new
+from companion.cardgames.summoners.lineup import icon_counts
 from companion.cardgames.summoners.scenario import arrange, begin_turn, stack_deck
 from companion.cardgames.summoners.scoring import final_result
 from companion.cardgames.summoners.state import all_cards

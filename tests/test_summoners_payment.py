@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.cardgames.summoners.abilities import lineup
 from companion.cardgames.summoners.engine import new
+from companion.cardgames.summoners.lineup import lineup
 from companion.cardgames.summoners.memo import Memo, lent
 from companion.cardgames.summoners.payment import affordable, payments
 from companion.cardgames.summoners.scenario import arrange

@@ -8,15 +8,15 @@ from typing import TypedDict
 from .abilities import (
     ask_step,
     assist_triggers,
-    lineup,
     reachable_of,
     resolve,
     take_vp,
-    warded,
 )
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
-from .payment import pay, payment_dict, payment_tuple, pending_payments
+from .lineup import lineup, warded
+from .payjson import payment_dict, payment_tuple
+from .payment import pay, pending_payments
 from .records import Private
 from .state import (
     ALCHEMY_DRAW,
@@ -86,8 +86,15 @@ def _settle(s: State, seat: int, payment: Payment) -> None:
         p["hand"].remove(card)
         p["spirits"].append(card)
         s["turn"]["action"] = "summon"
-        s["events"].append({"type": "summoned", "turn": s["turn_number"], "seat": seat,
-                            "kind": _KIND[card], "paid": payment_dict(payment)})  # fmt: skip
+        s["events"].append(
+            {
+                "type": "summoned",
+                "turn": s["turn_number"],
+                "seat": seat,
+                "kind": _KIND[card],
+                "paid": payment_dict(payment),
+            }
+        )
         s["todo"] += (
             {"step": "phase3", "seat": seat},
             {"step": "on-summon", "seat": seat, "card": card},
@@ -124,8 +131,17 @@ def _act(s: State, seat: int, a: Action, ctx: Await) -> None:
     else:
         raise KeyError(name)  # as reachable_actions(s, seat)[name] would
     s["turn"]["action"] = name
-    s["events"].append({"type": "action", "turn": s["turn_number"], "seat": seat, "action": name,
-                        "number": number, "via": via, "choice": a.get("choice")})  # fmt: skip
+    s["events"].append(
+        {
+            "type": "action",
+            "turn": s["turn_number"],
+            "seat": seat,
+            "action": name,
+            "number": number,
+            "via": via,
+            "choice": a.get("choice"),
+        }
+    )
     s["todo"] += (
         {"step": "phase3", "seat": seat},
         {"step": "triggers", "seat": seat, "action": name},
@@ -302,9 +318,17 @@ def _keep(s: State, seat: int, a: Action, ctx: Await) -> None:
     turn["drawn"] = []
     turn["assisted"] = other
     private: Private = {"seats": [seat], "kinds": [_KIND[card]]}
-    s["events"].append({"type": "assisted", "turn": s["turn_number"], "seat": seat,
-                        "to": neighbour, "kind": _KIND[other], "number": _NUMBER[other],
-                        "private": private})  # fmt: skip
+    s["events"].append(
+        {
+            "type": "assisted",
+            "turn": s["turn_number"],
+            "seat": seat,
+            "to": neighbour,
+            "kind": _KIND[other],
+            "number": _NUMBER[other],
+            "private": private,
+        }
+    )
     if seats[seat]["spirits"]:
         assist_triggers(s, seat, other)
 

@@ -85,11 +85,21 @@ COLOURS = ("black", "green", "red", "yellow", "blue")
 ICONS = ("armour", "shield", "staff", "axe", "sword")
 HOOKS = frozenset(
     {
-        "zero-played", "paid", "on-summon", "on-action", "end-game", "place-on-summon",
-        "self-discount", "end-of-turn", "on-assist", "inquisition-equal", "ward", "discount",
+        "zero-played",
+        "paid",
+        "on-summon",
+        "on-action",
+        "end-game",
+        "place-on-summon",
+        "self-discount",
+        "end-of-turn",
+        "on-assist",
+        "inquisition-equal",
+        "ward",
+        "discount",
         "shift-command",
     }
-)  # fmt: skip
+)
 EFFECTS = frozenset(
     {"vp", "faith", "draw", "stone", "mana", "steal-victim", "steal-each", "cards-per-icon", "trim"}
 )

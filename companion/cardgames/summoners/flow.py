@@ -105,12 +105,26 @@ def _place(s: State, step: Step, got: list[str]) -> None:
     kinds_got = [_KIND[c] for c in got]
     if to == "drawn":
         s["turn"]["drawn"] += got
-        s["events"].append({"type": "refill-drawn", "turn": s["turn_number"], "seat": seat,
-                            "count": len(got), "private": {"seats": [seat], "kinds": kinds_got}})  # fmt: skip
+        s["events"].append(
+            {
+                "type": "refill-drawn",
+                "turn": s["turn_number"],
+                "seat": seat,
+                "count": len(got),
+                "private": {"seats": [seat], "kinds": kinds_got},
+            }
+        )
     elif to == "hand":
         p["hand"] += got
-        s["events"].append({"type": "drew", "turn": s["turn_number"], "seat": seat,
-                            "count": len(got), "private": {"seats": [seat], "kinds": kinds_got}})  # fmt: skip
+        s["events"].append(
+            {
+                "type": "drew",
+                "turn": s["turn_number"],
+                "seat": seat,
+                "count": len(got),
+                "private": {"seats": [seat], "kinds": kinds_got},
+            }
+        )
     elif to == "stone":
         p["stones"] += got
         emit(s, "stones", seat, count=len(got))
@@ -282,8 +296,19 @@ def _end_turn(s: State, step: Step) -> None:
 def start_turn(s: State, seat: int) -> None:
     """Begin ``seat``'s turn: Phase I waits for a card to play."""
     s["turn_number"] = number = s["turn_number"] + 1
-    s["turn"] = {"seat": seat, "played": None, "pairing_card": None, "pairing_num": 0, "base": 0,
-                 "paid": {}, "placed": 0, "drawn": [], "reveal": [], "victim": None, "action": None}  # fmt: skip
+    s["turn"] = {
+        "seat": seat,
+        "played": None,
+        "pairing_card": None,
+        "pairing_num": 0,
+        "base": 0,
+        "paid": {},
+        "placed": 0,
+        "drawn": [],
+        "reveal": [],
+        "victim": None,
+        "action": None,
+    }
     s["events"].append({"type": "turn", "turn": number, "seat": seat})
     s["await"] = {"seat": seat, "phase": "play"}
 

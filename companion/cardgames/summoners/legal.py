@@ -12,17 +12,11 @@ from typing import Any
 
 from companion.cardgames import CardGameRuleError, shown
 
-from .abilities import Lineup, lineup, reachable_of, warded
+from .abilities import reachable_of
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
-from .payment import (
-    COSTS,
-    affordable,
-    lineup_cost,
-    mana_counts,
-    payment_dict,
-    pending_payments,
-    symbols,
-)
+from .lineup import Lineup, lineup, warded
+from .payjson import payment_dict
+from .payment import COSTS, affordable, lineup_cost, mana_counts, pending_payments, symbols
 from .refusals import (
     BAD_CHOICE,
     CANNOT_PAY,
@@ -39,8 +33,11 @@ Counts = tuple[int, ...]
 _KIND = kind_of_card()
 _COLOUR = colour_of_card()
 # kinds with a paid ability -> its cost as (coloured counts, generic count)
-_PAID_COST = {k: symbols(tuple(spec["ability"]["cost"])) for k, spec in kinds().items()
-              if spec["ability"]["hook"] == "paid"}  # fmt: skip
+_PAID_COST = {
+    k: symbols(tuple(spec["ability"]["cost"]))
+    for k, spec in kinds().items()
+    if spec["ability"]["hook"] == "paid"
+}
 
 
 def legal_actions(s: State, seat: int) -> list[Action]:

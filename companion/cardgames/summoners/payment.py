@@ -14,8 +14,8 @@ from operator import itemgetter
 from sys import getsizeof
 from typing import TypedDict, cast
 
-from .abilities import Lineup, lineup
 from .cards import COLOURS, Kind, colour_of_card, kind_of_card, kinds
+from .lineup import Lineup, lineup
 from .memo import LENT, Memo
 from .state import Payment, State
 
@@ -56,8 +56,11 @@ def _self_discounted(spec: Kind) -> tuple[tuple[int, ...], int]:
 _KIND = kind_of_card()
 _ABILITY_COST = {k: tuple(spec["ability"].get("cost", ())) for k, spec in _SPECS.items()}
 _BASE_COST = {k: symbols(tuple(spec["cost"])) for k, spec in _SPECS.items()}
-_SELF_COST = {k: _self_discounted(spec) for k, spec in _SPECS.items()
-              if spec["ability"]["hook"] == "self-discount"}  # fmt: skip
+_SELF_COST = {
+    k: _self_discounted(spec)
+    for k, spec in _SPECS.items()
+    if spec["ability"]["hook"] == "self-discount"
+}
 # kind -> (its cost while no copy of it is in play, its cost once one is), as (colours, generic):
 # ``COSTS[kind][kind in spirits.counts]`` is what the seat pays before the waived symbols
 COSTS = {k: (_SELF_COST.get(k, cost), cost) for k, cost in _BASE_COST.items()}
@@ -283,7 +286,7 @@ def _worked_out(memo: Memo, key: _Key) -> tuple[Payment, ...]:
                 c3 % _RANGE,
                 c4 % _RANGE,
                 stones,
-            ),  # fmt: skip
+            ),
         )
     )
     memo.payments.put(key, found, _KEY_BYTES + getsizeof(found))
@@ -291,9 +294,20 @@ def _worked_out(memo: Memo, key: _Key) -> tuple[Payment, ...]:
 
 
 def _payments(
-    r0: int, r1: int, r2: int, r3: int, r4: int, generic: int, total: int,
-    a0: int, a1: int, a2: int, a3: int, a4: int, stones: int,
-) -> tuple[Payment, ...]:  # fmt: skip
+    r0: int,
+    r1: int,
+    r2: int,
+    r3: int,
+    r4: int,
+    generic: int,
+    total: int,
+    a0: int,
+    a1: int,
+    a2: int,
+    a3: int,
+    a4: int,
+    stones: int,
+) -> tuple[Payment, ...]:
     """The payments of ``total`` cards. Colour by colour, what is spent beyond that colour's
     symbols comes out of the generic symbols (``s0``...``s3`` are the generic symbols left), and
     what is spent after the colours (``l0``...``l3`` are the cards left) is stones. Payments
@@ -329,41 +343,6 @@ def _payments(
                     for x4 in range(lo, hi + 1):
                         found.append((x0, x1, x2, x3, x4, l3 - x4))
     return tuple(found)
-
-
-_PAY_NAMES = (*COLOURS, "stone")
-_PAY_NAME_SET = frozenset(_PAY_NAMES)
-
-
-def payment_dict(payment: Payment) -> dict[str, int]:
-    """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}`` (a fresh dict every time)."""
-    b, g, r, y, u, stones = payment  # the names in _PAY_NAMES order, spelled out: this runs a lot
-    found = {}
-    if b:
-        found["black"] = b
-    if g:
-        found["green"] = g
-    if r:
-        found["red"] = r
-    if y:
-        found["yellow"] = y
-    if u:
-        found["blue"] = u
-    if stones:
-        found["stone"] = stones
-    return found
-
-
-def payment_tuple(pay: object) -> Payment | None:
-    """Parse a payment dict; None when it is malformed."""
-    if not isinstance(pay, dict) or not _PAY_NAME_SET.issuperset(pay):
-        return None
-    for value in pay.values():
-        if not isinstance(value, int) or value < 0:
-            return None
-    get = pay.get
-    return (int(get("black", 0)), int(get("green", 0)), int(get("red", 0)),
-            int(get("yellow", 0)), int(get("blue", 0)), int(get("stone", 0)))  # fmt: skip
 
 
 def pay(s: State, seat: int, payment: Payment) -> tuple[list[str], int]:

@@ -35,8 +35,7 @@ def cheapest_payment(
         cost += use * self.mana_value(colour) + (need[i] - use) * stone
     if stones < 0:
         return None
-    pool = sorted([self.mana_value(c) for c in COLOURS for _ in range(left[c])]
-                  + [stone] * stones)  # fmt: skip
+    pool = sorted([self.mana_value(c) for c in COLOURS for _ in range(left[c])] + [stone] * stones)
     if len(pool) < generic:
         return None
     return cost + sum(pool[:generic])

@@ -13,10 +13,12 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
-from .abilities import lineup, reachable_of
+from .abilities import reachable_of
 from .cards import kind_of_card
 from .legal import _PHASES, _firsts, _paids, _places, _summons, act_variants
-from .payment import mana_counts, payment_dict, pending_payments
+from .lineup import lineup
+from .payjson import payment_dict
+from .payment import mana_counts, pending_payments
 from .state import Action, State
 
 T = TypeVar("T")

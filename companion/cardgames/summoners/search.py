@@ -145,9 +145,19 @@ def _take(pool: list[str], count: int) -> list[str]:
 
 def _turn(view: View) -> Turn:
     command = view["command"]
-    turn: Turn = {"seat": view["active"], "played": None, "pairing_card": None, "pairing_num": 0,
-                  "base": 0, "paid": {}, "placed": 0, "drawn": [], "reveal": [], "victim": None,
-                  "action": None}  # fmt: skip
+    turn: Turn = {
+        "seat": view["active"],
+        "played": None,
+        "pairing_card": None,
+        "pairing_num": 0,
+        "base": 0,
+        "paid": {},
+        "placed": 0,
+        "drawn": [],
+        "reveal": [],
+        "victim": None,
+        "action": None,
+    }
     turn["reveal"] = [c["id"] for c in view["reveal"]]
     if command is not None:
         turn["played"] = _card_id(command["played"])

@@ -297,10 +297,13 @@ def format_table(report: Report) -> str:
         + "  ".join(f"{p + 1}:{w:.1%}" for p, w in enumerate(r["seat_win"])),
     ]
     if r["bot_win"]:
-        lines.append("win rate per seat played: "
-                     + "  ".join(f"{b}:{w:.1%}" for b, w in r["bot_win"].items()))  # fmt: skip
-    lines.append("Phase II choices: " + "  ".join(
-        f"{k}:{v:.1%}" for k, v in r["choice_share"].items()))  # fmt: skip
+        lines.append(
+            "win rate per seat played: "
+            + "  ".join(f"{b}:{w:.1%}" for b, w in r["bot_win"].items())
+        )
+    lines.append(
+        "Phase II choices: " + "  ".join(f"{k}:{v:.1%}" for k, v in r["choice_share"].items())
+    )
     lines.append("kind            summoned  summoner-win  summons")
     for kind, row in sorted(r["kinds"].items(), key=lambda kv: kinds()[kv[0]]["code"]):
         lines.append(

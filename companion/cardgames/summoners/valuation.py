@@ -10,11 +10,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from .actvalue import action_value
 from .cards import COLOURS, ICONS, Ability, Effect, kinds, trim_of
 from .forecast import projected_score
 from .payment import symbols
 from .payvalue import cheapest_payment
-from .state import END_SPIRITS, END_VP, FAITH_CAP, NO_PAIRING, REFILL_TO
+from .state import END_SPIRITS, END_VP, FAITH_CAP, NO_PAIRING
 from .view import CardView, SeatView, asking_copies
 
 # A seat's view (view.View); the bots pass it on as the Bot contract hands it over, a plain dict.
@@ -278,8 +279,11 @@ class Eye:
         if a["hook"] == "self-discount" and not self.spirits[kind]:
             i = COLOURS.index(a["colour"])
             req = req[:i] + (max(0, req[i] - a["amount"]),) + req[i + 1 :]
-        free = sum(n * kinds()[k]["ability"].get("amount", 1) for k, n in self.spirits.items()
-                   if kinds()[k]["ability"]["hook"] == "discount")  # fmt: skip
+        free = sum(
+            n * kinds()[k]["ability"].get("amount", 1)
+            for k, n in self.spirits.items()
+            if kinds()[k]["ability"]["hook"] == "discount"
+        )
         return req, generic, free
 
     def pairing_number(self) -> int:
@@ -303,34 +307,7 @@ class Eye:
         """True when ``card`` is this seat's pending pairing card."""
         return any(c["id"] == card and c["pairing"] for c in self.me["mana"])
 
-    def act_value(self, name: str, action: Mapping[str, Any] | None = None,
-                  extra_mana: str | None = None) -> float:  # fmt: skip
-        """Immediate worth of taking action ``name`` (with its choice, if given)."""
-        choice = (action or {}).get("choice")
-        me = self.me
-        card, faith = self.card_value(), self.faith_value()
-        others = [s for s in self.view["seats"] if s["seat"] != self.seat]
-        if name == "conquest":
-            base = self.icons["axe"] + self.icons["sword"] + 1.0
-            base += 0.5 if (action or {}).get("victim") is not None else 0.0
-        elif name == "research":
-            base = me["stones"] + self.stone_value() - 0.45 * self.scale
-        elif name == "alchemy":
-            gain = {"draw": card, "faith": faith}.get(choice or "", max(card, faith))
-            base = gain + self.stone_value()
-        elif name == "prayer":
-            refill = max(0, REFILL_TO - len(self.hand) + (1 if extra_mana else 0)) * card
-            base = {"draw": 2 * card, "refill": refill}.get(choice or "", max(2 * card, refill))
-        elif name == "festival":
-            lower = any(s["faith"] < min(10, me["faith"] + 1) for s in others)
-            base = faith + (2 if lower else 1) * 0.55 * self.scale
-        elif name == "inquisition":
-            givers = sum(1 for s in others if s["faith"] < me["faith"] and s["hand_count"])
-            base = (2 if self.players == 4 else 3) * card + 0.6 * givers * self.scale
-        else:
-            gains = {"vp": float(me["faith"]), "faith": card + faith}
-            base = gains.get(choice or "", max(gains.values()))
-        return base + self.triggers(name)
+    act_value = action_value  # an action's worth at once (actvalue.py)
 
     def paid_ability_value(self, kind: str) -> float:
         """A paid ability: its effects minus the cheapest payment."""
@@ -383,10 +360,19 @@ class Eye:
                 stream += count * self._ability_value(kind, ability, t)
         fights = self.icons["axe"] + self.icons["sword"]
         features = (
-            t, len(self.hand), sum(self.mana.values()), me["stones"], me["faith"],
-            me["faith"] * t, me["stones"] * t, fights * t, stream, len(me["spirits"]),
-            self.players, 1.0,
-        )  # fmt: skip
+            t,
+            len(self.hand),
+            sum(self.mana.values()),
+            me["stones"],
+            me["faith"],
+            me["faith"] * t,
+            me["stones"] * t,
+            fights * t,
+            stream,
+            len(me["spirits"]),
+            self.players,
+            1.0,
+        )
         future = sum(w * float(f) for w, f in zip(FUTURE, features, strict=True))
         return self.projected(me) + future
 

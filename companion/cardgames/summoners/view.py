@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict, cast
 
-from .abilities import icon_counts, play_reach, reachable_actions
+from .abilities import play_reach, reachable_actions
 from .actions import Gains, action_prospects
 from .cards import colour_of_card, kind_of_card, number_of_card
 from .flow import pairing_card
 from .legal import legal_actions
+from .lineup import icon_counts
 from .payment import Cost, cost_symbols
 from .records import Event, Result
 from .scoring import ranking, tie_order
