@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import re
@@ -459,6 +460,10 @@ def summary(values: list[float], missed: int) -> str:
     )
 
 
+PARTS = ("rates", "idle", "no-part", "pdf", "many", "cost")
+NOT_RUN: Run = {"event": ([], 0), "fragment": ([], 0)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--watchers", type=int, default=200)
@@ -467,7 +472,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=5, help="per wrk run")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle measuring")
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        choices=PARTS,
+        default=list(PARTS),
+        help="measure only these parts (the bare push is always measured beside them)",
+    )
     args = parser.parse_args()
+    only = set(args.only)
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
     load = os.getloadavg()
@@ -486,49 +499,55 @@ def main() -> None:
                 "API state": f"{app}/api/v1/chronicles/{token}/state",
             }
             rates: dict[str, list[tuple[float, float, float]]] = {name: [] for name in routes}
-            for _round in range(args.rounds):
+            for _round in range(args.rounds if "rates" in only else 0):
                 for name, url in routes.items():  # interleaved: a busy moment hits them all
                     rates[name].append(wrk(url, args.seconds))
             events, fragment = f"/c/{token}/events?part=play", f"/c/{token}/?fragment=1"
             change = command_change(server.port, token)
-            bare_run = asyncio.run(
-                live_run(
-                    hello.port, "/events", "/", args.watchers, args.commands, hello_change(hello)
-                )
+
+            def measured(
+                part: str | None, port: int, stream: str, count: int, n: int, how: object
+            ) -> Run:
+                if part is not None and part not in only:
+                    return NOT_RUN
+                page = "/" if port == hello.port else fragment
+                return asyncio.run(live_run(port, stream, page, count, n, how))
+
+            bare_run = measured(  # the baseline of the 200-watcher runs
+                None if only & {"idle", "no-part", "pdf"} else "idle",
+                *(hello.port, "/events", args.watchers, args.commands, hello_change(hello)),
             )
-            quiet = asyncio.run(
-                live_run(server.port, events, fragment, args.watchers, args.commands, change)
+            quiet = measured("idle", server.port, events, args.watchers, args.commands, change)
+            fetching = measured(  # the stream with no part: every watcher fetches
+                "no-part", server.port, f"/c/{token}/events", args.watchers, args.commands, change
             )
-            fetching = asyncio.run(  # the stream with no part: every watcher fetches
-                live_run(
-                    server.port,
-                    f"/c/{token}/events",
-                    fragment,
-                    args.watchers,
-                    args.commands,
-                    change,
-                )
-            )
-            with Books(server.port, token) as books:
-                busy = asyncio.run(
-                    live_run(server.port, events, fragment, args.watchers, args.commands, change)
-                )
+            books = None
+            if "pdf" in only:
+                with Books(server.port, token) as books:
+                    busy = measured(
+                        "pdf", server.port, events, args.watchers, args.commands, change
+                    )
+            else:
+                busy = NOT_RUN
             left = unfinished_jobs(server.database)
             few = max(5, args.commands // 3)
-            bare_many = asyncio.run(
-                live_run(hello.port, "/events", "/", args.many, few, hello_change(hello))
+            bare_many = measured("many", hello.port, "/events", args.many, few, hello_change(hello))
+            many = measured("many", server.port, events, args.many, few, change)
+            idle = (
+                asyncio.run(idle_cost(server, events, fragment, args.watchers, args.idle))
+                if "cost" in only
+                else (float("nan"), float("nan"))
             )
-            many = asyncio.run(live_run(server.port, events, fragment, args.many, few, change))
-            idle = asyncio.run(idle_cost(server, events, fragment, args.watchers, args.idle))
-            sending, delivery = signal_cost(folder)
+            sending, delivery = signal_cost(folder) if "cost" in only else (math.nan, math.nan)
         finally:
             hello.stop()
             server.stop()
     print(f"load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; at the end: "
           + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" ({os.cpu_count()} cores)")  # fmt: skip
-    print(f"\n{'route':<20} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>7}")
-    base = statistics.median(r for r, _p50, _p99 in rates["hello (bare WSGI)"])
-    for name, rows in rates.items():
+    if "rates" in only:
+        print(f"\n{'route':<20} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>7}")
+    base = statistics.median([r for r, _p50, _p99 in rates["hello (bare WSGI)"]] or [math.nan])
+    for name, rows in rates.items() if "rates" in only else ():
         rate = statistics.median(r for r, _p50, _p99 in rows)
         p50 = statistics.median(p for _r, p, _p99 in rows)
         p99 = statistics.median(p for _r, _p50, p in rows)
@@ -545,7 +564,8 @@ def main() -> None:
     for kind, what in (("event", "its event"), ("fragment", "the new fragment")):
         print(f" {what}:")
         for label, run in rows:
-            print(f"  {label:<44} {summary(*run[kind])}")
+            if run is not NOT_RUN:
+                print(f"  {label:<44} {summary(*run[kind])}")
         for (app_run, bare), n in (
             ((quiet, bare_run), args.watchers),
             ((many, bare_many), args.many),
@@ -553,15 +573,17 @@ def main() -> None:
             if app_run[kind][0] and bare[kind][0]:
                 ratio = statistics.median(app_run[kind][0]) / statistics.median(bare[kind][0])
                 print(f"  {n} watchers: app p50 / bare push p50 = {ratio:.1f}")
-    print(f" books made meanwhile: {books.made}; jobs left queued or running after: {left}")
-    print(
-        f"\nlocal signal (SQLite): {sending:.1f} us to send a change to 4 listeners;"
-        f" heard after {delivery:.0f} us (median)"
-    )
-    print(
-        f"server CPU, idle: no watcher {idle[0]:.3f} cores; {args.watchers} idle watchers"
-        f" {idle[1]:.3f} cores; the watchers' share {idle[1] - idle[0]:.3f}"
-    )
+    made = "not measured" if books is None else books.made
+    print(f" books made meanwhile: {made}; jobs left queued or running after: {left}")
+    if "cost" in only:
+        print(
+            f"\nlocal signal (SQLite): {sending:.1f} us to send a change to 4 listeners;"
+            f" heard after {delivery:.0f} us (median)"
+        )
+        print(
+            f"server CPU, idle: no watcher {idle[0]:.3f} cores; {args.watchers} idle watchers"
+            f" {idle[1]:.3f} cores; the watchers' share {idle[1] - idle[0]:.3f}"
+        )
 
 
 if __name__ == "__main__":
