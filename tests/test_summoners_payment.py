@@ -1,6 +1,7 @@
-"""Age of Summoners payments (rule 4.2) are asked one way: ``affordable`` (what the legal list
-offers a summon or a paid ability by) says yes exactly when ``payments`` finds a payment, and
-every payment it finds pays the cost; a line-up of spirits is a value no caller can change."""
+"""Age of Summoners payments (rule 4.2) are asked one way: ``affordable`` (``can_pay``, what the
+legal list offers a summon or a paid ability by, for a cost given as counts) says yes exactly
+when ``payments`` finds a payment, and every payment it finds pays the cost; a line-up of spirits
+is a value no caller can change."""
 
 from __future__ import annotations
 

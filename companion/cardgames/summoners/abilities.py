@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from .cards import (
+    ACTIONS,
     ICONS,
     Effect,
     PerIcon,
@@ -23,7 +24,7 @@ from .cards import (
     number_of_action,
     number_of_card,
 )
-from .lineup import Lineup, icon_counts, lineup, warded
+from .lineup import Lineup, group, icon_counts, reach_amounts, warded
 from .records import EventFields
 from .state import State, Step, gain_faith, push, seats_from
 
@@ -32,24 +33,36 @@ _NUMBER = number_of_card()
 _SPECS = kinds()
 
 
+Reach = tuple[tuple[str, tuple[int, str]], ...]
+
+
 def reachable_actions(s: State, seat: int) -> dict[str, tuple[int, str]]:
     """Action name -> (command number, how) for every action the seat may take this turn."""
-    return dict(reachable_of(s, lineup(s, seat)))
+    return dict(reachable(s, seat))
 
 
-def reachable_of(s: State, spirits: Lineup) -> tuple[tuple[str, tuple[int, str]], ...]:
+def reachable(s: State, seat: int) -> Reach:
+    """``reachable_actions`` as pairs, for the active seat."""
+    return _reach(s, *reach_amounts(s, seat))
+
+
+def reachable_of(s: State, spirits: Lineup) -> Reach:
     """``reachable_actions`` as pairs, for the active seat whose line-up is ``spirits``."""
+    return _reach(s, spirits.zero, spirits.shift)
+
+
+def _reach(s: State, zero_played: int, shift: int) -> Reach:
+    """The reach of the active seat with these zero-played and shift-command amounts."""
     t = s["turn"]
-    amounts = spirits.amounts
-    zero = t["pairing_num"] if t["played"] is not None and amounts.get("zero-played") else None
-    return _reachable(t["base"], zero, amounts.get("shift-command", 0))
+    zero = t["pairing_num"] if t["played"] is not None and zero_played else None
+    return _reachable(t["base"], zero, shift)
 
 
 def play_reach(s: State, seat: int, pairing: int, played: int) -> dict[str, tuple[int, str]]:
     """``reachable_actions`` for a card of number ``played`` about to be played from hand."""
-    amounts = lineup(s, seat).amounts
-    zero = pairing if amounts.get("zero-played") else None
-    return dict(_reachable(pairing + played, zero, amounts.get("shift-command", 0)))
+    zero_played, shift = reach_amounts(s, seat)
+    zero = pairing if zero_played else None
+    return dict(_reachable(pairing + played, zero, shift))
 
 
 @cache
@@ -64,7 +77,7 @@ def _options(base: int, zero: int | None, shift: int) -> tuple[tuple[int, str], 
 
 
 @cache
-def _reachable(base: int, zero: int | None, shift: int) -> tuple[tuple[str, tuple[int, str]], ...]:
+def _reachable(base: int, zero: int | None, shift: int) -> Reach:
     found: dict[str, tuple[int, str]] = {}
     ranked = sorted(_options(base, zero, shift), key=lambda item: _VIA_RANK[item[1]])
     for number, via in ranked:
@@ -157,19 +170,30 @@ def _cards_per_icon(s: State, seat: int, value: PerIcon, times: int) -> list[Ste
     return steps
 
 
-def _grouped(s: State, seat: int, hook: str) -> tuple[tuple[str, int], ...]:
-    """(kind, copies) of the seat's spirits with ``hook``, in card-code order."""
-    return lineup(s, seat).grouped.get(hook, ())
-
-
 def action_triggers(s: State, seat: int, action: str) -> None:
     """Resolve "when you take <action>" abilities, each kind as one combined step; the asked
     ones come after the others, in one ask (the seat orders them)."""
-    grouped = lineup(s, seat).grouped.get("on-action")
-    if not grouped:
-        return
-    triggered = [(k, n) for k, n in grouped if action in _SPECS[k]["ability"]["actions"]]
+    if _TRIGGERED_BY.get(action, _NONE).isdisjoint(s["seats"][seat]["spirits"]):
+        return  # no spirit of the seat has a "when you take" ability this action triggers
+    triggered = [(k, n) for k, n in group(s, seat, "on-action") if _triggers(k, action)]
     _schedule(s, seat, triggered)
+
+
+def _triggers(kind: str, action: str) -> bool:
+    """Whether taking ``action`` triggers the "when you take" ability of ``kind``."""
+    return action in _SPECS[kind]["ability"]["actions"]
+
+
+# action -> the card ids of the spirits whose "when you take" ability it triggers
+_TRIGGERED_BY = {
+    action: frozenset(
+        card
+        for card, kind in _KIND.items()
+        if _SPECS[kind]["ability"]["hook"] == "on-action" and _triggers(kind, action)
+    )
+    for action in ACTIONS
+}
+_NONE: frozenset[str] = frozenset()
 
 
 def _schedule(s: State, seat: int, triggered: list[tuple[str, int]]) -> None:
@@ -211,7 +235,7 @@ def summon_triggers(s: State, seat: int, card: str) -> None:
 
 def assist_triggers(s: State, seat: int, assisted: str) -> None:
     """Abilities about the card the seat just assisted (Cerberus)."""
-    grouped = lineup(s, seat).grouped.get("on-assist")
+    grouped = group(s, seat, "on-assist")
     if not grouped:
         return
     for kind, times in grouped:
@@ -222,7 +246,7 @@ def assist_triggers(s: State, seat: int, assisted: str) -> None:
 
 def end_of_turn_triggers(s: State, seat: int) -> None:
     """ "At the end of your turn" abilities (Kodama asks, Kelpie applies)."""
-    grouped = lineup(s, seat).grouped.get("end-of-turn")
+    grouped = group(s, seat, "end-of-turn")
     if not grouped:
         return
     p = s["seats"][seat]
@@ -241,7 +265,7 @@ def end_game_points(s: State, seat: int) -> dict[str, int]:
     icons = icon_counts(s, seat)
     p = s["seats"][seat]
     scored: dict[str, int] = {}
-    for kind, times in _grouped(s, seat, "end-game"):
+    for kind, times in group(s, seat, "end-game"):
         a = kinds()[kind]["ability"]
         if a["score"] == "icon-sets":
             base = min(icons[i] for i in ICONS) * a["points"]

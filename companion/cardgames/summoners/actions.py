@@ -8,7 +8,7 @@ from typing import TypedDict
 from .abilities import (
     ask_step,
     assist_triggers,
-    reachable_of,
+    reachable,
     resolve,
     take_vp,
 )
@@ -67,7 +67,7 @@ def _ask_payment(s: State, seat: int) -> None:
     if len(options) == 1:
         _settle(s, seat, options[0])
     else:  # nothing changes before the seat pays, so its choices are kept for legal_actions
-        s["turn"]["paying"]["options"] = [list(p) for p in options]
+        s["turn"]["paying"]["options"] = list(map(list, options))
         s["await"] = {"seat": seat, "phase": "pay"}
 
 
@@ -124,7 +124,7 @@ def _paid(s: State, seat: int, a: Action, ctx: Await) -> None:
 
 def _act(s: State, seat: int, a: Action, ctx: Await) -> None:
     name = a["action"]
-    for act, reach in reachable_of(s, lineup(s, seat)):
+    for act, reach in reachable(s, seat):
         if act == name:
             number, via = reach
             break
@@ -309,7 +309,7 @@ def _keep(s: State, seat: int, a: Action, ctx: Await) -> None:
     turn = s["turn"]
     drawn = turn["drawn"]
     card = a["card"]
-    other = drawn[1] if drawn[0] == card else next(c for c in drawn if c != card)
+    other = drawn[1] if drawn[0] == card else drawn[0]  # the other of the two
     seats = s["seats"]
     seats[seat]["hand"].append(card)
     neighbour = right_of(s, seat)

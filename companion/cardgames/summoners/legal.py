@@ -16,7 +16,7 @@ from .abilities import reachable_of
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .lineup import Lineup, lineup, warded
 from .payjson import payment_dict
-from .payment import COSTS, affordable, lineup_cost, mana_counts, pending_payments, symbols
+from .payment import PRICES, can_pay, mana_counts, pending_options, price, symbols
 from .refusals import (
     BAD_CHOICE,
     CANNOT_PAY,
@@ -32,9 +32,9 @@ from .state import Action, Await, State, mana_count, zone_cards
 Counts = tuple[int, ...]
 _KIND = kind_of_card()
 _COLOUR = colour_of_card()
-# kinds with a paid ability -> its cost as (coloured counts, generic count)
-_PAID_COST = {
-    k: symbols(tuple(spec["ability"]["cost"]))
+# kinds with a paid ability -> its cost's price
+_PAID_PRICE = {
+    k: price(*symbols(tuple(spec["ability"]["cost"])))
     for k, spec in kinds().items()
     if spec["ability"]["hook"] == "paid"
 }
@@ -71,7 +71,8 @@ def summons(s: State, seat: int) -> list[Action]:
 
 
 def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
-    counts, free, kind_of, costs = spirits.counts, spirits.free, _KIND, COSTS
+    counts, free, kind_of, prices = spirits.counts, spirits.free, _KIND, PRICES
+    have = avail[0] + avail[1] + avail[2] + avail[3] + avail[4] + stones
     found: list[Action] = []
     seen: set[str] = set()
     for card in hand:  # the first copy of each kind, as _firsts() lists them
@@ -79,8 +80,8 @@ def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> li
         if kind in seen:
             continue
         seen.add(kind)
-        req, generic = costs[kind][kind in counts]  # lineup_cost(), read from its table
-        if affordable(req, generic, free, avail, stones):
+        # the price of lineup_cost(), read from its table
+        if can_pay(prices[kind][kind in counts], free, avail, stones, have):
             found.append({"type": "summon", "card": card})
     return found
 
@@ -92,7 +93,7 @@ def _places(
 
     ``payable``: the kinds in hand the seat can already pay for (more mana keeps them payable).
     """
-    if s["turn"]["placed"] >= spirits.amounts.get("place-on-summon", 0):
+    if s["turn"]["placed"] >= spirits.place:
         return []
     hand = s["seats"][seat]["hand"]
     copies: dict[str, int] = {}
@@ -108,10 +109,12 @@ def _places(
             if colour not in helped:
                 i = COLOURS.index(colour)
                 more = avail[:i] + (avail[i] + 1,) + avail[i + 1 :]
+                have = sum(more) + stones
                 helped[colour] = {
                     k
                     for k in copies
-                    if k not in payable and affordable(*lineup_cost(spirits, k), more, stones)
+                    if k not in payable
+                    and can_pay(PRICES[k][k in spirits.counts], spirits.free, more, stones, have)
                 }
             if not any(k in helped[colour] for k in others):
                 continue
@@ -156,13 +159,14 @@ def _paids(
     s: State, spirits: Lineup, avail: Counts, stones: int, found: list[Action]
 ) -> list[Action]:
     """Adds the paid abilities the seat can use and pay for to ``found`` and returns it."""
+    if _PAID_PRICE.keys().isdisjoint(spirits.counts):  # no spirit with a paid ability
+        return found
     used = s["turn"]["paid"]
     for kind, count in spirits.counts.items():
-        if kind not in _PAID_COST:
+        if kind not in _PAID_PRICE:
             continue
-        cost = _PAID_COST[kind]
         if used.get(kind, 0) < count:
-            if affordable(cost[0], cost[1], 0, avail, stones):
+            if can_pay(_PAID_PRICE[kind], 0, avail, stones, sum(avail) + stones):
                 found.append({"type": "paid", "kind": kind})
     return found
 
@@ -171,7 +175,7 @@ def _main(s: State, seat: int, ctx: Await) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
     found = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
-    placing = s["turn"]["placed"] < spirits.amounts.get("place-on-summon", 0)
+    placing = s["turn"]["placed"] < spirits.place
     payable = {_KIND[a["card"]] for a in found} if placing else set()
     _acts(s, seat, avail, spirits, found)
     if spirits.counts:
@@ -185,13 +189,13 @@ def _summon_only(s: State, seat: int, ctx: Await) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
     found = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
-    if s["turn"]["placed"] < spirits.amounts.get("place-on-summon", 0):
+    if s["turn"]["placed"] < spirits.place:
         found += _places(s, seat, spirits, avail, stones, {_KIND[a["card"]] for a in found})
     return found
 
 
 def _pay(s: State, seat: int, ctx: Await) -> list[Action]:
-    return [{"type": "pay", "pay": payment_dict(p)} for p in pending_payments(s, seat)]
+    return [{"type": "pay", "pay": payment_dict(p)} for p in pending_options(s, seat)]
 
 
 def _prayer_discard(s: State, seat: int, ctx: Await) -> list[Action]:
@@ -202,9 +206,10 @@ def _prayer_discard(s: State, seat: int, ctx: Await) -> list[Action]:
 
 def _mana_firsts(s: State, seat: int) -> list[str]:
     p = s["seats"][seat]
+    pairing = p["pairing"]
     seen: dict[tuple[str, bool], str] = {}
     for card in p["mana"]:
-        seen.setdefault((colour_of_card()[card], card == p["pairing"]), card)
+        seen.setdefault((_COLOUR[card], card == pairing), card)
     return list(seen.values())
 
 

@@ -31,48 +31,67 @@ class Shelf:
     matches still use outlives the generation it was kept in. Reading is one dict look-up;
     writing takes a lock, so the byte count holds across threads."""
 
+    __slots__ = (
+        "max_bytes",
+        "nbytes",
+        "_items",
+        "_older",
+        "_older_bytes",
+        "_half",
+        "_lock",
+        "get",
+        "recall",
+    )
+
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self.nbytes = 0  # both generations
         self._items: dict[Hashable, Any] = {}
         self._older: dict[Hashable, Any] = {}
         self._older_bytes = 0
+        self._half = max_bytes // 2
         self._lock = threading.Lock()
         self.get = self._items.get
+        # the older generation's value for a key, or None (keep it again with ``put``)
+        self.recall = self._older.get
 
     def __len__(self) -> int:
         return len(self._items) + len(self._older)
 
-    def recall(self, key: Hashable) -> Any:
-        """The older generation's value for ``key``, or None (keep it again with ``put``)."""
-        return self._older.get(key)
-
     def put(self, key: Hashable, value: Any, nbytes: int) -> None:
         """Keep ``value``, charged ``nbytes`` (plus the dict slot that holds it)."""
         nbytes += SLOT_BYTES
-        half = self.max_bytes // 2
-        with self._lock:
+        half = self._half
+        lock = self._lock
+        lock.acquire()
+        try:
             if key in self._items or nbytes > half:
                 return
             newer = self.nbytes - self._older_bytes
             if newer + nbytes > half:  # the newer generation becomes the older
                 self._older = self._items
+                self.recall = self.get
                 self._older_bytes = self.nbytes = newer
                 self._items = {}
                 self.get = self._items.get
             self._items[key] = value
             self.nbytes += nbytes
+        finally:
+            lock.release()
 
     def clear(self) -> None:
         """Forget everything."""
         with self._lock:
             self._items.clear()
             self._older = {}
+            self.recall = self._older.get
             self.nbytes = self._older_bytes = 0
 
 
 class Memo:
     """Line-ups and payment lists worked out before, within ``max_bytes`` together."""
+
+    __slots__ = ("max_bytes", "lineups", "payments", "hits", "misses")
 
     def __init__(self, max_bytes: int = MEMO_BYTES) -> None:
         self.max_bytes = max_bytes

@@ -3,6 +3,8 @@ name and ``"stone"`` (``{"red": 1, "stone": 1}``), and back to payment.py's six-
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .cards import COLOURS
 from .state import Payment
 
@@ -10,7 +12,7 @@ _PAY_NAMES = (*COLOURS, "stone")
 _PAY_NAME_SET = frozenset(_PAY_NAMES)
 
 
-def payment_dict(payment: Payment) -> dict[str, int]:
+def payment_dict(payment: Sequence[int]) -> dict[str, int]:
     """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}`` (a fresh dict every time)."""
     b, g, r, y, u, stones = payment  # the names in _PAY_NAMES order, spelled out: this runs a lot
     found = {}

@@ -17,6 +17,7 @@ from typing import TypedDict, cast
 from .cards import COLOURS, Kind, colour_of_card, kind_of_card, kinds
 from .lineup import Lineup, lineup
 from .memo import LENT, Memo
+from .paylist import payment_list
 from .state import Payment, State
 
 
@@ -64,6 +65,18 @@ _SELF_COST = {
 # kind -> (its cost while no copy of it is in play, its cost once one is), as (colours, generic):
 # ``COSTS[kind][kind in spirits.counts]`` is what the seat pays before the waived symbols
 COSTS = {k: (_SELF_COST.get(k, cost), cost) for k, cost in _BASE_COST.items()}
+# A cost as ``can_pay`` reads it: (colour index, symbols) for each colour it names, the generic
+# symbols and all the coloured ones.
+Price = tuple[tuple[tuple[int, int], ...], int, int]
+
+
+def price(req: tuple[int, ...], generic: int) -> Price:
+    """The ``Price`` of a cost given as (coloured counts, generic count)."""
+    return tuple((i, r) for i, r in enumerate(req) if r), generic, sum(req)
+
+
+# COSTS as prices: ``PRICES[kind][kind in spirits.counts]``
+PRICES = {k: (price(*without), price(*with_one)) for k, (without, with_one) in COSTS.items()}
 
 
 def summon_cost(s: State, seat: int, kind: str) -> tuple[tuple[int, ...], int, int]:
@@ -98,28 +111,39 @@ def mana_counts(s: State, seat: int) -> tuple[tuple[int, ...], int]:
 def affordable(
     req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
 ) -> bool:
-    """True when some payment exists: reductions go to the symbols the row cannot cover first."""
-    r0, r1, r2, r3, r4 = req
-    a0, a1, a2, a3, a4 = avail
-    short = (
-        (r0 - a0 if r0 > a0 else 0)
-        + (r1 - a1 if r1 > a1 else 0)
-        + (r2 - a2 if r2 > a2 else 0)
-        + (r3 - a3 if r3 > a3 else 0)
-        + (r4 - a4 if r4 > a4 else 0)
-    )
+    """True when some payment exists (``can_pay`` for a cost given as counts)."""
+    return can_pay(price(req, generic), free, avail, stones, sum(avail) + stones)
+
+
+def can_pay(cost: Price, free: int, avail: tuple[int, ...], stones: int, have: int) -> bool:
+    """True when some payment of ``cost`` exists, ``free`` of its coloured symbols waived, from
+    ``avail`` mana per colour and ``stones`` (``have``: the two together): reductions go to the
+    symbols the row cannot cover first, stones to the rest."""
+    parts, generic, need = cost
+    short = 0
+    for i, r in parts:
+        if r > avail[i]:
+            short += r - avail[i]
     if short - free > stones:
         return False
-    need = r0 + r1 + r2 + r3 + r4
-    return a0 + a1 + a2 + a3 + a4 + stones >= (need - free if free < need else 0) + generic
+    return have >= (need - free if free < need else 0) + generic
 
 
 def pending_payments(s: State, seat: int) -> tuple[Payment, ...]:
     """Payments for what the seat is paying for now (a summon or a paid ability)."""
+    found = pending_options(s, seat)
+    if isinstance(found, tuple):
+        return found
+    return cast(tuple[Payment, ...], tuple(map(tuple, found)))
+
+
+def pending_options(s: State, seat: int) -> tuple[Payment, ...] | list[list[int]]:
+    """``pending_payments`` as they are at hand: the lists the state keeps once the seat was
+    asked to choose (read, never changed), else the payments worked out."""
     target = s["turn"]["paying"]
     kept = target.get("options")
     if kept is not None:
-        return cast(tuple[Payment, ...], tuple(map(tuple, kept)))
+        return kept
     if target["for"] == "summon":
         return summon_payments(s, seat, _KIND[target["card"]])
     return cost_payments(s, seat, _ABILITY_COST[target["kind"]])
@@ -167,7 +191,7 @@ def payments(
         stones = total
     memo = LENT.get()
     if memo is None or total > _MOST:
-        return _payments(r0, r1, r2, r3, r4, generic, total, u0, u1, u2, u3, u4, stones)
+        return payment_list(r0, r1, r2, r3, r4, generic, total, u0, u1, u2, u3, u4, stones)
     beyond = (
         (u0 - r0 if u0 > r0 else 0)
         + (u1 - r1 if u1 > r1 else 0)
@@ -184,7 +208,7 @@ def payments(
         k3 = (r3 if r3 < u3 else u3) * _RANGE + u3
         k4 = (r4 if r4 < u4 else u4) * _RANGE + u4
     if not k0 <= k1 <= k2 <= k3 <= k4:
-        return _reordered(memo, (k0, k1, k2, k3, k4, generic, total, stones))
+        return _reordered(memo, k0, k1, k2, k3, k4, generic, total, stones)
     key = (k0, k1, k2, k3, k4, generic, total, stones)
     found: tuple[Payment, ...] | None = memo.payments.get(key)
     if found is None:
@@ -197,7 +221,7 @@ def payments(
 # the cards paid and the stones usable, all small ints: what the payments depend on. The
 # payments of colours in another order are the same payments with their counts in that order,
 # so the memo keeps them for the colours sorted by their key numbers, smallest first (the
-# loops of _payments() then run through the fewest counts), and reorders them for another
+# loops of payment_list() then run through the fewest counts), and reorders them for another
 # order.
 _Key = tuple[int, int, int, int, int, int, int, int]
 # the dearest payment a game asks for, in cards: the memo keeps payments up to this size
@@ -240,24 +264,25 @@ _REORDER = {
 _KEY_BYTES = getsizeof((0,) * 8)
 
 
-def _reordered(memo: Memo, key: _Key) -> tuple[Payment, ...]:
-    """The payments of ``key``, whose colours are out of order: those of its sorted form
+def _reordered(
+    memo: Memo, k0: int, k1: int, k2: int, k3: int, k4: int, generic: int, total: int, stones: int
+) -> tuple[Payment, ...]:
+    """The payments of a ``_Key`` whose colours are out of order: those of its sorted form
     (from the memo, else worked out and kept), with the counts put back in order."""
     # each colour as a sort number: its key number, then its place (equal numbers keep their
     # order)
-    k0, k1, k2, k3, k4 = sorted(
-        (key[0] * 8, key[1] * 8 + 1, key[2] * 8 + 2, key[3] * 8 + 3, key[4] * 8 + 4)
-    )
-    ordered = (k0 >> 3, k1 >> 3, k2 >> 3, k3 >> 3, k4 >> 3, key[5], key[6], key[7])
+    n0, n1, n2, n3, n4 = sorted((k0 * 8, k1 * 8 + 1, k2 * 8 + 2, k3 * 8 + 3, k4 * 8 + 4))
+    ordered = (n0 >> 3, n1 >> 3, n2 >> 3, n3 >> 3, n4 >> 3, generic, total, stones)
     kept: tuple[Payment, ...] | None = memo.payments.get(ordered)
     if kept is None:
         kept = _worked_out(memo, ordered)
     else:
         memo.hits += 1
-    back, settled = _REORDER[k0 & 7, k1 & 7, k2 & 7, k3 & 7, k4 & 7]
-    if ordered[:5].count(0) >= settled:  # only colours that pay nothing (they sort first) moved
+    back, settled = _REORDER[n0 & 7, n1 & 7, n2 & 7, n3 & 7, n4 & 7]
+    # only colours that pay nothing moved (they sort first: the first ``settled`` are such)
+    if not settled or not ordered[settled - 1]:
         return tuple(map(back, kept))
-    return tuple(sorted(map(back, kept)))  # in ascending order again, as _payments() lists them
+    return tuple(sorted(map(back, kept)))  # in ascending order again, as payment_list() lists them
 
 
 def _worked_out(memo: Memo, key: _Key) -> tuple[Payment, ...]:
@@ -272,7 +297,7 @@ def _worked_out(memo: Memo, key: _Key) -> tuple[Payment, ...]:
     found = tuple(
         map(
             _share,
-            _payments(
+            payment_list(
                 c0 // _RANGE,
                 c1 // _RANGE,
                 c2 // _RANGE,
@@ -291,58 +316,6 @@ def _worked_out(memo: Memo, key: _Key) -> tuple[Payment, ...]:
     )
     memo.payments.put(key, found, _KEY_BYTES + getsizeof(found))
     return found
-
-
-def _payments(
-    r0: int,
-    r1: int,
-    r2: int,
-    r3: int,
-    r4: int,
-    generic: int,
-    total: int,
-    a0: int,
-    a1: int,
-    a2: int,
-    a3: int,
-    a4: int,
-    stones: int,
-) -> tuple[Payment, ...]:
-    """The payments of ``total`` cards. Colour by colour, what is spent beyond that colour's
-    symbols comes out of the generic symbols (``s0``...``s3`` are the generic symbols left), and
-    what is spent after the colours (``l0``...``l3`` are the cards left) is stones. Payments
-    come out in ascending order: the loops count up colour by colour.
-    """
-    # room after colour i: the most the later colours and the stones can still pay
-    m3 = stones + a4
-    m2 = m3 + a3
-    m1 = m2 + a2
-    m0 = m1 + a1
-    if m0 + a0 < total:
-        return ()
-    found: list[Payment] = []
-    for x0 in range(max(0, total - m0), min(a0, total, r0 + generic) + 1):
-        l0 = total - x0
-        s0 = generic - x0 + r0 if x0 > r0 else generic
-        for x1 in range(max(0, l0 - m1), min(a1, l0, r1 + s0) + 1):
-            l1 = l0 - x1
-            s1 = s0 - x1 + r1 if x1 > r1 else s0
-            for x2 in range(max(0, l1 - m2), min(a2, l1, r2 + s1) + 1):
-                l2 = l1 - x2
-                s2 = s1 - x2 + r2 if x2 > r2 else s1
-                for x3 in range(max(0, l2 - m3), min(a3, l2, r3 + s2) + 1):
-                    l3 = l2 - x3
-                    s3 = s2 - x3 + r3 if x3 > r3 else s2
-                    # the innermost bounds without min() and max(): this runs the most
-                    lo = l3 - stones if l3 > stones else 0
-                    hi = r4 + s3
-                    if hi > a4:
-                        hi = a4
-                    if hi > l3:
-                        hi = l3
-                    for x4 in range(lo, hi + 1):
-                        found.append((x0, x1, x2, x3, x4, l3 - x4))
-    return tuple(found)
 
 
 def pay(s: State, seat: int, payment: Payment) -> tuple[list[str], int]:

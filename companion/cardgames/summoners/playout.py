@@ -18,7 +18,7 @@ from .cards import kind_of_card
 from .legal import _PHASES, _firsts, _paids, _places, _summons, act_variants
 from .lineup import lineup
 from .payjson import payment_dict
-from .payment import mana_counts, pending_payments
+from .payment import mana_counts, pending_options
 from .state import Action, State
 
 T = TypeVar("T")
@@ -41,7 +41,7 @@ def random_action(s: State, seat: int, rng: random.Random) -> Action:
     if phase == "main":
         return _main(s, seat, rng)
     if phase == "pay":  # one group: the payments
-        return {"type": "pay", "pay": payment_dict(pick(rng, pending_payments(s, seat)))}
+        return {"type": "pay", "pay": payment_dict(pick(rng, pending_options(s, seat)))}
     if phase == "play" or phase == "keep":
         cards = s["seats"][seat]["hand"] if phase == "play" else s["turn"]["drawn"]
         if not cards and phase == "play":
@@ -64,7 +64,7 @@ def _main(s: State, seat: int, rng: random.Random) -> Action:
     extra: list[Action] = []
     if spirits.counts:
         _paids(s, spirits, avail, stones, extra)
-    if s["turn"]["placed"] < spirits.amounts.get("place-on-summon", 0):
+    if s["turn"]["placed"] < spirits.place:
         payable = {_KIND[a["card"]] for a in summons}
         extra += _places(s, seat, spirits, avail, stones, payable)
     g = pick(rng, range(len(summons) + len(reach) + len(extra)))
