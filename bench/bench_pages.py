@@ -319,8 +319,11 @@ def report(
         f"{args.connections} connections, {args.rounds} rounds of {args.seconds} s per page,"
         " each right after a hello-world run (a bare WSGI app served by `companion serve`)"
     )
-    replay = "default" if args.replay_bytes is None else str(args.replay_bytes)
-    print(f"the server's REPLAY_BYTES: {replay} (0: no page is answered again in front of Flask)")
+    replay = "the default" if args.replay_bytes is None else str(args.replay_bytes)
+    print(
+        f"the server's REPLAY_BYTES: {replay} (a page asked again while its stream stands still"
+        " is answered in front of Flask; 0: every request goes through Flask)"
+    )
     print("ratio: req/s over hello-world's in the same round, the median of the rounds;")
     print("CPU ms/req: the server processes' CPU time per request, hello-world's in brackets")
     print(
