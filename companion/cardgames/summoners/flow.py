@@ -32,6 +32,7 @@ from .state import (
     deck_ready,
     emit,
     mana_count,
+    new_turn,
     push,
     reshuffle,
     seats_from,
@@ -296,19 +297,7 @@ def _end_turn(s: State, step: Step) -> None:
 def start_turn(s: State, seat: int) -> None:
     """Begin ``seat``'s turn: Phase I waits for a card to play."""
     s["turn_number"] = number = s["turn_number"] + 1
-    s["turn"] = {
-        "seat": seat,
-        "played": None,
-        "pairing_card": None,
-        "pairing_num": 0,
-        "base": 0,
-        "paid": {},
-        "placed": 0,
-        "drawn": [],
-        "reveal": [],
-        "victim": None,
-        "action": None,
-    }
+    s["turn"] = new_turn(seat)
     s["events"].append({"type": "turn", "turn": number, "seat": seat})
     s["await"] = {"seat": seat, "phase": "play"}
 

@@ -22,7 +22,7 @@ from .cards import card_ids
 from .engine import step
 from .legal import legal_actions
 from .state import Action as Move
-from .state import Seat, State, Step, Turn, copy_state
+from .state import Seat, State, Step, Turn, copy_state, new_turn
 from .valuation import Eye
 from .view import CardView, bot_view
 
@@ -145,19 +145,7 @@ def _take(pool: list[str], count: int) -> list[str]:
 
 def _turn(view: View) -> Turn:
     command = view["command"]
-    turn: Turn = {
-        "seat": view["active"],
-        "played": None,
-        "pairing_card": None,
-        "pairing_num": 0,
-        "base": 0,
-        "paid": {},
-        "placed": 0,
-        "drawn": [],
-        "reveal": [],
-        "victim": None,
-        "action": None,
-    }
+    turn = new_turn(view["active"])
     turn["reveal"] = [c["id"] for c in view["reveal"]]
     if command is not None:
         turn["played"] = _card_id(command["played"])

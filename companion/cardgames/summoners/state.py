@@ -76,6 +76,23 @@ class Turn(TypedDict):
     assisted: NotRequired[str]
 
 
+def new_turn(seat: int) -> Turn:
+    """``seat``'s turn before anything is played."""
+    return {
+        "seat": seat,
+        "played": None,
+        "pairing_card": None,
+        "pairing_num": 0,
+        "base": 0,
+        "paid": {},
+        "placed": 0,
+        "drawn": [],
+        "reveal": [],
+        "victim": None,
+        "action": None,
+    }
+
+
 class WaitFor(TypedDict, total=False):
     """The particulars of a decision; every one is public (the view shows a wait whole)."""
 
