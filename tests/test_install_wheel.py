@@ -69,6 +69,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory, this_wheel: Path) -> Ite
     quiet = ("--disable-pip-version-check", "-q")
     run(sys.executable, "-m", "venv", str(venv))
     pip = (str(venv / "bin" / "python"), "-m", "pip", "install", *quiet)
+    run(*pip, "--require-hashes", "-r", str(ROOT / "requirements" / "pip.lock"))
     run(*pip, "--require-hashes", "-r", str(ROOT / "requirements" / "app.lock"))
     run(*pip, "--no-deps", str(this_wheel))
     yield fresh

@@ -71,6 +71,30 @@ def test_the_postgresql_lock_is_the_app_lock_plus_psycopg_at_the_tested_versions
     assert all(postgres[name] == test[name] for name in extra)
 
 
+def _entry(lock: Path, name: str) -> list[str]:
+    """The lines of ``name``'s pin in ``lock``: its version and its hashes."""
+    lines = lock.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"{name}=="))
+    end = start + 1
+    while end < len(lines) and lines[end].lstrip().startswith("--hash"):
+        end += 1
+    return lines[start:end]
+
+
+def test_pip_is_locked_once_and_installed_first_at_the_locks_version() -> None:
+    """requirements/pip.lock, installed before any lock (the pip a new venv starts with refuses
+    a locked package another asks for with an extra), pins the pip every lock pins."""
+    pip = (ROOT / "requirements" / "pip.lock").read_text().splitlines()
+    assert pip[0].startswith("pip==") and len(pip) > 1
+    for lock in ("app.lock", "test.lock", "postgres.lock"):
+        assert _entry(ROOT / "requirements" / lock, "pip") == pip, lock
+    steps = (("scripts/setup", '-r "$lock"'), ("docs/deploy.md", "-r requirements/app.lock"))
+    for path, install in steps:
+        text = (ROOT / path).read_text()
+        assert text.index("-r requirements/pip.lock") < text.index(install), path
+        assert text.count(install) == text.count("-r requirements/pip.lock"), path
+
+
 # Stands in for pytest in a copy of scripts/test: it collects what the real pytest would run with
 # the same arguments, in the checkout, and records each test's id and markers, with the backend.
 RECORDER = """
