@@ -1,7 +1,8 @@
 """Rate limits through the real server: misses never lock out valid links; uploads are limited.
 
 Each server counts in its own two worker processes (memory storage), so a client may pass up
-to twice a limit before every worker refuses it; the tests send well past that.
+to twice a limit before every worker refuses it; the tests send well past that, and since either
+worker may take any one connection, they look at every answer rather than the last one.
 """
 
 from __future__ import annotations
@@ -58,36 +59,28 @@ def test_a_revoked_link_polling_never_locks_out_the_host(limited: Server) -> Non
     browser = Browser(limited.url)
     dead = _revoked_reader(limited, body["id"])
     # A phone left open on the dead link polls /version: far past the limit in every worker.
-    misses = [browser.get(f"/c/{dead}/version").status_code for _ in range(GUESS * 6)]
-    assert set(misses) <= {404, 429} and misses[-1] == 429
-    refused = browser.get(f"/c/{dead}/version")
-    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    misses = [browser.get(f"/c/{dead}/version") for _ in range(GUESS * 6)]
+    statuses = [miss.status_code for miss in misses]
+    assert set(statuses) <= {404, 429} and statuses.count(404) <= 2 * GUESS
+    assert all(int(m.headers["Retry-After"]) > 0 for m in misses if m.status_code == 429)
     for _ in range(6):
         assert browser.get(f"/c/{host}/version").status_code == 200
         assert browser.get(f"/c/{host}/").status_code == 200
         assert request(limited.port, "GET", f"/api/v1/chronicles/{host}/state")[0] == 200
 
 
-def _imports(browser: Browser, count: int) -> list[int]:
-    statuses = []
-    for _ in range(count):
-        files = {"backup": ("life.json", io.BytesIO(json.dumps({"not": "a backup"}).encode()))}
-        form = {"csrf_token": browser.csrf("/new")}
-        statuses.append(browser.post("/import", data=form, files=files).status_code)
-    return statuses
-
-
 def test_imports_are_limited_like_creation(limited: Server) -> None:
     browser = Browser(limited.url)
-    statuses = _imports(browser, CREATE * 4)
-    assert 429 in statuses and statuses.count(400) <= 2 * CREATE
-    refused = browser.post(
-        "/import",
-        data={"csrf_token": browser.csrf("/new")},
-        files={"backup": ("life.json", io.BytesIO(b"{}"))},
-    )
-    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
-    assert "Too many requests" in refused.text
+    answers = []
+    for _ in range(CREATE * 4):
+        files = {"backup": ("life.json", io.BytesIO(json.dumps({"not": "a backup"}).encode()))}
+        form = {"csrf_token": browser.csrf("/new")}
+        answers.append(browser.post("/import", data=form, files=files))
+    statuses = [answer.status_code for answer in answers]
+    # A backup that is not one goes back to the start page, which says why (303).
+    assert set(statuses) <= {303, 429} and statuses.count(303) <= 2 * CREATE
+    for refused in (answer for answer in answers if answer.status_code == 429):
+        assert int(refused.headers["Retry-After"]) > 0 and "Too many requests" in refused.text
 
 
 def test_pack_uploads_are_limited_like_creation(limited: Server) -> None:
@@ -97,21 +90,24 @@ def test_pack_uploads_are_limited_like_creation(limited: Server) -> None:
         files = {"pack": ("x.en.md", io.BytesIO(b"not a pack"))}
         form = {"csrf_token": browser.csrf("/packs/")}
         statuses.append(browser.post("/packs/upload", data=form, files=files).status_code)
-    assert 429 in statuses and statuses.count(400) <= 2 * CREATE
+    assert set(statuses) <= {400, 429} and statuses.count(400) <= 2 * CREATE
+
+
+def _create(port: int) -> tuple[int, dict[str, object], str | None]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request(
+            "POST", "/api/v1/chronicles", json.dumps(SETUP), {"Content-Type": "application/json"}
+        )
+        response = conn.getresponse()
+        return response.status, json.loads(response.read()), response.getheader("Retry-After")
+    finally:
+        conn.close()
 
 
 def test_api_creation_refusal_is_json_with_retry_after(limited: Server) -> None:
-    answers = [
-        request(limited.port, "POST", "/api/v1/chronicles", SETUP)[0] for _ in range(CREATE * 4)
-    ]
-    assert answers[-1] == 429 and answers.count(201) <= 2 * CREATE
-
-    conn = http.client.HTTPConnection("127.0.0.1", limited.port, timeout=30)
-    conn.request(
-        "POST", "/api/v1/chronicles", json.dumps(SETUP), {"Content-Type": "application/json"}
-    )
-    response = conn.getresponse()
-    body = json.loads(response.read())
-    conn.close()
-    assert response.status == 429 and body["code"] == "rate-limited"
-    assert int(response.getheader("Retry-After", "0")) > 0
+    answers = [_create(limited.port) for _ in range(CREATE * 4)]
+    statuses = [status for status, _, _ in answers]
+    assert set(statuses) <= {201, 429} and statuses.count(201) <= 2 * CREATE
+    for _, body, retry_after in (answer for answer in answers if answer[0] == 429):
+        assert body["code"] == "rate-limited" and int(retry_after or "0") > 0
