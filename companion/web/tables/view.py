@@ -77,7 +77,7 @@ def passing(cap: Capability, match: matches.Match) -> int | None:
 def _device_holder(match: matches.Match) -> tuple[int | None, bool]:
     """The last person who took this device at this hot-seat table, and whether they are
     looking at what their move showed them (it was kept as ``[seat, version]`` at that move)."""
-    held = session.get("revealed", {}).get(match.id)
+    held = dict(_remembered()).get(match.id)
     looking = False
     if isinstance(held, list) and held:
         looking = len(held) == 2 and held[1] == match.version and isinstance(held[0], int)
@@ -88,10 +88,25 @@ def _device_holder(match: matches.Match) -> tuple[int | None, bool]:
 def hold_device(match_id: str, held: int | list[int] | None) -> None:
     """Remember who holds this hot-seat device (``None``: nobody, the cover shows), keeping the
     newest few tables only."""
-    revealed = {k: v for k, v in dict(session.get("revealed", {})).items() if k != match_id}
+    revealed = [pair for pair in _remembered() if pair[0] != match_id]
     if held is not None:
-        revealed[match_id] = held
-    session["revealed"] = dict(list(revealed.items())[-REMEMBERED_TABLES:])
+        revealed.append((match_id, held))
+    session["revealed"] = [[table, who] for table, who in revealed[-REMEMBERED_TABLES:]]
+
+
+def _remembered() -> list[tuple[str, Any]]:
+    """The tables whose holder this browser remembers, oldest first, as ``(table, holder)``.
+
+    They are kept as a list of pairs: the session's JSON sorts a mapping's keys, so a mapping
+    would come back in the order of the tables' names rather than the order they were held in.
+    A mapping from an older cookie is read in the order it comes."""
+    kept = session.get("revealed") or []
+    pairs = kept.items() if isinstance(kept, dict) else kept
+    return [
+        (pair[0], pair[1])
+        for pair in pairs
+        if isinstance(pair, (list, tuple)) and len(pair) == 2 and isinstance(pair[0], str)
+    ]
 
 
 def revealed_to(seat: int, before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
