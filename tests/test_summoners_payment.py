@@ -5,6 +5,8 @@ is a value no caller can change."""
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -37,6 +39,23 @@ def test_affordable_says_yes_exactly_when_a_payment_exists(
         assert beyond <= generic
         assert uncovered <= min(free, need) + paid_stones
     assert len(set(found)) == len(found)
+    assert set(found) == every_payment(req, generic, free, avail, stones)
+
+
+def every_payment(
+    req: tuple[int, ...], generic: int, free: int, avail: tuple[int, ...], stones: int
+) -> set[tuple[int, ...]]:
+    """Rule 4.2 counted out by brute force: every count of each colour's mana and of stones that
+    spends the cards the cost takes, with no colour beyond its symbols by more than the generic
+    symbols cover."""
+    need = sum(req)
+    cards = need - min(free, need) + generic
+    return {
+        (*colours, cards - sum(colours))
+        for colours in product(*(range(have + 1) for have in avail))
+        if 0 <= cards - sum(colours) <= stones
+        and sum(max(0, n - r) for r, n in zip(req, colours, strict=True)) <= generic
+    }
 
 
 def test_a_line_up_cannot_be_changed_by_its_callers() -> None:
