@@ -123,6 +123,15 @@ def test_a_book_over_the_time_limit_is_stopped_and_says_so(
     )
     try:
         job_id = ask_book(server, lives.long, "annotated", "a4")
+        # A book that hangs: its worker is frozen as soon as it holds the job, so the book cannot
+        # end inside the limit however fast this machine lays it out (it could, unfrozen).
+        deadline = time.monotonic() + BOOK_ENDS
+        while not (row := job_row(server.database, job_id))["pid"]:
+            assert row["status"] == "queued", row
+            assert time.monotonic() < deadline, f"no worker took the book: {row}"
+            time.sleep(0.01)
+        assert row["status"] == "running", row
+        os.kill(row["pid"], signal.SIGSTOP)
         over = wait_until_over(server, lives.long, job_id, BOOK_ENDS)
         assert over["status"] == "failed", over
         assert "2 seconds" in over["message"], over
