@@ -11,6 +11,7 @@ and the other server sees the dead supervisor's process gone instead.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -75,6 +76,9 @@ def test_a_book_of_a_server_that_died_is_made_by_the_other(tmp_path: Path) -> No
         while (row := job_row(url, job["id"]))["step"] != "layout" or not row["page"]:
             assert time.monotonic() < deadline, f"server A never began the book: {row}"
             time.sleep(0.2)
+        # Held mid-book while B starts, so A cannot finish it first on a fast machine; the kill
+        # of A's process group below takes this worker with it.
+        os.kill(row["pid"], signal.SIGSTOP)
         owner = heartbeat.parse_owner(row["host"])
         assert owner is not None and owner[0] == (ELSEWHERE if wrapper else heartbeat.HOST)
         b.start()  # only now: the book is A's
