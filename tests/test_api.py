@@ -319,6 +319,10 @@ def test_every_refused_command_appends_nothing(
         {"version": 1, "commands": ["undo"]},
         {"version": 1, "command": "undo"},
         {"version": 1, "command": {"type": "undo"}, "extra": True},
+        # Outside the store's whole numbers: refused before any query reads them.
+        {"version": -(2**90), "command": {"type": "choose-prompt"}},
+        {"version": 2**64, "command": {"type": "choose-prompt"}},
+        {"version": -1, "command": {"type": "undo"}},
     ],
 )
 def test_malformed_command_bodies_are_400_json(

@@ -14,3 +14,6 @@ TEXT_LIMIT: Final = 20_000
 NAME_LIMIT: Final = 200
 # Commands one API request may carry (applied all or none).
 COMMAND_BATCH_LIMIT: Final = 50
+# The highest version (or other whole number) a device may send: 18 digits, inside the store's
+# 64-bit integers; anything beyond is refused as unreadable before it reaches a query.
+NUMBER_LIMIT: Final = 10**18 - 1

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.base.languages import DEFAULT
-from companion.base.limits import COMMAND_BATCH_LIMIT
+from companion.base.limits import COMMAND_BATCH_LIMIT, NUMBER_LIMIT
 from companion.legacy import command_from_dict
 from companion.legacy.commands import Command
 from companion.legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, placeholder_keystones
@@ -247,7 +247,11 @@ def _since(chronicle: chronicles.Chronicle, version: int) -> str:
 
 def _version(body: Mapping[str, Any]) -> int:
     version = body.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
+    if (
+        isinstance(version, bool)
+        or not isinstance(version, int)
+        or not 0 <= version <= NUMBER_LIMIT
+    ):
         raise ApiError(
             400,
             "version-required",

@@ -31,6 +31,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
+from companion.base.limits import NUMBER_LIMIT
 from companion.live import Part
 from companion.store.capabilities import TOKEN_PATTERN, Capability
 from companion.store.db import get_db
@@ -134,7 +135,7 @@ def use_stream_errors(bp: Blueprint) -> None:
 # its drafts and previews itself: those get their status, never a page.
 STREAM_PAGE = re.compile(rf"/[ct]/{TOKEN_PATTERN}/")
 # A version is a stream's event count: 18 digits are more than any stream will hold.
-VERSION_DIGITS = 18
+VERSION_DIGITS = len(str(NUMBER_LIMIT))
 
 
 def posted_number(form: Mapping[str, Any], name: str) -> int:

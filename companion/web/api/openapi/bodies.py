@@ -9,7 +9,7 @@ import typing
 from typing import Any
 
 from companion.base.languages import LANGUAGES
-from companion.base.limits import COMMAND_BATCH_LIMIT, NAME_LIMIT, TEXT_LIMIT
+from companion.base.limits import COMMAND_BATCH_LIMIT, NAME_LIMIT, NUMBER_LIMIT, TEXT_LIMIT
 from companion.export import (
     DEFAULT_EDITION,
     DEFAULT_PAPER,
@@ -101,7 +101,12 @@ def request_schemas() -> JSON:
     commands = {
         "type": "object",
         "properties": {
-            "version": {**INT, "description": "The state's version the commands were chosen on."},
+            "version": {
+                **INT,
+                "minimum": 0,
+                "maximum": NUMBER_LIMIT,
+                "description": "The state's version the commands were chosen on.",
+            },
             "command": ref("Command"),
             "commands": {
                 "type": "array",
