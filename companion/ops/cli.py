@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 from typing import Any
 
 import click
 from flask import Flask, current_app
-from flask.cli import FlaskGroup, with_appcontext
+from flask.cli import ScriptInfo, with_appcontext
 
 from companion import __version__
 from companion.base.languages import DEFAULT, LANGUAGES
@@ -21,27 +22,85 @@ def _create_app() -> Flask:
     return create_app()
 
 
-class _Commands(FlaskGroup):
-    """Flask's command group, answering a folder this user may not write with a sentence."""
+# The operator's commands in the order ``companion --help`` lists them, under these headings.
+# (Flask's developer commands, ``run``, ``shell`` and ``routes``, are ``flask --app companion``'s.)
+SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Running a server", ("serve", "info")),
+    ("The database and backups", ("init-db", "backup", "restore", "migrate-store")),
+    ("Chronicles and card tables", ("chronicles", "tables", "export", "import", "demo")),
+    ("Prompt packs", ("packs",)),
+    ("Trying the rules", ("simulate", "cardgame")),
+)
+
+
+class SettingRefused(click.ClickException):
+    """A setting the companion cannot use: one line on standard error, exit status 2."""
+
+    exit_code = 2
+
+
+class _Commands(click.Group):
+    """The operator's command group: ``-h`` as ``--help``, commands listed by purpose, and a
+    wrong setting or a folder this user may not write answered with a sentence."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        listed: set[str] = set()
+        for heading, names in SECTIONS:
+            rows = [
+                (name, self.commands[name].get_short_help_str(limit=formatter.width))
+                for name in names
+                if name in self.commands
+            ]
+            listed.update(names)
+            if rows:
+                with formatter.section(heading):
+                    formatter.write_dl(rows)
+        rest = [
+            (n, c.get_short_help_str()) for n, c in sorted(self.commands.items()) if n not in listed
+        ]
+        if rest:
+            with formatter.section("Other commands"):
+                formatter.write_dl(rest)
 
     def invoke(self, ctx: click.Context) -> Any:
+        from companion.base.settings import SettingError
+
+        if not isinstance(ctx.obj, ScriptInfo):  # a test's runner brings its own app
+            ctx.obj = ScriptInfo(create_app=_create_app, load_dotenv_defaults=False)
         try:
             return super().invoke(ctx)
+        except SettingError as err:
+            raise SettingRefused(str(err)) from None
         except PermissionError as err:
-            where = err.filename or "the instance folder"
-            raise click.ClickException(
-                f"This user may not write {where}. Run the command as the user that owns the"
-                " instance (for example `sudo -u companion ...`); docs/deploy.md, section 2,"
-                " says how the folder is made."
-            ) from None
+            raise _not_permitted(err.filename or "the instance folder") from None
+        except sqlite3.OperationalError as err:
+            # SQLite says "unable to open database file" (or "readonly database") where the
+            # operating system said the folder or the file may not be written.
+            code = getattr(err, "sqlite_errorcode", 0) & 0xFF
+            if code not in (8, 14) and "unable to open" not in str(err):
+                raise
+            database = ctx.obj.load_app().config["DATABASE"]
+            raise _not_permitted(database) from None
 
 
-@click.group(cls=_Commands, create_app=_create_app, add_version_option=False)
+def _not_permitted(where: str) -> click.ClickException:
+    return click.ClickException(
+        f"This user may not write {where}. Run the command as the user that owns the"
+        " instance (for example `sudo -u companion ...`); docs/deploy.md, section 2,"
+        " says how the folder is made."
+    )
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(
     __version__, "--version", prog_name="companion", message="%(prog)s %(version)s"
 )
 def main() -> None:
-    """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
+    """遺燼抄 companion: play, write and print whole lives; two card games beside them.
+
+    Settings come from <instance>/config.py and COMPANION_* variables (docs/deploy.md,
+    section 3); `companion COMMAND -h` says more of each command.
+    """
     if click.get_current_context().invoked_subcommand == "serve":
         from companion.base import metrics
 
@@ -268,15 +327,16 @@ def _option_pair(pair: str) -> tuple[str, Any]:
         return key.strip(), raw
 
 
-def init_app(app: Flask) -> None:
-    """Register the command groups that live in their own modules."""
+def operator_commands() -> tuple[click.Command, ...]:
+    """Every command of ``companion``, each also reachable as ``flask --app companion NAME``."""
     from companion.export.cli import export_command, import_command
     from companion.ops.admin import COMMANDS
     from companion.ops.manage_cli import groups
     from companion.ops.migrate_store import migrate_store_command
     from companion.packs.cli import packs
+    from companion.store.db import init_db_command
 
-    commands = (
+    return (
         serve,
         simulate_command,
         demo_command,
@@ -285,8 +345,26 @@ def init_app(app: Flask) -> None:
         import_command,
         migrate_store_command,
         cardgame,
+        init_db_command,
         *groups(export_command),
         *COMMANDS,
     )
-    for command in commands:
+
+
+def init_app(app: Flask) -> None:
+    """Register the operator's commands on the app's own (developer) command line too."""
+    for command in operator_commands():
         app.cli.add_command(command)
+
+
+def _short_help_option(command: click.Command) -> None:
+    """``-h`` beside ``--help`` on ``command`` and its subcommands, however they are reached
+    (click keeps a command's help option once made, so it is set on the command itself)."""
+    command.context_settings.setdefault("help_option_names", ["-h", "--help"])
+    for sub in getattr(command, "commands", {}).values():
+        _short_help_option(sub)
+
+
+for _command in operator_commands():
+    _short_help_option(_command)
+    main.add_command(_command)

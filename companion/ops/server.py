@@ -59,6 +59,13 @@ class Worker(GeventWorker):  # type: ignore[misc]
         if waiting is not None:
             _cooperative_psycopg(waiting)
 
+    def handle_quit(self, sig: Any, frame: Any) -> None:
+        # Ctrl-C (SIGINT) and the master's quick stop (SIGQUIT): gunicorn's gevent worker calls
+        # sys.exit in a greenlet, which gevent prints as a SystemExit traceback. Stopping the
+        # worker's loop instead ends it the same way, its live streams first, with no traceback.
+        self.alive = False
+        self.cfg.worker_int(self)
+
     def timeout_ctx(self) -> Any:
         return gevent.Timeout(HEAD_TIMEOUT, False)
 
@@ -124,16 +131,24 @@ class _Arbiter(Arbiter):  # type: ignore[misc]
 
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
-    def __init__(self, options: dict[str, Any], exports: Settings | None = None) -> None:
-        self.options = options
+    def __init__(
+        self,
+        options: dict[str, Any],
+        exports: Settings | None = None,
+        announce: Any = None,
+    ) -> None:
         self.keeper = Keeper(exports) if exports is not None and exports.workers else None
-        if self.keeper is not None:
-            keeper = self.keeper
-            self.options = {
-                **options,
-                "when_ready": lambda _arbiter: keeper.ensure(),
-                "on_exit": lambda _arbiter: keeper.stop(),
-            }
+        keeper = self.keeper
+
+        def ready(arbiter: Any) -> None:  # the socket is bound and the workers are starting
+            if keeper is not None:
+                keeper.ensure()
+            if announce is not None:
+                announce(arbiter)
+
+        self.options = {**options, "when_ready": ready}
+        if keeper is not None:
+            self.options["on_exit"] = lambda _arbiter: keeper.stop()
         super().__init__()
 
     def run(self) -> None:
@@ -173,12 +188,21 @@ def run(
     exports: Settings | None = None,
     extra: dict[str, Any] | None = None,
 ) -> None:
-    """Print the address to open, then serve (and make books) until interrupted."""
+    """Serve (and make books) until interrupted; the address to open is printed once bound."""
     shown = lan_address() if lan else host
     url = f"{'https' if tls else 'http'}://{shown}:{port}/"
-    click.echo(f"遺燼抄 companion is running: open {url}")
-    if lan:
-        _print_qr(url)
+    refused = _port_taken(host, port)
+    if refused:
+        raise click.ClickException(
+            f"Cannot listen on {host}:{port}: {refused}. Is another server running there?"
+            " Stop it, or choose another port with --port."
+        )
+
+    def announce(_arbiter: Any) -> None:
+        click.echo(f"遺燼抄 companion is running: open {url}")
+        if lan:
+            _print_qr(url)
+
     _Gunicorn(
         {
             "bind": f"{host}:{port}",
@@ -195,7 +219,20 @@ def run(
             **(extra or {}),
         },
         exports,
+        announce,
     ).run()
+
+
+def _port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (as gunicorn will: address reuse on), or None."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            return err.strerror or str(err)
+    return None
 
 
 def _print_qr(url: str) -> None:

@@ -363,7 +363,6 @@ def init_db_command() -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Register teardown and the init-db command."""
+    """Give the app its connection pool and return each request's connection when it ends."""
     app.extensions["companion.db_pool"] = _Pool()
     app.teardown_appcontext(close_db)
-    app.cli.add_command(init_db_command)
