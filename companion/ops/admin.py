@@ -15,6 +15,7 @@ from flask.cli import with_appcontext
 from companion.base.paths import is_checkout
 from companion.ops import archive, backup_check
 from companion.store import pg, serverlock
+from companion.store.db import check_schema
 
 
 def version() -> str:
@@ -61,13 +62,13 @@ def info_command() -> None:
 
 def _shared_info(url: str) -> None:
     """``info`` for a PostgreSQL store: its address (without a password) and its schema."""
-    from companion.store.db import connect
+    from companion.store.db import applied_migrations, connect
 
     config = current_app.config
     shown = re.sub(r"//([^:/@]*):[^@]*@", r"//\1:***@", url)
     db = connect(url)
     try:
-        applied = len(pg.applied(db))  # type: ignore[arg-type]
+        applied = applied_migrations(db)
         server = db.execute("SHOW server_version").fetchone()[0]
     finally:
         db.conn.close()
@@ -77,7 +78,7 @@ def _shared_info(url: str) -> None:
         ("exports", config["EXPORTS_DIR"]),
         ("packs", config["PACKS_DIR"]),
         ("installed as", "a checkout" if is_checkout() else "a package"),
-        ("schema", f"{applied} of {len(archive.known_migrations())} migrations applied"),
+        ("schema", _schema_line(applied, archive.known_migrations())),
         ("companion", version()),
         ("python", platform.python_version()),
         ("postgresql", server),
@@ -99,6 +100,17 @@ def _schema(database: Path) -> str:
         applied = archive.applied_migrations(conn)
     finally:
         conn.close()
+    return _schema_line(applied, known)
+
+
+def _schema_line(applied: list[str], known: list[str]) -> str:
+    """``12 of 12 migrations applied``, or what a schema this version does not know means."""
+    unknown = [name for name in applied if name not in known]
+    if unknown:
+        return (
+            f"{len(applied)} migrations applied, {len(unknown)} of them by a newer companion"
+            f" (this version knows {len(known)}): it will not use this database"
+        )
     return f"{len(applied)} of {len(known)} migrations applied"
 
 
@@ -124,6 +136,7 @@ def backup_command(file: Path, verify: bool, scratch: str | None) -> None:
         _verify(file, scratch)
         return
     database = current_app.config["DATABASE"]
+    check_schema(database)  # a backup of a newer schema would not restore here: refused
     try:
         if pg.is_url(database):
             from companion.ops import pg_backup
@@ -165,15 +178,17 @@ def _import_pack_files() -> None:
     """Pack files an older version kept in PACKS_DIR go into the database before it is copied."""
     from companion.packs.registry import shipped_names
     from companion.packs.stored import import_folder
-    from companion.store.db import connect, init_db
+    from companion.store.db import applied_migrations, connect, known_migrations
 
     config = current_app.config
-    if not Path(config["DATABASE"]).is_file():
+    if not Path(config["DATABASE"]).is_file() or not Path(config["PACKS_DIR"]).is_dir():
         return
-    init_db(config["DATABASE"])
     db = connect(config["DATABASE"])
     try:
-        import_folder(db, config["PACKS_DIR"], shipped_names())
+        # A backup never migrates: an older schema is copied as it is (the server imports the
+        # files when it has brought it up to date, and a restore imports them too).
+        if applied_migrations(db) == known_migrations():
+            import_folder(db, config["PACKS_DIR"], shipped_names())
     finally:
         db.conn.close()
 

@@ -64,6 +64,7 @@ class _Commands(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         from companion.base.settings import SettingError
+        from companion.store.db import SchemaTooNewError
 
         if not isinstance(ctx.obj, ScriptInfo):  # a test's runner brings its own app
             ctx.obj = ScriptInfo(create_app=_create_app, load_dotenv_defaults=False)
@@ -71,6 +72,8 @@ class _Commands(click.Group):
             return super().invoke(ctx)
         except SettingError as err:
             raise SettingRefused(str(err)) from None
+        except SchemaTooNewError as err:
+            raise click.ClickException(str(err)) from None
         except PermissionError as err:
             raise _not_permitted(err.filename or "the instance folder") from None
         except sqlite3.OperationalError as err:
