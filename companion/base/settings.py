@@ -72,6 +72,13 @@ def seconds(value: Any) -> float:
     return float(value) if isinstance(value, float) else value
 
 
+def seconds_or_zero(value: Any) -> float:
+    """A number of seconds, 0 included."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ValueError(value)
+    return float(value) if isinstance(value, float) else value
+
+
 def one_of(
     choices: tuple[str, ...], fold: Callable[[str], str] = str.lower
 ) -> Callable[[Any], str]:
@@ -173,7 +180,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("CORRECTIONS_PER_MINUTE", "a whole number above 0", whole(1)),
     Setting("PACKS_MAX", "a whole number above 0", whole(1)),
     Setting("PACKS_PER_CLIENT", "a whole number above 0", whole(1)),
-    Setting("HEALTH_PROBE_SECONDS", "a number of seconds above 0", seconds),
+    Setting(
+        "HEALTH_PROBE_SECONDS", "a number of seconds (0: every check writes)", seconds_or_zero
+    ),  # fmt: skip
 )
 BY_NAME = {setting.name: setting for setting in SETTINGS}
 

@@ -165,7 +165,27 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
     def load(self) -> Any:
         from companion import create_app
 
-        return create_app()
+        app = create_app()
+        if self.cfg.is_ssl:
+            app.wsgi_app = _StrictTransport(app.wsgi_app)  # type: ignore[method-assign]
+        return app
+
+
+HSTS = ("Strict-Transport-Security", "max-age=31536000")
+
+
+class _StrictTransport:
+    """Served over TLS itself, the server tells browsers to come back over HTTPS only, as the
+    shipped proxies do: the links are the credentials (docs/deploy.md, section 5)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        def start(status: str, headers: list[tuple[str, str]], *info: Any) -> Any:
+            return start_response(status, [*headers, HSTS], *info)
+
+        return self.app(environ, start)
 
 
 def lan_address() -> str:
