@@ -224,4 +224,38 @@ def restore_command(file: Path) -> None:
             click.echo(f"The previous data is kept at {path}")
 
 
-COMMANDS = (info_command, backup_command, restore_command)
+@click.command("check", short_help="Replay every chronicle and table; name any damaged one.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@with_appcontext
+def check_command(as_json: bool) -> None:
+    """Replay every stream the store holds, from its first event, and name the damaged ones.
+
+    Reads only. Exits with status 1 when a stream is damaged: restore a backup taken before the
+    damage (docs/deploy.md, section 6), or delete the stream (`companion chronicles delete`).
+    """
+    import json
+
+    from companion.ops.check import check_streams
+    from companion.store.db import connect
+
+    database = current_app.config["DATABASE"]
+    if not pg.is_url(database) and not Path(database).is_file():
+        raise click.ClickException(f"There is no database at {database} to check.")
+    check_schema(database)
+    db = connect(database)
+    try:
+        report = check_streams(db)
+    finally:
+        db.conn.close()
+    if as_json:
+        click.echo(json.dumps(report.as_json(), ensure_ascii=False, sort_keys=True))
+    else:
+        for damage in report.damaged:
+            click.echo(f"Damaged: {damage.sentence()}")
+        verdict = "every one replays" if not report.damaged else f"{len(report.damaged)} damaged"
+        click.echo(f"Checked {report.streams} streams, {report.events} events: {verdict}.")
+    if report.damaged:
+        raise click.exceptions.Exit(1)
+
+
+COMMANDS = (info_command, backup_command, restore_command, check_command)

@@ -274,7 +274,8 @@ def verify_backup(source: Path) -> tuple[dict[str, Any], dict[str, int]]:
                 out_of_step = backup_check.streams_out_of_step(conn)
             finally:
                 conn.close()
-    problems = backup_check.compare(found, manifest, out_of_step)
+            damaged = backup_check.replay(store.connect(copy))
+    problems = backup_check.compare(found, manifest, out_of_step) + damaged
     if problems:
         raise ArchiveError(" ".join(problems))
     return manifest, found

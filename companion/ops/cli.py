@@ -25,7 +25,7 @@ def _create_app() -> Flask:
 # The operator's commands in the order ``companion --help`` lists them, under these headings.
 # (Flask's developer commands, ``run``, ``shell`` and ``routes``, are ``flask --app companion``'s.)
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Running a server", ("serve", "info")),
+    ("Running a server", ("serve", "info", "check")),
     ("The database and backups", ("init-db", "backup", "restore", "migrate-store")),
     ("Chronicles and card tables", ("chronicles", "tables", "export", "import", "demo")),
     ("Prompt packs", ("packs",)),
@@ -65,6 +65,7 @@ class _Commands(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         from companion.base.settings import SettingError
         from companion.store.db import SchemaTooNewError
+        from companion.store.events import DamagedEventError
 
         if not isinstance(ctx.obj, ScriptInfo):  # a test's runner brings its own app
             ctx.obj = ScriptInfo(create_app=_create_app, load_dotenv_defaults=False)
@@ -74,6 +75,12 @@ class _Commands(click.Group):
             raise SettingRefused(str(err)) from None
         except SchemaTooNewError as err:
             raise click.ClickException(str(err)) from None
+        except DamagedEventError as err:
+            raise click.ClickException(
+                f"The chronicle {err.stream_id} is damaged: its event {err.seq} is not readable."
+                " `companion check` lists every damaged stream; restore a backup taken before"
+                " the damage (docs/deploy.md, section 6) or delete it."
+            ) from None
         except PermissionError as err:
             raise _not_permitted(err.filename or "the instance folder") from None
         except sqlite3.OperationalError as err:

@@ -209,9 +209,10 @@ def verify_backup(
                 try:
                     found = backup_check.counts(db)
                     out_of_step = backup_check.streams_out_of_step(db)
+                    damaged = backup_check.replay(db, close=False)
                 finally:
                     db.conn.close()
-    problems = backup_check.compare(found, manifest, out_of_step)
+    problems = backup_check.compare(found, manifest, out_of_step) + damaged
     if problems:
         raise ArchiveError(" ".join(problems))
     return manifest, found
