@@ -106,6 +106,18 @@ def base_url(value: Any) -> str | None:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def web_address(value: Any) -> str | None:
+    """An ``http(s)://`` address with a host (any path); empty or None is none."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise ValueError(value)
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(value)
+    return value
+
+
 def host_names(value: Any) -> list[str] | None:
     """A list of host names (JSON), or None for the server's own names."""
     if value is None:
@@ -167,6 +179,7 @@ SETTINGS: tuple[Setting, ...] = (
         one_of(RATELIMIT_STRATEGIES),
     ),  # fmt: skip
     Setting("METRICS_TOKEN", "a text", text_or_none),
+    Setting("SOURCE_URL", "an address like https://host/path", web_address),
     Setting("EXPORT_WORKERS", "a whole number from 0 to 16", whole(0, 16)),
     Setting("EXPORT_TIME_LIMIT", "a number of seconds above 0", seconds),
     Setting("EXPORTS_MAX_BYTES", "a number of bytes (0 or more)", whole(0)),
