@@ -168,7 +168,7 @@ def readyz() -> tuple[Response, int]:
 
     The export worker, the exports folder and the queue are ``/healthz``'s: a proxy that took
     the site down when only the book worker is unwell would turn a late book into an outage."""
-    writable = _database_writable()
+    writable = database_writable()
     body = {"status": "ready" if writable else "unavailable", "database_writable": writable}
     return jsonify(body), 200 if writable else 503
 
@@ -178,7 +178,7 @@ def healthz() -> tuple[Response, int]:
     """For monitoring: 200 when the database takes writes and the export worker's heartbeat is
     fresh, else 503; also the benchmarks' hello-world baseline."""
     export_worker, worker_ok, more = health(current_app.config)
-    writable = _database_writable()
+    writable = database_writable()
     healthy = worker_ok and writable
     body = {
         "status": "ok" if healthy else "unavailable",
@@ -198,7 +198,7 @@ class _Probe:
         self.writable_at: float | None = None
 
 
-def _database_writable() -> bool:
+def database_writable() -> bool:
     """Whether the database takes writes: found so within ``HEALTH_PROBE_SECONDS``, or now.
 
     Only a success is remembered: a database that could not take a write is asked again at the
