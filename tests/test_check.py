@@ -104,3 +104,27 @@ def test_backup_verify_replays_the_copy_and_refuses_a_damaged_stream(
     result = runner.invoke(main, ["backup", "--verify", str(bad)])
     assert result.exit_code == 1 and "is a good backup" not in result.output
     assert f"damaged chronicle {chronicle}" in result.output and "event 3" in result.output
+
+
+def test_info_answers_in_json_with_what_runs_on_the_store(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
+    import os
+
+    from companion import __version__
+    from companion.store import pg
+
+    with app.app_context():
+        get_db().execute("SELECT 1")  # a connection this process holds, as a server's would
+        result = runner.invoke(main, ["info", "--json"])
+    assert result.exit_code == 0, result.output
+    facts = json.loads(result.output)
+    assert facts["companion"] == __version__
+    assert facts["schema"]["applied"] == facts["schema"]["known"]
+    if pg.is_url(app.config["DATABASE"]):
+        mine = [c for c in facts["connected"] if c["pid"] == os.getpid()]
+        assert mine and mine[0]["role"] == "command"
+        text = runner.invoke(main, ["info"]).output
+        assert "servers:      0" in text and "supervisors:  0" in text
+    else:
+        assert facts["server"] == "not running" and facts["versions"]["sqlite"]

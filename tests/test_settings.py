@@ -141,3 +141,26 @@ def test_an_instance_this_user_may_not_write_is_one_sentence(tmp_path: Path) -> 
                               text=True, timeout=120)  # fmt: skip
         assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
         assert f"may not write {instance}" in done.stderr and "sudo -u companion" in done.stderr
+
+
+@pytest.mark.skipif(
+    os.geteuid() == 0 and shutil.which("setpriv") is None, reason="needs setpriv to drop root"
+)
+def test_serve_refuses_an_exports_folder_it_may_not_write(tmp_path: Path) -> None:
+    """As under the shipped unit's ProtectSystem=strict with a shared folder left out of its
+    ReadWritePaths: one sentence, and no server that would fail every book."""
+    exports = tmp_path / "shared-exports"
+    exports.mkdir()
+    prefix = ["setpriv", "--bounding-set", "-dac_override,-fowner",
+              "--inh-caps", "-dac_override,-fowner", "--"] if os.geteuid() == 0 else []  # fmt: skip
+    if os.geteuid() == 0:
+        os.chown(exports, 65534, 65534)
+    exports.chmod(0o555)
+    env = {**os.environ, "COMPANION_INSTANCE": str(tmp_path / "instance"),
+           "COMPANION_EXPORTS_DIR": str(exports)}  # fmt: skip
+    done = subprocess.run([*prefix, COMPANION, "serve", "--port", "1"], env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "is running" not in done.stdout
+    assert f"The exports folder {exports} cannot be written" in done.stderr
+    assert "ReadWritePaths" in done.stderr

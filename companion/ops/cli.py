@@ -6,6 +6,8 @@ import json
 import os
 import sqlite3
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import click
@@ -142,6 +144,7 @@ def serve(
     from companion.store.pg import is_url
     from companion.store.ratelimit_store import prepare_for
 
+    os.environ["COMPANION_ROLE"] = "server"  # how its connections are named (PostgreSQL)
     init_db(current_app.config["DATABASE"])
     prepare_for(current_app.config)
     current_app.secret_key  # noqa: B018 - made now, by this user, before any worker reads it
@@ -154,6 +157,8 @@ def serve(
             "A restore is replacing this instance's data: try again after it."
         )
     exports = Settings.from_config(current_app.config)
+    if exports.workers:
+        _check_exports_folder(exports.exports_dir)
     os.environ["COMPANION_EXPORT_SUPERVISOR"] = "server"  # the web workers start no pool
     tls = (certfile, keyfile) if certfile and keyfile else None
     if lan:
@@ -169,6 +174,21 @@ def serve(
     # The export processes have no app config of their own: they read the format here.
     os.environ["COMPANION_LOG_FORMAT"] = str(current_app.config.get("LOG_FORMAT", "text"))
     server.run(host, port, workers, lan, tls, exports, metrics.gunicorn_hooks())
+
+
+def _check_exports_folder(folder: Path) -> None:
+    """Refuse to serve when the books could not be written: a read-only folder (a unit's
+    ProtectSystem=strict without the folder in ReadWritePaths) would fail every book later."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".writable-"):
+            pass
+    except OSError as err:
+        raise click.ClickException(
+            f"The exports folder {folder} cannot be written ({err.strerror or err}): no book"
+            " could be made. Let the service user write it; under systemd, name it in the"
+            " unit's ReadWritePaths (docs/deploy.md, section 8)."
+        ) from None
 
 
 def _trust_own_hosts(host: str, lan: bool) -> None:
