@@ -195,3 +195,19 @@ def test_an_operator_can_point_to_the_source_they_publish(tmp_path: Path) -> Non
     moved = client.get("/source")
     assert moved.status_code == 302
     assert moved.headers["Location"] == "https://code.example/our-companion"
+
+
+@pytest.mark.slow
+def test_the_wheel_carries_the_licence_texts_its_metadata_names(this_wheel: Path) -> None:
+    with zipfile.ZipFile(this_wheel) as wheel:
+        names = wheel.namelist()
+        (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        text = wheel.read(meta).decode()
+        info = meta.rsplit("/", 1)[0]
+        assert "License-Expression: AGPL-3.0-or-later" in text
+        assert "Classifier: Framework :: Flask" in text
+        assert "Provides-Extra: vertical" in text and "Provides-Extra: postgres" in text
+        assert re.search(r"^Requires-Dist: playwright.*extra == .vertical.", text, re.M)
+        for licence in ("LICENSE", "THIRD-PARTY.md", "static/fonts/LICENSE-IPA.txt"):
+            assert f"License-File: {licence}" in text
+            assert f"{info}/licenses/{licence}" in names
