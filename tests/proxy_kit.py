@@ -279,12 +279,15 @@ class Upstream:
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 length = int(self.headers.get("Content-Length") or 0)
-                while length > 0:  # the whole body, as the app reads it
-                    chunk = self.rfile.read(min(length, 65536))
-                    if not chunk:
-                        break
-                    length -= len(chunk)
-                self._send(200, b"read", "text/plain")
+                try:
+                    while length > 0:  # the whole body, as the app reads it
+                        chunk = self.rfile.read(min(length, 65536))
+                        if not chunk:
+                            break
+                        length -= len(chunk)
+                    self._send(200, b"read", "text/plain")
+                except OSError:  # the proxy refused the body and closed: nobody to answer
+                    self.close_connection = True
 
             def _send(self, status: int, body: bytes, kind: str) -> None:
                 self.send_response(status)

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from companion import __version__
 from companion.ops.cli import main
-from companion.store.db import known_migrations
+from companion.store.schema import known_migrations
 
 pytestmark = pytest.mark.sqlite_only
 FUTURE = "0099_from_a_newer_release"

@@ -103,7 +103,8 @@ def _local_info() -> dict[str, Any]:
 def _shared_info(url: str) -> dict[str, Any]:
     """``info`` for a PostgreSQL store: its address (without a password), its schema and the
     servers and supervisors connected to it."""
-    from companion.store.db import applied_migrations, connect, shown
+    from companion.store.db import connect
+    from companion.store.schema import applied_migrations, shown
 
     db = connect(url)
     try:
@@ -217,7 +218,8 @@ def _import_pack_files() -> None:
     """Pack files an older version kept in PACKS_DIR go into the database before it is copied."""
     from companion.packs.registry import shipped_names
     from companion.packs.stored import import_folder
-    from companion.store.db import applied_migrations, connect, known_migrations
+    from companion.store.db import connect
+    from companion.store.schema import applied_migrations, known_migrations
 
     config = current_app.config
     if not Path(config["DATABASE"]).is_file() or not Path(config["PACKS_DIR"]).is_dir():

@@ -28,9 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.ops import backup_check
-from companion.store import db as store
-from companion.store import serverlock
-from companion.store.db import BUSY_TIMEOUT_MS, init_db
+from companion.store import schema, serverlock
+from companion.store.db import BUSY_TIMEOUT_MS, connect, init_db
 
 FORMAT = "ijinsho-instance"
 # 2: the manifest names its store ("sqlite" or "postgresql", whose backups hold a pg_dump) and
@@ -70,12 +69,12 @@ class Restored:
 
 def known_migrations() -> list[str]:
     """The names of every migration this code can apply, in order."""
-    return store.known_migrations()
+    return schema.known_migrations()
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:
     """The migrations recorded in a database, in the order they were applied."""
-    return store.applied_migrations(conn)
+    return schema.applied_migrations(conn)
 
 
 def copy_database(source: Path, target: Path) -> None:
@@ -274,7 +273,7 @@ def verify_backup(source: Path) -> tuple[dict[str, Any], dict[str, int]]:
                 out_of_step = backup_check.streams_out_of_step(conn)
             finally:
                 conn.close()
-            damaged = backup_check.replay(store.connect(copy))
+            damaged = backup_check.replay(connect(copy))
     problems = backup_check.compare(found, manifest, out_of_step) + damaged
     if problems:
         raise ArchiveError(" ".join(problems))
