@@ -131,3 +131,22 @@ def test_going_back_restores_the_backup_taken_before_the_upgrade(
     assert _run(instance, "init-db")[0] == 0  # it serves again
     kept = list(instance.glob("companion.sqlite3.before-restore-*"))
     assert len(kept) == 1 and FUTURE in _applied(kept[0])  # the newer data is kept aside
+
+
+@pytest.mark.slow
+def test_a_running_server_stops_once_a_newer_version_migrates_its_store(tmp_path: Path) -> None:
+    """As on a shared PostgreSQL store upgraded from another server: the old server must not
+    go on writing to a schema it does not know. It stops, with status 2 (not restarted)."""
+    from server_client import Server
+    from waiting import HANG
+
+    server = Server(tmp_path / "c.sqlite3").start()
+    try:
+        assert server.process is not None
+        _migrate_as_a_newer_release(tmp_path / "c.sqlite3")
+        assert server.process.wait(timeout=HANG) == 2
+    finally:
+        server.stop()
+    log = (tmp_path / "c.log").read_text()
+    assert "made by a newer companion" in log and "This server stops." in log
+    assert "Traceback" not in log

@@ -20,6 +20,7 @@ import logging
 import resource
 import socket
 import sys
+import time
 from typing import Any
 
 import click
@@ -38,6 +39,7 @@ BODY_GRACE = 10.0  # seconds any body may take...
 BODY_RATE = 16 * 1024  # ...and one more for every this many bytes it declares
 BUFFERED_BODY = 17 * 1024 * 1024  # the largest body read ahead (a backup's import is 16 MB)
 CONNECTIONS = 2000  # open connections per worker: live streams, slow clients and requests
+SCHEMA_CHECK_SECONDS = 30.0  # how often the master asks whether a newer version migrated
 
 
 class Worker(GeventWorker):  # type: ignore[misc]
@@ -124,10 +126,31 @@ def _read_body(req: Any) -> bool:
 class _Arbiter(Arbiter):  # type: ignore[misc]
     """gunicorn's master, which keeps the export supervisor alive as it keeps its workers."""
 
+    schema_checked = 0.0
+
     def manage_workers(self) -> None:
         super().manage_workers()
         if self.app.keeper is not None and self.app.keeper.process is not None:
             self.app.keeper.ensure()  # started once in when_ready: only ever restarted here
+        self._check_schema()
+
+    def _check_schema(self) -> None:
+        """Stop this server once a newer version has migrated its store (a shared PostgreSQL
+        store upgraded from another server): old code must not write to a newer schema."""
+        database = self.app.database
+        if database is None or time.monotonic() - self.schema_checked < SCHEMA_CHECK_SECONDS:
+            return
+        self.schema_checked = time.monotonic()
+        from companion.store.db import check_schema
+        from companion.store.schema import SchemaTooNewError
+
+        try:
+            check_schema(database)
+        except SchemaTooNewError as err:
+            # Exit status 2: the unit does not start it again (RestartPreventExitStatus=2).
+            self.halt(f"{err} This server stops.", exit_status=2)
+        except Exception:  # the store away for a moment: the requests say so; asked again later
+            log.warning("could not read the store's schema", exc_info=True)
 
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
@@ -138,6 +161,7 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
         announce: Any = None,
     ) -> None:
         self.keeper = Keeper(exports) if exports is not None and exports.workers else None
+        self.database = exports.database if exports is not None else None
         keeper = self.keeper
 
         def ready(arbiter: Any) -> None:  # the socket is bound and the workers are starting
