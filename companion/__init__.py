@@ -85,9 +85,9 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_prefixed_env("COMPANION")
     else:
         app.config.from_mapping(test_config)
-    from companion.base.hosts import check_base_url
+    from companion.base import settings
 
-    app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
+    settings.check(app.config)  # every setting parsed here: a mistake is one sentence
     if not app.config.get("SECRET_KEY"):
         # Read here when it exists; made on first use otherwise (``hosts.Companion``), so a
         # command that only looks (``companion info``) writes nothing into the instance.
@@ -103,8 +103,8 @@ def _trust_proxies(app: Flask) -> None:
     -Proto and -Host (which carries the port). X-Forwarded-Prefix, for a site under a path, is
     trusted only when PROXY_PREFIX says how many proxies set it; X-Forwarded-Port never.
     """
-    hops = int(app.config.get("PROXY_HOPS") or 0)
-    prefix = int(app.config.get("PROXY_PREFIX") or 0)
+    hops = int(app.config["PROXY_HOPS"])
+    prefix = int(app.config["PROXY_PREFIX"])
     if hops > 0 or prefix > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

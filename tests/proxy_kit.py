@@ -192,7 +192,8 @@ def wait_for(proxy: Proxy) -> None:
     while time.monotonic() < deadline:
         assert proxy.process is not None and proxy.process.poll() is None, proxy.log_text()
         try:
-            Client(proxy).get("/favicon.ico", timeout=5)
+            # Caddy holds a request up to 5 s for an upstream that is not there (lb_try_duration).
+            Client(proxy).get("/favicon.ico", timeout=30)
             return
         except requests.ConnectionError:
             time.sleep(0.1)
@@ -232,10 +233,11 @@ def unit_environment() -> dict[str, str]:
 class Upstream:
     """A stand-in for the app behind a proxy, on a loopback port, in a thread.
 
-    ``/healthz`` answers 200 only to the public name, as the app does with the shipped unit's
+    ``/readyz`` (and ``/healthz``) answer 200 only to the public name, as the app does with the shipped unit's
     TRUSTED_HOSTS, and records each check's Host; ``/echo`` answers the request's headers;
     ``/events`` is a server-sent-events stream that sends its second event only once the test
     says it received the first, so a proxy that held the stream back would never deliver it.
+    A POST reads its whole body, as the app does, and answers 200.
     """
 
     def __init__(self) -> None:
@@ -253,7 +255,7 @@ class Upstream:
                 pass
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
-                if self.path == "/healthz":
+                if self.path in ("/readyz", "/healthz"):
                     upstream.checks.append(self.headers.get("Host", ""))
                     ok = self.headers.get("Host", "").split(":")[0] == PUBLIC
                     self._send(200 if ok else 400, b'{"status": "ok"}', "application/json")
@@ -275,6 +277,18 @@ class Upstream:
                 else:
                     self._send(404, b"no", "text/plain")
 
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                length = int(self.headers.get("Content-Length") or 0)
+                try:
+                    while length > 0:  # the whole body, as the app reads it
+                        chunk = self.rfile.read(min(length, 65536))
+                        if not chunk:
+                            break
+                        length -= len(chunk)
+                    self._send(200, b"read", "text/plain")
+                except OSError:  # the proxy refused the body and closed: nobody to answer
+                    self.close_connection = True
+
             def _send(self, status: int, body: bytes, kind: str) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", kind)
@@ -292,3 +306,38 @@ class Upstream:
         self.first_received.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+def raw_request(proxy: Proxy, head: str, body: bytes = b"") -> tuple[int, str]:
+    """Send ``head`` (and ``body``) over TLS as they are, then read the answer's status and text.
+
+    For what ``requests`` cannot read: the answer a proxy sends, and closes on, while the body
+    it refuses is still being sent."""
+    import socket
+    import ssl
+
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    with socket.create_connection(("127.0.0.1", proxy.port), timeout=60) as raw:
+        with context.wrap_socket(raw, server_hostname=PUBLIC) as tls:
+            tls.sendall(head.encode())
+            try:
+                for start in range(0, len(body), 65536):
+                    tls.sendall(body[start : start + 65536])
+            except OSError:  # the proxy answered and closed before the whole body was sent
+                pass
+            answer = b""
+            while b"\r\n\r\n" not in answer or not _complete(answer):
+                chunk = tls.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+    status = int(answer.split(b" ", 2)[1])
+    return status, answer.split(b"\r\n\r\n", 1)[1].decode("utf-8", "replace")
+
+
+def _complete(answer: bytes) -> bool:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    match = re.search(rb"(?i)content-length: *(\d+)", head)
+    return match is not None and len(body) >= int(match.group(1))

@@ -21,16 +21,6 @@ LOOPBACK = ("localhost", "127.0.0.1")
 WILDCARDS = ("0.0.0.0", "::", "")
 
 
-def check_base_url(value: str | None) -> str | None:
-    """The base URL without a trailing slash; ValueError for anything but scheme://host[:port]."""
-    if not value:
-        return None
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
-        raise ValueError(f"BASE_URL must look like https://host[:port], not {value!r}")
-    return f"{parts.scheme}://{parts.netloc}"
-
-
 class Companion(Flask):
     """Flask, building absolute links from ``BASE_URL`` when one is configured, with the
     instance's secret key made on first use rather than when the app is built."""

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 INSTALL_COMMAND = "sudo apt-get install -y chromium"
+# Playwright (with its own Node driver, 165 MB) drives Chromium: an extra, not a dependency.
+EXTRA_COMMAND = "pip install 'ijinsho-companion[vertical]'"
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -65,6 +67,26 @@ PLACEHOLDERS = {
 
 class ChromiumMissingError(EditionError):
     """The vertical edition needs Chromium, and it is not installed."""
+
+
+def playwright_installed() -> bool:
+    """Whether Playwright, which drives Chromium, is installed (the ``vertical`` extra)."""
+    import importlib.util
+
+    return importlib.util.find_spec("playwright") is not None
+
+
+def ready() -> bool:
+    """Whether the vertical PDF can be made here: Chromium and Playwright both installed."""
+    return chromium_path() is not None and playwright_installed()
+
+
+def install_command() -> str:
+    """What the host runs to make the vertical PDF possible here (empty when it is)."""
+    needed = [] if playwright_installed() else [EXTRA_COMMAND]
+    if chromium_path() is None:
+        needed.append(INSTALL_COMMAND)
+    return " && ".join(needed)
 
 
 def chromium_path() -> str | None:
@@ -141,8 +163,11 @@ def render_vertical(
     """
     report = progress or (lambda _p, _s: None)
     executable = chromium_path()
-    if executable is None:
-        raise ChromiumMissingError(f"Chromium is not installed: {INSTALL_COMMAND}")
+    if executable is None or not playwright_installed():
+        raise ChromiumMissingError(
+            "The vertical PDF is printed by Chromium through Playwright, which are not both"
+            f" installed here: {install_command()}"
+        )
     with tempfile.TemporaryDirectory(prefix="vertical-") as folder:
         page_file = Path(folder) / "book.html"
         base = f'<base href="{static.resolve().as_uri()}/">'

@@ -203,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=300, help="seconds for one book")
     parser.add_argument("--parent", type=int, default=None, help="the supervisor's pid")
     args = parser.parse_args(argv)
+    os.environ["COMPANION_ROLE"] = "book"  # how its connections are named (PostgreSQL)
     _die_with_parent()
     # Loading the modules above takes seconds: a supervisor that died meanwhile was not there to
     # send the signal, and its pid is not this process's parent any more. Its book is another's.

@@ -28,9 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.ops import backup_check
-from companion.store import serverlock
-from companion.store.db import BUSY_TIMEOUT_MS, init_db
-from companion.store.migrations import migrations
+from companion.store import schema, serverlock
+from companion.store.db import BUSY_TIMEOUT_MS, connect, init_db
 
 FORMAT = "ijinsho-instance"
 # 2: the manifest names its store ("sqlite" or "postgresql", whose backups hold a pg_dump) and
@@ -70,23 +69,12 @@ class Restored:
 
 def known_migrations() -> list[str]:
     """The names of every migration this code can apply, in order."""
-    from sqlite_utils import Database
-
-    return [m.name for m in migrations.pending(Database(memory=True))]
+    return schema.known_migrations()
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:
     """The migrations recorded in a database, in the order they were applied."""
-    exists = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_sqlite_migrations'"
-    ).fetchone()
-    if not exists:
-        return []
-    rows = conn.execute(
-        "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY rowid",
-        [migrations.name],
-    ).fetchall()
-    return [str(row[0]) for row in rows]
+    return schema.applied_migrations(conn)
 
 
 def copy_database(source: Path, target: Path) -> None:
@@ -156,8 +144,12 @@ def new_manifest(
 def zip_backup(
     target: Path, work: Path, manifest: dict[str, Any], data: tuple[Path, str], secret: Path
 ) -> None:
-    """The backup zip at ``target``, whole or not at all: manifest, data member, secret key."""
+    """The backup zip at ``target``, whole or not at all: manifest, data member, secret key.
+
+    Only its owner may read it (mode 0600): it holds every story and the secret key."""
     partial = work / "backup.zip"
+    partial.touch(mode=0o600)
+    partial.chmod(0o600)  # whatever the umask
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(MANIFEST_MEMBER, json.dumps(manifest, indent=1, sort_keys=True))
         archive.write(data[0], data[1])
@@ -281,7 +273,8 @@ def verify_backup(source: Path) -> tuple[dict[str, Any], dict[str, int]]:
                 out_of_step = backup_check.streams_out_of_step(conn)
             finally:
                 conn.close()
-    problems = backup_check.compare(found, manifest, out_of_step)
+            damaged = backup_check.replay(connect(copy))
+    problems = backup_check.compare(found, manifest, out_of_step) + damaged
     if problems:
         raise ArchiveError(" ".join(problems))
     return manifest, found

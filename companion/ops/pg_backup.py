@@ -32,7 +32,6 @@ from companion.ops.archive import ArchiveError, Restored
 from companion.store import pg
 
 DUMP_MEMBER = "companion.pgdump"
-APPLICATION = "companion"  # every connection of the companion says so (pg.connect)
 
 
 def _tool(name: str) -> str:
@@ -121,12 +120,9 @@ def _restore_into(url: str, dump: Path) -> None:
 
 
 def _servers(db: pg.Database) -> int:
-    row = db.execute(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-        " AND application_name = ? AND pid <> pg_backend_pid()",
-        [APPLICATION],
-    ).fetchone()
-    return int(row[0])
+    """Other processes of the companion connected to this store (servers, supervisors, and any
+    other command: a restore waits for all of them)."""
+    return len(pg.connected(db))
 
 
 def restore_backup(source: Path, url: str, secret: Path) -> Restored:
@@ -209,9 +205,10 @@ def verify_backup(
                 try:
                     found = backup_check.counts(db)
                     out_of_step = backup_check.streams_out_of_step(db)
+                    damaged = backup_check.replay(db, close=False)
                 finally:
                     db.conn.close()
-    problems = backup_check.compare(found, manifest, out_of_step)
+    problems = backup_check.compare(found, manifest, out_of_step) + damaged
     if problems:
         raise ArchiveError(" ".join(problems))
     return manifest, found
