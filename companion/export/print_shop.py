@@ -89,8 +89,10 @@ def with_crop_marks(pdf: bytes) -> bytes:
         marks.set_data(crop_marks(*trim).encode("ascii"))
         before = DecodedStreamObject()
         before.set_data(b"q\n")
-        contents: Any = page["/Contents"]
-        existing = list(contents) if isinstance(contents, ArrayObject) else [contents]
+        # The page's own streams by reference: a stream written inline in the array is no PDF.
+        contents: Any = page.raw_get("/Contents")
+        resolved = contents.get_object()
+        existing = list(resolved) if isinstance(resolved, ArrayObject) else [contents]
         refs = [writer._add_object(before), *existing, writer._add_object(marks)]
         page[NameObject("/Contents")] = ArrayObject(refs)
     out = io.BytesIO()

@@ -294,13 +294,13 @@ def right_to_left(
     the catalogue, the metadata and the front pages are appended.
     """
     from pypdf import PdfReader
-    from pypdf.generic import DictionaryObject, NameObject
+    from pypdf.generic import DictionaryObject, IndirectObject, NameObject
 
     from .pdf_update import Update
 
     update = Update(pdf) if isinstance(pdf, bytes) else pdf
     if front is not None:
-        copied: dict[int, object] = {}
+        copied: dict[int, IndirectObject] = {}
         front_pages_read = PdfReader(io.BytesIO(front)).pages
         for target, source in zip(update.reader.pages, front_pages_read, strict=False):
             page = DictionaryObject(target)
@@ -308,6 +308,7 @@ def right_to_left(
                 page[NameObject(key)] = update.copy_from(source.raw_get(key), copied)  # type: ignore[arg-type]
             assert target.indirect_reference is not None
             update.replace(target.indirect_reference, page)
+        update.retag_subsets(copied)
     catalog = update.reader.trailer["/Root"].get_object()
     assert isinstance(catalog, DictionaryObject), catalog
     root = DictionaryObject(catalog)
