@@ -305,7 +305,7 @@ def right_to_left(
         for target, source in zip(update.reader.pages, front_pages_read, strict=False):
             page = DictionaryObject(target)
             for key in ("/Contents", "/Resources"):
-                page[NameObject(key)] = update.copy_from(source.raw_get(key), copied)  # type: ignore[arg-type]
+                page[NameObject(key)] = update.copy_from(source.raw_get(key), copied)
             assert target.indirect_reference is not None
             update.replace(target.indirect_reference, page)
         update.retag_subsets(copied)
