@@ -97,7 +97,7 @@ def test_padding_pages_at_the_end_are_blank(book_app: Flask) -> None:
     assert reader.pages[laid_out - 1].extract_text().strip()
     for page in reader.pages[laid_out:]:
         assert not page.extract_text().strip()  # no text, no folio
-        assert b"1 1 1 1 K" in page.get_contents().get_data()  # but trimmed like the others
+        assert b"/Reg CS 1 SCN" in page.get_contents().get_data()  # but trimmed like the others
 
 
 def test_crop_marks_are_drawn_outside_the_bleed() -> None:
@@ -116,7 +116,7 @@ def test_crop_marks_are_drawn_outside_the_bleed() -> None:
 def test_the_marks_are_in_every_page_of_the_file(build: Callable[..., bytes]) -> None:
     reader = PdfReader(io.BytesIO(build("print", "ja", "annotated", "a6")))
     for page in (reader.pages[0], reader.pages[-1]):
-        assert b"1 1 1 1 K" in page.get_contents().get_data()
+        assert b"/Reg CS 1 SCN" in page.get_contents().get_data()
 
 
 def test_print_shop_embeds_every_font(build: Callable[..., bytes]) -> None:
