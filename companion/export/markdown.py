@@ -194,8 +194,14 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
     yield _text(tp.answer)
     if book.annotated:
         yield from _mechanics(book, tp)
-    elif tp.withdrawn:
-        yield f"*{taken_back(len(tp.withdrawn))}*"
+    else:
+        if tp.withdrawn:
+            yield f"*{taken_back(len(tp.withdrawn))}*"
+        # The story edition tells each sacrifice's two answers as prose.
+        for pay in tp.payments:
+            if pay.kind == "sacrifice":
+                yield _text(pay.why)
+                yield _text(pay.outcome)
     for loss in tp.losses:
         if book.annotated:
             yield f"**{escape(_loss_title(book.keystones[loss.keystone]))}**"
