@@ -1,5 +1,6 @@
 """Whole editions: the story edition tells the sacrifices, and every character of a text (the
-full-width space U+3000 among them) reaches every export as it was typed."""
+full-width space U+3000 among them) reaches every export as it was typed: the JSON backup, the
+Markdown export, the vault, the EPUB's text and the PDF's text layer."""
 
 from __future__ import annotations
 
@@ -72,3 +73,48 @@ def test_full_width_spaces_survive_the_markdown_export_and_the_vault(whole_app: 
         vault.read(name).decode("utf-8") for name in vault.namelist() if name.endswith(".md")
     )
     assert "　春の朝。　波乃は<ruby>海" in notes and "\n\n　二段落目　。" in notes
+
+
+WRITTEN = "　春の朝。　波乃は海を見た。\n\n　二段落目　。　"  # a writer's full-width spaces
+
+
+def test_full_width_spaces_survive_the_backup_the_epub_and_the_pdf_text(
+    whole_app: Flask,
+) -> None:
+    import json
+    import random
+
+    from pypdf import PdfReader
+
+    from companion import ROOT
+    from companion.export.backup import export_backup
+    from companion.export.book import render_book
+    from companion.export.epub import make_epub
+    from companion.legacy import AnswerPrompt, ChoosePrompt, DeclareStakes, DrawCard
+    from companion.samples import load_sample, sample_setup
+    from companion.store.db import connect
+    from companion.streams import chronicles
+
+    db = connect(whole_app.config["DATABASE"])
+    created = chronicles.create(db, sample_setup(load_sample("ja")), random.Random(1))
+    chronicle = chronicles.load(db, created.id)
+    seat, card = chronicle.state.seat, chronicle.state.pile_cards(chronicle.state.pile)[0]
+    commands = [DrawCard(seat, card), ChoosePrompt(seat, 0), AnswerPrompt(seat, WRITTEN)]
+    chronicle = chronicles.execute(db, chronicle, [*commands, DeclareStakes(seat, "成", "敗")])
+    backup = export_backup(db, created.id)
+    assert json.dumps(WRITTEN, ensure_ascii=False) in backup  # the bytes as typed, not escaped
+    answers = [v for e in json.loads(backup)["events"] for v in e["event"].values()]
+    assert WRITTEN in answers
+
+    state = chronicle.state
+    static = ROOT / "static"
+    with whole_app.app_context():
+        epub = zipfile.ZipFile(io.BytesIO(make_epub(state, "story", static)))
+        pdf = render_book(book_html(state, "story", "a5"), static)
+    pages = "".join(
+        epub.read(name).decode("utf-8") for name in epub.namelist() if name.endswith(".xhtml")
+    )
+    assert "<p>　春の朝。　波乃は海を見た。</p>" in pages and "<p>　二段落目　。　</p>" in pages
+    layer = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    # Each line as typed, each full-width space in place (at a paragraph's start and end too).
+    assert "\n　春の朝。　波乃は海を見た。\n　二段落目　。　\n" in layer

@@ -52,6 +52,7 @@ SHORT = {
 }  # fmt: skip
 NUMBER_RANGE = re.compile(r"(?<![\w-])(\d+)-(\d+)(?![\w-])")
 MAX_PHRASE = 10  # characters: a longer phrase may break, so no line can overflow
+ASCII_SPACE = " \t\n\r\f\v"
 MIN_TAIL = 4  # characters a last line keeps at least (「る。」 alone is what this prevents)
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
 
@@ -252,7 +253,9 @@ def _merge_short_tail(pieces: list[str]) -> list[str]:
 def _keep_tail(rendered: str) -> str:
     """A paragraph's last text with its last phrase (at least MIN_TAIL characters) kept whole."""
     text = html_lib.unescape(rendered)
-    stripped = text.rstrip()
+    # Only ASCII white space is the markup's: a full-width space (U+3000) is the writer's, and
+    # WeasyPrint drops one left alone in a text of its own at a line's start or end.
+    stripped = text.rstrip(ASCII_SPACE)
     if not JAPANESE.search(stripped[-MAX_PHRASE:]) or len(stripped) <= MIN_TAIL:
         return rendered
     window = stripped[-2 * MAX_PHRASE :]
@@ -260,6 +263,8 @@ def _keep_tail(rendered: str) -> str:
     if len(tail.strip()) > MAX_PHRASE or len(tail) >= len(stripped):
         tail = stripped[-MIN_TAIL:]
     head = stripped[: len(stripped) - len(tail)]
+    if not head.strip():  # only the paragraph's opening full-width space: kept with its text
+        head, tail = "", head + tail
     return f'{_escape(head)}<span class="ph">{_escape(tail)}</span>{_escape(text[len(stripped) :])}'
 
 
