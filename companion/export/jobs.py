@@ -54,8 +54,8 @@ LATIN_FACTOR: Final = 2.6
 # book gets more), never more than MAX_SCALE times (a log padded with corrections is longer
 # than its book).
 DEFAULT_TIME_LIMIT: Final = 300.0
-CPU_PER_PAGE: Final = 0.15
-TIME_MARGIN: Final = 8.0
+CPU_PER_PAGE: Final = 0.15  # 0.133 measured (674 pages, 89.8 CPU s), rounded up
+TIME_MARGIN: Final = 12.0
 MAX_SCALE: Final = 6
 COLUMNS = (
     "id, stream_id, version, edition, paper, status, progress, step, page, error, pid, updated,"
