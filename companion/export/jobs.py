@@ -37,14 +37,7 @@ PER_STREAM: Final = 4  # books of one chronicle waiting or being made at once (a
 MAX_VERSION: Final = 2**63 - 1  # the largest version a database column holds
 # About how many characters of text fill a page (Japanese characters; Latin letters are
 # narrower, LATIN_FACTOR to one), to turn a text's length into pages.
-CHARS_PER_PAGE: Final = {
-    "a5": 520,
-    "a4": 1150,
-    "b6": 400,
-    "a6": 300,
-    "shinsho": 330,
-    "half-letter": 530,
-}
+CHARS_PER_PAGE = {"a5": 520, "a4": 1150, "b6": 400, "a6": 300, "shinsho": 330, "half-letter": 530}
 LATIN_FACTOR: Final = 2.6
 # The time limit follows the book's size: CPU seconds per A5 page of the largest legal life
 # (bench/bench_pdf.py --largest, see docs/exports.md) times a margin for a busy host (a worker
