@@ -251,3 +251,23 @@ def test_backup_of_a_digital_life_in_progress_is_the_hosts_alone(
     assert "export.json" not in reader and "export.md" in reader
     assert client.get(f"/c/{created.reader_token}/export.json").status_code == 404
     assert client.get(f"/c/{created.host_token}/export.json").status_code == 200
+
+
+def test_a_book_stopped_for_time_says_how_far_it_got(
+    app: Flask, client: FlaskClient, demo: chronicles.Created
+) -> None:
+    db = connect(app.config["DATABASE"])
+    exports = Path(app.config["EXPORTS_DIR"])
+    version = chronicles.load(db, demo.id).version
+    job, _ = jobs.request_book(db, exports, demo.id, version, "annotated", "a5")
+    claimed = jobs.claim_next(db, pid=1, limit=1, owner="here-1-1")
+    assert claimed is not None and claimed.id == job.id
+    jobs.report(db, job.id, 60, "layout", 412)
+    url = f"/c/{demo.host_token}/export/{job.id}.json"
+    running = client.get(url + "?lang=en").get_json()
+    assert running["page"] == 412 and "page 412" in running["message"]
+    jobs.fail(db, job.id, f"{jobs.TIME_LIMIT}: stopped after 1350 s")
+    stopped = client.get(url + "?lang=en").get_json()
+    assert stopped["status"] == "failed" and stopped["page"] == 412
+    assert "1350 seconds" in stopped["message"] and "412 pages" in stopped["message"]
+    assert "412ページ" in client.get(url + "?lang=ja").get_json()["message"]

@@ -24,7 +24,7 @@ from companion.text.terms import card_name, kind_name, stage_name, suit_symbol
 
 from ..legacy import State, TurningPoint
 from .contents import Contents, contents
-from .markdown import _turning_point, escape, fate, player_text
+from .markdown import _turning_point, escape, fate, player_text, ruby_as_html
 from .typeset import printable
 
 # The front matter of a turning point's note, in this order.
@@ -115,7 +115,7 @@ def _link_text(text: str | None) -> str:
 
 def _own(markdown: str) -> str:
     """A player's Markdown as the exports set it, unable to make a wikilink or an embed."""
-    return player_text(markdown).replace("[[", "\\[\\[")
+    return ruby_as_html(player_text(markdown).replace("[[", "\\[\\["))
 
 
 def _footer(order: Sequence[str], name: str, index: str) -> str:
@@ -182,7 +182,8 @@ def _point(book: Contents, tp: TurningPoint, stage: str) -> str:
     where = link(stage, stage_name(tp.stage))
     # The Markdown export's blocks, its first (the card's heading) made the note's title; the
     # texts inside them are a player's, so no ``[[`` there may start a link.
-    body = [b.replace("[[", "\\[\\[") for b in blocks[1:] if b]
+    # Ruby notation is written as HTML ruby, which Obsidian shows as ruby.
+    body = [ruby_as_html(b.replace("[[", "\\[\\[")) for b in blocks[1:] if b]
     return "\n\n".join([_front(facts), title, where, *body]) + "\n"
 
 

@@ -34,10 +34,6 @@ from .book import book_html, render_book, static_dir
 from .print_shop import page_count
 
 log = logging.getLogger("companion.export.worker")
-# About how many characters of text fill a page, to turn "page 12" into a percentage.
-# Japanese characters
-CHARS_PER_PAGE = {"a5": 520, "a4": 1150, "b6": 400, "a6": 300, "shinsho": 330, "half-letter": 530}
-LATIN_FACTOR = 2.6  # Latin letters take about this many to one Japanese character
 REPORT_EVERY = 0.5  # seconds between progress writes
 
 
@@ -50,9 +46,7 @@ def state_at(db: Database, stream_id: str, version: int) -> State:
 def estimated_pages(html: str, paper: str) -> int:
     """A rough page count from the length of the book's text (Latin letters are narrower)."""
     text = re.sub(r"<svg.*?</svg>|<[^>]+>|\s+", "", html, flags=re.S)
-    latin = sum(1 for char in text if char.isascii())
-    weight = len(text) - latin + latin / LATIN_FACTOR
-    return max(4, round(weight / CHARS_PER_PAGE[paper]) + 4)
+    return max(4, round(jobs.text_pages(text, paper)) + 4)
 
 
 class _Progress(logging.Handler):

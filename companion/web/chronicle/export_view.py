@@ -331,12 +331,16 @@ def _message(job: jobs.Job, status: str) -> str:
     if status == "done":
         return _("Ready.")
     if job.reason == jobs.TIME_LIMIT:
-        return _(
+        stopped = _(
             "The book took longer than %(seconds)d seconds and was stopped. Ask for it again"
             " when the server is less busy, or try the story edition; if it fails again, the"
             " host can raise EXPORT_TIME_LIMIT.",
             seconds=_stopped_after(job),
         )
+        if not job.page:
+            return stopped
+        # How far it got tells the host whether a little more time or much more would do.
+        return _("%(stopped)s It had laid out %(page)d pages.", stopped=stopped, page=job.page)
     if job.reason == jobs.WORKER_LOST:
         return _("The book could not be made: its maker stopped twice. Tell the host.")
     if job.reason == jobs.DISK_FULL:
