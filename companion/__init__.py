@@ -85,9 +85,11 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_prefixed_env("COMPANION")
     else:
         app.config.from_mapping(test_config)
+    from companion.base import bounds
     from companion.base.hosts import check_base_url
 
     app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
+    bounds.check(app.config)
     if not app.config.get("SECRET_KEY"):
         # Read here when it exists; made on first use otherwise (``hosts.Companion``), so a
         # command that only looks (``companion info``) writes nothing into the instance.
