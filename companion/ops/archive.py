@@ -42,6 +42,15 @@ MANIFEST_MEMBER = "manifest.json"
 SECRET_MEMBER = "secret_key"
 PACKS_PREFIX = "packs/"
 MAX_PACK_BYTES = 1024 * 1024
+MAX_PACKS = 1000  # pack files in one backup (older versions kept them as files)
+MAX_MANIFEST_BYTES = 1024 * 1024  # a manifest is a few kilobytes
+MAX_SECRET_BYTES = 1024  # the instance's secret key is 64 characters or so
+# What a backup's member may unpack to, at most, for each byte it takes in the zip: a database
+# compresses about 3 to 30 times, zeros about 1,000 times (deflate's own limit). A member that
+# says it is larger than that is a trap (or damaged), refused before a byte of it is written.
+MAX_RATIO = 200
+# Room a copy leaves on its disk: a member that would not leave it is refused before copying.
+FREE_MARGIN = 64 * 1024 * 1024
 # A restored database with nothing to copy the mode from: the owner writes, its group reads
 # (as the systemd unit's UMask=0027 makes the server's own files).
 DATABASE_MODE = 0o640
@@ -198,7 +207,7 @@ def _stored_packs(database: Path) -> list[str]:
 def read_manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
     """The manifest of an opened backup; ArchiveError when it is not one this code can read."""
     try:
-        manifest = json.loads(archive.read(MANIFEST_MEMBER))
+        manifest = json.loads(read_member(archive, MANIFEST_MEMBER, MAX_MANIFEST_BYTES))
     except (KeyError, ValueError):
         raise ArchiveError("This file is not a companion backup (it has no manifest).") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
@@ -232,13 +241,15 @@ def restore_backup(source: Path, instance: Instance) -> Restored:
         before = instance.database.stat() if instance.database.exists() else None
         with tempfile.TemporaryDirectory(dir=instance.database.parent, prefix=".restore-") as work:
             incoming = Path(work) / DATABASE_MEMBER
-            with archive.open(DATABASE_MEMBER) as read, incoming.open("wb") as written:
-                shutil.copyfileobj(read, written)
+            copy_member(archive, DATABASE_MEMBER, incoming)
             check_known(check_database(incoming), manifest)
             kept = _set_aside(instance)
             os.replace(incoming, instance.database)
         _unpack_secret(archive, instance)
-        files = [(name.removeprefix(PACKS_PREFIX), archive.read(name)) for name in members]
+        files = [
+            (name.removeprefix(PACKS_PREFIX), read_member(archive, name, MAX_PACK_BYTES))
+            for name in members
+        ]
     init_db(instance.database)
     _import_packs(files, instance.database)
     _requeue_interrupted(instance.database)
@@ -271,8 +282,7 @@ def verify_backup(source: Path) -> tuple[dict[str, Any], dict[str, int]]:
         _members(archive)
         with tempfile.TemporaryDirectory(prefix="companion-verify-") as work:
             copy = Path(work) / DATABASE_MEMBER
-            with archive.open(DATABASE_MEMBER) as read, copy.open("wb") as written:
-                shutil.copyfileobj(read, written)
+            copy_member(archive, DATABASE_MEMBER, copy)
             check_known(check_database(copy), manifest)
             init_db(copy)  # as a restore brings an older backup up to date
             conn = sqlite3.connect(copy)
@@ -298,14 +308,63 @@ def opened(source: Path) -> Iterator[zipfile.ZipFile]:
         raise ArchiveError(f"{source} is not a companion backup (not a zip file).") from None
 
 
+def copy_member(archive: zipfile.ZipFile, name: str, target: Path) -> None:
+    """Copy the member ``name`` to the file ``target``, once its declared size is believable
+    and fits on the disk with room to spare; ArchiveError (nothing written) otherwise."""
+    info = archive.getinfo(name)
+    _believable(info)
+    free = shutil.disk_usage(target.parent).free
+    if info.file_size + FREE_MARGIN > free:
+        raise ArchiveError(
+            f"The backup's {name} takes {_megabytes(info.file_size)} unpacked, and only"
+            f" {_megabytes(free)} are free where it would be copied ({target.parent}):"
+            " make room first."
+        )
+    with archive.open(name) as read, target.open("wb") as written:
+        shutil.copyfileobj(read, written)
+
+
+def read_member(archive: zipfile.ZipFile, name: str, limit: int) -> bytes:
+    """The member ``name`` read into memory, refused unread when it says it is over ``limit``
+    bytes (the reader stops at the size a member declares, so it reads no more)."""
+    info = archive.getinfo(name)
+    if info.file_size > limit:
+        raise ArchiveError(
+            f"The backup's {name} has {info.file_size} bytes; a backup's has at most {limit}."
+        )
+    _believable(info)
+    return archive.read(name)
+
+
+def _believable(info: zipfile.ZipInfo) -> None:
+    """Refuse a member that says it unpacks to more than any real file of a backup could."""
+    packed = max(info.compress_size, 1)
+    stored = info.compress_type == zipfile.ZIP_STORED
+    if info.file_size > (packed if stored else packed * MAX_RATIO) and info.file_size > 4096:
+        raise ArchiveError(
+            f"The backup's {info.filename} says it unpacks from {_megabytes(packed)} to"
+            f" {_megabytes(info.file_size)}, more than {MAX_RATIO} times: no companion backup"
+            " holds such a file, so it is not restored."
+        )
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):,.1f} MB"
+
+
 def _members(archive: zipfile.ZipFile) -> list[str]:
-    """The backup's pack members, after refusing any name that could land outside the instance."""
+    """The backup's pack members, after refusing any name that could land outside the instance,
+    and any member larger than its kind may be."""
     from companion.base.languages import LANGUAGES
     from companion.packs.format import valid_name
 
     names = archive.namelist()
     if DATABASE_MEMBER not in names:
         raise ArchiveError("The backup holds no database.")
+    if SECRET_MEMBER in names:
+        read_member(archive, SECRET_MEMBER, MAX_SECRET_BYTES)
+    if len(names) > MAX_PACKS + 3:
+        raise ArchiveError(f"The backup holds {len(names)} files; one holds at most a few.")
     packs = []
     for name in names:
         if name in (MANIFEST_MEMBER, DATABASE_MEMBER, SECRET_MEMBER):
@@ -369,7 +428,7 @@ def _import_packs(files: list[tuple[str, bytes]], database: Path) -> None:
 
 def _unpack_secret(archive: zipfile.ZipFile, instance: Instance) -> None:
     if SECRET_MEMBER in archive.namelist():
-        instance.secret.write_bytes(archive.read(SECRET_MEMBER))
+        instance.secret.write_bytes(read_member(archive, SECRET_MEMBER, MAX_SECRET_BYTES))
         instance.secret.chmod(0o600)
 
 
