@@ -39,10 +39,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(files.static),
     )
     _configure(app, test_config)
-    from companion.web.shell import polls, replay
+    from companion.web.shell import path_spelling, polls, replay
 
     polls.init_app(app)  # in front of the app, behind the proxy fix
     replay.init_app(app)  # in front of those, behind the proxy fix too
+    path_spelling.init_app(app)  # in front of all: a path spelt otherwise reaches none
     _trust_proxies(app)
     _init_extensions(app)
     _register_errors(app)
