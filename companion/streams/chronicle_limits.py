@@ -41,6 +41,14 @@ DEFAULTS = {
 # an event and 3.3 KiB once, and pinned, by tests/test_chronicle_limits.py.
 BACKUP_PER_EVENT = 256
 BACKUP_FIXED = 64 * 1024
+# Keys and values (JSON's own: objects, lists, texts, numbers) a backup holds: per event at
+# most its own, the ``{"seq": n, "event": ...}`` around it and a withdrawn roll's entry; once,
+# the header and the set-up with its prompt pack and shuffled piles. Measured at 14 to 36 an
+# event and 360 to 630 once (eight players, a pack of four prompts a card), and pinned, by
+# tests/test_chronicle_limits.py. An import counts them before it parses anything: the parse of
+# a file of millions of empty objects took a worker's whole CPU for half a minute.
+BACKUP_VALUES_PER_EVENT = 48
+BACKUP_VALUES_FIXED = 4096
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,11 @@ def from_settings(config: Mapping[str, Any] | None = None) -> Limits:
 def backup_bytes(limits: Limits) -> int:
     """The largest backup file of a chronicle within ``limits``: what an import accepts."""
     return limits.nbytes + limits.events * BACKUP_PER_EVENT + BACKUP_FIXED
+
+
+def backup_values(limits: Limits) -> int:
+    """The most keys and values a backup of a chronicle within ``limits`` holds."""
+    return limits.events * BACKUP_VALUES_PER_EVENT + BACKUP_VALUES_FIXED
 
 
 class LimitError(RuleError):
