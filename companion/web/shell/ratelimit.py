@@ -125,10 +125,10 @@ def refusals_left() -> None:
         raise _refuse()
 
 
-def count_refusal() -> None:
-    """Count one refused import or form of this client (``refusals_left`` checks the count)."""
-    if _enabled():
-        _hit("refused")
+def count_refusal() -> bool:
+    """Count one refused import or form of this client (``refusals_left`` checks the count);
+    False once it was refused too often lately (what it sent is then not kept)."""
+    return not _enabled() or _hit("refused")
 
 
 def drafts_left(link: str) -> bool:
