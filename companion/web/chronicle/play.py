@@ -162,7 +162,9 @@ def events(token: str) -> Response:
     """The version answer, pushed to open pages each time it changes (server-sent events)."""
     cap = capability_for(token, chronicles.KIND)
     part = streams.live_part(LIVE_PARTS, token=token)
-    return live.respond(cap.stream_id, "chronicle.version", part, token=token)
+    return live.respond(
+        cap.stream_id, "chronicle.version", part, link=cap.token_hash, token=token
+    )
 
 
 @bp.post("/turn")

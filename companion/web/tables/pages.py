@@ -185,7 +185,8 @@ def version(token: str) -> Response:
 @bp.get("/t/<token>/events")
 def events(token: str) -> Response:
     """The version answer, pushed to open pages each time it changes (server-sent events)."""
-    return live.respond(capability_for(token).stream_id, "tables.version", token=token)
+    cap = capability_for(token)
+    return live.respond(cap.stream_id, "tables.version", link=cap.token_hash, token=token)
 
 
 @bp.post("/t/<token>/reveal")
