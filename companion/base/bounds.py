@@ -56,10 +56,27 @@ BOUNDS: tuple[Bound, ...] = (
     ),
     Bound("STREAM_SEND_BYTES", 64 * 1024, "bytes the kernel may queue for one live stream"),
     Bound("STREAM_PART_SECONDS", 0.5, "seconds at least between two events of one live stream"),
+    Bound(
+        "CHRONICLE_MAX_EVENTS",
+        10_000,
+        "events one chronicle holds, corrections and undos included (a whole life is about 220)",
+    ),
+    Bound(
+        "CHRONICLE_MAX_BYTES",
+        16 * 1024 * 1024,
+        "bytes (UTF-8) one chronicle's events, drafts and kept words take together",
+    ),
+    Bound("CORRECTIONS_PER_TEXT", 50, "corrections of one text of a chronicle"),
+    Bound("CORRECTIONS_PER_MINUTE", 30, "corrections of one chronicle's texts in any minute"),
     Bound("HELD_FORM_BYTES", 256 * 1024, "bytes one refused set-up or lobby form is kept with"),
     Bound("KEPT_PER_LINK", 32, "texts kept for one link of a chronicle (its kept words)"),
 )
 _BY_SETTING = {bound.setting: bound for bound in BOUNDS}
+
+
+def default(setting: str) -> Any:
+    """The default of the bound ``setting``."""
+    return _BY_SETTING[setting].default
 
 
 class BoundSettingError(ValueError):
