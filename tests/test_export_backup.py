@@ -21,6 +21,7 @@ from companion.legacy.simulate import next_command
 from companion.store.db import connect, init_db
 from companion.streams import chronicles
 from companion.streams.demo import create_demo
+from companion.text import json_input
 
 
 @pytest.fixture
@@ -318,8 +319,8 @@ def _exact_values(document: Any) -> int:
 def test_values_are_counted_before_parsing_as_the_parser_would(document: Any) -> None:
     data = json.dumps(document).encode()
     exact = _exact_values(document)
-    assert backup.values_over(data, exact - 1)
-    assert not backup.values_over(data, exact + 301)  # an empty object or list counts one more
+    assert json_input.values_over(data, exact - 1)
+    assert not json_input.values_over(data, exact + 301)  # an empty object or list counts one more
 
 
 def test_millions_of_empty_objects_are_refused_before_parsing(db: Database) -> None:
@@ -342,7 +343,7 @@ def test_a_long_life_full_of_punctuation_is_counted_exactly(db: Database) -> Non
     batch = [ReviseText(0, t.seq, t.field, marks) for t in texts for _ in range(20)]
     chronicles.execute(db, chronicle, batch)
     data = export_backup(db, original).encode()
-    assert 1 + sum(data.count(m) for m in backup.STRUCTURE) > 1_000_000  # past any cheap count
+    assert 1 + sum(data.count(m) for m in json_input.STRUCTURE) > 1_000_000  # past any cheap count
     assert chronicles.load(db, import_backup(db, data).id).version == chronicle.version + 60
 
 

@@ -12,7 +12,6 @@ then written in one transaction.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -118,32 +117,6 @@ def import_limits() -> tuple[int, int]:
     return chronicle_limits.backup_bytes(limits), limits.events
 
 
-# The characters before each key or value of JSON but the first: what a count of them bounds.
-STRUCTURE = (b"[", b"{", b",", b":")
-# A JSON text, quotes included (its escapes skipped whole); possessive, so linear.
-JSON_TEXT = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"')
-
-
-def values_over(data: bytes, limit: int) -> bool:
-    """Whether the JSON ``data`` holds more than ``limit`` keys and values, told without
-    parsing it: in time linear in its bytes, and in bounded time however it is made.
-
-    Each key and value but the first follows one of ``[ { , :`` outside a text, so their
-    count bounds it. First that count in the whole file, texts too (a few C passes): at most
-    the limit, and the file is within it. Else every text is a key or a value itself, so a
-    file of more texts than the limit is over it; and one of fewer has its texts cut out (one
-    pass of a regular expression, over at most about twice the limit's texts) and is counted
-    again.
-    """
-    if 1 + sum(data.count(mark) for mark in STRUCTURE) <= limit:
-        return False
-    texts = (data.count(b'"') - data.count(b'\\"')) // 2  # each \" may be one escaped quote
-    if texts > limit:
-        return True
-    outside = JSON_TEXT.sub(b"", data)
-    return 1 + sum(outside.count(mark) for mark in STRUCTURE) > limit
-
-
 def import_backup(db: Database, data: bytes) -> chronicles.Created:
     """Check ``data`` completely, then create the chronicle and its links; BackupError if refused."""
     backup = read_backup(data)
@@ -196,7 +169,7 @@ def parse(data: bytes) -> dict[str, Any]:
             limit=max_bytes,
         )
     most = chronicle_limits.backup_values(chronicle_limits.from_settings())
-    if values_over(data, most):
+    if json_input.values_over(data, most):
         raise BackupError(
             "too-many-values",
             N_(
