@@ -68,9 +68,14 @@ def _check_text(text: str) -> None:
 
 
 # The characters before each key or value of JSON but the first: what a count of them bounds.
-STRUCTURE = (b"[", b"{", b",", b":")
+STRUCTURE = b"[{,:"
 # A JSON text, quotes included (its escapes skipped whole); possessive, so linear.
 JSON_TEXT = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"')
+
+
+def structure_marks(data: bytes) -> int:
+    """How many of ``[ { , :`` ``data`` holds (one pass in C)."""
+    return len(data) - len(data.translate(None, STRUCTURE))
 
 
 def values_over(data: bytes, limit: int) -> bool:
@@ -78,16 +83,17 @@ def values_over(data: bytes, limit: int) -> bool:
     parsing it: in time linear in its bytes, and in bounded time however it is made.
 
     Each key and value but the first follows one of ``[ { , :`` outside a text, so their
-    count bounds it. First that count in the whole file, texts too (a few C passes): at most
+    count bounds it. First that count in the whole file, texts too (one pass in C): at most
     the limit, and the file is within it. Else every text is a key or a value itself, so a
-    file of more texts than the limit is over it; and one of fewer has its texts cut out (one
-    pass of a regular expression, over at most about twice the limit's texts) and is counted
-    again.
+    file of more texts than the limit is over it; and in one of fewer, the marks inside its
+    texts (found by one pass of a regular expression, at most about twice the limit's texts)
+    are taken off the count.
     """
-    if 1 + sum(data.count(mark) for mark in STRUCTURE) <= limit:
+    marks = structure_marks(data)
+    if 1 + marks <= limit:
         return False
     texts = (data.count(b'"') - data.count(b'\\"')) // 2  # each \" may be one escaped quote
     if texts > limit:
         return True
-    outside = JSON_TEXT.sub(b"", data)
-    return 1 + sum(outside.count(mark) for mark in STRUCTURE) > limit
+    inside = structure_marks(b"".join(JSON_TEXT.findall(data)))
+    return 1 + marks - inside > limit
