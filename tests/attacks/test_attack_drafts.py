@@ -62,7 +62,16 @@ def _drafts(server: Server, stream_id: str) -> list[tuple[str, int]]:
     return [(str(key), int(length)) for key, length in rows]
 
 
-def _room_left(server: Server, stream_id: str) -> int:
+def _budget(server: Server, stream_id: str) -> int:
+    """What the chronicle may take: its events, and ROOM beside them."""
+    db = connect(server.database)
+    try:
+        return chronicles.load(db, stream_id).nbytes + ROOM
+    finally:
+        db.conn.close()
+
+
+def _held_bytes(server: Server, stream_id: str) -> int:
     with sqlite3.connect(server.database, timeout=10) as conn:
         (events,) = conn.execute("SELECT nbytes FROM streams WHERE id = ?", [stream_id]).fetchone()
         (drafts,) = conn.execute(
@@ -99,12 +108,7 @@ def test_kept_words_hold_what_a_text_may_within_the_budget(
     kept = [(key, length) for key, length in _drafts(server, table.id) if key.startswith("kept:")]
     assert kept and all(length <= TEXT_LIMIT for _key, length in kept), kept
     assert len(kept) <= KEPT, kept
-    db = connect(server.database)
-    try:
-        budget = chronicles.load(db, table.id).nbytes + ROOM
-    finally:
-        db.conn.close()
-    assert _room_left(server, table.id) <= budget
+    assert _held_bytes(server, table.id) <= _budget(server, table.id)
 
 
 def test_a_draft_past_the_budget_is_refused_and_said(budgeted: tuple[Server, Table]) -> None:
@@ -116,12 +120,7 @@ def test_a_draft_past_the_budget_is_refused_and_said(budgeted: tuple[Server, Tab
     assert 400 in statuses, statuses
     refused = next(answer for answer in answers if answer.status_code == 400)
     assert refused.json()["code"] == "chronicle-full"
-    db = connect(server.database)
-    try:
-        budget = chronicles.load(db, table.id).nbytes + ROOM
-    finally:
-        db.conn.close()
-    assert _room_left(server, table.id) <= budget
+    assert _held_bytes(server, table.id) <= _budget(server, table.id)
     answered(server.port, f"/c/{table.reader}/version")
 
 

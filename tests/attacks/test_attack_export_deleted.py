@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from waiting import BOOK_ENDS, HANG
 
-from attacks.export_server import ask_book, job_row, start, worker_pids
+from attacks.export_server import ask_book, in_layout, start, worker_pids
 from attacks.probe import answered
 from companion.ops import deletion
 from companion.store.capabilities import resolve
@@ -37,11 +37,7 @@ def test_a_book_of_a_chronicle_deleted_mid_layout_is_not_written(
         cap = resolve(db, lives.long)
         assert cap is not None
         job_id = ask_book(server, lives.long, "annotated", "a5")
-        deadline = time.monotonic() + BOOK_ENDS
-        while (row := job_row(server.database, job_id))["step"] != "layout" or not row["page"]:
-            assert time.monotonic() < deadline, f"the layout never began: {row}"
-            assert row["status"] in ("queued", "running"), row
-            time.sleep(0.05)
+        row = in_layout(server.database, job_id, BOOK_ENDS)
         worker = row["pid"]
         assert worker in worker_pids(server.database)
         os.kill(worker, signal.SIGSTOP)
