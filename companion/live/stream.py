@@ -16,6 +16,12 @@ viewer's secrets (its CSRF token, its link) left for the page to fill with its o
 event is the same bytes for every watcher of that link and language, made once per change and
 process, and holds no secret; the page needs no second request to show the change. A part the
 cache cannot give (a page showing a link's own kept words) is not pushed: the page fetches it.
+
+What a stream may hold is bounded (``companion/base/bounds.py``): so many streams a link and a
+client address (``companion.live.holders``; past either, 429 and the page polls), two events
+``STREAM_PART_SECONDS`` apart at least, and, under gunicorn, a kernel queue of
+``STREAM_SEND_BYTES`` that a write waits on for ``STREAM_WRITE_SECONDS`` at most before the
+server resets the connection (``companion.ops.server``).
 """
 
 from __future__ import annotations
@@ -160,11 +166,12 @@ def respond(
     address = request.remote_addr or "-"
     if not live.holders.take(link, address):
         return _refused()
-    watcher = live.started().watch(stream_id)
-    # The first answer is this visitor's own (its refusal in its language), never shared.
-    said = request.environ.get("HTTP_ACCEPT_LANGUAGE")
-    first = ask(app, {**environ, **({"HTTP_ACCEPT_LANGUAGE": said} if said else {})})
-    if first.status != 200:
+    try:
+        watcher, first = _watch(live, stream_id, environ)
+    except BaseException:
+        live.holders.give_back(link, address)
+        raise
+    if first.status != 200:  # no stream: what it took is given back
         watcher.close()
         live.holders.give_back(link, address)
         return Response(first.body, first.status, content_type=first.content_type)
@@ -183,6 +190,19 @@ def respond(
 
     response.call_on_close(closed)
     return response
+
+
+def _watch(live: Live, stream_id: str, environ: dict[str, Any]) -> tuple[Watcher, Answer]:
+    """A watcher of ``stream_id`` and the first answer for it: this visitor's own (a refusal in
+    its language), never shared."""
+    watcher = live.started().watch(stream_id)
+    said = request.environ.get("HTTP_ACCEPT_LANGUAGE")
+    try:
+        first = ask(live.app, {**environ, **({"HTTP_ACCEPT_LANGUAGE": said} if said else {})})
+    except BaseException:
+        watcher.close()
+        raise
+    return watcher, first
 
 
 def _refused() -> Response:
