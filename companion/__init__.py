@@ -39,10 +39,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(files.static),
     )
     _configure(app, test_config)
-    from companion.web.shell import polls, replay
+    from companion.web.shell import path_spelling, polls, replay
 
     polls.init_app(app)  # in front of the app, behind the proxy fix
     replay.init_app(app)  # in front of those, behind the proxy fix too
+    path_spelling.init_app(app)  # in front of all: a path spelt otherwise reaches none
     _trust_proxies(app)
     _init_extensions(app)
     _register_errors(app)
@@ -85,9 +86,10 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_prefixed_env("COMPANION")
     else:
         app.config.from_mapping(test_config)
-    from companion.base import settings
+    from companion.base import bounds, settings
 
     settings.check(app.config)  # every setting parsed here: a mistake is one sentence
+    bounds.check(app.config)
     if not app.config.get("SECRET_KEY"):
         # Read here when it exists; made on first use otherwise (``hosts.Companion``), so a
         # command that only looks (``companion info``) writes nothing into the instance.

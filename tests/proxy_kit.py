@@ -9,7 +9,8 @@ keep changed, each change listed here:
   companion.example.org, the snippet is included from ``deploy/nginx/``, the upstream is the
   test's server instead of 127.0.0.1:8000, and ``/var/log/nginx/`` is a temporary folder. The
   file is wrapped in a small main configuration like Debian's ``/etc/nginx/nginx.conf`` (pid,
-  temp paths and logs in the temporary folder).
+  temp paths and logs in the temporary folder), with the ``worker_connections`` and
+  ``worker_rlimit_nofile`` the site's comment asks that file to set.
 - Caddy (``deploy/Caddyfile``): the global options gain ``admin off``, free HTTP and HTTPS ports,
   ``default_bind 127.0.0.1``, a storage folder and ``default_sni`` (a client that connects to
   127.0.0.1 sends no server name); the site gets ``tls`` with the throw-away certificate instead
@@ -76,8 +77,20 @@ def nginx_site(folder: Path, port: int, http_port: int, upstream: int) -> str:
     return _replace(site, "/var/log/nginx/", f"{folder}/")
 
 
+def nginx_asks(setting: str) -> int:
+    """The figure deploy/nginx/companion.conf's comment asks /etc/nginx/nginx.conf to set."""
+    found = re.search(rf"^#\s+(?:events {{ )?{setting} (\d+);", _site_text(), re.MULTILINE)
+    assert found, f"the shipped site no longer says what {setting} to set"
+    return int(found.group(1))
+
+
+def _site_text() -> str:
+    return (DEPLOY / "nginx" / "companion.conf").read_text()
+
+
 def nginx_main(folder: Path, site: str) -> Path:
-    """A main nginx.conf like Debian's, including ``site``."""
+    """A main nginx.conf like Debian's, including ``site``, with the connections the site asks
+    for."""
     (folder / "site.conf").write_text(site)
     temp = "\n".join(
         f"    {kind}_temp_path {folder / kind};"
@@ -89,9 +102,10 @@ def nginx_main(folder: Path, site: str) -> Path:
 {"user root;" if os.geteuid() == 0 else ""}
 daemon off;
 worker_processes 1;
+worker_rlimit_nofile {nginx_asks("worker_rlimit_nofile")};
 pid {folder / "nginx.pid"};
 error_log {folder / "main-error.log"} warn;
-events {{ worker_connections 256; }}
+events {{ worker_connections {nginx_asks("worker_connections")}; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;

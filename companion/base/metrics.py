@@ -6,6 +6,8 @@ A scrape sends ``Authorization: Bearer <METRICS_TOKEN>``; without the setting th
 
 - ``companion_requests_total{route, method, status}`` and ``companion_request_seconds{route}``:
   the route is the endpoint's name (``chronicle.play``), never the path, which holds a link;
+  the method is one of ``METHODS`` or ``other`` (gunicorn passes on any method a client
+  invents, and each new label would be a series every scrape carries for ever);
 - ``companion_db_query_seconds{statement}``: each query's time, by its first keyword;
 - ``companion_export_jobs{status}``: books queued and being made, counted at each scrape;
 - ``companion_export_job_seconds{outcome}``: how long each book took its worker;
@@ -38,6 +40,10 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 QUERY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5)
 JOB_BUCKETS = (1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600)
+# HTTP's methods (RFC 9110) and PATCH: any other a client sends is counted as "other".
+METHODS = frozenset(
+    {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"}
+)
 STATEMENTS = ("select", "insert", "update", "delete", "begin", "commit", "rollback")
 _state: dict[str, Any] = {"on": False, "made": None}
 
@@ -101,7 +107,8 @@ def request_done(route: str, method: str, status: int, seconds: float) -> None:
     """Count one answered request."""
     if _state["on"]:
         made = _made()
-        made["requests"].labels(route, method, str(status)).inc()
+        known = method if method in METHODS else "other"
+        made["requests"].labels(route, known, str(status)).inc()
         made["latency"].labels(route).observe(seconds)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from companion.text.bidi import strip_controls
 from companion.text.story import life_timeline
 from companion.text.terms import card_name, kind_name, stage_name, suit_symbol
 
@@ -33,6 +34,10 @@ FIELDS = (
     "players", "tags",
 )  # fmt: skip
 UNSAFE_NAME = re.compile(r'[\x00-\x1f\\/:*?"<>|#^\[\]]+')
+# A note's or the folder's name, in UTF-8 bytes: file systems hold 255 a name (ext4, APFS, a
+# zip's unpacker writing to them), and a note's name still takes ".md".
+NAME_BYTES = 200
+NAME_CHARACTERS = 80  # enough for any title a reader scans in a file list
 STAMP = (1980, 1, 1, 0, 0, 0)  # every file's date in the zip, so the same life gives the same bytes
 ATTACHMENT = "timeline.svg"
 
@@ -67,9 +72,12 @@ def _add(archive: zipfile.ZipFile, name: str, text: str) -> None:
 
 
 def note_name(text: str) -> str:
-    """A note's file name: no character a file system or a wikilink cannot hold."""
-    name = " ".join(UNSAFE_NAME.sub(" ", printable(text)).split()).strip(" .")
-    return name[:80] or "note"
+    """A note's file name: no character a file system or a wikilink cannot hold, no
+    bidirectional control (a file list shows a name alone, where no isolate can hold one), and
+    at most NAME_BYTES bytes of UTF-8, cut between two characters."""
+    name = " ".join(UNSAFE_NAME.sub(" ", strip_controls(printable(text))).split())
+    cut = name[:NAME_CHARACTERS].encode("utf-8")[:NAME_BYTES].decode("utf-8", "ignore")
+    return cut.strip(" .") or "note"
 
 
 def vault_notes(book: Contents) -> list[Note]:

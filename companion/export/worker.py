@@ -27,6 +27,7 @@ from sqlite_utils import Database
 from companion.base import logs
 from companion.store import events as store
 from companion.store.db import connect
+from companion.store.sql import write_transaction
 
 from ..legacy import Recorded, State, event_from_dict, replay
 from . import editions, heartbeat, jobs, upkeep
@@ -89,14 +90,22 @@ def make(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> None:
     partial = target.with_suffix(f".{os.getpid()}.part")
     try:
         partial.write_bytes(data)
-        partial.replace(target)  # readers see the whole file or none
+        # Under the lock a deletion of the stream takes: a chronicle deleted while its book
+        # was made took the job with it, and the book is not put in place after it.
+        with write_transaction(db, lock=f"export:{job.stream_id}"):
+            if jobs.find(db, job.id) is None:
+                log.info("export %s of %s: its chronicle was deleted", job.id, job.stream_id)
+                partial.unlink()
+                return
+            partial.replace(target)  # readers see the whole file or none
+            # The print shop's body keeps its page count: its covers are cut to it.
+            pages = page_count(data) if job.layout == "print" else None
+            jobs.finish(db, job, exports_dir, pages)
     except BaseException:
         # A full disk must not stay full: what was written of the book goes with it.
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)
         raise
-    # The print shop's body keeps its page count: its covers are cut to it (editions.same_cover).
-    jobs.finish(db, job, exports_dir, page_count(data) if job.layout == "print" else None)
 
 
 def make_logged(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> bool:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from companion.ops import archive, backup_check
+from companion.ops import archive, backup_check, members
 from companion.ops.archive import ArchiveError, Restored
 from companion.store import pg
 
@@ -107,9 +107,10 @@ def _dump_of(source: Path, work: Path) -> Iterator[tuple[dict[str, Any], zipfile
         if names != {DUMP_MEMBER}:
             raise ArchiveError(f"The backup holds unexpected files: {sorted(names)}.")
         archive.check_known(list(manifest.get("migrations") or []), manifest)
+        if archive.SECRET_MEMBER in backup.namelist():
+            members.read_member(backup, archive.SECRET_MEMBER, members.MAX_SECRET_BYTES)
         dump = work / DUMP_MEMBER
-        with backup.open(DUMP_MEMBER) as read, dump.open("wb") as written:
-            shutil.copyfileobj(read, written)
+        members.copy_member(backup, DUMP_MEMBER, dump)
         _run([_tool("pg_restore"), "--list", str(dump)])  # a dump pg_restore can read
         yield manifest, backup, dump
 
@@ -142,7 +143,9 @@ def restore_backup(source: Path, url: str, secret: Path) -> Restored:
             _restore_into(url, dump)
             if archive.SECRET_MEMBER in backup.namelist():
                 secret.parent.mkdir(parents=True, exist_ok=True)
-                secret.write_bytes(backup.read(archive.SECRET_MEMBER))
+                secret.write_bytes(
+                    members.read_member(backup, archive.SECRET_MEMBER, members.MAX_SECRET_BYTES)
+                )
                 secret.chmod(0o600)
     from companion.store.db import init_db
 

@@ -15,10 +15,12 @@ pool of PDF workers however many web workers it runs, and no request ever starts
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import resource
 import socket
+import struct
 import sys
 import time
 from typing import Any
@@ -75,7 +77,17 @@ class Worker(GeventWorker):  # type: ignore[misc]
         if not _read_body(req):
             log.info("closed a connection whose request body came too slowly: %s", addr)
             raise StopIteration()
-        return super().handle_request(listener_name, req, sock, addr)
+        try:
+            return super().handle_request(listener_name, req, sock, addr)
+        except TimeoutError:
+            # A live stream's write waited past its deadline (``companion.live``): its client
+            # reads nothing. The connection is reset, so the kernel lets go of what it queued
+            # for it at once (a plain close would keep trying to send it); a browser connects
+            # again by itself.
+            log.info("reset a live stream its client did not read: %s", addr)
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            raise StopIteration() from None
 
     def run(self) -> None:
         gevent.spawn(self._end_streams_on_stop)
