@@ -110,6 +110,9 @@ class StaticFiles(WhiteNoise):  # type: ignore[misc]
         static_file = self._plain(path) or self._versioned(path)
         if static_file is None:
             return self.application(environ, start_response)
+        asked = environ.get("HTTP_IF_NONE_MATCH")
+        if asked and isinstance(getattr(static_file, "etag", None), str):
+            environ["HTTP_IF_NONE_MATCH"] = _matched(asked, static_file.etag)
         return self.serve(static_file, environ, start_response)
 
     def _plain(self, url: str) -> Any:
@@ -141,6 +144,13 @@ class StaticFiles(WhiteNoise):  # type: ignore[misc]
     def _add_headers(self, headers: Any, path: str, url: str) -> None:
         for name, value in self.extra_headers:
             headers[name] = value
+
+
+def _matched(asked: str, etag: str) -> str:
+    """``If-None-Match`` as WhiteNoise compares it (the one tag, exactly): the file's own tag
+    when any tag asked for matches it weakly (compression sends it weak, ``W/"..."``)."""
+    tags = [tag.strip().removeprefix("W/") for tag in asked.split(",")]
+    return etag if "*" in tags or etag.removeprefix("W/") in tags else asked
 
 
 def init_app(app: Flask, headers: Mapping[str, str]) -> None:
