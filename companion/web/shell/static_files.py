@@ -169,6 +169,9 @@ def init_app(app: Flask, headers: Mapping[str, str]) -> None:
             values["filename"] = versioned_name(filename, digest)
 
     app.url_defaults(versioned)
+    # Whether a file is there: the screen's faces are made at set-up, and a page links them
+    # only when they were.
+    app.jinja_env.globals["has_static"] = lambda filename: digests.of(filename) is not None
     app.wsgi_app = StaticFiles(  # type: ignore[method-assign]
         app.wsgi_app,
         root,
