@@ -35,6 +35,13 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { fold(); });
   else fold();
 
+  // The story's contents fold away once a chapter is chosen, so the page shows it.
+  document.addEventListener("click", function (event) {
+    const link = event.target instanceof Element ? event.target.closest(".story-toc a") : null;
+    const box = link ? link.closest("details") : null;
+    if (box) box.open = false;
+  });
+
   // Offline, a press is not sent: the page says so where it was pressed and offers to send it
   // once the device is back. Nothing is ever sent later by itself.
   document.addEventListener("submit", function (event) {
