@@ -52,9 +52,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _front(app: Flask) -> None:
     """What answers before everything else: static files, then compression of every answer."""
-    from companion.web.shell import compression, static_files
+    from companion.web.shell import compression, font_preload, static_files
     from companion.web.shell.security import hardening
 
+    font_preload.init_app(app)
     static_files.init_app(app, dict(hardening(app.config, private=False)))
     compression.init_app(app)
 

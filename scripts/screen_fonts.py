@@ -24,8 +24,8 @@ How the characters are sliced (the way the big web-font services serve CJK faces
   in every stack, for a device whose own faces lack them;
 - the few Japanese names an English page shows (every Japanese character in the app's English
   words: the game's title 遺燼抄, the language's own name 日本語, the card games' Japanese
-  names) as "Ijin Names", first in English stacks, so an English page loads no Japanese text
-  face at all; and the brand mark with the game's title in Mincho as "Ijin Mark".
+  names) as "Ijin Names", in every stack and in no other slice, so an English page loads no
+  Japanese text face at all; and the brand mark with the game's title in Mincho as "Ijin Mark".
 
 The IPA Font License (static/fonts/LICENSE-IPA.txt, Article 3.1) asks of a derived font that
 it not carry the original's name, that its licence and the means to get back to the original go
@@ -53,9 +53,12 @@ REST = 96  # characters per slice of the others
 DIGEST_CHARS = 12  # as companion/web/shell/static_files.py names a file by its content
 FOLDER = "fonts/screen"
 STYLESHEET = "faces.css"
-# font-display: text shows at once in a fallback and the face takes its place when it comes;
-# CJK glyphs are all one em wide, so the swap moves nothing sideways.
-DISPLAY = "swap"
+# font-display: a face that is not there within a moment is not swapped in later, so nothing
+# ever moves; pages preload the slices their characters need (faces.json, read by
+# companion/web/shell/font_preload.py), which come within that moment, and the next page finds
+# them in the cache.
+DISPLAY = "optional"
+INDEX = "faces.json"
 JAPANESE = (
     (0x3000, 0x303F),  # CJK symbols and punctuation
     (0x3040, 0x30FF),  # hiragana, katakana
@@ -207,18 +210,26 @@ class Made:
 
 
 def plan(root: Path, cmaps: dict[str, set[int]]) -> list[Slice]:
-    """Every slice, in the order the stylesheet names them (later ones win an overlap)."""
-    common = common_characters(root)
+    """Every slice, in the order the stylesheet names them. No character is in two faces of
+    the stacks: while a face loads, a browser draws with the next one and loads it too."""
+    names = tuple(code for code in english_names(root) if code in cmaps["gothic"])
+    common = [code for code in common_characters(root) if code not in names]
     slices: list[Slice] = []
     for face in TEXT_FACES:
         family = FACES[face][1]
         have = cmaps[face]
         mine = [code for code in common if code in have]
         chosen = set(mine)
-        rest = sorted(code for code in have if japanese(code) and code not in chosen)
+        rest = sorted(
+            code for code in have if japanese(code) and code not in chosen and code not in names
+        )
         for n, start in enumerate(range(0, len(rest), REST)):
             codes = tuple(rest[start : start + REST])
-            runs = _runs(code for code in range(codes[0], codes[-1] + 1) if code not in chosen)
+            runs = _runs(
+                code
+                for code in range(codes[0], codes[-1] + 1)
+                if code not in chosen and code not in names
+            )
             slices.append(Slice(face, family, f"{face}-r{n:02d}", codes, tuple(runs)))
         for n, start in enumerate(range(0, len(mine), COMMON)):
             slices.append(
@@ -228,7 +239,6 @@ def plan(root: Path, cmaps: dict[str, set[int]]) -> list[Slice]:
     for n, start in enumerate(range(0, len(symbols), COMMON)):
         codes = tuple(symbols[start : start + COMMON])
         slices.append(Slice("gothic", "Ijin Symbols", f"symbols-{n:02d}", codes))
-    names = tuple(code for code in english_names(root) if code in cmaps["gothic"])
     slices.append(Slice("gothic", "Ijin Names", "names", names))
     slices.append(Slice("mincho", "Ijin Mark", "mark", tuple(sorted(map(ord, MARK)))))
     return slices
@@ -315,6 +325,17 @@ def stylesheet(made: list[Made], stamp: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def index(made: list[Made]) -> str:
+    """Which file draws which characters, per family (for the pages' preloads)."""
+    import json
+
+    families: dict[str, list[list[object]]] = {}
+    for item in made:
+        runs = item.slice.runs or tuple(_runs(item.slice.codes))
+        families.setdefault(item.slice.family, []).append([item.filename, [list(r) for r in runs]])
+    return json.dumps(families, separators=(",", ":")) + "\n"
+
+
 def stamp_of(root: Path, static: Path) -> str:
     """What the slices are made from: this script, the fonts and the app's characters."""
     digest = hashlib.sha256(Path(__file__).read_bytes())
@@ -347,6 +368,7 @@ def build(static: Path, root: Path = ROOT, workers: int | None = None) -> bool:
     with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
         made = list(pool.map(_make_one, args, chunksize=4))
     (building / STYLESHEET).write_text(stylesheet(made, stamp), "utf-8")
+    (building / INDEX).write_text(index(made), "utf-8")
     (building / "README.txt").write_text(README, "utf-8")
     shutil.copyfile(static / "fonts" / "LICENSE-IPA.txt", building / "LICENSE-IPA.txt")
     shutil.rmtree(target, ignore_errors=True)

@@ -152,10 +152,11 @@ def service_worker() -> Response:
     from companion.web.shell.static_files import digest_of
 
     root = request.script_root + "/"
+    digests = current_app.extensions["companion.static_digests"]
     files = [
         url_for("static", filename=name).removeprefix(root)
         for name in SHELL
-        if current_app.jinja_env.globals["has_static"](name)
+        if digests.of(name) is not None
     ]
     listed = json.dumps(files)
     version = digest_of(listed.encode())
