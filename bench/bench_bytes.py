@@ -4,9 +4,10 @@ The site (``tests/budget_site.py``: the start page, /new, the play page as host,
 reader, the story of the sample life, the links page and both card tables, in Japanese and in
 English, and the story of a life of 36 turning points of about 16,000 characters each) is
 served by `companion serve`; bench/hello.py serves its hello page the same way. Debian's
-Chromium in mobile emulation opens each page: as a first visit (nothing cached), as a second
-navigation (after the start page, or after /new for the start page itself), and presses the
-roll on the play page. The bytes are what Chromium's network log (CDP) says it received:
+Chromium in mobile emulation opens each page: as a first visit (nothing cached), again (the
+same page opened a second time), as the next page after the start page (after /new for the
+start page itself: the characters and files it has not met yet), and presses the roll on the
+play page. The bytes are what Chromium's network log (CDP) says it received:
 headers and bodies as sent, the service worker's own fetches included. The budget test
 (``tests/test_browser_budget.py``) holds the same figures to their limits.
 
@@ -58,14 +59,17 @@ def main() -> None:
                     print(f"hello page, first visit: {kb(hello_bytes)} KB")
                     story, detail = budget_site.first_visit(browser, base + site.long_story)
                     print(f"story 36x16k (en), first visit: {kb(story)} KB")
-                    print(f"{'page':<18} {'lang':<4} {'first KB':>8} {'again KB':>8}")
+                    print(
+                        f"{'page':<18} {'lang':<4} {'first KB':>8} {'again KB':>8} {'next KB':>8}"
+                    )
                     for lang in budget_site.LANGUAGES:
                         for name in budget_site.PAGES:
                             url = base + site.pages[lang][name]
                             first = budget_site.first_visit(browser, url)[0]
+                            again = budget_site.second_visit(browser, url, url)
                             before = site.pages[lang]["new" if name == "start" else "start"]
-                            again = budget_site.second_visit(browser, base + before, url)
-                            print(f"{name:<18} {lang:<4} {kb(first)} {kb(again)}")
+                            after = budget_site.second_visit(browser, base + before, url)
+                            print(f"{name:<18} {lang:<4} {kb(first)} {kb(again)} {kb(after)}")
                         opened, rolled = budget_site.roll(
                             browser, f"{base}/c/{site.rolls[lang][0]}/?lang={lang}"
                         )

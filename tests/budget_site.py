@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -114,16 +116,29 @@ class Wire:
         self.streaming: dict[str, int] = {}
         self.urls: dict[str, str] = {}
         self.worker_bytes = 0
+        self.worker_detail: list[tuple[str, int]] = []
         self.cdp: CDPSession = context.new_cdp_session(page)
+        self.via_worker: set[str] = set()
         self.cdp.on("Network.requestWillBeSent", self._sent)
+        self.cdp.on("Network.responseReceived", self._response)
         self.cdp.on("Network.dataReceived", self._data)
         self.cdp.on("Network.loadingFinished", self._finished)
         self.cdp.send("Network.enable")
         # The service worker's own fetches (its install's) are not in the page's log.
+        self.worker_started = 0
+        self.worker_done = 0
+        context.on("request", self._worker_started)
         context.on("requestfinished", self._worker_request)
+        context.on("requestfailed", self._worker_failed)
 
     def _sent(self, event: dict[str, Any]) -> None:
         self.urls[event["requestId"]] = event["request"]["url"]
+
+    def _response(self, event: dict[str, Any]) -> None:
+        # Answered by the service worker: what came over the wire for it (if anything) is the
+        # worker's own fetch, counted from the worker's side.
+        if event["response"].get("fromServiceWorker"):
+            self.via_worker.add(event["requestId"])
 
     def _data(self, event: dict[str, Any]) -> None:
         rid = event["requestId"]
@@ -132,17 +147,35 @@ class Wire:
     def _finished(self, event: dict[str, Any]) -> None:
         self.finished[event["requestId"]] = int(event["encodedDataLength"])
 
+    def _worker_started(self, request: Any) -> None:
+        if request.service_worker is not None:
+            self.worker_started += 1
+
+    def _worker_failed(self, request: Any) -> None:
+        if request.service_worker is not None:
+            self.worker_done += 1
+
     def _worker_request(self, request: Any) -> None:
         if request.service_worker is None:
             return
-        sizes = request.sizes()
-        self.worker_bytes += sizes["responseBodySize"] + sizes["responseHeadersSize"]
-        self.urls[f"sw:{len(self.urls)}"] = "[worker] " + request.url
+        self.worker_done += 1
+        try:
+            sizes = request.sizes()
+        except Exception:  # an answer the worker took from its cache: nothing came over the wire
+            return
+        size = sizes["responseBodySize"] + sizes["responseHeadersSize"]
+        self.worker_bytes += size
+        self.worker_detail.append((request.url, size))
 
     def total(self) -> int:
         """Bytes so far: each finished request whole, each open one as far as it came."""
-        open_ones = sum(n for rid, n in self.streaming.items() if rid not in self.finished)
-        return sum(self.finished.values()) + open_ones + self.worker_bytes
+        open_ones = sum(
+            n
+            for rid, n in self.streaming.items()
+            if rid not in self.finished and rid not in self.via_worker
+        )
+        page = sum(n for rid, n in self.finished.items() if rid not in self.via_worker)
+        return page + open_ones + self.worker_bytes
 
     def mark(self) -> Callable[[], int]:
         """A reading of the bytes received from now on."""
@@ -153,8 +186,12 @@ class Wire:
         """Bytes per URL (finished requests), largest first: what to look at over a budget."""
         out: dict[str, int] = {}
         for rid, n in self.finished.items():
+            if rid in self.via_worker:
+                continue
             url = self.urls.get(rid, rid)
             out[url] = out.get(url, 0) + n
+        for url, n in self.worker_detail:
+            out["[worker] " + url] = out.get("[worker] " + url, 0) + n
         return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
@@ -170,10 +207,16 @@ SETTLED = """async () => {
 }"""
 
 
-def settle(page: Page) -> None:
+def settle(page: Page, wire: Wire | None = None) -> None:
     """Wait until the page has loaded, its fonts are in and its service worker is installed
-    (the worker's install fetches the shell it keeps)."""
+    (the worker's install fetches the shell it keeps), and every fetch the worker began has
+    been counted."""
     page.evaluate(SETTLED)
+    if wire is None:
+        return
+    deadline = time.monotonic() + 30
+    while wire.worker_started != wire.worker_done and time.monotonic() < deadline:
+        page.evaluate("0")  # a round trip, which lets the browser's events in
 
 
 @contextmanager
@@ -191,7 +234,7 @@ def first_visit(browser: Browser, url: str) -> tuple[int, dict[str, int]]:
     """Bytes of a first visit to ``url`` by a phone that never opened the site."""
     with phone(browser) as (_context, page, wire):
         page.goto(url)
-        settle(page)
+        settle(page, wire)
         return wire.total(), wire.detail()
 
 
@@ -199,10 +242,10 @@ def second_visit(browser: Browser, first: str, url: str) -> int:
     """Bytes of opening ``url`` on a phone that opened ``first`` before, in the same browser."""
     with phone(browser) as (_context, page, wire):
         page.goto(first)
-        settle(page)
+        settle(page, wire)
         since = wire.mark()
         page.goto(url)
-        settle(page)
+        settle(page, wire)
         return since()
 
 
@@ -219,7 +262,7 @@ def roll(browser: Browser, url: str) -> tuple[int, int]:
     post and the page it is redirected to)."""
     with phone(browser) as (_context, page, wire):
         page.goto(url)
-        settle(page)
+        settle(page, wire)
         opened = wire.total()
         form = page.locator("form.compose-form").first
         # Set without input events, so no draft is saved meanwhile: only the roll is counted.
@@ -227,7 +270,7 @@ def roll(browser: Browser, url: str) -> tuple[int, int]:
         since = wire.mark()
         with page.expect_navigation():
             form.locator("button[value=roll]").first.click()
-        settle(page)
+        settle(page, wire)
         return opened, since()
 
 
@@ -238,16 +281,103 @@ CATEGORIES = ("performance", "accessibility", "best-practices")
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
 
 
+# The benchmark index of the phone Lighthouse's mobile emulation stands for (a Moto G Power
+# 2022), as Chrome DevTools' own CPU calibration takes it.
+PHONE_INDEX = 264
+
+
+def benchmark_index(folder: Path) -> float:
+    """This machine's speed now, by Lighthouse's own benchmark (``computeBenchmarkIndex`` of its
+    page functions), run in Debian's Chromium."""
+    import subprocess
+
+    source = (AUDIT / "lighthouse" / "core" / "lib" / "page-functions.js").read_text("utf-8")
+    start = source.index("function computeBenchmarkIndex()")
+    end = source.index("\n}\n", start) + 3
+    page = folder / "benchmark.html"
+    page.write_text(
+        f"<!doctype html><title>b</title><script>{source[start:end]}"
+        "document.title = 'index:' + computeBenchmarkIndex();</script>",
+        "utf-8",
+    )
+    dumped = subprocess.run(
+        ["/usr/bin/chromium", *CHROME_FLAGS.split(), "--dump-dom", page.as_uri()],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    found = re.search(r"<title>index:([\d.]+)</title>", dumped)
+    assert found, dumped[:300]
+    return float(found.group(1))
+
+
+def cpu_multiplier(index: float) -> float:
+    """Lighthouse's CPU slowdown for a machine of ``index``: the one that makes it as fast as
+    the emulated phone, at most Lighthouse's own 4 (what it uses on a desktop-class machine),
+    at least 1. On a slow or busy machine the fixed 4 would emulate a phone several times slower
+    than the one named, and the scores would say more about the machine than the page."""
+    return max(1.0, min(4.0, index / PHONE_INDEX))
+
+
 def lighthouse(url: str, folder: Path) -> dict[str, Any]:
     """Lighthouse's report on ``url`` (mobile emulation, its slow-4G model), run with Debian's
-    Chromium: the scores (0-100) of ``CATEGORIES``, layout shift, total blocking time (ms),
-    bytes, and the failed audits of each category."""
-    import json
+    Chromium with the CPU slowdown calibrated to this machine (``cpu_multiplier``): the scores
+    (0-100) of ``CATEGORIES``, layout shift, total blocking time (ms), bytes, and the failed
+    audits of each category."""
+
+    index = benchmark_index(folder)
+    multiplier = cpu_multiplier(index)
+    report = folder / "lighthouse.json"
+    with chromium(folder) as port:
+        run = _run_lighthouse(url, report, multiplier, port, folder)
+    assert run.returncode == 0, f"Lighthouse failed on {url}:\n{run.stderr[-2000:]}"
+    return _scores(report, index, multiplier)
+
+
+@contextmanager
+def chromium(folder: Path) -> Iterator[int]:
+    """Debian's Chromium, headless, for Lighthouse to drive on the port given; started here
+    and waited for (a busy machine can take longer than Lighthouse's own launcher waits)."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    profile = folder / f"chromium-{port}"
+    process = subprocess.Popen(
+        ["/usr/bin/chromium", *CHROME_FLAGS.split(), f"--remote-debugging-port={port}",
+         f"--user-data-dir={profile}", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "about:blank"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=5).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("Chromium did not start for Lighthouse") from None
+                time.sleep(0.2)
+        yield port
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+
+def _run_lighthouse(url: str, report: Path, multiplier: float, port: int, folder: Path) -> Any:
     import os
     import subprocess
 
-    report = folder / "lighthouse.json"
-    subprocess.run(
+    return subprocess.run(
         [
             "node",
             str(LIGHTHOUSE),
@@ -256,13 +386,20 @@ def lighthouse(url: str, folder: Path) -> dict[str, Any]:
             "--output=json",
             f"--output-path={report}",
             f"--only-categories={','.join(CATEGORIES)}",
-            f"--chrome-flags={CHROME_FLAGS}",
+            f"--port={port}",
+            "--disable-full-page-screenshot",
+            f"--throttling.cpuSlowdownMultiplier={multiplier:.2f}",
         ],
         env={**os.environ, "CHROME_PATH": "/usr/bin/chromium", "TMPDIR": str(folder)},
-        check=True,
         timeout=300,
         capture_output=True,
+        text=True,
     )
+
+
+def _scores(report: Path, index: float, multiplier: float) -> dict[str, Any]:
+    import json
+
     data = json.loads(report.read_text("utf-8"))
     audits = data["audits"]
     failed = {
@@ -279,6 +416,9 @@ def lighthouse(url: str, folder: Path) -> dict[str, Any]:
         "tbt": float(audits["total-blocking-time"]["numericValue"]),
         "lcp": float(audits["largest-contentful-paint"]["numericValue"]),
         "bytes": int(audits["total-byte-weight"]["numericValue"]),
+        "benchmark": index,
+        "lighthouse benchmark": float(data["environment"]["benchmarkIndex"]),
+        "multiplier": multiplier,
         "failed": failed,
     }
 
