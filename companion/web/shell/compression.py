@@ -218,5 +218,7 @@ def _close(body: Iterable[bytes]) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Compress every answer of ``app`` for the clients that accept it (outermost)."""
-    app.wsgi_app = Compress(app.wsgi_app)  # type: ignore[method-assign]
+    """Compress every answer of ``app`` for the clients that accept it (outermost, as
+    ``app.front``: the internal requests live streams make of ``app.wsgi_app`` never are)."""
+    inner = getattr(app, "front", None) or (lambda environ, start: app.wsgi_app(environ, start))
+    app.front = Compress(inner)  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, has_request_context, url_for
+from flask.globals import request_ctx
 from jinja2 import Template
 
 INDEX = "fonts/screen/faces.json"
@@ -106,7 +107,9 @@ class PreloadingTemplate(Template):
     def render(self, *args: Any, **kwargs: Any) -> str:
         html = super().render(*args, **kwargs)
         name = self.name or ""
-        if has_request_context() and not name.startswith("book/"):
+        # A request refused before it was routed (a host not trusted) has no way to build URLs.
+        routed = has_request_context() and request_ctx.url_adapter is not None
+        if routed and not name.startswith("book/"):
             return with_preloads(html)
         return html
 

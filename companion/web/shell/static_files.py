@@ -154,7 +154,7 @@ def _matched(asked: str, etag: str) -> str:
 
 
 def init_app(app: Flask, headers: Mapping[str, str]) -> None:
-    """Serve ``static/`` in front of the app (``headers`` on every file) and have
+    """Serve ``static/`` in front of the app (``app.front``: ``headers`` on every file) and have
     ``url_for('static', ...)`` name each file by its content."""
     root = Path(str(app.static_folder))
     digests = Digests(root)
@@ -172,8 +172,9 @@ def init_app(app: Flask, headers: Mapping[str, str]) -> None:
     # Whether a file is there: the screen's faces are made at set-up, and a page links them
     # only when they were.
     app.jinja_env.globals["has_static"] = lambda filename: digests.of(filename) is not None
-    app.wsgi_app = StaticFiles(  # type: ignore[method-assign]
-        app.wsgi_app,
+    inner = getattr(app, "front", None) or (lambda environ, start: app.wsgi_app(environ, start))
+    app.front = StaticFiles(  # type: ignore[attr-defined]
+        inner,
         root,
         str(app.static_url_path),
         digests,
