@@ -47,7 +47,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _trust_proxies(app)
     _init_extensions(app)
     _register_errors(app)
+    _front(app)
     return app
+
+
+def _front(app: Flask) -> None:
+    """What answers before everything else: static files, then compression of every answer."""
+    from companion.web.shell import compression, font_preload, static_files
+    from companion.web.shell.security import hardening
+
+    font_preload.init_app(app)
+    static_files.init_app(app, dict(hardening(app.config, private=False)))
+    compression.init_app(app)
 
 
 def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:

@@ -244,11 +244,16 @@ def unit_environment() -> dict[str, str]:
     return found
 
 
+# Four kilobytes of a stylesheet, for the proxies to compress.
+STYLE = b"".join(b".rule-%d { margin: %dpx; color: #221d18; }\n" % (n, n) for n in range(100))
+
+
 class Upstream:
     """A stand-in for the app behind a proxy, on a loopback port, in a thread.
 
     ``/readyz`` (and ``/healthz``) answer 200 only to the public name, as the app does with the shipped unit's
     TRUSTED_HOSTS, and records each check's Host; ``/echo`` answers the request's headers;
+    ``/plain.css`` is a stylesheet sent uncompressed;
     ``/events`` is a server-sent-events stream that sends its second event only once the test
     says it received the first, so a proxy that held the stream back would never deliver it.
     A POST reads its whole body, as the app does, and answers 200.
@@ -277,6 +282,8 @@ class Upstream:
                 elif self.path == "/echo":
                     body = json.dumps(dict(self.headers.items())).encode()
                     self._send(200, body, "application/json")
+                elif self.path == "/plain.css":  # text an upstream sent uncompressed
+                    self._send(200, STYLE, "text/css; charset=utf-8")
                 elif self.path == "/c/" + "e" * 32 + "/events":
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")

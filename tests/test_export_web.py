@@ -104,7 +104,7 @@ def test_pdf_is_made_by_a_worker_and_then_served_at_once(
     # The book is still being made: the request did not wait for it.
     assert "<progress" in page and "Refresh" in page  # works without JavaScript
     assert "export-download" not in page
-    assert 'src="/static/js/exports.js"' in page
+    assert re.search(r'src="/static/js/exports\.[0-9a-f]{12}\.js"', page)
     assert client.get(f"/c/{token}/?lang=en").status_code == 200  # the table stays live
     status_url = re.search(r'data-status-url="([^"]+)"', page).group(1)  # type: ignore[union-attr]
     status = wait_for(client, status_url)

@@ -141,6 +141,18 @@ def test_an_event_stream_passes_each_event_as_it_is_written(
     assert events == [b"data: one", b"data: two"]
 
 
+def test_text_the_upstream_sent_plain_is_compressed_by_the_proxy(bare: Proxy) -> None:
+    import zlib
+
+    from proxy_kit import STYLE
+
+    styled = Client(bare).get("/plain.css", headers={"Accept-Encoding": "gzip"}, stream=True)
+    sent = styled.raw.read(decode_content=False)
+    assert styled.headers.get("Content-Encoding") == "gzip", styled.headers
+    assert "Accept-Encoding" in styled.headers.get("Vary", "")
+    assert len(sent) < len(STYLE) / 3 and zlib.decompress(sent, 31) == STYLE
+
+
 @needs["caddy"]
 def test_caddys_health_check_asks_by_the_public_name(bare: Proxy, upstream: Upstream) -> None:
     if bare.kind != "caddy":

@@ -40,6 +40,14 @@ class Companion(Flask):
     def secret_key(self, value: str | bytes | None) -> None:
         self.config["SECRET_KEY"] = value
 
+    # What answers before the app's own WSGI stack (static files, compression), set by the
+    # factory; ``wsgi_app`` stays the app's own, for the internal requests live streams make.
+    front: Any = None
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        """The app as a server calls it: ``front`` when there is one, else ``wsgi_app``."""
+        return (self.front or self.wsgi_app)(environ, start_response)
+
     def url_for(self, endpoint: str, *, _external: bool | None = None, **values: Any) -> str:
         base = self.config.get("BASE_URL")
         if not (_external and base):

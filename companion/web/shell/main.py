@@ -8,6 +8,7 @@ import sqlite3
 import threading
 import time
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -91,6 +92,8 @@ def manifest() -> Response:
             "Write a whole life, one turning point at a time, with friends at one table."
         ),
         "lang": str(get_locale()),
+        # One app whatever page it was installed from, and whatever language it speaks.
+        "id": url_for("main.index"),
         "start_url": url_for("main.index"),
         "scope": url_for("main.index"),
         "display": "standalone",
@@ -104,6 +107,15 @@ def manifest() -> Response:
                 "purpose": "any",
             }
             for size in (192, 512)
+        ]
+        + [
+            {
+                # The mark inside the safe circle, on a full square: the phone cuts its own shape.
+                "src": url_for("static", filename="icons/maskable-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            }
         ],
     }
     response = current_app.response_class(
@@ -113,14 +125,47 @@ def manifest() -> Response:
     return response
 
 
+# The app's shell, which the service worker installs once and serves from its cache: the files
+# every page is made of (the screen's font slices are kept as pages ask for them, not all at
+# once: a phone downloads only the characters it shows).
+SHELL = (
+    "css/app.css",
+    "fonts/screen/faces.css",
+    "css/traitors-flame.css",
+    "css/age-of-summoners.css",
+    "js/site.js",
+    "js/live.js",
+    "js/play.js",
+    "js/links.js",
+    "js/exports.js",
+    "js/offline.js",
+    "favicon.svg",
+    "icons/icon-192.png",
+)
+
+
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker, served from the site's root so that it may answer for every page
-    with the app's own offline page. Checked for a new version at every visit (no-cache)."""
-    response = current_app.send_static_file("js/sw.js")
+    with the app's own offline page, with the versioned shell it installs written in. Checked
+    for a new version at every visit (no-cache, with an ETag)."""
+    from companion.web.shell.static_files import digest_of
+
+    root = request.script_root + "/"
+    digests = current_app.extensions["companion.static_digests"]
+    files = [
+        url_for("static", filename=name).removeprefix(root)
+        for name in SHELL
+        if digests.of(name) is not None
+    ]
+    listed = json.dumps(files)
+    version = digest_of(listed.encode())
+    source = Path(str(current_app.static_folder), "js", "sw.js").read_text("utf-8")
+    body = source.replace('/*VERSION*/"dev"', json.dumps(version)).replace("/*SHELL*/[]", listed)
+    response = current_app.response_class(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
-    response.headers["Content-Type"] = "text/javascript; charset=utf-8"
-    return response
+    response.set_etag(version + digest_of(body.encode()))
+    return response.make_conditional(request)
 
 
 @bp.get("/offline")
