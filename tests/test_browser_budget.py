@@ -96,6 +96,7 @@ def test_the_story_of_a_long_life_is_within_budget(browser: Browser, served: Ser
     assert story <= LONG_STORY, (story, list(detail.items())[:12])
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize(("lang", "name"), PAGES, ids=IDS)
 def test_lighthouse_scores_every_page(served: Served, lang: str, name: str, tmp_path: Path) -> None:
     report = budget_site.lighthouse(served.url(lang, name), tmp_path)
