@@ -52,7 +52,18 @@ def test_chromium_draws_each_sequence_as_one_glyph_down_the_column(tmp_path: Pat
         try:
             page = browser.new_page()
             page.goto(page_file.as_uri(), wait_until="load")
-            page.evaluate("() => document.fonts.ready.then(() => true)")
+            # Every face the column may take a glyph from, loaded for the very characters shown
+            # (on a busy machine the load event can come before a face the text needs).
+            page.evaluate(
+                """async () => {
+                  const text = [...document.querySelectorAll('.seq')]
+                    .map(span => span.textContent).join('') + 'あい';
+                  const faces = ['IPAexMincho', 'Ijin Hangul', 'Ijin Emoji', 'Ijin Symbols'];
+                  await Promise.all(faces.map(face => document.fonts.load(`16px "${face}"`, text)));
+                  await document.fonts.ready;
+                  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+                }"""
+            )
             lengths = page.evaluate(
                 "() => [...document.querySelectorAll('.seq')].map(span => [getComputedStyle("
                 "span).writingMode, span.getBoundingClientRect().height])"

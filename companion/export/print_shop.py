@@ -22,7 +22,7 @@ from ..legacy import State
 from . import DEFAULT_THICKNESS_MM, THICKNESS_RANGE_MM
 from .book import Paper, book_html, paper_for, render_document, told_by
 from .contents import EditionError, contents
-from .typeset import finish, isolate, passes_for
+from .typeset import finish, isolate, passes_for, printable
 
 if TYPE_CHECKING:
     from weasyprint import Document
@@ -78,7 +78,7 @@ def book_title(state: State) -> str:
     from flask_babel import gettext as _
 
     with force_locale(state.setup.language):
-        return str(_("The life of %(name)s", name=state.setup.pioneer))
+        return printable(str(_("The life of %(name)s", name=state.setup.pioneer)))
 
 
 def print_ready(pdf: bytes, language: str, title: str) -> bytes:
