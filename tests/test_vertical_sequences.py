@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
 from companion import ROOT
-from companion.export.vertical import chromium_path, tate_chu_yoko
+from companion.export.vertical import tate_chu_yoko
 
 SEQUENCES = (
     "👩\u200d👩\u200d👧",  # a family: three heads when split
@@ -33,12 +34,10 @@ def test_each_sequence_is_wrapped_whole_and_short_numbers_still_stand_upright() 
 
 
 @pytest.mark.browser
-def test_chromium_draws_each_sequence_as_one_glyph_down_the_column(tmp_path: Path) -> None:
+def test_chromium_draws_each_sequence_as_one_glyph_down_the_column(
+    browser: Browser, tmp_path: Path
+) -> None:
     """Each sequence takes the length of one glyph in the column (a lone emoji's), not several."""
-    if chromium_path() is None:
-        pytest.skip("Chromium is not installed (scripts/setup --vertical installs it)")
-    from playwright.sync_api import sync_playwright
-
     css = (ROOT / "static" / "css" / "vertical.css").as_uri()
     rows = "".join(f'<p>あ<span class="seq">{s}</span>い</p>' for s in ("🦊", *SEQUENCES))
     page_file = tmp_path / "page.html"
@@ -47,29 +46,29 @@ def test_chromium_draws_each_sequence_as_one_glyph_down_the_column(tmp_path: Pat
         f"<body>{tate_chu_yoko(rows)}</body></html>",
         encoding="utf-8",
     )
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
-        try:
-            page = browser.new_page()
-            page.goto(page_file.as_uri(), wait_until="load")
-            # Every face the column may take a glyph from, loaded for the very characters shown
-            # (on a busy machine the load event can come before a face the text needs).
-            page.evaluate(
-                """async () => {
-                  const text = [...document.querySelectorAll('.seq')]
-                    .map(span => span.textContent).join('') + 'あい';
-                  const faces = ['IPAexMincho', 'Ijin Hangul', 'Ijin Emoji', 'Ijin Symbols'];
-                  await Promise.all(faces.map(face => document.fonts.load(`16px "${face}"`, text)));
-                  await document.fonts.ready;
-                  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
-                }"""
-            )
-            lengths = page.evaluate(
-                "() => [...document.querySelectorAll('.seq')].map(span => [getComputedStyle("
-                "span).writingMode, span.getBoundingClientRect().height])"
-            )
-        finally:
-            browser.close()
+    # The session's Chromium (pytest-playwright's, Debian's own): a second Playwright of its
+    # own would find the session's event loop running.
+    page = browser.new_page()
+    try:
+        page.goto(page_file.as_uri(), wait_until="load")
+        # Every face the column may take a glyph from, loaded for the very characters shown
+        # (on a busy machine the load event can come before a face the text needs).
+        page.evaluate(
+            """async () => {
+              const text = [...document.querySelectorAll('.seq')]
+                .map(span => span.textContent).join('') + 'あい';
+              const faces = ['IPAexMincho', 'Ijin Hangul', 'Ijin Emoji', 'Ijin Symbols'];
+              await Promise.all(faces.map(face => document.fonts.load(`16px "${face}"`, text)));
+              await document.fonts.ready;
+              await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+            }"""
+        )
+        lengths = page.evaluate(
+            "() => [...document.querySelectorAll('.seq')].map(span => [getComputedStyle("
+            "span).writingMode, span.getBoundingClientRect().height])"
+        )
+    finally:
+        page.close()
     assert {mode for mode, _ in lengths} == {"vertical-rl"}
     one = lengths[0][1]  # a lone emoji
     assert one > 0
