@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from companion import __version__
+from companion.base.metrics import MULTIPROC_ENV
 from companion.ops.cli import main
 from companion.store.schema import known_migrations
 
@@ -24,7 +25,13 @@ FUTURE = "0099_from_a_newer_release"
 
 
 def _run(instance: Path, *args: str) -> tuple[int, str]:
-    env = {"COMPANION_INSTANCE": str(instance), "COMPANION_LOG_CONFIGURE": "false"}
+    # `serve` names the folder its processes write their figures to in the environment; the
+    # runner puts back what was there before (nothing), so no later test counts into it.
+    env = {
+        "COMPANION_INSTANCE": str(instance),
+        "COMPANION_LOG_CONFIGURE": "false",
+        MULTIPROC_ENV: None,
+    }
     result = CliRunner().invoke(main, list(args), env=env)
     return result.exit_code, result.output
 
