@@ -329,13 +329,43 @@ class Eye:
         """Cerberus pays for assisting a high card."""
         return float(self.spirits["cerberus"]) if other["number"] >= 4 else 0.0
 
-    def ask_value(self, kind: str) -> float:
-        """Using an asked ability now: Nightmare's trim by what it takes from whom, the others
-        by their effects for the copies asking."""
+    def ask_value(self, kind: str, copies: int | None = None) -> float:
+        """Using an asked ability now (``copies`` of the copies asking; None: all of them):
+        Nightmare's trim by what it takes from whom, Kasha's by the cards the players of equal
+        faith would give, the others by their effects, less what their faith would void later
+        (a gain of 2 in hand, Vodyanoy's, is void from faith 9: 4.4)."""
         if trim_of(kind) is not None:
             return self.nightmare_gain()
-        copies = asking_copies(self.view["waiting"], kind)
-        return self.effect_value(kinds()[kind]["ability"]["effects"], copies)
+        ability = kinds()[kind]["ability"]
+        if ability["hook"] == "inquisition-equal":
+            mine = self.me["faith"]
+            equal = sum(
+                1 for s in self.view["seats"] if s["seat"] != self.seat and s["faith"] == mine
+            )
+            return equal * self.card_value()
+        used = asking_copies(self.view["waiting"], kind) if copies is None else copies
+        value = self.effect_value(ability.get("effects", []), used)
+        gained = sum(e.get("faith", 0) for e in ability.get("effects", []))
+        if gained and self.faith_gain(gained, used) + self.me["faith"] == FAITH_CAP - 1:
+            value -= self.void_later() * self.faith_value()
+        return value
+
+    def void_later(self) -> int:
+        """Faith this seat's hand would gain by one spirit's "gain 2" (Vodyanoy), which faith 9
+        voids while 8 would not."""
+        return (
+            max(
+                (
+                    e.get("faith", 0)
+                    for kind in self.hand
+                    for e in kinds()[kind]["ability"].get("effects", [])
+                    if kinds()[kind]["ability"]["hook"] == "on-summon"
+                ),
+                default=0,
+            )
+            // 2
+            * 2
+        )
 
     def nightmare_gain(self) -> float:
         """Cards the others would lose minus cards this seat would lose."""

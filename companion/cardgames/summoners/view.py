@@ -36,6 +36,7 @@ from .state import (
     RULE99_MANA,
     Action,
     Await,
+    Options,
     State,
     mana_count,
     may_declare,
@@ -168,6 +169,8 @@ class View(TypedDict):
     """The match as one seat (or a spectator) may know it."""
 
     game: str
+    version: int  # the engine version whose rules the match plays (versions.py)
+    options: Options  # the table's choices: all public
     seat: int | None
     players: int
     start: int
@@ -219,6 +222,8 @@ def view(s: State, seat: int | None, *, events: bool = True) -> View:
     ctx = s["await"]
     out: View = {
         "game": s["game"],
+        "version": s["version"],
+        "options": s["options"].copy(),
         "seat": seat,
         "players": s["players"],
         "start": s["start"],

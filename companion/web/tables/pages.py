@@ -46,6 +46,7 @@ from companion.web.tables.view import (
     passing,
     read_only_notice,
     revealed_to,
+    rules_note,
     seen_by,
     viewer_seat,
 )
@@ -315,6 +316,7 @@ def replay(token: str) -> str:
         moves=moves,
         log=game_log(match, view),
         notice=read_only_notice(match),
+        rules_note=rules_note(match),
     )
 
 

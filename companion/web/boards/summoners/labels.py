@@ -321,12 +321,36 @@ def _keep(a: Action, view: View, names: Names) -> str:
 
 
 def _optional(a: Action, view: View, names: Names) -> str:
-    kind = a.get("kind", "")
+    waiting = view["waiting"]
+    asking = waiting.get("kinds", []) if waiting else []
+    kind = a.get("kind") or next(iter(asking), "")  # version 1's ask named no kind
     if kind not in kinds():
         return "?"
     name = kind_name(kind)
     if not a.get("use"):
         return pgettext("age-of-summoners", "Do not use %(card)s", card=name)
+    if kinds()[kind]["ability"]["hook"] == "inquisition-equal":
+        seat = _my_seat(view)
+        equal = [
+            s["seat"]
+            for s in view["seats"]
+            if seat is not None and s["seat"] != seat["seat"] and s["faith"] == seat["faith"]
+        ]
+        return pgettext(
+            "age-of-summoners",
+            "Use %(card)s: players of equal faith give you a card too (%(who)s)",
+            card=name,
+            who=listed([seat_name(s, names) for s in equal]),
+        )
+    if "copies" in a:
+        return pgettext(
+            "age-of-summoners",
+            "Use %(n)s of your %(of)s %(card)s: %(effect)s",
+            n=a["copies"],
+            of=asking_copies(waiting, kind),
+            card=name,
+            effect=_asked_effect(kind, view, a["copies"]),
+        )
     trim = trim_of(kind)
     if trim is not None:
         return pgettext(
@@ -341,9 +365,9 @@ def _optional(a: Action, view: View, names: Names) -> str:
     )
 
 
-def _asked_effect(kind: str, view: View) -> str:
-    """What an asked ability would do now, for the copies asking."""
-    copies = asking_copies(view["waiting"], kind)
+def _asked_effect(kind: str, view: View, used: int | None = None) -> str:
+    """What an asked ability would do now, for the copies used (None: all those asking)."""
+    copies = asking_copies(view["waiting"], kind) if used is None else used
     effects = kinds()[kind]["ability"].get("effects", [])
     for effect in effects:
         per_icon = effect.get("cards-per-icon")
@@ -357,7 +381,21 @@ def _asked_effect(kind: str, view: View) -> str:
                 hand=to_hand,
                 mana=count - to_hand,
             )
-    return effect_words(effects, copies)
+    words = effect_words(effects, copies)
+    gain = sum(e.get("faith", 0) for e in effects)
+    seat = _my_seat(view)
+    if gain and seat is not None:  # copy by copy, a gain past the cap does not happen (4.4)
+        before = seat["faith"]
+        room = max(0, view["faith_cap"] - before)
+        after = before + gain * min(copies, room // gain)
+        words = pgettext(
+            "age-of-summoners",
+            "%(effects)s (faith %(before)s → %(after)s)",
+            effects=words,
+            before=before,
+            after=after,
+        )
+    return words
 
 
 def _declare(a: Action, view: View, names: Names) -> str:
