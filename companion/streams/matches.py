@@ -56,6 +56,7 @@ __all__ = [
     "Seat",
     "UnreadableMatchError",
     "act",
+    "act_all",
     "create",
     "load",
     "rematch",
@@ -250,6 +251,14 @@ def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: 
 
     Raises CardGameRuleError (nothing stored) or StaleVersionError when someone moved first.
     """
+    return act_all(db, match, seat, [action], version)
+
+
+def act_all(
+    db: Database, match: Match, seat: int, actions: list[dict[str, Any]], version: int
+) -> Match:
+    """Apply several actions of one seat in order (a batch: every card it ticked to discard),
+    each validated by the engine as it comes, and append them together or not at all."""
     if match.read_only is not None:
         raise MatchReadOnlyError()
     if version != match.version:
@@ -258,8 +267,11 @@ def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: 
         raise CardGameRuleError(
             "bot-seat", N_("%(name)s is played by a bot."), name=match.seats[seat].name
         )
-    state = match.game.apply(match.state, seat, action)
-    new_version = store.append(db, match.id, match.version, [_action_event(seat, action)])
+    state = match.state
+    for action in actions:
+        state = match.game.apply(state, seat, action)
+    events = [_action_event(seat, action) for action in actions]
+    new_version = store.append(db, match.id, match.version, events)
     return run_bots(db, _moved(match, state, new_version))
 
 

@@ -172,6 +172,7 @@ def seen_by(token: str, cap: Capability, match: matches.Match, seat: int | None)
         "standing": list(zip(match.names(), game.standings(match.state), strict=True)),
         "notice": read_only_notice(match),
         "rules_note": rules_note(match),
+        "batch": board_for(match.key).batch(view, match.names()) if legal else None,
     }
 
 
