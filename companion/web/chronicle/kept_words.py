@@ -110,7 +110,10 @@ def typed_again(chronicle: chronicles.Chronicle, cap: Capability, name: str) -> 
 
 
 def writable(state: State, name: str) -> bool:
-    """Whether the turn's forms hold field ``name`` now."""
+    """Whether the turn's forms (or, once the life has ended, the end page's) hold field
+    ``name`` now."""
+    if name == "epilogue":
+        return state.ended
     step = state.step
     return name in STEP_FIELDS.get(step, frozenset()) or (name in FACES and step in ROLLING)
 
@@ -164,12 +167,17 @@ def for_page(
     beside: list[KeptText] = []
     for name, (text, point) in drafts.kept(get_db(), chronicle.id, holder(cap)).items():
         same_turn = state.check is not None and point == state.check.seq and can_act
+        target = target_text(state, point, name) if name in TEXT_FIELDS else None
+        recorded = target is not None and target.value == text  # in the story already
         if same_turn and writable(state, name):
-            in_form[name] = text
-        elif name in TEXT_FIELDS and name not in ELSEWHERE:
-            target = target_text(state, point, name)
-            if target is None or target.value != text:  # already in the story: nothing to offer
-                beside.append(KeptText(name, text, target))
+            if not recorded:
+                in_form[name] = text
+        elif name in TEXT_FIELDS and name not in ELSEWHERE and not recorded:
+            beside.append(KeptText(name, text, target))
+    if not any(name in TEXT_FIELDS for name in in_form):
+        # The words of a refused press are all in the story: another device made that very
+        # move. Its choices (a keystone, dice faces) were for that move, not the next one.
+        in_form = {}
     return in_form, sorted(beside, key=lambda k: TEXT_FIELDS.index(k.field))
 
 
