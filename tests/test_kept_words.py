@@ -273,3 +273,37 @@ def test_after_a_sacrifice_clash_and_a_failed_reroll_the_next_form_starts_empty(
     assert "The boat for the map." not in page.split('id="why"')[1].split("</textarea>")[0]
     assert 'name="keystone"' not in page or "checked" not in page.split('name="keystone"')[1][:200]
     assert re.search(r'name="face-0"[^>]*value="1"', page) is None
+
+
+def test_kept_words_name_their_turning_point_and_fold_away_once_it_is_past(app: Flask) -> None:
+    """The "your words, not yet in the story" panel says which turning point its words were
+    written for; two turning points later they fold into one line, kept until used or let go."""
+    host, token, phone, seat = devices(app)
+    seen = drawn(app, host, token)
+    post(host, token, seen, action="roll", prompt="0", **HOST_WORDS, **faces(4, True))
+    post(phone, seat, seen, action="roll", prompt="1", **SEAT_WORDS, **faces(4, True))
+    page = shown(phone, seat)
+    panel = page.split('id="kept"')[1].split("</section>")[0]
+    named = re.findall(r'class="hint kept-point">([^<]*)<', panel)
+    assert len(named) == 3 and all("〈転機〉のために書いた言葉" in n for n in named), named
+    assert all("ラウンド 1・ターン 1" in n for n in named)
+    assert "kept-older" not in panel and kept_boxes(page) == SEAT_WORDS
+    for _ in range(2):  # two more turning points, played to their end
+        state = chronicle(app, token).state
+        if state.step == "success":
+            post(host, token, chronicle(app, token).version, action="narrate", narration="先へ。")
+        elif state.step == "mark":
+            post(host, token, chronicle(app, token).version, action="mark", mark_name="灯")
+        drawn_card = chronicle(app, token).state.pile_cards(chronicle(app, token).state.pile)[0]
+        post(host, token, chronicle(app, token).version, action="draw", card=drawn_card)
+        words = {
+            "prompt": "0",
+            "answer": "次。",
+            "stakes_success": "成。",
+            "stakes_failure": "否。",
+        }
+        post(host, token, chronicle(app, token).version, action="roll", **words, **faces(4, True))
+    page = shown(phone, seat)
+    panel = page.split('id="kept"')[1].split("</section>")[0]
+    assert '<details class="kept-older">' in panel and kept_boxes(page) == SEAT_WORDS
+    assert "以前の〈転機〉の文章が3件" in panel

@@ -36,6 +36,7 @@ def init_app(app: Flask, csrf: CSRFProtect) -> None:
     security.init_app(app, send_back=expired_form.send_back)
     sealed_session.init_app(app)
     app.jinja_env.globals["announce"] = narrate.announce
+    app.jinja_env.globals["decision_mark"] = narrate.decision_mark
     blueprints = (
         main.bp,
         setup_view.bp,

@@ -125,6 +125,8 @@ class KeptText:
     field: str
     text: str
     target: Text | None
+    point: TurningPoint | None = None  # the turning point the words were written for
+    recent: bool = True  # for the turning point in play or the one before it
 
 
 def find_point(state: State, seq: int | None) -> TurningPoint | None:
@@ -173,12 +175,20 @@ def for_page(
             if not recorded:
                 in_form[name] = text
         elif name in TEXT_FIELDS and name not in ELSEWHERE and not recorded:
-            beside.append(KeptText(name, text, target))
+            shown = find_point(state, point)
+            beside.append(KeptText(name, text, target, shown, _recent(state, point)))
     if not any(name in TEXT_FIELDS for name in in_form):
         # The words of a refused press are all in the story: another device made that very
         # move. Its choices (a keystone, dice faces) were for that move, not the next one.
         in_form = {}
     return in_form, sorted(beside, key=lambda k: TEXT_FIELDS.index(k.field))
+
+
+def _recent(state: State, point_seq: int | None) -> bool:
+    """Whether words for that turning point are still news: it is in play, or just closed.
+    Older kept words fold away beside the table (they stay until used or let go)."""
+    points = [*state.story, *([state.check] if state.check else [])]
+    return point_seq is None or point_seq in [p.seq for p in points[-2:]]
 
 
 def sent(chronicle: chronicles.Chronicle, cap: Capability, form: Mapping[str, str]) -> None:
