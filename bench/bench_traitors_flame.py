@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import time
@@ -89,8 +90,17 @@ def search_times(moves: int, seed: int) -> list[float]:
     return times
 
 
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate of ``wins`` in ``games``."""
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
 def search_vs_heuristic(games: int, seed: int) -> float:
-    """Heads-up win rate of search against heuristic, seats swapped every match."""
+    """Heads-up win rate of search against heuristic, seats swapped every match (the search
+    bot takes the first seat in even matches, the second in odd ones; seeds ``seed..``)."""
     wins = 0
     for g in range(games):
         st = engine.new(2, seed + g, {"max_rounds": 100})
@@ -142,13 +152,19 @@ def main() -> None:
     )
     if args.strength:
         report = simulate(args.strength, 2, "heuristic,random", seed=1)
+        rate = report["win_rate_by_bot"]["heuristic"]
+        low, high = wilson(round(rate * args.strength), args.strength)
         print(
-            f"heuristic vs random:     {report['win_rate_by_bot']['heuristic']:.1%} "
-            f"over {args.strength} heads-up matches, seats swapped"
+            f"heuristic vs random:     {rate:.1%} over {args.strength} heads-up matches, "
+            f"seats swapped (95% interval {low:.1%}-{high:.1%})"
         )
     if args.search_games:
         rate = search_vs_heuristic(args.search_games, 1)
-        print(f"search vs heuristic:     {rate:.1%} over {args.search_games} heads-up matches")
+        low, high = wilson(round(rate * args.search_games), args.search_games)
+        print(
+            f"search vs heuristic:     {rate:.1%} over {args.search_games} heads-up matches, "
+            f"seats swapped (95% interval {low:.1%}-{high:.1%})"
+        )
 
 
 if __name__ == "__main__":
