@@ -56,19 +56,19 @@ def child(games: int, seed: int) -> None:
 
 
 def api_playouts(games: int, seed: int) -> float:
-    """Random-bot matches per second through ``legal_actions`` and ``apply``."""
-    start = time.perf_counter()
+    """Random-bot matches per CPU second through ``legal_actions`` and ``apply``."""
+    start = time.process_time()
     for g in range(games):
         st = GAME.new(2 + g % 5, seed + g, {})
         rng = random.Random(seed + g)
         while st["result"] is None:
             seat = st["night"]
             st = GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
-    return games / (time.perf_counter() - start)
+    return games / (time.process_time() - start)
 
 
 def search_times(moves: int, seed: int) -> list[float]:
-    """Seconds per search move with a real choice, in heuristic play with 2 to 6 players."""
+    """CPU seconds per search move with a real choice, in heuristic play with 2 to 6 players."""
     rng = random.Random(seed)
     times: list[float] = []
     while len(times) < moves:
@@ -84,9 +84,9 @@ def search_times(moves: int, seed: int) -> list[float]:
         legal = engine.legal_actions(st, seat)
         if len(legal) < 3:
             continue  # forced moves return at once; time the real decisions
-        start = time.perf_counter()
+        start = time.process_time()  # CPU seconds: other load on the machine does not count
         search_bot(view(st, seat), legal, rng)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return times
 
 
@@ -144,10 +144,10 @@ def main() -> None:
         f"(median of {args.repeats} x {args.games}; wall min {min(wall):.0f}, max {max(wall):.0f})"
     )
     api = [api_playouts(args.games // 5, 7 + r) for r in range(args.repeats)]
-    print(f"random playouts (apply): {statistics.median(api):6.0f} games/s wall clock")
+    print(f"random playouts (apply): {statistics.median(api):6.0f} games per CPU second")
     times = search_times(args.moves, 3)
     print(
-        f"search bot per move:     median {statistics.median(times):.3f} s, "
+        f"search bot per move:     median {statistics.median(times):.3f} CPU s, "
         f"max {max(times):.3f} s over {len(times)} decisions (2-6 players)"
     )
     if args.strength:
