@@ -3,7 +3,9 @@
 - On the failure step, 健太's phone chooses a keystone, types the four dice faces, picks the
   keystone a failure would cost and writes an outcome, while the host types in its own copy of
   the sacrifice form: every live refresh the host's typing brings leaves the phone's controls as
-  健太 set them (and the four face boxes stand on one line at 390 px).
+  健太 set them (and the four face boxes stand on one line at 390 px). The rulebook leaves that
+  choice to the player whose turn it is: 「他のプレイヤーに相談しても構いませんが、最終的な決定は
+  そのターンのプレイヤー本人が行います。」
 - The epilogue is saved as it is typed: another device gets it, a reload keeps it; taken back
   with 「取り消す：エピローグ」, its words wait in the end page's form.
 """

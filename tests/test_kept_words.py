@@ -247,9 +247,12 @@ def test_putting_words_in_at_an_old_version_keeps_them(app: Flask, how: str) -> 
 def test_after_a_sacrifice_clash_and_a_failed_reroll_the_next_form_starts_empty(
     client: FlaskClient, app: Flask
 ) -> None:
-    """Two devices press "sacrifice" at once with the same words and faces (they typed into
-    the same drafts); one is recorded, its reroll fails, and the next sacrifice form must not
-    come back filled with what was just recorded: pressing again would record it twice."""
+    """「再判定が何度失敗しても、プレイヤーは何度も追加の〈輝礎〉を犠牲にして判定を続けられます。」
+    Each sacrifice is its own choice, with its own answers to 「なぜこの犠牲が必要だったのか？」 and
+    「その犠牲はどのような顛末を迎えたのか？」. Two devices press "sacrifice" at once with the same
+    words and faces (they typed into the same drafts); one is recorded, its reroll fails, and the
+    next sacrifice form must not come back filled with what was just recorded: pressing again
+    would record it twice."""
     token = create(client, mode="table")
     post_turn(client, app, token, action="draw", card="2H")
     state = chronicle(app, token).state

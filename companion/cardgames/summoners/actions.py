@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypedDict
 
 from .abilities import (
     ask_step,
@@ -162,28 +161,6 @@ def conquest_gain(s: State, seat: int) -> int:
 def inquisition_draw(s: State) -> int:
     """Cards an inquisition draws: 2 at a table of four, else 3."""
     return 2 if s["players"] == 4 else 3
-
-
-class Gains(TypedDict):
-    """What the seat's actions would give now, as the buttons describe them."""
-
-    conquest: int  # VP for axes and swords, before the steal
-    research: int  # VP for stones
-    pilgrimage: int  # VP for faith
-    inquisition: int  # cards drawn
-    givers: list[int]  # who would give a card, in turn order
-
-
-def action_prospects(s: State, seat: int) -> Gains:
-    """What the seat's actions would give now, as the buttons describe them."""
-    p = s["seats"][seat]
-    return {
-        "conquest": conquest_gain(s, seat),
-        "research": len(p["stones"]),
-        "pilgrimage": p["faith"],
-        "inquisition": inquisition_draw(s),
-        "givers": inquisition_givers(s, seat),
-    }
 
 
 def _conquest(s: State, seat: int, a: Action) -> None:

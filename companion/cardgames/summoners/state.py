@@ -335,10 +335,9 @@ def rules(s: State) -> Rules:
 
 
 def gain_faith(s: State, seat: int, amount: int) -> int:
-    """Change faith (rule 4.4); returns the change actually made. A gain that would bring faith
-    to 11 or more does not happen at all (「１１以上を得るような効果は、ないものとして処理します」):
-    faith 9 and "gain 2" stays 9 (engine version 1 stopped it at 10). Faith never goes below
-    0."""
+    """Change faith (rule 4.4); returns the change made. A gain to 11 or more does not happen
+    (「１１以上を得るような効果は、ないものとして処理します」): 9 and "gain 2" stays 9 (version 1
+    stopped it at 10). Faith never goes below 0."""
     p = s["seats"][seat]
     before = p["faith"]
     if before + amount > FAITH_CAP:

@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict, cast
 
 from .abilities import play_reach, reachable_actions
-from .actions import Gains, action_prospects
 from .cards import colour_of_card, kind_of_card, number_of_card
 from .flow import pairing_card
 from .legal import legal_actions
 from .lineup import icon_counts
 from .payment import Cost, cost_symbols
+from .prospects import Gains, action_prospects
 from .records import Event, Result
 from .scoring import ranking, tie_order
 from .state import (
