@@ -2,8 +2,9 @@
 
 In the repository ``templates/`` and ``static/`` sit at the top level, beside the package. A
 wheel holds only the package, so the build copies both folders into ``companion/_bundle/`` and
-compiles each ``messages.po`` into ``messages.mo`` there. An editable install reads the checkout
-itself and needs neither.
+compiles each ``messages.po`` into ``messages.mo`` there, after making the screen's faces
+(``scripts/screen_fonts.py``) when the checkout has not made them yet. An editable install reads
+the checkout itself and needs none of it.
 """
 
 from __future__ import annotations
@@ -26,11 +27,22 @@ class BuildWithBundle(build_py):
         if getattr(self, "editable_mode", False):
             return
         package = Path(self.build_lib) / "companion"
+        make_screen_faces(HERE / "static")
         for name in BUNDLED:
             target = package / "_bundle" / name
             shutil.rmtree(target, ignore_errors=True)
             shutil.copytree(HERE / name, target)
         compile_catalogues(HERE / "companion" / "translations", package / "translations")
+
+
+def make_screen_faces(static: Path) -> None:
+    """The WOFF2 slices pages draw Japanese with (nothing to do when they are up to date)."""
+    import sys
+
+    sys.path.insert(0, str(HERE / "scripts"))
+    import screen_fonts
+
+    screen_fonts.build(static)
 
 
 def compile_catalogues(source: Path, target: Path) -> None:

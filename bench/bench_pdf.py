@@ -1,6 +1,11 @@
 """The PDF book of a full life: our export next to WeasyPrint alone on the same HTML.
 
 Run: ``.venv/bin/python bench/bench_pdf.py [--runs N] [--edition annotated] [--paper a5] [--emoji]``.
+With ``--largest`` it makes the largest legal life instead (36 turning points of about 20,000
+characters each, ten times the full life, every text within the chronicle's limit): the home
+book and the print shop's body beside WeasyPrint alone on the same HTML, each with its CPU
+seconds, wall seconds and peak memory, and what the print shop's last pass (crop marks and
+PDF/X-1a) costs on its own.
 With ``--editions`` it times the other books of the same life instead, each run alternating
 between them: the home-printer PDF and WeasyPrint alone on its HTML, the print shop's body
 (target: at most 1.3 times the home book), the booklet (at most 1.15 times the home book: the
@@ -182,11 +187,42 @@ def _turning_point(state: State, writer: Writer, scale: int, round_: int, turn: 
     return state
 
 
+LARGEST_SCALE = 10  # ten times the full life: about 20,000 characters per turning point
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed_print_ready() -> dict[str, float]:
+    """Wrap the print shop's last pass so the child can say what it cost (CPU seconds)."""
+    from companion.export import pdfx, print_shop
+
+    spent = {"print_ready": 0.0, "pdfx": 0.0}
+
+    def timing(name: str, function: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            began = _cpu()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[name] += _cpu() - began
+
+        return timed
+
+    print_shop.print_ready = timing("print_ready", print_shop.print_ready)
+    pdfx.make_pdfx = timing("pdfx", pdfx.make_pdfx)
+    return spent
+
+
 def child(kind: str, scale: int, html_path: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """One measurement, in this (fresh) process: seconds, peak memory, pages, bytes."""
+    """One measurement, in this (fresh) process: seconds, CPU seconds, peak memory, pages, bytes."""
     import weasyprint  # noqa: F401 - every side loads it before its clock starts
 
     from companion import create_app
+
+    spent = _timed_print_ready() if kind == "print" else {}
 
     static = ROOT / "static"
     if kind in ("vertical", "chromium"):
@@ -195,10 +231,10 @@ def child(kind: str, scale: int, html_path: Path, args: argparse.Namespace) -> d
         from weasyprint import HTML
 
         html = html_path.read_text(encoding="utf-8")
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu()
         pdf = HTML(string=html, base_url=static.as_uri() + "/").write_pdf()
     elif kind == "chromium":
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu()
         pdf = _bare_chromium(html_path.with_suffix(".vertical.html"))
     else:
         from companion.export import editions
@@ -206,15 +242,16 @@ def child(kind: str, scale: int, html_path: Path, args: argparse.Namespace) -> d
 
         state = life(scale, args.emoji)
         app = create_app({"SECRET_KEY": "bench", "DATABASE": str(html_path) + ".db"})
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu()
         with app.app_context():
             if kind == "ours":
                 pdf = make_book(state, args.edition, args.paper)
             else:
                 pdf = editions.make(state, args.edition, args.paper, kind, static, key="bench")
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, _cpu() - cpu
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"seconds": seconds, "rss_mb": rss_kb / 1024, "bytes": len(pdf), "pages": _pages(pdf)}
+    figures = {"seconds": seconds, "cpu": cpu, "rss_mb": rss_kb / 1024, "bytes": len(pdf)}
+    return {**figures, "pages": _pages(pdf), **spent}
 
 
 def _bare_chromium(page_file: Path) -> bytes:
@@ -285,6 +322,7 @@ def main() -> None:
     parser.add_argument("--paper", default="a5", choices=["a5", "a4", "b6", "a6", "shinsho"])
     parser.add_argument("--editions", action="store_true", help="time every kind of book")
     parser.add_argument("--emoji", action="store_true", help="an emoji after every sentence")
+    parser.add_argument("--largest", action="store_true", help="the largest legal life")
     parser.add_argument(
         "--only",
         help="with --editions: these kinds alone, comma-separated (e.g. vertical,chromium)",
@@ -299,7 +337,56 @@ def main() -> None:
     if args.editions:
         report_editions(args)
         return
+    if args.largest:
+        report_largest(args)
+        return
     report(args)
+
+
+def report_largest(args: argparse.Namespace) -> None:
+    """The largest legal life: our books beside WeasyPrint alone, CPU, wall time, peak memory."""
+    from companion.base.limits import TEXT_LIMIT
+    from companion.legacy import iter_texts
+
+    kinds = ("ours", "alone", "print")
+    with tempfile.TemporaryDirectory() as tmp:
+        html, chars = write_html(LARGEST_SCALE, Path(tmp), args)
+        longest = max(len(text.value) for text in iter_texts(life(LARGEST_SCALE, args.emoji)))
+        assert longest <= TEXT_LIMIT, longest  # legal: every text within the chronicle's limit
+        figures: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+        for _ in range(args.runs):
+            for kind in kinds:
+                figures[kind].append(measure(kind, LARGEST_SCALE, html, args))
+    m = {
+        k: {key: statistics.median(r[key] for r in rs) for key in rs[0]}
+        for k, rs in figures.items()
+    }
+    print(
+        f"largest legal life: 36 turning points, {chars:,} characters (longest text {longest:,}"
+        f" of {TEXT_LIMIT:,}), {int(m['ours']['pages'])} pages ({args.edition},"
+        f" {args.paper.upper()}), median of {args.runs} runs"
+    )
+    for kind, label in (
+        ("ours", "home book"),
+        ("alone", "WeasyPrint alone"),
+        ("print", "print shop body"),
+    ):
+        f = m[kind]
+        print(
+            f"  {label:17} CPU {f['cpu']:6.1f} s  wall {f['seconds']:6.1f} s  peak"
+            f" {f['rss_mb']:5.0f} MB  {int(f['pages'])} pages  {f['bytes'] / 1024:6.0f} KB"
+            f"  CPU per page {f['cpu'] / max(1, f['pages']):.3f} s"
+        )
+    ours, alone, shop = m["ours"], m["alone"], m["print"]
+    print(
+        f"  home book / WeasyPrint alone: CPU {ours['cpu'] / alone['cpu']:.2f}x,"
+        f" peak {ours['rss_mb'] / alone['rss_mb']:.2f}x"
+    )
+    print(
+        f"  print shop / home book: CPU {shop['cpu'] / ours['cpu']:.2f}x (target at most 1.3x);"
+        f" its last pass (crop marks + PDF/X-1a) {shop['print_ready']:.1f} CPU s,"
+        f" of which the PDF/X rewrite {shop['pdfx']:.1f} s"
+    )
 
 
 def report_editions(args: argparse.Namespace) -> None:

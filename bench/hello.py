@@ -22,14 +22,27 @@ from pathlib import Path
 from typing import Any
 
 BODY = b'{"status": "ok"}\n'
+# The byte bench's baseline: the smallest page a phone can be sent, at /hello.
+PAGE = (
+    b'<!doctype html><html lang="en"><meta charset="utf-8">'
+    b'<meta name="viewport" content="width=device-width, initial-scale=1">'
+    b"<title>Hello</title><p>Hello.</p></html>\n"
+)
 
 
 def hello(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-    """The smallest useful answer: a fixed JSON body, as /healthz sends one."""
-    start_response(
-        "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(BODY)))]
+    """The smallest useful answer: a fixed JSON body, as /healthz sends one (a plain HTML page
+    at /hello)."""
+    body, kind = (
+        (PAGE, "text/html; charset=utf-8")
+        if environ.get("PATH_INFO") == "/hello"
+        else (
+            BODY,
+            "application/json",
+        )
     )
-    return [BODY]
+    start_response("200 OK", [("Content-Type", kind), ("Content-Length", str(len(body)))])
+    return [body]
 
 
 def serve(argv: list[str]) -> None:

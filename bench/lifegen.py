@@ -75,13 +75,14 @@ def full_life(
     created = chronicles.create(db, setup(), rng)
     for _ in range(checks):
         chronicle = chronicles.load(db, created.id)
-        chronicles.execute(db, chronicle, _check_commands(chronicle.state, chars, rng))
+        chronicles.execute(db, chronicle, check_commands(chronicle.state, chars, rng))
     _revise(db, created.id, revisions, rng)
     db.conn.close()
     return created.host_token
 
 
-def _check_commands(state: chronicles.State, chars: int, rng: random.Random) -> list:  # type: ignore[name-defined]
+def check_commands(state: chronicles.State, chars: int, rng: random.Random) -> list:  # type: ignore[name-defined]
+    """One whole turning point: draw, answer, stakes, roll, and a success or a failure."""
     seat, dice = state.seat, state.dice
     card = state.pile_cards(state.pile)[0]
     fail = state.turn == 3 and state.stage * 3 + state.round > 6
@@ -120,7 +121,9 @@ def _revise(db, stream_id: str, revisions: int, rng: random.Random) -> None:  # 
         chronicles.execute(db, chronicle, commands, rng)
 
 
-def card_table(db_path: Path, key: str, moves: int = 12, seed: int = 1) -> str:
+def card_table(
+    db_path: Path, key: str, moves: int = 12, seed: int = 1, language: str = "en"
+) -> str:
     """A card table (Ann against a bot, hot-seat) some ``moves`` into its match; its host token.
 
     Ann's moves are chosen at random among the legal ones; the bot answers each of them."""
@@ -128,7 +131,7 @@ def card_table(db_path: Path, key: str, moves: int = 12, seed: int = 1) -> str:
     db = connect(db_path)
     rng = random.Random(seed)
     sid, token = matches.create(
-        db, key, [Seat("Ann"), Seat("Bo", "heuristic")], "hotseat", "en", seed=seed, title=key
+        db, key, [Seat("Ann"), Seat("Bo", "heuristic")], "hotseat", language, seed=seed, title=key
     )
     match = matches.load(db, sid)
     for _ in range(moves):

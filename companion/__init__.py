@@ -39,14 +39,26 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(files.static),
     )
     _configure(app, test_config)
-    from companion.web.shell import polls, replay
+    from companion.web.shell import path_spelling, polls, replay
 
     polls.init_app(app)  # in front of the app, behind the proxy fix
     replay.init_app(app)  # in front of those, behind the proxy fix too
+    path_spelling.init_app(app)  # in front of all: a path spelt otherwise reaches none
     _trust_proxies(app)
     _init_extensions(app)
     _register_errors(app)
+    _front(app)
     return app
+
+
+def _front(app: Flask) -> None:
+    """What answers before everything else: static files, then compression of every answer."""
+    from companion.web.shell import compression, font_preload, static_files
+    from companion.web.shell.security import hardening
+
+    font_preload.init_app(app)
+    static_files.init_app(app, dict(hardening(app.config, private=False)))
+    compression.init_app(app)
 
 
 def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
@@ -85,9 +97,10 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_prefixed_env("COMPANION")
     else:
         app.config.from_mapping(test_config)
-    from companion.base.hosts import check_base_url
+    from companion.base import bounds, settings
 
-    app.config["BASE_URL"] = check_base_url(app.config["BASE_URL"])
+    settings.check(app.config)  # every setting parsed here: a mistake is one sentence
+    bounds.check(app.config)
     if not app.config.get("SECRET_KEY"):
         # Read here when it exists; made on first use otherwise (``hosts.Companion``), so a
         # command that only looks (``companion info``) writes nothing into the instance.
@@ -103,8 +116,8 @@ def _trust_proxies(app: Flask) -> None:
     -Proto and -Host (which carries the port). X-Forwarded-Prefix, for a site under a path, is
     trusted only when PROXY_PREFIX says how many proxies set it; X-Forwarded-Port never.
     """
-    hops = int(app.config.get("PROXY_HOPS") or 0)
-    prefix = int(app.config.get("PROXY_PREFIX") or 0)
+    hops = int(app.config["PROXY_HOPS"])
+    prefix = int(app.config["PROXY_PREFIX"])
     if hops > 0 or prefix > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -20,6 +21,14 @@ from companion import create_app
 from companion.export.vertical import LAUNCH_ARGS
 
 ROOT_FOLDER = Path(__file__).resolve().parent.parent
+
+
+def plain_static(url: str | None) -> str | None:
+    """A static file's address without the digest of its content that pages put in its name
+    (``/static/css/app.3f9c2a7b1e04.css`` -> ``/static/css/app.css``)."""
+    if url is None:
+        return None
+    return re.sub(r"\.[0-9a-f]{12}(\.\w+)$", r"\1", url)
 
 
 def make_app(tmp_path: Path, **config: Any) -> Flask:

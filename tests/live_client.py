@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
+import socket
 from dataclasses import dataclass
 
 
@@ -25,6 +27,7 @@ class EventStream:
     ) -> None:
         self.conn = http.client.HTTPConnection(host, port, timeout=timeout)
         self.conn.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
+        self.sock = self.conn.sock  # kept: the response may take it from the connection
         self.response = self.conn.getresponse()
         self.status = self.response.status
         self.headers = self.response.headers
@@ -55,4 +58,8 @@ class EventStream:
             return Event(name, "\n".join(data))
 
     def close(self) -> None:
+        """Close the stream, at once even while another thread waits in ``next``."""
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                self.sock.shutdown(socket.SHUT_RDWR)
         self.conn.close()

@@ -9,7 +9,8 @@ keep changed, each change listed here:
   companion.example.org, the snippet is included from ``deploy/nginx/``, the upstream is the
   test's server instead of 127.0.0.1:8000, and ``/var/log/nginx/`` is a temporary folder. The
   file is wrapped in a small main configuration like Debian's ``/etc/nginx/nginx.conf`` (pid,
-  temp paths and logs in the temporary folder).
+  temp paths and logs in the temporary folder), with the ``worker_connections`` and
+  ``worker_rlimit_nofile`` the site's comment asks that file to set.
 - Caddy (``deploy/Caddyfile``): the global options gain ``admin off``, free HTTP and HTTPS ports,
   ``default_bind 127.0.0.1``, a storage folder and ``default_sni`` (a client that connects to
   127.0.0.1 sends no server name); the site gets ``tls`` with the throw-away certificate instead
@@ -76,8 +77,20 @@ def nginx_site(folder: Path, port: int, http_port: int, upstream: int) -> str:
     return _replace(site, "/var/log/nginx/", f"{folder}/")
 
 
+def nginx_asks(setting: str) -> int:
+    """The figure deploy/nginx/companion.conf's comment asks /etc/nginx/nginx.conf to set."""
+    found = re.search(rf"^#\s+(?:events {{ )?{setting} (\d+);", _site_text(), re.MULTILINE)
+    assert found, f"the shipped site no longer says what {setting} to set"
+    return int(found.group(1))
+
+
+def _site_text() -> str:
+    return (DEPLOY / "nginx" / "companion.conf").read_text()
+
+
 def nginx_main(folder: Path, site: str) -> Path:
-    """A main nginx.conf like Debian's, including ``site``."""
+    """A main nginx.conf like Debian's, including ``site``, with the connections the site asks
+    for."""
     (folder / "site.conf").write_text(site)
     temp = "\n".join(
         f"    {kind}_temp_path {folder / kind};"
@@ -89,9 +102,10 @@ def nginx_main(folder: Path, site: str) -> Path:
 {"user root;" if os.geteuid() == 0 else ""}
 daemon off;
 worker_processes 1;
+worker_rlimit_nofile {nginx_asks("worker_rlimit_nofile")};
 pid {folder / "nginx.pid"};
 error_log {folder / "main-error.log"} warn;
-events {{ worker_connections 256; }}
+events {{ worker_connections {nginx_asks("worker_connections")}; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
@@ -192,7 +206,8 @@ def wait_for(proxy: Proxy) -> None:
     while time.monotonic() < deadline:
         assert proxy.process is not None and proxy.process.poll() is None, proxy.log_text()
         try:
-            Client(proxy).get("/favicon.ico", timeout=5)
+            # Caddy holds a request up to 5 s for an upstream that is not there (lb_try_duration).
+            Client(proxy).get("/favicon.ico", timeout=30)
             return
         except requests.ConnectionError:
             time.sleep(0.1)
@@ -229,13 +244,19 @@ def unit_environment() -> dict[str, str]:
     return found
 
 
+# Four kilobytes of a stylesheet, for the proxies to compress.
+STYLE = b"".join(b".rule-%d { margin: %dpx; color: #221d18; }\n" % (n, n) for n in range(100))
+
+
 class Upstream:
     """A stand-in for the app behind a proxy, on a loopback port, in a thread.
 
-    ``/healthz`` answers 200 only to the public name, as the app does with the shipped unit's
+    ``/readyz`` (and ``/healthz``) answer 200 only to the public name, as the app does with the shipped unit's
     TRUSTED_HOSTS, and records each check's Host; ``/echo`` answers the request's headers;
+    ``/plain.css`` is a stylesheet sent uncompressed;
     ``/events`` is a server-sent-events stream that sends its second event only once the test
     says it received the first, so a proxy that held the stream back would never deliver it.
+    A POST reads its whole body, as the app does, and answers 200.
     """
 
     def __init__(self) -> None:
@@ -253,7 +274,7 @@ class Upstream:
                 pass
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
-                if self.path == "/healthz":
+                if self.path in ("/readyz", "/healthz"):
                     upstream.checks.append(self.headers.get("Host", ""))
                     ok = self.headers.get("Host", "").split(":")[0] == PUBLIC
                     self._send(200 if ok else 400, b'{"status": "ok"}', "application/json")
@@ -261,6 +282,8 @@ class Upstream:
                 elif self.path == "/echo":
                     body = json.dumps(dict(self.headers.items())).encode()
                     self._send(200, body, "application/json")
+                elif self.path == "/plain.css":  # text an upstream sent uncompressed
+                    self._send(200, STYLE, "text/css; charset=utf-8")
                 elif self.path == "/c/" + "e" * 32 + "/events":
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")
@@ -274,6 +297,18 @@ class Upstream:
                     self.wfile.flush()
                 else:
                     self._send(404, b"no", "text/plain")
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                length = int(self.headers.get("Content-Length") or 0)
+                try:
+                    while length > 0:  # the whole body, as the app reads it
+                        chunk = self.rfile.read(min(length, 65536))
+                        if not chunk:
+                            break
+                        length -= len(chunk)
+                    self._send(200, b"read", "text/plain")
+                except OSError:  # the proxy refused the body and closed: nobody to answer
+                    self.close_connection = True
 
             def _send(self, status: int, body: bytes, kind: str) -> None:
                 self.send_response(status)
@@ -292,3 +327,38 @@ class Upstream:
         self.first_received.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+def raw_request(proxy: Proxy, head: str, body: bytes = b"") -> tuple[int, str]:
+    """Send ``head`` (and ``body``) over TLS as they are, then read the answer's status and text.
+
+    For what ``requests`` cannot read: the answer a proxy sends, and closes on, while the body
+    it refuses is still being sent."""
+    import socket
+    import ssl
+
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    with socket.create_connection(("127.0.0.1", proxy.port), timeout=60) as raw:
+        with context.wrap_socket(raw, server_hostname=PUBLIC) as tls:
+            tls.sendall(head.encode())
+            try:
+                for start in range(0, len(body), 65536):
+                    tls.sendall(body[start : start + 65536])
+            except OSError:  # the proxy answered and closed before the whole body was sent
+                pass
+            answer = b""
+            while b"\r\n\r\n" not in answer or not _complete(answer):
+                chunk = tls.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+    status = int(answer.split(b" ", 2)[1])
+    return status, answer.split(b"\r\n\r\n", 1)[1].decode("utf-8", "replace")
+
+
+def _complete(answer: bytes) -> bool:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    match = re.search(rb"(?i)content-length: *(\d+)", head)
+    return match is not None and len(body) >= int(match.group(1))

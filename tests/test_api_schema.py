@@ -10,6 +10,7 @@ installed; the schema cannot express the rules of the game.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,14 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    ensure_resource_availability,
+    missing_required_header,
     negative_data_rejection,
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
     unsupported_method,
+    use_after_free,
 )
 
 from companion.store.db import connect
@@ -41,7 +45,11 @@ CHECKS = [
     response_schema_conformance,
     negative_data_rejection,
     unsupported_method,
+    missing_required_header,
 ]
+# A client that follows the document's links: what a creation answers must open (its state,
+# its story, its books), and nothing found along the way may vanish.
+STATEFUL_CHECKS = [*CHECKS, ensure_resource_availability, use_after_free]
 SETUP = {"pioneer": {"name": "Kaya"}, "players": ["Ali", "Brianna"], "mode": "table"}
 
 
@@ -98,7 +106,9 @@ def test_the_api_matches_its_openapi_document(case: Any, target: Target) -> None
         version = body.get("version")
         if isinstance(version, int) and not isinstance(version, bool) and version >= 0:
             body["version"] = target.version()
-    case.call_and_validate(checks=CHECKS, app=target.app)
+    # Its WSGI client asks for compressed answers and does not undo brotli: the contract is the
+    # same whatever the encoding (tests/test_compression.py holds the compression).
+    case.call_and_validate(checks=CHECKS, app=target.app, headers={"Accept-Encoding": "identity"})
 
 
 def test_the_document_is_valid_openapi_3_1(target: Target) -> None:
@@ -112,3 +122,82 @@ def test_the_document_is_valid_openapi_3_1(target: Target) -> None:
         "POST /api/v1/chronicles/{token}/commands",
         "GET /api/v1/chronicles/{token}/story",
     }
+
+
+def test_a_client_following_the_links_finds_what_they_promise(target: Target) -> None:
+    """Schemathesis' stateful run: chains of operations along the document's links (a creation
+    to its state, commands, story and books; a book's job to its file), every check on each."""
+    workflow = schema.as_state_machine()
+    # Uncompressed answers, as for the single operations above.
+    calls = {"app": target.app, "headers": {"Accept-Encoding": "identity"}}
+
+    class Client(workflow):  # type: ignore[misc, valid-type]
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return dict(calls)
+
+        def validate_response(self, response: Any, case: Any, *_a: Any, **_k: Any) -> None:
+            case.validate_response(response, checks=STATEFUL_CHECKS, transport_kwargs=dict(calls))
+
+    Client.run(
+        settings=settings(
+            max_examples=15,
+            stateful_step_count=4,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            report_multiple_bugs=False,
+        )
+    )
+
+
+def test_a_creation_answers_with_the_state_s_address_and_no_token(target: Target) -> None:
+    client = target.app.test_client()
+    created = client.post("/api/v1/chronicles", json=SETUP)
+    body = created.get_json()
+    assert created.status_code == 201
+    location = created.headers["Location"]
+    assert location.endswith(f"/api/v1/chronicles/{body['id']}/state")
+    assert body["host_token"] not in location and body["reader_token"] not in location
+    state = client.get(location, headers={"Authorization": f"Bearer {body['host_token']}"})
+    assert state.status_code == 200 and state.get_json()["version"] == body["state"]["version"]
+    assert client.get(location).status_code == 404  # the id alone opens nothing
+
+
+def test_the_document_links_a_creation_to_what_its_tokens_open(target: Target) -> None:
+    document = target.app.test_client().get("/api/openapi.json").get_json()
+    created = document["paths"]["/api/v1/chronicles"]["post"]["responses"]["201"]
+    assert created["headers"]["Location"]["required"] is True
+    operations = {link["operationId"] for link in created["links"].values()}
+    assert operations == {"getState", "postCommands", "getStory", "requestExport"}
+    every_id = {op["operationId"] for item in document["paths"].values() for op in item.values()}
+    assert operations <= every_id
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {**SETUP, "pioneer": {"name": "Ka\x07ya"}},  # a control character
+        {**SETUP, "players": ["Ali", "B\x9bob"]},  # a C1 control (a terminal escape)
+        {**SETUP, "keystones": [{"kind": "creed", "name": f"c{i}"} for i in range(7)]},
+    ],
+    ids=["control-character", "c1-control", "seven-of-one-kind"],
+)
+def test_what_the_server_refuses_the_document_refuses(target: Target, body: dict[str, Any]) -> None:
+    import jsonschema_rs
+
+    schemas = openapi.document()["components"]["schemas"]
+    text = json.dumps({**schemas["CreateChronicle"], "$defs": schemas})
+    create = json.loads(text.replace("#/components/schemas/", "#/$defs/"))
+    assert jsonschema_rs.Draft202012Validator(create).is_valid(SETUP)
+    assert not jsonschema_rs.Draft202012Validator(create).is_valid(body)
+    assert target.app.test_client().post("/api/v1/chronicles", json=body).status_code == 400
+
+
+def test_a_whole_number_written_with_a_fraction_is_that_number(target: Target) -> None:
+    version = target.version()
+    raw = json.dumps({"version": 0, "command": {"type": "draw-card"}})
+    raw = raw.replace('"version": 0', f'"version": {version}.0')
+    answer = target.app.test_client().post(
+        f"/api/v1/chronicles/{target.token}/commands", data=raw,
+        content_type="application/json",
+    )  # fmt: skip
+    assert answer.status_code != 400 or answer.get_json()["code"] != "version-required", answer.json

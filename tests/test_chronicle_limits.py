@@ -3,6 +3,7 @@ corrections, and a chronicle at its limits always has a backup the import takes.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,40 @@ def _overheads(db: Any, chronicle: chronicles.Chronicle) -> tuple[int, float]:
     whole = len(export_backup(db, chronicle.id).encode("utf-8"))
     later = (whole - start) - (chronicle.nbytes - start_bytes)
     return start - start_bytes, later / (len(stored) - 2)
+
+
+def _values(item: Any) -> int:
+    """The keys and values of a JSON document, itself included."""
+    if isinstance(item, dict):
+        return 1 + sum(1 + _values(value) for value in item.values())
+    if isinstance(item, list):
+        return 1 + sum(_values(value) for value in item)
+    return 1
+
+
+def test_a_backup_holds_no_more_values_than_the_import_counts_on(tmp_path: Path) -> None:
+    """Pinned on a pack of four prompts a card, rolls taken back, every kind of life: an
+    import counts a file's keys and values before parsing it, against these figures."""
+    from dataclasses import replace
+
+    db = connect(make_app(tmp_path).config["DATABASE"])
+    four = {card: (f"{card}?",) * 4 for card in _setup().prompts}
+    full = chronicles.create(db, replace(_setup(8), prompts=four), random.Random(3))
+    lives = [chronicles.load(db, full.id), _rolls_taken_back(db, 150)]
+    lives += [_life(db, seed, players=2 + seed % 7, policy="never") for seed in range(3)]
+    for chronicle in lives:
+        document = json.loads(export_backup(db, chronicle.id))
+        events = document["events"]
+        withdrawn = {roll["seq"]: roll for roll in document["withdrawn"]}
+        each = []
+        for entry in events[2:]:
+            taken_back = withdrawn.get(entry["seq"])
+            each.append(_values(entry) + 1 + (_values(taken_back) + 1 if taken_back else 0))
+        assert max(each, default=0) <= chronicle_limits.BACKUP_VALUES_PER_EVENT
+        # the header, the set-up and the piles
+        assert _values(document) - sum(each) <= chronicle_limits.BACKUP_VALUES_FIXED
+        limits = chronicle_limits.Limits(chronicle.version, chronicle.nbytes)
+        assert _values(document) <= chronicle_limits.backup_values(limits)
 
 
 def test_a_backup_adds_no_more_than_the_import_limits_allow_for(tmp_path: Path) -> None:

@@ -15,12 +15,13 @@ from sqlite_utils import Database
 from companion.export import backup
 from companion.export.backup import export_backup, import_backup, read_backup
 from companion.export.errors import BackupError
-from companion.legacy import ReviseText, Setup, Undo, placeholder_keystones
+from companion.legacy import ReviseText, Setup, Undo, iter_texts, placeholder_keystones
 from companion.legacy.cards import CARDS
 from companion.legacy.simulate import next_command
 from companion.store.db import connect, init_db
 from companion.streams import chronicles
 from companion.streams.demo import create_demo
+from companion.text import json_input
 
 
 @pytest.fixture
@@ -291,6 +292,59 @@ def test_too_large_file_is_refused_before_parsing(
     monkeypatch.setattr(backup, "import_limits", lambda: (1000, backup.MAX_EVENTS))
     with pytest.raises(BackupError, match="at most 1000"):
         read_backup(b" " * 1001)
+
+
+def _exact_values(document: Any) -> int:
+    if isinstance(document, dict):
+        return 1 + sum(1 + _exact_values(value) for value in document.values())
+    if isinstance(document, list):
+        return 1 + sum(_exact_values(value) for value in document)
+    return 1
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"x": [{}] * 300},
+        {"x": [[]] * 300, "y": "a,b:c[d{e" * 40},
+        ["a"] * 300,
+        ['"', 'q"uo\\"te', "\\", ",:,:[{"] * 80,
+        {
+            "events": [
+                {"seq": n, "event": {"type": "t", "text": ",,::[[{{" * 30}} for n in range(40)
+            ]
+        },
+    ],
+)
+def test_values_are_counted_before_parsing_as_the_parser_would(document: Any) -> None:
+    data = json.dumps(document).encode()
+    exact = _exact_values(document)
+    assert json_input.values_over(data, exact - 1)
+    assert not json_input.values_over(data, exact + 301)  # an empty object or list counts one more
+
+
+def test_millions_of_empty_objects_are_refused_before_parsing(db: Database) -> None:
+    data = b'{"x":[' + b"{}," * 3_000_000 + b"{}]}"  # under the import's size, not a backup
+    assert len(data) < backup.import_limits()[0]
+    with pytest.raises(BackupError) as refused:
+        import_backup(db, data)
+    assert refused.value.code == "too-many-values"
+    texts = b"[" + b'"",' * 3_000_000 + b'""]'
+    with pytest.raises(BackupError) as refused:
+        import_backup(db, texts)
+    assert refused.value.code == "too-many-values"
+
+
+def test_a_long_life_full_of_punctuation_is_counted_exactly(db: Database) -> None:
+    original = digital_life(db, seed=5)
+    chronicle = chronicles.load(db, original)
+    texts = [t for t in iter_texts(chronicle.state)][:3]
+    marks = ",:[{" * 5_000  # 20,000 characters, every one a mark JSON also writes
+    batch = [ReviseText(0, t.seq, t.field, marks) for t in texts for _ in range(20)]
+    chronicles.execute(db, chronicle, batch)
+    data = export_backup(db, original).encode()
+    assert 1 + json_input.structure_marks(data) > 1_000_000  # past any cheap count
+    assert chronicles.load(db, import_backup(db, data).id).version == chronicle.version + 60
 
 
 def test_digital_card_other_than_the_top_of_the_pile_is_refused(db: Database) -> None:

@@ -310,3 +310,73 @@ def test_stakes_box_is_never_split_across_pages(
             assert text.rfind(failure) > text.rfind(success), f"page {number} splits the stakes"
     css = (STATIC / "css" / "book.css").read_text(encoding="utf-8")
     assert re.search(r"\.stakes[^{]*\{[^}]*break-inside: avoid", css)
+
+
+# A page may start a chapter (or the contents, an epilogue, an appendix) only by a forced break.
+CHAPTER_OPENINGS = {"cover", "toc", "chapter", "epilogue", "timeline-page", "appendix"}
+
+
+def lines_per_page(document: Any) -> tuple[list[int], set[int]]:
+    """Lines of text on each page (running heads and folios left out), and the pages that open
+    a chapter."""
+    from weasyprint.formatting_structure import boxes
+
+    counts: list[int] = []
+    openings: set[int] = set()
+    seen: set[int] = set()
+    for number, page in enumerate(document.pages):
+        lines = 0
+        for area in page._page_box.children:
+            if isinstance(area, boxes.MarginBox):
+                continue
+            for box in area.descendants():
+                if isinstance(box, boxes.LineBox) and any(
+                    isinstance(inner, boxes.TextBox) and inner.text.strip()
+                    for inner in box.descendants()
+                ):
+                    lines += 1
+                element = getattr(box, "element", None)
+                classes = (
+                    set((element.get("class") or "").split()) if element is not None else set()
+                )
+                if element is not None and classes & CHAPTER_OPENINGS and id(element) not in seen:
+                    seen.add(id(element))  # a chapter's box is on each of its pages: the first
+                    openings.add(number)
+        counts.append(lines)
+    return counts, openings
+
+
+def short_pages(document: Any) -> list[tuple[int, int]]:
+    """Pages (numbered from 1) with fewer than three lines that do not end a chapter."""
+    counts, openings = lines_per_page(document)
+    return [
+        (number + 1, lines)
+        for number, lines in enumerate(counts[:-1])
+        if lines < 3 and number + 1 not in openings
+    ]
+
+
+def test_no_page_of_a_chapter_holds_fewer_than_three_lines(make: Callable[..., Book]) -> None:
+    for book in (make("ja", "annotated", "a5"), make("en", "annotated", "b6", 80)):
+        counts, openings = lines_per_page(book.document)
+        assert len(openings) > 4 and sum(counts) > 300  # the count sees the chapters and lines
+        assert short_pages(book.document) == []
+    css = (STATIC / "css" / "book.css").read_text(encoding="utf-8")
+    assert "orphans: 3; widows: 3;" in css
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("edition", "paper"), [("annotated", "a5"), ("story", "b6")])
+def test_no_page_of_a_long_life_holds_fewer_than_three_lines(
+    book_app: Flask, edition: str, paper: str
+) -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_pdf import life
+
+    with book_app.app_context():
+        html = book_html(life(), edition, paper)  # 36 turning points, ~2,000 characters each
+    document = render_document(html, STATIC)
+    assert len(document.pages) > 60
+    assert short_pages(document) == []

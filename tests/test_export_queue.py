@@ -151,17 +151,26 @@ def test_a_made_book_whose_file_is_gone_says_so_and_is_made_again(
     assert again.id == job.id and again.status == "queued" and needed
 
 
-def test_a_long_log_gets_more_time_up_to_a_bound(db: Database, exports: Path) -> None:
+def test_the_time_limit_follows_the_books_pages_up_to_a_bound(db: Database, exports: Path) -> None:
     stream = create_demo(db, "en").id
     job, _ = jobs.request_book(db, exports, stream, 181, "story", "a5")
     assert upkeep.time_limit(db, job, 300) == 300  # the sample life: the limit as set
-    db.execute(
-        "UPDATE events SET data = ? WHERE stream_id = ? AND seq = 2",
-        ['{"type": "x", "text": "' + "a" * jobs.SIZE_UNIT * 3 + '"}', stream],
-    )
-    assert 900 < upkeep.time_limit(db, job, 300) < 1200  # three units and the rest of the log
-    db.execute(
-        "UPDATE events SET data = ? WHERE stream_id = ? AND seq = 2",
-        ['{"type": "x", "text": "' + "a" * jobs.SIZE_UNIT * 50 + '"}', stream],
-    )
+    before = upkeep.log_pages(db, job)
+    per_page = jobs.CPU_PER_PAGE * jobs.TIME_MARGIN
+
+    def text_of(chars: str, pages: int) -> None:
+        text = chars * (pages * jobs.CHARS_PER_PAGE["a5"] // len(chars))
+        data = '{"type": "x", "text": "' + text + '"}'
+        db.execute("UPDATE events SET data = ? WHERE stream_id = ? AND seq = 2", [data, stream])
+
+    text_of("波乃", 300)  # three hundred pages of Japanese
+    pages = upkeep.log_pages(db, job)
+    assert 299 < pages - before < 301  # (the event it replaces held a few lines)
+    assert upkeep.time_limit(db, job, 300) == pytest.approx(pages * per_page)
+    # A host that sets a slower limit gives every book that much more.
+    assert upkeep.time_limit(db, job, 600) == pytest.approx(2 * pages * per_page)
+    # Latin letters are narrower: the same number of characters is fewer pages, less time.
+    text_of("wave", 300)
+    assert 300 / 3 < upkeep.log_pages(db, job) - before < 300 / 2
+    text_of("波乃", 10_000)  # a log far longer than any book (corrections): bounded
     assert upkeep.time_limit(db, job, 300) == 300 * jobs.MAX_SCALE

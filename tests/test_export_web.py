@@ -104,7 +104,7 @@ def test_pdf_is_made_by_a_worker_and_then_served_at_once(
     # The book is still being made: the request did not wait for it.
     assert "<progress" in page and "Refresh" in page  # works without JavaScript
     assert "export-download" not in page
-    assert 'src="/static/js/exports.js"' in page
+    assert re.search(r'src="/static/js/exports\.[0-9a-f]{12}\.js"', page)
     assert client.get(f"/c/{token}/?lang=en").status_code == 200  # the table stays live
     status_url = re.search(r'data-status-url="([^"]+)"', page).group(1)  # type: ignore[union-attr]
     status = wait_for(client, status_url)
@@ -251,3 +251,23 @@ def test_backup_of_a_digital_life_in_progress_is_the_hosts_alone(
     assert "export.json" not in reader and "export.md" in reader
     assert client.get(f"/c/{created.reader_token}/export.json").status_code == 404
     assert client.get(f"/c/{created.host_token}/export.json").status_code == 200
+
+
+def test_a_book_stopped_for_time_says_how_far_it_got(
+    app: Flask, client: FlaskClient, demo: chronicles.Created
+) -> None:
+    db = connect(app.config["DATABASE"])
+    exports = Path(app.config["EXPORTS_DIR"])
+    version = chronicles.load(db, demo.id).version
+    job, _ = jobs.request_book(db, exports, demo.id, version, "annotated", "a5")
+    claimed = jobs.claim_next(db, pid=1, limit=1, owner="here-1-1")
+    assert claimed is not None and claimed.id == job.id
+    jobs.report(db, job.id, 60, "layout", 412)
+    url = f"/c/{demo.host_token}/export/{job.id}.json"
+    running = client.get(url + "?lang=en").get_json()
+    assert running["page"] == 412 and "page 412" in running["message"]
+    jobs.fail(db, job.id, f"{jobs.TIME_LIMIT}: stopped after 1350 s")
+    stopped = client.get(url + "?lang=en").get_json()
+    assert stopped["status"] == "failed" and stopped["page"] == 412
+    assert "1350 seconds" in stopped["message"] and "412 pages" in stopped["message"]
+    assert "412ページ" in client.get(url + "?lang=ja").get_json()["message"]

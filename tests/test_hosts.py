@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import make_app
 
-from companion.base.hosts import check_base_url, default_trusted_hosts
+from companion.base.hosts import default_trusted_hosts
+from companion.base.settings import SettingError, check
 
 
 def test_serve_trusts_loopback_its_lan_address_and_the_base_url(tmp_path: Path) -> None:
@@ -26,8 +27,8 @@ def test_serve_trusts_loopback_its_lan_address_and_the_base_url(tmp_path: Path) 
 
 @pytest.mark.parametrize("value", ["play.example", "ftp://play.example", "https://x.example/sub"])
 def test_a_base_url_must_be_scheme_and_host(value: str) -> None:
-    with pytest.raises(ValueError, match="BASE_URL"):
-        check_base_url(value)
+    with pytest.raises(SettingError, match="BASE_URL"):
+        check({"BASE_URL": value})
 
 
 def test_absolute_links_use_the_base_url_whatever_the_host(tmp_path: Path) -> None:

@@ -218,6 +218,31 @@ def test_a_revoked_link_ends_its_stream(server: Server) -> None:
         again.close()
 
 
+@pytest.mark.slow
+def test_a_deleted_chronicle_ends_its_streams_at_once_not_at_the_next_ping(server: Server) -> None:
+    from companion.ops import deletion
+
+    token = new_chronicle(server.port)
+    stream = EventStream(server.port, f"/c/{token}/events")
+    try:
+        assert stream.next() is not None
+        # Deleted by another process on the same database, as `companion chronicles delete` is.
+        db = connect(server.database)
+        cap = capabilities.resolve(db, token)
+        assert cap is not None
+        listed = deletion.find(db, cap.stream_id, ["legacy"])
+        assert listed is not None
+        deletion.delete(db, listed, server.database.parent / "exports")
+        db.conn.close()
+        gone = stream.next(skip_pings=False)
+        # The signal of the deletion ends it: without it, the stream would first send a ping
+        # (every 20 s) and find the chronicle gone only at the recheck after it.
+        assert gone is not None and gone.name == "gone", gone
+        assert stream.next() is None
+    finally:
+        stream.close()
+
+
 def test_a_link_that_opens_nothing_gets_no_stream(server: Server) -> None:
     for path in ("/c/not-a-link/events", "/t/not-a-link/events"):
         stream = EventStream(server.port, path)

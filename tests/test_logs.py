@@ -30,6 +30,15 @@ def test_a_public_id_is_the_start_of_the_stored_hash() -> None:
         f'"GET /c%2F{TOKEN}%2Fstory HTTP/1.1"',
         f"http://play.example/c/{TOKEN}",
         f"/c/%{ord(TOKEN[0]):02X}{TOKEN[1:]}/",
+        # as a server that merges slashes, decodes escapes or drops dot segments reads them
+        f"//c/{TOKEN}/",
+        f"/c//{TOKEN}/",
+        f"/%63/{TOKEN}/",
+        f"/%54/{TOKEN}/",
+        f"/c/./{TOKEN}/",
+        f"/c/%2e/{TOKEN}/",
+        f"/api//v1/chronicles/{TOKEN}/state",
+        f"/%61pi/v1/%63hronicles/{TOKEN}/state",
     ],
 )
 def test_tokens_in_paths_are_replaced(line: str) -> None:

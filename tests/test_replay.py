@@ -47,11 +47,12 @@ def made_now(app: Flask, client: FlaskClient, url: str, **headers: str) -> Any:
         marked.append(REPLAYABLE in environ)
         return answer
 
+    outer = app.wsgi_app
     app.wsgi_app = flask_alone  # type: ignore[method-assign]
     try:
         response = client.get(url, headers=headers)
     finally:
-        app.wsgi_app = replay  # type: ignore[method-assign]
+        app.wsgi_app = outer  # type: ignore[method-assign]
         app.extensions["companion.render_cache"] = kept_pages
     response.replayable = marked == [True]
     return response

@@ -9,9 +9,12 @@ the health check's Host, the forwarded headers, an event stream.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
 import re
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -19,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import segno
+from play_helpers import SETUP_FORM
 from proxy_kit import (
     CADDY,
     DEPLOY,
@@ -31,12 +35,13 @@ from proxy_kit import (
     caddyfile,
     nginx_main,
     nginx_site,
+    raw_request,
     start_caddy,
     start_nginx,
     unit_environment,
 )
-from server_client import SETUP, Server, free_port, next_command
-from waiting import BOOK_ENDS
+from server_client import SETUP, Server, free_port, next_command, request
+from waiting import BOOK_ENDS, HANG, wait_until
 
 KINDS = ["nginx", "caddy"]
 STARTS = {"nginx": start_nginx, "caddy": start_caddy}
@@ -136,6 +141,18 @@ def test_an_event_stream_passes_each_event_as_it_is_written(
     assert events == [b"data: one", b"data: two"]
 
 
+def test_text_the_upstream_sent_plain_is_compressed_by_the_proxy(bare: Proxy) -> None:
+    import zlib
+
+    from proxy_kit import STYLE
+
+    styled = Client(bare).get("/plain.css", headers={"Accept-Encoding": "gzip"}, stream=True)
+    sent = styled.raw.read(decode_content=False)
+    assert styled.headers.get("Content-Encoding") == "gzip", styled.headers
+    assert "Accept-Encoding" in styled.headers.get("Vary", "")
+    assert len(sent) < len(STYLE) / 3 and zlib.decompress(sent, 31) == STYLE
+
+
 @needs["caddy"]
 def test_caddys_health_check_asks_by_the_public_name(bare: Proxy, upstream: Upstream) -> None:
     if bare.kind != "caddy":
@@ -144,6 +161,35 @@ def test_caddys_health_check_asks_by_the_public_name(bare: Proxy, upstream: Upst
     assert upstream.checks[0] == PUBLIC
     # The stand-in answers the check only for that name, as the app does: the site stays up.
     assert Client(bare).get("/echo").status_code == 200
+
+
+def test_both_proxies_tell_browsers_to_keep_to_https(bare: Proxy) -> None:
+    answer = Client(bare).get("/echo")
+    assert answer.headers["Strict-Transport-Security"] == "max-age=31536000"
+
+
+def test_a_body_over_the_limit_gets_a_page_that_says_so(bare: Proxy) -> None:
+    size = 18 * 1024 * 1024
+    head = (f"POST /import HTTP/1.1\r\nHost: {PUBLIC}:{bare.port}\r\nContent-Length: {size}\r\n"
+            "Content-Type: application/octet-stream\r\nConnection: close\r\n\r\n")  # fmt: skip
+    status, text = raw_request(bare, head, b"x" * size)
+    assert status == 413, (status, text[:300])
+    assert "too large" in text and "16 MB" in text and "ファイルが大きすぎます" in text
+
+
+def test_an_app_that_does_not_answer_gets_a_page_that_says_so(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    for kind in KINDS:
+        if not installed[kind]:
+            continue
+        down = STARTS[kind](tmp_path_factory.mktemp(f"unanswered-{kind}"), free_port())
+        try:
+            answer = Client(down).get("/")
+        finally:
+            down.stop()
+        assert answer.status_code in (502, 503), (kind, answer.status_code)
+        assert "not answering just now" in answer.text and "応答がありません" in answer.text
 
 
 @pytest.fixture(scope="module")
@@ -268,7 +314,24 @@ def test_no_link_reaches_the_proxys_logs(
     assert api.status_code == 200, api.text
     unknown = "u" * 32
     assert client.get(f"/c/{unknown}/").status_code == 404
-    tokens = [host, reader, unknown]
+    # A form answers with a redirect whose Location holds the new link (a proxy that logs
+    # response headers would keep it).
+    made = client.post(
+        "/new", data={**SETUP_FORM, "csrf_token": _csrf(client, "/new")},
+        headers={"Referer": f"{proxied.public}/new"}, allow_redirects=False,
+    )  # fmt: skip
+    assert made.status_code in (302, 303), made.text[:300]
+    formed = re.search(r"/c/([^/]+)/", made.headers["Location"])
+    assert formed, made.headers["Location"]
+    assert client.get(made.headers["Location"]).status_code == 200
+    demo = client.post(
+        "/demo", data={"csrf_token": _csrf(client, "/"), "lang": "en"},
+        headers={"Referer": f"{proxied.public}/"}, allow_redirects=False,
+    )  # fmt: skip
+    assert demo.status_code in (302, 303), demo.text[:300]
+    demo_token = re.search(r"/c/([^/]+)/", demo.headers["Location"])
+    assert demo_token, demo.headers["Location"]
+    tokens = [host, reader, unknown, formed.group(1), demo_token.group(1)]
 
     # A proxy whose app is down logs its failures (502, or 503 once Caddy's check saw it) too.
     down = STARTS[proxied.kind](tmp_path_factory.mktemp(f"down-{proxied.kind}"), free_port())
@@ -313,3 +376,61 @@ def test_a_stream_passes_through_the_proxy_as_each_change_happens(proxied: Proxy
             assert sent.status_code == 200, sent.text
             state = client.get(f"/api/v1/chronicles/{token}/state").json()
             assert next_version() == state["version"]
+
+
+@pytest.mark.slow
+@needs["caddy"]
+def test_a_hung_book_worker_leaves_the_pages_up_behind_caddy_and_is_replaced(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """SIGSTOP the export supervisor behind the shipped Caddyfile: /healthz goes 503 (for
+    monitoring), Caddy's readiness check stays 200 and every page answers, and the server
+    replaces the hung supervisor by itself."""
+    env = {k: v for k, v in unit_environment().items() if k != "COMPANION_BASE_URL"}
+    env.pop("COMPANION_INSTANCE")
+    env["COMPANION_ACCESS_LOG"] = "true"  # shows each of Caddy's checks
+    folder = tmp_path_factory.mktemp("hung")
+    server = Server(folder / "app.sqlite3", env=env, host=PUBLIC).start()
+    proxy = start_caddy(folder / "caddy", server.port)
+    exports = folder / "exports"
+    try:
+        client = Client(proxy)
+        assert client.get("/").status_code == 200
+
+        def supervisors() -> set[int]:
+            return {int(p.stem.rsplit("-", 1)[1]) for p in exports.glob("supervisor-*.json")}
+
+        wait_until(lambda: bool(supervisors()), "the export supervisor's first heartbeat")
+        (hung,) = supervisors()
+        os.kill(hung, signal.SIGSTOP)
+        try:
+            wait_until(
+                lambda: (
+                    request(server.port, "GET", "/healthz", headers={"Host": PUBLIC})[1].get(
+                        "export_worker"
+                    )
+                    == "stale"
+                ),
+                "/healthz reporting the stale supervisor",
+            )
+            log = folder / "app.log"
+            seen = log.read_text().count("GET /readyz")
+            # Caddy asks again (every 10 s) while the supervisor is hung: the site stays up.
+            wait_until(lambda: log.read_text().count("GET /readyz") > seen, "Caddy's next check")
+            for path in ("/", "/packs/", "/games/", "/new"):
+                assert client.get(path).status_code == 200, path
+            assert client.post("/api/v1/chronicles", json=SETUP).status_code == 201
+            # The server notices the silent heartbeat and starts another supervisor.
+            wait_until(lambda: bool(supervisors() - {hung}), "a new supervisor", HANG)
+            wait_until(
+                lambda: request(server.port, "GET", "/healthz", headers={"Host": PUBLIC})[0] == 200,
+                "/healthz healthy again",
+            )
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(hung, signal.SIGCONT)
+        assert "has written no heartbeat" in (folder / "app.log").read_text()
+        assert client.get("/").status_code == 200
+    finally:
+        proxy.stop()
+        server.stop()

@@ -70,7 +70,7 @@ def test_the_board_for_a_seat_shows_its_hand_the_deck_and_every_hand(
     match = load(app, host)
     current = match.state["night"]
     text = html.unescape(page(client, f"/t/{seats[current]}/"))
-    assert "css/traitors-flame.css" in text
+    assert "css/traitors-flame." in text
     assert "Your turn: you hold Night" in text and "Your hand" in text
     assert f"{len(match.state['deck'])} cards" in text
     assert "Clockwise" in text and "Order of play" in text

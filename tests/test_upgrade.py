@@ -255,7 +255,6 @@ def test_an_upgrade_by_the_documented_steps_keeps_everything_and_restores_the_ol
     }
 
     # The upgrade, line by line as docs/deploy.md gives it.
-    backup = installed.instance / "before-upgrade.zip"
     for line in _upgrade_block():
         if line == "systemctl stop companion":
             installed.stop()
@@ -273,7 +272,10 @@ def test_an_upgrade_by_the_documented_steps_keeps_everything_and_restores_the_ol
         assert done.returncode == 0, (line, done.stdout + done.stderr)
         if line.endswith("companion --version"):
             assert done.stdout.strip() == f"companion {__version__}"
-    assert installed.process is not None and backup.is_file()
+    # Named by the version and the time (0.1.0 had no --version: its name has no version).
+    backups = list(installed.instance.glob("before-*.zip"))
+    assert installed.process is not None and len(backups) == 1
+    backup = backups[0]
     with zipfile.ZipFile(backup) as opened:
         assert json.loads(opened.read("manifest.json"))["companion_version"] == "0.1.0"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 SOURCE_IGNORED = shutil.ignore_patterns(
     ".git", ".venv", "instance", "build", "dist", "*.egg-info", "__pycache__", ".*_cache",
-    ".hypothesis", "test-results", "tests", "bench", "*.mo",
+    ".hypothesis", "test-results", "tests", "bench", "*.mo", "node_modules",
 )  # fmt: skip
 
 

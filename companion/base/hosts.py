@@ -21,16 +21,6 @@ LOOPBACK = ("localhost", "127.0.0.1")
 WILDCARDS = ("0.0.0.0", "::", "")
 
 
-def check_base_url(value: str | None) -> str | None:
-    """The base URL without a trailing slash; ValueError for anything but scheme://host[:port]."""
-    if not value:
-        return None
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
-        raise ValueError(f"BASE_URL must look like https://host[:port], not {value!r}")
-    return f"{parts.scheme}://{parts.netloc}"
-
-
 class Companion(Flask):
     """Flask, building absolute links from ``BASE_URL`` when one is configured, with the
     instance's secret key made on first use rather than when the app is built."""
@@ -49,6 +39,14 @@ class Companion(Flask):
     @secret_key.setter
     def secret_key(self, value: str | bytes | None) -> None:
         self.config["SECRET_KEY"] = value
+
+    # What answers before the app's own WSGI stack (static files, compression), set by the
+    # factory; ``wsgi_app`` stays the app's own, for the internal requests live streams make.
+    front: Any = None
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        """The app as a server calls it: ``front`` when there is one, else ``wsgi_app``."""
+        return (self.front or self.wsgi_app)(environ, start_response)
 
     def url_for(self, endpoint: str, *, _external: bool | None = None, **values: Any) -> str:
         base = self.config.get("BASE_URL")

@@ -31,10 +31,25 @@ from typing import Any
 
 PUBLIC_ID = re.compile(r"link-[0-9a-f]{10}")
 STREAM_ID = re.compile(r"[0-9a-f]{16}")  # stream ids are not secret: they stay readable
-# A segment after a capability prefix (slashes possibly percent-encoded, as a raw URI has them).
+
+
+def _spelt(word: str) -> str:
+    """A pattern for ``word`` however a raw URI may spell it: each letter as itself (in either
+    case) or percent-escaped."""
+    return "".join(
+        f"(?:{re.escape(ch)}|%{ord(ch.lower()):02x}|%{ord(ch.upper()):02x})" for ch in word
+    )
+
+
+# Slashes, possibly doubled or percent-escaped, and any ``.`` or ``..`` segments between them:
+# a server that merges slashes or decodes escapes serves ``//c/<link>``, ``/%63/<link>`` and
+# ``/c/./<link>`` as ``/c/<link>``, so their links are found too.
+_SEP = r"(?:/|%2f)+(?:(?:\.|%2e){1,2}(?:/|%2f)+)*"
+# A segment after a capability prefix, as a raw URI may spell it.
 TOKEN_PATH = re.compile(
-    r"(?i)((?:/|%2f)[ct](?:/|%2f)|(?:/|%2f)api(?:/|%2f)v1(?:/|%2f)chronicles(?:/|%2f))"
-    r"((?:[^/?#\s\"'<>\\%]|%(?!2f)[0-9a-f]{2})+)"
+    rf"(?i)({_SEP}(?:{_spelt('c')}|{_spelt('t')}){_SEP}"
+    rf"|{_SEP}{_spelt('api')}{_SEP}{_spelt('v1')}{_SEP}{_spelt('chronicles')}{_SEP})"
+    r"((?:[^/?#\s\"'<>\\%.]|\.(?!\.?(?:/|%2f))|%(?!2f)[0-9a-f]{2})+)"
 )
 UNSAFE = re.compile(
     "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff\ufeff]"

@@ -6,11 +6,17 @@ A scrape sends ``Authorization: Bearer <METRICS_TOKEN>``; without the setting th
 
 - ``companion_requests_total{route, method, status}`` and ``companion_request_seconds{route}``:
   the route is the endpoint's name (``chronicle.play``), never the path, which holds a link;
+  the method is one of ``METHODS`` or ``other`` (gunicorn passes on any method a client
+  invents, and each new label would be a series every scrape carries for ever);
 - ``companion_db_query_seconds{statement}``: each query's time, by its first keyword;
 - ``companion_export_jobs{status}``: books queued and being made, counted at each scrape;
 - ``companion_export_job_seconds{outcome}``: how long each book took its worker;
 - ``companion_live_watchers``: open live streams; whoever holds one calls ``watchers(+1)`` when
-  it opens and ``watchers(-1)`` when it closes.
+  it opens and ``watchers(-1)`` when it closes;
+- ``companion_unavailable_answers_total{reason}``: 503s because the database could not be used.
+
+At each scrape ``companion.web.shell.server_figures`` adds what is read then: the version, the
+server's processes, its health, the exports folder against its budget, the oldest queued book.
 
 gunicorn runs several worker processes, each answering a share of the scrapes, so each writes its
 figures to files in one folder (prometheus_client's multiprocess mode, ``PROMETHEUS_MULTIPROC_DIR``,
@@ -34,6 +40,10 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 QUERY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5)
 JOB_BUCKETS = (1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600)
+# HTTP's methods (RFC 9110) and PATCH: any other a client sends is counted as "other".
+METHODS = frozenset(
+    {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"}
+)
 STATEMENTS = ("select", "insert", "update", "delete", "begin", "commit", "rollback")
 _state: dict[str, Any] = {"on": False, "made": None}
 
@@ -55,19 +65,39 @@ def _made() -> dict[str, Any]:
 
         made = _state["made"] = {
             "requests": Counter(
-                "companion_requests", "Requests answered", ["route", "method", "status"]
+                "companion_requests",
+                "Requests answered, by route (the endpoint's name, never the path), method and"
+                " status",
+                ["route", "method", "status"],
             ),
             "latency": Histogram(
-                "companion_request_seconds", "Time to answer", ["route"], buckets=LATENCY_BUCKETS
+                "companion_request_seconds",
+                "Seconds from a request's arrival to its answer, by route",
+                ["route"],
+                buckets=LATENCY_BUCKETS,
             ),
             "query": Histogram(
-                "companion_db_query_seconds", "Query time", ["statement"], buckets=QUERY_BUCKETS
+                "companion_db_query_seconds",
+                "Seconds one database query took, by its first keyword",
+                ["statement"],
+                buckets=QUERY_BUCKETS,
             ),
             "job": Histogram(
-                "companion_export_job_seconds", "Book time", ["outcome"], buckets=JOB_BUCKETS
+                "companion_export_job_seconds",
+                "Seconds a book took its worker, by outcome (done, failed, requeued, time-limit)",
+                ["outcome"],
+                buckets=JOB_BUCKETS,
+            ),
+            "unavailable": Counter(
+                "companion_unavailable_answers",
+                "Answers 503 because the database could not be used, by reason (busy, locked,"
+                " readonly, full, ioerr, cantopen, or PostgreSQL's SQLSTATE)",
+                ["reason"],
             ),
             "watchers": Gauge(
-                "companion_live_watchers", "Open live streams", multiprocess_mode="livesum"
+                "companion_live_watchers",
+                "Live streams (open pages' server-sent events) held open now",
+                multiprocess_mode="livesum",
             ),
         }
     return made  # type: ignore[no-any-return]
@@ -77,7 +107,8 @@ def request_done(route: str, method: str, status: int, seconds: float) -> None:
     """Count one answered request."""
     if _state["on"]:
         made = _made()
-        made["requests"].labels(route, method, str(status)).inc()
+        known = method if method in METHODS else "other"
+        made["requests"].labels(route, known, str(status)).inc()
         made["latency"].labels(route).observe(seconds)
 
 
@@ -92,6 +123,12 @@ def job_done(seconds: float, outcome: str) -> None:
     """Count one book its worker finished (``done``, ``failed``, ``requeued``, ``time-limit``)."""
     if _state["on"]:
         _made()["job"].labels(outcome).observe(seconds)
+
+
+def unavailable(reason: str) -> None:
+    """Count one 503 answered because the database could not be used, by why."""
+    if _state["on"]:
+        _made()["unavailable"].labels(reason or "unknown").inc()
 
 
 def watchers(change: int) -> None:
@@ -199,8 +236,9 @@ class _Queue:
         return [_queue(self.db)]
 
 
-def exposition(db: Any) -> tuple[bytes, str]:
-    """The text a scrape gets: every process's figures, and the export queue as it is now."""
+def exposition(db: Any, *now: Any) -> tuple[bytes, str]:
+    """The text a scrape gets: every process's figures, the export queue as it is now, and what
+    the collectors ``now`` read at this scrape."""
     from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
 
     _made()
@@ -212,4 +250,6 @@ def exposition(db: Any) -> tuple[bytes, str]:
         multiprocess.MultiProcessCollector(registry)
     queue = CollectorRegistry()
     queue.register(_Queue(db))
+    for collector in now:
+        queue.register(collector)
     return generate_latest(registry) + generate_latest(queue), CONTENT_TYPE_LATEST

@@ -168,6 +168,16 @@ def parse(data: bytes) -> dict[str, Any]:
             size=len(data),
             limit=max_bytes,
         )
+    most = chronicle_limits.backup_values(chronicle_limits.from_settings())
+    if json_input.values_over(data, most):
+        raise BackupError(
+            "too-many-values",
+            N_(
+                "The file holds more values than the backup of a full chronicle could"
+                " (at most %(limit)d): it is not a chronicle backup, or it was changed."
+            ),
+            limit=most,
+        )
     text = _decoded(data)
     try:
         document = json.loads(text, parse_constant=_no_constant)

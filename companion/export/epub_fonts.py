@@ -223,13 +223,21 @@ class BookFonts:
         return self.font_faces() + GENERIC.sub(stacked, css)
 
 
+SESAME = "\ufe45"  # the filled sesame dot of ``text-emphasis: filled sesame``
+
+
 def epub_fonts(static: Path, css: str, documents: Iterable[str], language: str) -> BookFonts:
     """The faces a book of ``documents`` (HTML, styled by ``css``) needs, each subset to its
     characters or, for the faces kept whole, as distributed."""
     fonts = static / "fonts"
     faces: dict[str, bytes] = {}
     licences: dict[str, bytes] = {}
-    for key, codes in chosen(static, styled_text(css, documents, language), language).items():
+    documents = list(documents)
+    styled = styled_text(css, documents, language)
+    if any('class="bouten"' in document for document in documents):
+        # A reader draws emphasis dots with the text's own face: each face keeps the dot.
+        styled = {style: text + SESAME for style, text in styled.items()}
+    for key, codes in chosen(static, styled, language).items():
         face = FACES[key]
         if face.whole:
             faces[key] = (fonts / face.source).read_bytes()

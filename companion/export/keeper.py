@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .heartbeat import FULL_BELOW, STALE_AFTER, free_bytes, server_age
+from .heartbeat import FULL_BELOW, STALE_AFTER, age, free_bytes, owner_id, server_age
 from .jobs import PER_STREAM
 from .supervisor import APP_IDLE_EXIT, RESTART_AFTER, ROOT, Settings, log_file, wait_or_kill
 
 log = logging.getLogger("companion.export.keeper")
+# A supervisor beats twice a second; one silent for this long is hung, and is replaced.
+HUNG_AFTER = 3 * STALE_AFTER
 
 
 class Keeper:
@@ -35,7 +37,17 @@ class Keeper:
             return False
         with self.lock:
             if self.process is not None and self.process.poll() is None:
-                return True
+                if not self._hung():
+                    return True
+                # Stopped (SIGSTOP), deadlocked or stuck on a dead mount: it answers no signal
+                # it could catch, so it is killed; its workers stop when they see it gone.
+                log.error(
+                    "export supervisor %d has written no heartbeat for %.0f s; starting a new one",
+                    self.process.pid,
+                    HUNG_AFTER,
+                )
+                self.process.kill()
+                wait_or_kill(self.process, 10)
             if time.monotonic() - self.started < RESTART_AFTER:
                 return False
             if self.process is None:
@@ -54,6 +66,15 @@ class Keeper:
                 )
             self.started = time.monotonic()
             return True
+
+    def _hung(self) -> bool:
+        """Whether the running supervisor's heartbeat is older than ``HUNG_AFTER`` seconds."""
+        assert self.process is not None
+        if time.monotonic() - self.started < HUNG_AFTER:
+            return False  # its first heartbeat may still be coming
+        owner = owner_id(os.getpid(), self.process.pid)
+        beat = age(self.settings.exports_dir, owner)
+        return beat is not None and beat > HUNG_AFTER
 
     def stop(self) -> None:
         """Stop the supervisor, which stops its workers; wait for it."""

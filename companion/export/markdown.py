@@ -14,12 +14,13 @@ keeps the latest ones in a cache bounded in bytes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import cmarkgfm
 from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 
+from companion.text import ruby
 from companion.text.bytecache import ByteLRU
 from companion.text.terms import card_name, kind_name, stage_name, suit_name, suit_symbol
 from companion.text.wording import join_list
@@ -35,6 +36,8 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
 _CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _SENTINEL = "\n\n# end-of-text\n"
+_ASCII_SPACES = re.compile(r"[ \t\r\n\f\v]+")
+_BLANK_LINES = re.compile(r"\A(?:[ \t]*(?:\r\n|\r|\n))+")
 # An image begins with ``![``; with its bracket escaped it is read as the text it is.
 _IMAGE = re.compile(r"!(?=\[)")
 # Made files by stream, version and edition. A sample life's file is about 40 KB; the largest
@@ -70,13 +73,16 @@ def story_markdown(state: State, edition: str = "annotated") -> str:
 
 def escape(text: str) -> str:
     """A plain text (a name, a player) with Markdown's special characters escaped."""
-    return _SPECIAL.sub(r"\\\1", " ".join(printable(text).split()))
+    # Runs of ASCII white space become one space; a full-width space (U+3000) is a character.
+    return _SPECIAL.sub(r"\\\1", _ASCII_SPACES.sub(" ", printable(text)).strip(" "))
 
 
 def demote(text: str) -> str:
     """A player's Markdown with its level-1 and level-2 headings made level 3 and 4."""
     lines, fenced = [], False
-    for line in text.strip().splitlines():
+    # Only blank lines around the text go: a line may begin with a full-width space (U+3000),
+    # the indent of a Japanese paragraph, which ``str.strip`` would take.
+    for line in _BLANK_LINES.sub("", text).rstrip(" \t\r\n").splitlines():
         if _FENCE.match(line):
             fenced = not fenced
         lines.append(line if fenced else _HEADING.sub(lambda m: "##" + m.group(1), line))
@@ -102,6 +108,12 @@ def player_text(text: str) -> str:
 def _escape_html(lines: list[str]) -> tuple[list[str], str | None]:
     """``<`` escaped outside fenced code and code spans; the fence still open at the end, if any,
     is returned as the line that closes it."""
+    return _outside_code(lines, _plain)
+
+
+def _outside_code(lines: list[str], change: Callable[[str], str]) -> tuple[list[str], str | None]:
+    """``lines`` with ``change`` made to their text outside fenced code and code spans; the
+    fence still open at the end, if any, as the line that closes it."""
     out: list[str] = []
     fence: str | None = None
     for line in lines:
@@ -116,18 +128,33 @@ def _escape_html(lines: list[str]) -> tuple[list[str], str | None]:
             fence = opening.group(1)
             out.append(line)
             continue
-        out.append(_escape_outside_code_spans(line))
+        out.append(_outside_code_spans(line, change))
     return out, fence
 
 
-def _escape_outside_code_spans(line: str) -> str:
+def _outside_code_spans(line: str, change: Callable[[str], str]) -> str:
     pieces, start = [], 0
     for span in _CODE_SPAN.finditer(line):
-        pieces.append(_plain(line[start : span.start()]))
+        pieces.append(change(line[start : span.start()]))
         pieces.append(span.group(0))
         start = span.end()
-    pieces.append(_plain(line[start:]))
+    pieces.append(change(line[start:]))
     return "".join(pieces)
+
+
+def ruby_as_html(markdown: str) -> str:
+    """Markdown whose ruby notation (``companion.text.ruby``), outside code, is written as HTML
+    ruby, which Obsidian and other Markdown viewers show as ruby."""
+    if "《" not in markdown:
+        return markdown
+    lines, _open = _outside_code(markdown.split("\n"), _ruby_in_markdown)
+    return "\n".join(lines)
+
+
+def _ruby_in_markdown(text: str) -> str:
+    # Markdown stays Markdown around and inside the ruby (its entities, its ``&lt;`` for a
+    # typed ``<``); only a ``<`` that could open a tag is escaped.
+    return ruby.to_html(text, lambda words: words.replace("<", "&lt;"))
 
 
 def _plain(text: str) -> str:
@@ -137,7 +164,7 @@ def _plain(text: str) -> str:
 
 def quote(text: str) -> str:
     """Markdown set inside a block quote."""
-    return "\n".join(f"> {line}".rstrip() for line in text.splitlines())
+    return "\n".join(f"> {line}".rstrip(" \t") for line in text.splitlines())
 
 
 def _cover(book: Contents) -> Iterator[str]:
@@ -167,8 +194,14 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
     yield _text(tp.answer)
     if book.annotated:
         yield from _mechanics(book, tp)
-    elif tp.withdrawn:
-        yield f"*{taken_back(len(tp.withdrawn))}*"
+    else:
+        if tp.withdrawn:
+            yield f"*{taken_back(len(tp.withdrawn))}*"
+        # The story edition tells each sacrifice's two answers as prose.
+        for pay in tp.payments:
+            if pay.kind == "sacrifice":
+                yield _text(pay.why)
+                yield _text(pay.outcome)
     for loss in tp.losses:
         if book.annotated:
             yield f"**{escape(_loss_title(book.keystones[loss.keystone]))}**"

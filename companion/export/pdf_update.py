@@ -8,6 +8,7 @@ cross-reference section pointing back to the old one (PDF 1.7, 7.5.6).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from typing import Any
@@ -26,6 +27,8 @@ from pypdf.generic import (
 )
 
 STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+SUBSET_TAG = re.compile(r"^/([A-Z]{6})\+")
+FONT_NAME_KEYS = ("/BaseFont", "/FontName")
 
 
 class Update:
@@ -68,6 +71,28 @@ class Update:
         if isinstance(obj, ArrayObject):
             return ArrayObject(self.copy_from(v, numbers) for v in obj)
         return obj
+
+    def retag_subsets(self, copied: dict[int, IndirectObject]) -> None:
+        """Give the font subsets among the ``copied`` objects tags no font of the file has.
+
+        Two printings of one book each name their first subset ``AAAAAA+``; ISO 32000 (9.6.4)
+        wants a tag per subset, so the copied ones are renamed, the same way each time.
+        """
+        taken = {tag for name in _font_names(self.reader) if (tag := _tag(name))}
+        renamed: dict[str, str] = {}
+        for ref in copied.values():
+            obj = self.objects.get(ref.idnum)
+            if not isinstance(obj, DictionaryObject):
+                continue
+            for key in FONT_NAME_KEYS:
+                name = obj.get(key)
+                tag = _tag(name) if isinstance(name, str) else None
+                if tag is None or tag not in taken:
+                    continue
+                if tag not in renamed:
+                    renamed[tag] = _fresh_tag(tag, taken)
+                    taken.add(renamed[tag])
+                obj[NameObject(key)] = NameObject(f"/{renamed[tag]}+{str(name)[8:]}")
 
     def set_info(self, entries: dict[str, str]) -> None:
         """The document's metadata (a new Info dictionary)."""
@@ -114,3 +139,33 @@ class Update:
         trailer.write_to_stream(body)
         out += b"trailer\n%s\nstartxref\n%d\n%%%%EOF\n" % (body.getvalue(), xref)
         return bytes(out)
+
+
+def _tag(name: str) -> str | None:
+    match = SUBSET_TAG.match(name)
+    return match.group(1) if match else None
+
+
+def _font_names(reader: PdfReader) -> set[str]:
+    """Every font and font descriptor name the pages of ``reader`` use."""
+    names: set[str] = set()
+    for page in reader.pages:
+        fonts = page.get("/Resources", {}).get("/Font", {})
+        for font in fonts.values():
+            font = font.get_object()
+            for part in [font, *(d.get_object() for d in font.get("/DescendantFonts", []))]:
+                names.add(str(part.get("/BaseFont", "")))
+                descriptor = part.get("/FontDescriptor")
+                if descriptor is not None:
+                    names.add(str(descriptor.get_object().get("/FontName", "")))
+    return names
+
+
+def _fresh_tag(tag: str, taken: set[str]) -> str:
+    """Six capital letters derived from ``tag``, none of ``taken``."""
+    seed = tag.encode("ascii")
+    while True:
+        seed = hashlib.sha256(seed).digest()
+        fresh = "".join(chr(65 + byte % 26) for byte in seed[:6])
+        if fresh not in taken:
+            return fresh

@@ -68,18 +68,41 @@ def print_document(state: State, edition: str, paper: str, static: Path) -> Docu
 
 
 def make_print_book(state: State, edition: str, paper: str, static: Path) -> bytes:
-    """The print shop's body PDF."""
+    """The print shop's body PDF (PDF/X-1a:2001)."""
     pdf: bytes = print_document(state, edition, paper, static).write_pdf()
-    return with_crop_marks(pdf)
+    return print_ready(pdf, state.setup.language, book_title(state))
 
 
-def with_crop_marks(pdf: bytes) -> bytes:
-    """Widen every page's MediaBox beyond the bleed and draw the crop marks there."""
+def book_title(state: State) -> str:
+    """The book's title in its language, for the file's metadata."""
+    from flask_babel import gettext as _
+
+    with force_locale(state.setup.language):
+        return str(_("The life of %(name)s", name=state.setup.pioneer))
+
+
+def print_ready(pdf: bytes, language: str, title: str) -> bytes:
+    """Crop marks drawn beyond the bleed, and the file made PDF/X-1a:2001 (``pdfx``)."""
     from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject, RectangleObject
+    from pypdf.generic import (
+        ArrayObject,
+        DecodedStreamObject,
+        DictionaryObject,
+        NameObject,
+        RectangleObject,
+    )
+
+    from .pdfx import REGISTRATION, make_pdfx, registration_space
 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
+    registration = registration_space(writer)
     for page in writer.pages:
+        if "/Resources" not in page:
+            page[NameObject("/Resources")] = DictionaryObject()
+        resources: Any = page["/Resources"].get_object()
+        if "/ColorSpace" not in resources:
+            resources[NameObject("/ColorSpace")] = DictionaryObject()
+        resources["/ColorSpace"].get_object()[NameObject(REGISTRATION)] = registration
         trim = [float(value) for value in page.trimbox]
         slug = SLUG_MM * MM
         media = RectangleObject([trim[0] - slug, trim[1] - slug, trim[2] + slug, trim[3] + slug])
@@ -89,10 +112,13 @@ def with_crop_marks(pdf: bytes) -> bytes:
         marks.set_data(crop_marks(*trim).encode("ascii"))
         before = DecodedStreamObject()
         before.set_data(b"q\n")
-        contents: Any = page["/Contents"]
-        existing = list(contents) if isinstance(contents, ArrayObject) else [contents]
+        # The page's own streams by reference: a stream written inline in the array is no PDF.
+        contents: Any = page.raw_get("/Contents")
+        resolved = contents.get_object()
+        existing = list(resolved) if isinstance(resolved, ArrayObject) else [contents]
         refs = [writer._add_object(before), *existing, writer._add_object(marks)]
         page[NameObject("/Contents")] = ArrayObject(refs)
+    make_pdfx(writer, language, title)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -119,9 +145,10 @@ def crop_marks(left: float, bottom: float, right: float, top: float) -> str:
         lines.append((x + sx * bleed, middle_y, x + sx * (bleed + length), middle_y))
         mark_x = x + sx * (bleed + length / 2)
         lines.append((mark_x, middle_y - length / 2, mark_x, middle_y + length / 2))
-    # Registration colour (every plate) in a hairline, as print shops expect of trim marks.
+    # Registration colour (every plate, /Separation /All) in a hairline, as print shops expect
+    # of trim marks.
     path = "".join(f"{a:.2f} {b:.2f} m {c:.2f} {d:.2f} l S\n" for a, b, c, d in lines)
-    return f"Q q 0.25 w 1 1 1 1 K\n{path}Q\n"
+    return f"Q q 0.25 w /Reg CS 1 SCN\n{path}Q\n"
 
 
 @dataclass(frozen=True)
@@ -202,7 +229,8 @@ def make_cover(
 ) -> bytes:
     """The print shop's cover PDF, with bleed and crop marks like the body."""
     html = cover_html(state, edition, paper, pages, thickness_mm)
-    return with_crop_marks(render_document(html, static).write_pdf())
+    pdf = render_document(html, static).write_pdf()
+    return print_ready(pdf, state.setup.language, book_title(state))
 
 
 def page_count(pdf: bytes) -> int:

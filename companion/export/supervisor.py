@@ -366,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parent", type=int, default=os.getppid())
     parser.add_argument("--keep-bytes", type=int, default=upkeep.KEEP_BYTES)
     args = parser.parse_args(argv)
+    os.environ["COMPANION_ROLE"] = "supervisor"  # its connections' name; its workers': "book"
     logs.configure_process(sys.stderr, sys.stdout)  # the server's log, and worker.log
     if os.environ.get(metrics.MULTIPROC_ENV):
         metrics.enable()  # the server's scrapes read this process's figures too

@@ -10,6 +10,10 @@ by hand, done on the text between the tags.
 - Japanese emphasis is 傍点 (a sesame dot beside each character), never slanted: Chromium draws
   ``text-emphasis`` itself; for WeasyPrint, which has no such property, each character of an
   ``<em>`` is wrapped so the stylesheet can set its dot.
+- Ruby (furigana, ``companion.text.ruby``) is left whole by every pass. Chromium and e-readers
+  lay ``<ruby>`` out themselves; WeasyPrint does not, so for it each ruby becomes an inline
+  block of two lines, the reading centred over its base, that never breaks and sits in the
+  leading (``book.css``). Emphasis dots written as 《《傍点》》 are 傍点 in every language.
 - English quotes, apostrophes, dashes and ellipses are made typographic, never inside code.
 - A variation selector inside an emoji ZWJ sequence is dropped: the monochrome emoji face draws
   the same glyph without it, and WeasyPrint then writes the whole sequence into the PDF's text.
@@ -31,8 +35,10 @@ SURROGATES = re.compile("[\ud800-\udfff]")
 ZWJ_SELECTOR = re.compile("(?<=\u200d.)\ufe0f|\ufe0f(?=\u200d)")
 # Tags whose content is never retouched, skipped whole; and the HTML tokens.
 TOKENS = re.compile(
-    r"(<!--.*?-->|<(svg|head|style|script|code|pre)\b.*?</\2\s*>|<[^>]*>)", re.S | re.I
+    r"(<!--.*?-->|<(svg|head|style|script|code|pre|ruby)\b.*?</\2\s*>|<[^>]*>)", re.S | re.I
 )
+# The ruby ``companion.text.ruby`` writes (its base and reading escaped, so free of tags).
+RUBY = re.compile(r"<ruby>([^<]*)<rp>[^<]*</rp><rt>([^<]*)</rt><rp>[^<]*</rp></ruby>")
 VOID = {"br", "hr", "img", "meta", "link", "wbr", "input", "source", "col"}
 BLOCKS = {"p", "li", "dd", "dt", "figcaption", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6"}
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "figcaption"}
@@ -46,6 +52,7 @@ SHORT = {
 }  # fmt: skip
 NUMBER_RANGE = re.compile(r"(?<![\w-])(\d+)-(\d+)(?![\w-])")
 MAX_PHRASE = 10  # characters: a longer phrase may break, so no line can overflow
+ASCII_SPACE = " \t\n\r\f\v"
 MIN_TAIL = 4  # characters a last line keeps at least (「る。」 alone is what this prevents)
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
 
@@ -83,6 +90,7 @@ class Passes:
     phrases: bool = True
     kenten: bool = False  # WeasyPrint's 傍点, drawn by the stylesheet on wrapped characters
     smart: bool = False  # English punctuation
+    weasyprint: bool = False  # ruby as inline blocks, 《《傍点》》 wrapped in any language
 
 
 def passes_for(language: str, *, phrases: bool = True, kenten: bool = False) -> Passes:
@@ -90,16 +98,28 @@ def passes_for(language: str, *, phrases: bool = True, kenten: bool = False) -> 
     characters (Japanese), typographic punctuation where they break between words (English)."""
     by_character = languages.about(language).wrap == "characters"
     return Passes(
-        by_character, phrases=phrases, kenten=kenten and by_character, smart=not by_character
+        by_character,
+        phrases=phrases,
+        kenten=kenten and by_character,
+        smart=not by_character,
+        weasyprint=kenten,
     )
 
 
 def finish(html: str, passes: Passes) -> str:
     """The book's HTML after every pass it needs."""
     html = ZWJ_SELECTOR.sub("", printable(html))
-    if not (passes.phrases and passes.japanese) and not passes.kenten and not passes.smart:
-        return html
-    return _Walker(passes).run(html)
+    if (passes.phrases and passes.japanese) or passes.kenten or passes.smart or passes.weasyprint:
+        html = _Walker(passes).run(html)
+    return RUBY.sub(_ruby_box, html) if passes.weasyprint and "<ruby>" in html else html
+
+
+def _ruby_box(match: re.Match[str]) -> str:
+    """A ruby as WeasyPrint can set it: the reading's line over the base's, in one inline block."""
+    base, reading = match.group(1), match.group(2)
+    return (
+        f'<span class="ruby"><span class="rt">{reading}</span><span class="rb">{base}</span></span>'
+    )
 
 
 @cache
@@ -121,6 +141,7 @@ class _Walker:
         self.passes = passes
         self.out: list[str] = []
         self.stack: list[tuple[str, bool]] = []  # (tag, short line)
+        self.dots: list[int] = []  # the depths of the open emphasis dots (《《傍点》》)
         self.block_text: list[int] = []  # indexes in out of the current block's last text
         self.previous = " "  # the last character written, for quotes across tags
 
@@ -140,7 +161,7 @@ class _Walker:
         if not match or token.startswith("<!--") or not re.match(r"<[a-zA-Z/]", token):
             return
         closing, name = match.group(1), match.group(2).lower()
-        if name in ("svg", "head", "style", "script", "code", "pre"):
+        if name in ("svg", "head", "style", "script", "code", "pre", "ruby"):
             self.previous = "x"
             return
         if name in VOID or token.endswith("/>"):
@@ -157,6 +178,8 @@ class _Walker:
             name in HEADINGS or bool(classes & SHORT) or (bool(self.stack) and self.stack[-1][1])
         )
         self.stack.append((name, short))
+        if name == "em" and "bouten" in classes:
+            self.dots.append(len(self.stack))
         if name in BLOCKS:
             self.block_text.append(-1)
             self.previous = " "
@@ -166,6 +189,8 @@ class _Walker:
             opened, _short = self.stack.pop()
             if opened == name:
                 break
+        while self.dots and self.dots[-1] > len(self.stack):
+            self.dots.pop()
         if name in BLOCKS and self.block_text:
             last = self.block_text.pop()
             if last >= 0 and self.passes.japanese and self.passes.phrases:
@@ -182,7 +207,9 @@ class _Walker:
             text = smart_punctuation(text, self.previous)
         self.previous = text[-1]
         short = bool(self.stack) and self.stack[-1][1]
-        emphasis = passes.kenten and any(tag == "em" for tag, _s in self.stack)
+        emphasis = (passes.kenten and any(tag == "em" for tag, _s in self.stack)) or (
+            passes.weasyprint and bool(self.dots)
+        )
         pieces = phrases(text) if passes.japanese and passes.phrases and short else [text]
         if short and len(pieces) > 1:
             pieces = _merge_short_tail(pieces)
@@ -226,7 +253,9 @@ def _merge_short_tail(pieces: list[str]) -> list[str]:
 def _keep_tail(rendered: str) -> str:
     """A paragraph's last text with its last phrase (at least MIN_TAIL characters) kept whole."""
     text = html_lib.unescape(rendered)
-    stripped = text.rstrip()
+    # Only ASCII white space is the markup's: a full-width space (U+3000) is the writer's, and
+    # WeasyPrint drops one left alone in a text of its own at a line's start or end.
+    stripped = text.rstrip(ASCII_SPACE)
     if not JAPANESE.search(stripped[-MAX_PHRASE:]) or len(stripped) <= MIN_TAIL:
         return rendered
     window = stripped[-2 * MAX_PHRASE :]
@@ -234,6 +263,8 @@ def _keep_tail(rendered: str) -> str:
     if len(tail.strip()) > MAX_PHRASE or len(tail) >= len(stripped):
         tail = stripped[-MIN_TAIL:]
     head = stripped[: len(stripped) - len(tail)]
+    if not head.strip():  # only the paragraph's opening full-width space: kept with its text
+        head, tail = "", head + tail
     return f'{_escape(head)}<span class="ph">{_escape(tail)}</span>{_escape(text[len(stripped) :])}'
 
 

@@ -24,14 +24,17 @@ from . import heartbeat
 from .jobs import (
     ATTEMPTS,
     COLUMNS,
+    CPU_PER_PAGE,
+    DEFAULT_TIME_LIMIT,
     MAX_SCALE,
-    SIZE_UNIT,
+    TIME_MARGIN,
     WORKER_LOST,
     Job,
     _one,
     _set,
     book_filename,
     fail,
+    text_pages,
 )
 
 log = logging.getLogger("companion.export")
@@ -61,12 +64,18 @@ def settle_lost(db: Database, job: Job, why: str) -> str | None:
 
 
 def time_limit(db: Database, job: Job, base: float) -> float:
-    """The seconds this book may take: ``base`` for an ordinary life, more for a long log."""
-    row = db.execute(
-        "SELECT coalesce(sum(length(data)), 0) FROM events WHERE stream_id = ? AND seq <= ?",
-        [job.stream_id, job.version],
-    ).fetchone()
-    return base * min(MAX_SCALE, max(1.0, int(row[0]) / SIZE_UNIT))
+    """The seconds this book may take: its pages' CPU with a margin, in units of the default
+    limit, times ``base`` (the limit as set) for each; at least one unit, at most MAX_SCALE."""
+    needed = log_pages(db, job) * CPU_PER_PAGE * TIME_MARGIN
+    return base * min(MAX_SCALE, max(1.0, needed / DEFAULT_TIME_LIMIT))
+
+
+def log_pages(db: Database, job: Job) -> float:
+    """About how many A5 pages the log up to the job's version fills, an event at a time."""
+    rows = db.execute(
+        "SELECT data FROM events WHERE stream_id = ? AND seq <= ?", [job.stream_id, job.version]
+    )
+    return sum(text_pages(str(data)) for (data,) in rows)
 
 
 def remove_partials(exports_dir: Path, pid: int) -> None:

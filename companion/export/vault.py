@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from companion.text.bidi import strip_controls
 from companion.text.story import life_timeline
 from companion.text.terms import card_name, kind_name, stage_name, suit_symbol
 
 from ..legacy import State, TurningPoint
 from .contents import Contents, contents
-from .markdown import _turning_point, escape, fate, player_text
+from .markdown import _turning_point, escape, fate, player_text, ruby_as_html
 from .typeset import printable
 
 # The front matter of a turning point's note, in this order.
@@ -33,6 +34,10 @@ FIELDS = (
     "players", "tags",
 )  # fmt: skip
 UNSAFE_NAME = re.compile(r'[\x00-\x1f\\/:*?"<>|#^\[\]]+')
+# A note's or the folder's name, in UTF-8 bytes: file systems hold 255 a name (ext4, APFS, a
+# zip's unpacker writing to them), and a note's name still takes ".md".
+NAME_BYTES = 200
+NAME_CHARACTERS = 80  # enough for any title a reader scans in a file list
 STAMP = (1980, 1, 1, 0, 0, 0)  # every file's date in the zip, so the same life gives the same bytes
 ATTACHMENT = "timeline.svg"
 
@@ -67,9 +72,12 @@ def _add(archive: zipfile.ZipFile, name: str, text: str) -> None:
 
 
 def note_name(text: str) -> str:
-    """A note's file name: no character a file system or a wikilink cannot hold."""
-    name = " ".join(UNSAFE_NAME.sub(" ", printable(text)).split()).strip(" .")
-    return name[:80] or "note"
+    """A note's file name: no character a file system or a wikilink cannot hold, no
+    bidirectional control (a file list shows a name alone, where no isolate can hold one), and
+    at most NAME_BYTES bytes of UTF-8, cut between two characters."""
+    name = " ".join(UNSAFE_NAME.sub(" ", strip_controls(printable(text))).split())
+    cut = name[:NAME_CHARACTERS].encode("utf-8")[:NAME_BYTES].decode("utf-8", "ignore")
+    return cut.strip(" .") or "note"
 
 
 def vault_notes(book: Contents) -> list[Note]:
@@ -115,7 +123,7 @@ def _link_text(text: str | None) -> str:
 
 def _own(markdown: str) -> str:
     """A player's Markdown as the exports set it, unable to make a wikilink or an embed."""
-    return player_text(markdown).replace("[[", "\\[\\[")
+    return ruby_as_html(player_text(markdown).replace("[[", "\\[\\["))
 
 
 def _footer(order: Sequence[str], name: str, index: str) -> str:
@@ -182,7 +190,8 @@ def _point(book: Contents, tp: TurningPoint, stage: str) -> str:
     where = link(stage, stage_name(tp.stage))
     # The Markdown export's blocks, its first (the card's heading) made the note's title; the
     # texts inside them are a player's, so no ``[[`` there may start a link.
-    body = [b.replace("[[", "\\[\\[") for b in blocks[1:] if b]
+    # Ruby notation is written as HTML ruby, which Obsidian shows as ruby.
+    body = [ruby_as_html(b.replace("[[", "\\[\\[")) for b in blocks[1:] if b]
     return "\n\n".join([_front(facts), title, where, *body]) + "\n"
 
 

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 CHROMIUM_PATHS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 INSTALL_COMMAND = "sudo apt-get install -y chromium"
+# Playwright (with its own Node driver, 165 MB) drives Chromium: an extra, not a dependency.
+EXTRA_COMMAND = "pip install 'ijinsho-companion[vertical]'"
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -53,6 +55,16 @@ TIMEOUT_MS = 120_000
 SHORT_NUMBER = re.compile(r"(?<![0-9０-９.,])([0-9]{1,2}|[!?]{2})(?![0-9０-９.,])")
 NUMBER_RANGE = re.compile(r"(?<![0-9.,-])([0-9]{1,3})-([0-9]{1,3})(?![0-9.,-])")
 SKIPPED = re.compile(r"(<svg\b.*?</svg>|<head>.*?</head>|<[^>]*>)", re.S)
+# A character with what joins it into one glyph: variation selectors (emoji and ideographic),
+# skin tones, tags (flags), the keycap, and zero-width joiners with the next character. Set
+# upright as one: in a column of mixed orientation Chromium splits the text where a character's
+# own orientation changes, and the joiner's is sideways, so 👩‍👩‍👧 became three heads.
+_JOINED = "\ufe00-\ufe0f\u20e3\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f\U000e0100-\U000e01ef"
+SEQUENCE = re.compile(
+    f"[^\\s<>{_JOINED}\u200d][{_JOINED}]*(?:\u200d[^\\s<>{_JOINED}\u200d][{_JOINED}]*)+"
+    f"|[^\\s<>{_JOINED}\u200d][{_JOINED}]+"
+)
+TATE = re.compile(f"({SEQUENCE.pattern})|{SHORT_NUMBER.pattern}")
 
 Progress = Callable[[float, str], None]
 KANJI_DIGITS = "〇一二三四五六七八九"
@@ -65,6 +77,26 @@ PLACEHOLDERS = {
 
 class ChromiumMissingError(EditionError):
     """The vertical edition needs Chromium, and it is not installed."""
+
+
+def playwright_installed() -> bool:
+    """Whether Playwright, which drives Chromium, is installed (the ``vertical`` extra)."""
+    import importlib.util
+
+    return importlib.util.find_spec("playwright") is not None
+
+
+def ready() -> bool:
+    """Whether the vertical PDF can be made here: Chromium and Playwright both installed."""
+    return chromium_path() is not None and playwright_installed()
+
+
+def install_command() -> str:
+    """What the host runs to make the vertical PDF possible here (empty when it is)."""
+    needed = [] if playwright_installed() else [EXTRA_COMMAND]
+    if chromium_path() is None:
+        needed.append(INSTALL_COMMAND)
+    return " && ".join(needed)
 
 
 def chromium_path() -> str | None:
@@ -99,13 +131,20 @@ def check_japanese(state: State) -> None:
 
 
 def tate_chu_yoko(html: str) -> str:
-    """Wrap short numbers in the text (never in tags, the head or pictures) for 縦中横."""
+    """Wrap short numbers in the text (never in tags, the head or pictures) for 縦中横, and
+    each sequence of joined characters (``SEQUENCE``) so it is set upright as one glyph."""
     parts = SKIPPED.split(html)
     for index in range(0, len(parts), 2):  # the even parts are text between tags
         # A range of numbers (ages 20-32) takes the wave dash that runs down the column.
         text = NUMBER_RANGE.sub("\\1〜\\2", parts[index])
-        parts[index] = SHORT_NUMBER.sub(r'<span class="tcy">\1</span>', text)
+        parts[index] = TATE.sub(_tate, text)
     return "".join(parts)
+
+
+def _tate(found: re.Match[str]) -> str:
+    if found.group(1):
+        return f'<span class="upright">{found.group(1)}</span>'
+    return f'<span class="tcy">{found.group(2)}</span>'
 
 
 def kanji_number(number: int) -> str:
@@ -141,8 +180,11 @@ def render_vertical(
     """
     report = progress or (lambda _p, _s: None)
     executable = chromium_path()
-    if executable is None:
-        raise ChromiumMissingError(f"Chromium is not installed: {INSTALL_COMMAND}")
+    if executable is None or not playwright_installed():
+        raise ChromiumMissingError(
+            "The vertical PDF is printed by Chromium through Playwright, which are not both"
+            f" installed here: {install_command()}"
+        )
     with tempfile.TemporaryDirectory(prefix="vertical-") as folder:
         page_file = Path(folder) / "book.html"
         base = f'<base href="{static.resolve().as_uri()}/">'
@@ -294,20 +336,21 @@ def right_to_left(
     the catalogue, the metadata and the front pages are appended.
     """
     from pypdf import PdfReader
-    from pypdf.generic import DictionaryObject, NameObject
+    from pypdf.generic import DictionaryObject, IndirectObject, NameObject
 
     from .pdf_update import Update
 
     update = Update(pdf) if isinstance(pdf, bytes) else pdf
     if front is not None:
-        copied: dict[int, object] = {}
+        copied: dict[int, IndirectObject] = {}
         front_pages_read = PdfReader(io.BytesIO(front)).pages
         for target, source in zip(update.reader.pages, front_pages_read, strict=False):
             page = DictionaryObject(target)
             for key in ("/Contents", "/Resources"):
-                page[NameObject(key)] = update.copy_from(source.raw_get(key), copied)  # type: ignore[arg-type]
+                page[NameObject(key)] = update.copy_from(source.raw_get(key), copied)
             assert target.indirect_reference is not None
             update.replace(target.indirect_reference, page)
+        update.retag_subsets(copied)
     catalog = update.reader.trailer["/Root"].get_object()
     assert isinstance(catalog, DictionaryObject), catalog
     root = DictionaryObject(catalog)

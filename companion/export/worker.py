@@ -27,6 +27,7 @@ from sqlite_utils import Database
 from companion.base import logs
 from companion.store import events as store
 from companion.store.db import connect
+from companion.store.sql import write_transaction
 
 from ..legacy import Recorded, State, event_from_dict, replay
 from . import editions, heartbeat, jobs, upkeep
@@ -34,10 +35,6 @@ from .book import book_html, render_book, static_dir
 from .print_shop import page_count
 
 log = logging.getLogger("companion.export.worker")
-# About how many characters of text fill a page, to turn "page 12" into a percentage.
-# Japanese characters
-CHARS_PER_PAGE = {"a5": 520, "a4": 1150, "b6": 400, "a6": 300, "shinsho": 330, "half-letter": 530}
-LATIN_FACTOR = 2.6  # Latin letters take about this many to one Japanese character
 REPORT_EVERY = 0.5  # seconds between progress writes
 
 
@@ -50,9 +47,7 @@ def state_at(db: Database, stream_id: str, version: int) -> State:
 def estimated_pages(html: str, paper: str) -> int:
     """A rough page count from the length of the book's text (Latin letters are narrower)."""
     text = re.sub(r"<svg.*?</svg>|<[^>]+>|\s+", "", html, flags=re.S)
-    latin = sum(1 for char in text if char.isascii())
-    weight = len(text) - latin + latin / LATIN_FACTOR
-    return max(4, round(weight / CHARS_PER_PAGE[paper]) + 4)
+    return max(4, round(jobs.text_pages(text, paper)) + 4)
 
 
 class _Progress(logging.Handler):
@@ -95,14 +90,22 @@ def make(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> None:
     partial = target.with_suffix(f".{os.getpid()}.part")
     try:
         partial.write_bytes(data)
-        partial.replace(target)  # readers see the whole file or none
+        # Under the lock a deletion of the stream takes: a chronicle deleted while its book
+        # was made took the job with it, and the book is not put in place after it.
+        with write_transaction(db, lock=f"export:{job.stream_id}"):
+            if jobs.find(db, job.id) is None:
+                log.info("export %s of %s: its chronicle was deleted", job.id, job.stream_id)
+                partial.unlink()
+                return
+            partial.replace(target)  # readers see the whole file or none
+            # The print shop's body keeps its page count: its covers are cut to it.
+            pages = page_count(data) if job.layout == "print" else None
+            jobs.finish(db, job, exports_dir, pages)
     except BaseException:
         # A full disk must not stay full: what was written of the book goes with it.
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)
         raise
-    # The print shop's body keeps its page count: its covers are cut to it (editions.same_cover).
-    jobs.finish(db, job, exports_dir, page_count(data) if job.layout == "print" else None)
 
 
 def make_logged(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> bool:
@@ -203,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=300, help="seconds for one book")
     parser.add_argument("--parent", type=int, default=None, help="the supervisor's pid")
     args = parser.parse_args(argv)
+    os.environ["COMPANION_ROLE"] = "book"  # how its connections are named (PostgreSQL)
     _die_with_parent()
     # Loading the modules above takes seconds: a supervisor that died meanwhile was not there to
     # send the signal, and its pid is not this process's parent any more. Its book is another's.

@@ -1,9 +1,12 @@
 """One process's live streams: who watches which stream, woken when it changes.
 
 A change wakes only the watchers of that stream. Watchers of one stream that would ask the same
-question (the same link, language and host) share one answer per change: the first to wake
-asks, the others wait for it. Every ``RECHECK`` seconds each watched stream is woken anyway, so
-a change no signal reached (or a link revoked by another tool) is still noticed.
+question (the same link and host; for a part, the language the app chose) share one answer per
+change: the first to wake asks, the others wait for it. A stream keeps the answers of its
+current change only: a change drops the ones before, so what the hub holds is bounded by the
+streams open (``companion.live.holders``), whatever keys their watchers bring. Every
+``RECHECK`` seconds each watched stream is woken anyway, so a change no signal reached (or a
+link revoked by another tool) is still noticed.
 """
 
 from __future__ import annotations
@@ -99,6 +102,7 @@ class Hub:
             woken: list[Watcher] = []
             for stream in streams:
                 stream.generation += 1
+                stream.answers.clear()  # those of the change before: no watcher asks again
                 woken.extend(stream.watchers)
         for watcher in woken:
             watcher.woken.set()

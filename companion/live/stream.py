@@ -16,12 +16,19 @@ viewer's secrets (its CSRF token, its link) left for the page to fill with its o
 event is the same bytes for every watcher of that link and language, made once per change and
 process, and holds no secret; the page needs no second request to show the change. A part the
 cache cannot give (a page showing a link's own kept words) is not pushed: the page fetches it.
+
+What a stream may hold is bounded (``companion/base/bounds.py``): so many streams a link and a
+client address (``companion.live.holders``; past either, 429 and the page polls), two events
+``STREAM_PART_SECONDS`` apart at least, and, under gunicorn, a kernel queue of
+``STREAM_SEND_BYTES`` that a write waits on for ``STREAM_WRITE_SECONDS`` at most before the
+server resets the connection (``companion.ops.server``).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import socket
 import time
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
@@ -31,16 +38,19 @@ from typing import Any
 from flask import Flask, current_app, request, session, url_for
 from werkzeug.wrappers import Response
 
-from companion.base import metrics
+from companion.base import bounds, metrics
 from companion.base.languages import LANGUAGES
 from companion.store.signal import Listener
 
+from .holders import Holders
 from .hub import Hub, Watcher
 
 HEARTBEAT = 20.0  # seconds between pings on a quiet stream
 RETRY_MS = 2000  # how long a browser waits before connecting again after a stream ended
-# The request's parts an internal version call keeps: where the app is and who asks, in which
-# language. No cookie: the answer depends on the link alone.
+REFUSED_RETRY = 60  # seconds a stream refused for its bounds says to wait (the page polls)
+# The request's parts an internal version call keeps: where the app is and who asks. No cookie
+# and no language: the answer depends on the link alone (a part's language is the one the app
+# chose for the viewer, given in its query).
 _KEPT = (
     "SERVER_NAME",
     "SERVER_PORT",
@@ -48,7 +58,6 @@ _KEPT = (
     "HTTP_HOST",
     "SCRIPT_NAME",
     "REMOTE_ADDR",
-    "HTTP_ACCEPT_LANGUAGE",
     "wsgi.url_scheme",
     "wsgi.errors",
     "wsgi.version",
@@ -56,7 +65,7 @@ _KEPT = (
     "wsgi.multiprocess",
     "wsgi.run_once",
 )
-_KEYED = ("SERVER_NAME", "SERVER_PORT", "HTTP_HOST", "SCRIPT_NAME", "HTTP_ACCEPT_LANGUAGE")
+_KEYED = ("SERVER_NAME", "SERVER_PORT", "HTTP_HOST", "SCRIPT_NAME")
 HEADERS = {
     "Cache-Control": "no-store",
     "X-Accel-Buffering": "no",  # nginx passes the events on as they come
@@ -93,6 +102,13 @@ class Live:
         self.app = app
         self.hub = Hub()
         self.listener: Listener | None = None
+        config = app.config
+        self.holders = Holders(
+            bounds.whole(config, "STREAMS_PER_LINK"), bounds.whole(config, "STREAMS_PER_ADDRESS")
+        )
+        self.write_seconds = bounds.number(config, "STREAM_WRITE_SECONDS")
+        self.send_bytes = bounds.whole(config, "STREAM_SEND_BYTES")
+        self.gap = bounds.number(config, "STREAM_PART_SECONDS")
 
     def started(self) -> Hub:
         """The hub, with its listener started on first use (in the process that serves)."""
@@ -122,14 +138,20 @@ def live_of(app: Flask) -> Live:
     return live
 
 
-def respond(stream_id: str, endpoint: str, part: Part | None = None, **values: Any) -> Response:
+def respond(
+    stream_id: str, endpoint: str, part: Part | None = None, *, link: str, **values: Any
+) -> Response:
     """The event stream for ``stream_id`` whose events are what ``endpoint`` answers, with
-    ``part`` pushed beside each change when the page asked for it.
+    ``part`` pushed beside each change when the page asked for it. ``link`` names the link
+    that opens it (its hash, never the token): its streams are counted, as the client
+    address's are, and past either bound (``STREAMS_PER_LINK``, ``STREAMS_PER_ADDRESS``) the
+    stream is refused with 429 (the page polls instead).
 
     When the version endpoint does not answer 200 (the link opens nothing), that answer is
     given instead of a stream.
     """
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    live = live_of(app)
     environ = _environ(request.environ, url_for(endpoint, **values), request.script_root)
     key: Hashable = (environ["PATH_INFO"], *(environ.get(k) for k in _KEYED))
     pushed = None
@@ -141,23 +163,70 @@ def respond(stream_id: str, endpoint: str, part: Part | None = None, **values: A
         asked = "&".join(q for q in (query, lang) if q)
         part_environ.update(QUERY_STRING=asked, HTTP_ACCEPT="text/html")
         pushed = Pushed(part, part_environ, (key, path, query, lang))
-    watcher = live_of(app).started().watch(stream_id)
-    first = ask(app, dict(environ))
-    if first.status != 200:
+    address = request.remote_addr or "-"
+    if not live.holders.take(link, address):
+        return _refused()
+    try:
+        watcher, first = _watch(live, stream_id, environ)
+    except BaseException:
+        live.holders.give_back(link, address)
+        raise
+    if first.status != 200:  # no stream: what it took is given back
         watcher.close()
+        live.holders.give_back(link, address)
         return Response(first.body, first.status, content_type=first.content_type)
-    response = Response(
-        _events(app, watcher, key, environ, first, pushed), content_type="text/event-stream"
-    )
+    connection = _bounded(request.environ, live)
+    events = _events(app, watcher, key, environ, first, pushed, live.gap)
+    response = Response(events, content_type="text/event-stream")
     response.headers.update(HEADERS)
     metrics.watchers(+1)
 
     def closed() -> None:
         watcher.close()
+        live.holders.give_back(link, address)
         metrics.watchers(-1)
+        if connection is not None:  # it may serve another request: as it was
+            connection.settimeout(None)
 
     response.call_on_close(closed)
     return response
+
+
+def _watch(live: Live, stream_id: str, environ: dict[str, Any]) -> tuple[Watcher, Answer]:
+    """A watcher of ``stream_id`` and the first answer for it: this visitor's own (a refusal in
+    its language), never shared."""
+    watcher = live.started().watch(stream_id)
+    said = request.environ.get("HTTP_ACCEPT_LANGUAGE")
+    try:
+        first = ask(live.app, {**environ, **({"HTTP_ACCEPT_LANGUAGE": said} if said else {})})
+    except BaseException:
+        watcher.close()
+        raise
+    return watcher, first
+
+
+def _refused() -> Response:
+    """429 for a stream past its link's or its address's bound: the page polls instead."""
+    body = json.dumps({"error": "too many live streams", "code": "too-many-streams"})
+    response = Response(body, 429, content_type="application/json")
+    response.headers.update({**HEADERS, "Retry-After": str(REFUSED_RETRY)})
+    return response
+
+
+def _bounded(environ: dict[str, Any], live: Live) -> Any:
+    """The stream's socket, when the server gives it (gunicorn does), bounded: the kernel queues
+    at most ``STREAM_SEND_BYTES`` for it, and a write that waits ``STREAM_WRITE_SECONDS`` for a
+    client that does not read fails (the server closes the connection; a browser connects
+    again). None under a server that gives no socket."""
+    connection = environ.get("gunicorn.socket")
+    if connection is None or environ.get("SERVER_PROTOCOL", "").startswith("HTTP/2"):
+        return None  # an HTTP/2 connection carries other requests: left as it is
+    try:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, live.send_bytes)
+        connection.settimeout(live.write_seconds)
+    except (OSError, AttributeError):
+        return None
+    return connection
 
 
 def _environ(outer: dict[str, Any], path: str, script_root: str) -> dict[str, Any]:
@@ -234,10 +303,13 @@ def _events(
     environ: dict[str, Any],
     first: Answer,
     pushed: Pushed | None,
+    gap: float,
 ) -> Iterator[bytes]:
+    """The stream's events; two of them at least ``gap`` seconds apart, so changes that come
+    faster (a text typed on another device) are told once, as they stand by then."""
     hub = watcher.hub
     yield f"retry: {RETRY_MS}\n".encode() + event(first.body)
-    last = first.body
+    last, told = first.body, time.monotonic()
     while not hub.closing:
         if not watcher.wait(HEARTBEAT):
             if hub.recheck_due(time.monotonic()):
@@ -247,6 +319,11 @@ def _events(
             continue
         if hub.closing:
             break
+        wait = told + gap - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)  # a gevent sleep under the server: others are served meanwhile
+            if hub.closing:
+                break
         answer = watcher.answer(key, lambda: ask(app, dict(environ)))
         if answer is None or answer.status >= 500:
             continue  # the database is away for a moment: the next change or recheck asks again
@@ -259,3 +336,4 @@ def _events(
             if pushed is not None:  # made once per change for every watcher of the same part
                 part = watcher.answer(pushed.key, partial(pushed.event, app, answer))
             yield part or event(answer.body)
+            told = time.monotonic()

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import platform
-import re
 import sqlite3
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import click
 from flask import current_app
@@ -15,6 +15,7 @@ from flask.cli import with_appcontext
 from companion.base.paths import is_checkout
 from companion.ops import archive, backup_check
 from companion.store import pg, serverlock
+from companion.store.db import check_schema
 
 
 def version() -> str:
@@ -32,73 +33,124 @@ def instance_files() -> archive.Instance:
 
 
 @click.command("info", short_help="Show where the data lives and which versions run.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @with_appcontext
-def info_command() -> None:
-    """Show the instance folder, database, exports and packs folders, and the versions."""
+def info_command(as_json: bool) -> None:
+    """Show the instance folder, database, exports and packs folders, the schema, what runs on
+    it (the server; on PostgreSQL every server and supervisor connected), and the versions."""
+    import json
+
     config = current_app.config
-    if pg.is_url(config["DATABASE"]):
-        _shared_info(config["DATABASE"])
+    facts = _shared_info(config["DATABASE"]) if pg.is_url(config["DATABASE"]) else _local_info()
+    if as_json:
+        click.echo(json.dumps(facts, ensure_ascii=False, sort_keys=True))
         return
+    schema = facts["schema"]
+    rows = [
+        ("instance", facts["instance"]),
+        ("database", facts["database"]),
+        ("exports", facts["exports"]),
+        ("packs", facts["packs"]),
+        ("installed as", facts["installed_as"]),
+        ("schema", _schema_line(schema["applied"], schema["known"])),
+        *_running_rows(facts),
+        ("companion", facts["companion"]),
+        *[(name, facts["versions"][name]) for name in facts["versions"]],
+    ]
+    for name, value in rows:
+        click.echo(f"{name + ':':<14}{value}")
+
+
+def _running_rows(facts: dict[str, Any]) -> list[tuple[str, str]]:
+    if "server" in facts:
+        return [("server", facts["server"])]
+    rows = []
+    for role, label in (("server", "servers"), ("supervisor", "supervisors")):
+        found = [c for c in facts["connected"] if c["role"] == role]
+        machines = sorted({str(c["machine"]) for c in found})
+        rows.append((label, f"{len(found)}" + (f" ({', '.join(machines)})" if found else "")))
+    return rows
+
+
+def _common(config: Any) -> dict[str, Any]:
+    return {
+        "exports": str(config["EXPORTS_DIR"]),
+        "packs": str(config["PACKS_DIR"]),
+        "installed_as": "a checkout" if is_checkout() else "a package",
+        "companion": version(),
+    }
+
+
+def _local_info() -> dict[str, Any]:
+    config = current_app.config
     database = Path(config["DATABASE"])
     instance = Path(current_app.instance_path)
-    rows = [
-        ("instance", f"{instance}{'' if instance.is_dir() else ' (not created yet)'}"),
-        ("database", f"{database}{'' if database.is_file() else ' (not created yet)'}"),
-        ("exports", config["EXPORTS_DIR"]),
-        ("packs", config["PACKS_DIR"]),
-        ("installed as", "a checkout" if is_checkout() else "a package"),
-        ("schema", _schema(database)),
-        ("server", "running" if serverlock.in_use(database) else "not running"),
-        ("companion", version()),
-        ("python", platform.python_version()),
-        ("sqlite", sqlite3.sqlite_version),
-        ("flask", metadata.version("flask")),
-        ("weasyprint", metadata.version("weasyprint")),
-    ]
-    for name, value in rows:
-        click.echo(f"{name + ':':<14}{value}")
+    return {
+        **_common(config),
+        "instance": f"{instance}{'' if instance.is_dir() else ' (not created yet)'}",
+        "database": f"{database}{'' if database.is_file() else ' (not created yet)'}",
+        "schema": {"applied": _applied(database), "known": archive.known_migrations()},
+        "server": "running" if serverlock.in_use(database) else "not running",
+        "versions": {
+            "python": platform.python_version(),
+            "sqlite": sqlite3.sqlite_version,
+            "flask": metadata.version("flask"),
+            "weasyprint": metadata.version("weasyprint"),
+        },
+    }
 
 
-def _shared_info(url: str) -> None:
-    """``info`` for a PostgreSQL store: its address (without a password) and its schema."""
+def _shared_info(url: str) -> dict[str, Any]:
+    """``info`` for a PostgreSQL store: its address (without a password), its schema and the
+    servers and supervisors connected to it."""
     from companion.store.db import connect
+    from companion.store.schema import applied_migrations, shown
 
-    config = current_app.config
-    shown = re.sub(r"//([^:/@]*):[^@]*@", r"//\1:***@", url)
     db = connect(url)
     try:
-        applied = len(pg.applied(db))  # type: ignore[arg-type]
-        server = db.execute("SHOW server_version").fetchone()[0]
+        applied = applied_migrations(db)
+        server = str(db.execute("SHOW server_version").fetchone()[0])
+        connected = pg.connected(db)  # type: ignore[arg-type]
     finally:
         db.conn.close()
-    rows = [
-        ("instance", current_app.instance_path),
-        ("database", shown),
-        ("exports", config["EXPORTS_DIR"]),
-        ("packs", config["PACKS_DIR"]),
-        ("installed as", "a checkout" if is_checkout() else "a package"),
-        ("schema", f"{applied} of {len(archive.known_migrations())} migrations applied"),
-        ("companion", version()),
-        ("python", platform.python_version()),
-        ("postgresql", server),
-        ("flask", metadata.version("flask")),
-    ]
-    for name, value in rows:
-        click.echo(f"{name + ':':<14}{value}")
+    return {
+        **_common(current_app.config),
+        "instance": current_app.instance_path,
+        "database": shown(url),
+        "schema": {"applied": applied, "known": archive.known_migrations()},
+        "connected": [{"role": r, "machine": m, "pid": p} for r, m, p in connected],
+        "versions": {
+            "python": platform.python_version(),
+            "postgresql": server,
+            "flask": metadata.version("flask"),
+        },
+    }
 
 
-def _schema(database: Path) -> str:
-    known = archive.known_migrations()
+def _applied(database: Path) -> list[str]:
+    """The migrations applied to the SQLite file, read without writing anything."""
     if not database.is_file():
-        return f"0 of {len(known)} migrations"
+        return []
     # Looking only: with no write-ahead log beside it (no server running) the file is opened
     # immutable, so not even the -shm and -wal files SQLite would make for a reader appear.
     quiet = "immutable=1" if not Path(f"{database}-wal").exists() else "mode=ro"
     conn = sqlite3.connect(f"{database.resolve().as_uri()}?{quiet}", uri=True)
     try:
-        applied = archive.applied_migrations(conn)
+        return archive.applied_migrations(conn)
     finally:
         conn.close()
+
+
+def _schema_line(applied: list[str], known: list[str]) -> str:
+    """``12 of 12 migrations applied``, or what a schema this version does not know means."""
+    if not applied:
+        return f"0 of {len(known)} migrations"
+    unknown = [name for name in applied if name not in known]
+    if unknown:
+        return (
+            f"{len(applied)} migrations applied, {len(unknown)} of them by a newer companion"
+            f" (this version knows {len(known)}): it will not use this database"
+        )
     return f"{len(applied)} of {len(known)} migrations applied"
 
 
@@ -124,6 +176,7 @@ def backup_command(file: Path, verify: bool, scratch: str | None) -> None:
         _verify(file, scratch)
         return
     database = current_app.config["DATABASE"]
+    check_schema(database)  # a backup of a newer schema would not restore here: refused
     try:
         if pg.is_url(database):
             from companion.ops import pg_backup
@@ -165,15 +218,18 @@ def _import_pack_files() -> None:
     """Pack files an older version kept in PACKS_DIR go into the database before it is copied."""
     from companion.packs.registry import shipped_names
     from companion.packs.stored import import_folder
-    from companion.store.db import connect, init_db
+    from companion.store.db import connect
+    from companion.store.schema import applied_migrations, known_migrations
 
     config = current_app.config
-    if not Path(config["DATABASE"]).is_file():
+    if not Path(config["DATABASE"]).is_file() or not Path(config["PACKS_DIR"]).is_dir():
         return
-    init_db(config["DATABASE"])
     db = connect(config["DATABASE"])
     try:
-        import_folder(db, config["PACKS_DIR"], shipped_names())
+        # A backup never migrates: an older schema is copied as it is (the server imports the
+        # files when it has brought it up to date, and a restore imports them too).
+        if applied_migrations(db) == known_migrations():
+            import_folder(db, config["PACKS_DIR"], shipped_names())
     finally:
         db.conn.close()
 
@@ -209,4 +265,38 @@ def restore_command(file: Path) -> None:
             click.echo(f"The previous data is kept at {path}")
 
 
-COMMANDS = (info_command, backup_command, restore_command)
+@click.command("check", short_help="Replay every chronicle and table; name any damaged one.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@with_appcontext
+def check_command(as_json: bool) -> None:
+    """Replay every stream the store holds, from its first event, and name the damaged ones.
+
+    Reads only. Exits with status 1 when a stream is damaged: restore a backup taken before the
+    damage (docs/deploy.md, section 6), or delete the stream (`companion chronicles delete`).
+    """
+    import json
+
+    from companion.ops.check import check_streams
+    from companion.store.db import connect
+
+    database = current_app.config["DATABASE"]
+    if not pg.is_url(database) and not Path(database).is_file():
+        raise click.ClickException(f"There is no database at {database} to check.")
+    check_schema(database)
+    db = connect(database)
+    try:
+        report = check_streams(db)
+    finally:
+        db.conn.close()
+    if as_json:
+        click.echo(json.dumps(report.as_json(), ensure_ascii=False, sort_keys=True))
+    else:
+        for damage in report.damaged:
+            click.echo(f"Damaged: {damage.sentence()}")
+        verdict = "every one replays" if not report.damaged else f"{len(report.damaged)} damaged"
+        click.echo(f"Checked {report.streams} streams, {report.events} events: {verdict}.")
+    if report.damaged:
+        raise click.exceptions.Exit(1)
+
+
+COMMANDS = (info_command, backup_command, restore_command, check_command)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import stat
 import tempfile
@@ -28,9 +27,16 @@ from pathlib import Path
 from typing import Any
 
 from companion.ops import backup_check
-from companion.store import serverlock
-from companion.store.db import BUSY_TIMEOUT_MS, init_db
-from companion.store.migrations import migrations
+from companion.ops.members import (
+    MAX_MANIFEST_BYTES,
+    MAX_PACKS,
+    MAX_SECRET_BYTES,
+    copy_member,
+    read_member,
+)
+from companion.ops.members import ArchiveError as ArchiveError  # where every caller finds it
+from companion.store import schema, serverlock
+from companion.store.db import BUSY_TIMEOUT_MS, connect, init_db
 
 FORMAT = "ijinsho-instance"
 # 2: the manifest names its store ("sqlite" or "postgresql", whose backups hold a pg_dump) and
@@ -45,10 +51,6 @@ MAX_PACK_BYTES = 1024 * 1024
 # A restored database with nothing to copy the mode from: the owner writes, its group reads
 # (as the systemd unit's UMask=0027 makes the server's own files).
 DATABASE_MODE = 0o640
-
-
-class ArchiveError(ValueError):
-    """A backup that cannot be written or restored, with the reason in a sentence."""
 
 
 @dataclass(frozen=True)
@@ -70,23 +72,12 @@ class Restored:
 
 def known_migrations() -> list[str]:
     """The names of every migration this code can apply, in order."""
-    from sqlite_utils import Database
-
-    return [m.name for m in migrations.pending(Database(memory=True))]
+    return schema.known_migrations()
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:
     """The migrations recorded in a database, in the order they were applied."""
-    exists = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_sqlite_migrations'"
-    ).fetchone()
-    if not exists:
-        return []
-    rows = conn.execute(
-        "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY rowid",
-        [migrations.name],
-    ).fetchall()
-    return [str(row[0]) for row in rows]
+    return schema.applied_migrations(conn)
 
 
 def copy_database(source: Path, target: Path) -> None:
@@ -156,8 +147,12 @@ def new_manifest(
 def zip_backup(
     target: Path, work: Path, manifest: dict[str, Any], data: tuple[Path, str], secret: Path
 ) -> None:
-    """The backup zip at ``target``, whole or not at all: manifest, data member, secret key."""
+    """The backup zip at ``target``, whole or not at all: manifest, data member, secret key.
+
+    Only its owner may read it (mode 0600): it holds every story and the secret key."""
     partial = work / "backup.zip"
+    partial.touch(mode=0o600)
+    partial.chmod(0o600)  # whatever the umask
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(MANIFEST_MEMBER, json.dumps(manifest, indent=1, sort_keys=True))
         archive.write(data[0], data[1])
@@ -198,7 +193,7 @@ def _stored_packs(database: Path) -> list[str]:
 def read_manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
     """The manifest of an opened backup; ArchiveError when it is not one this code can read."""
     try:
-        manifest = json.loads(archive.read(MANIFEST_MEMBER))
+        manifest = json.loads(read_member(archive, MANIFEST_MEMBER, MAX_MANIFEST_BYTES))
     except (KeyError, ValueError):
         raise ArchiveError("This file is not a companion backup (it has no manifest).") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
@@ -232,13 +227,15 @@ def restore_backup(source: Path, instance: Instance) -> Restored:
         before = instance.database.stat() if instance.database.exists() else None
         with tempfile.TemporaryDirectory(dir=instance.database.parent, prefix=".restore-") as work:
             incoming = Path(work) / DATABASE_MEMBER
-            with archive.open(DATABASE_MEMBER) as read, incoming.open("wb") as written:
-                shutil.copyfileobj(read, written)
+            copy_member(archive, DATABASE_MEMBER, incoming)
             check_known(check_database(incoming), manifest)
             kept = _set_aside(instance)
             os.replace(incoming, instance.database)
         _unpack_secret(archive, instance)
-        files = [(name.removeprefix(PACKS_PREFIX), archive.read(name)) for name in members]
+        files = [
+            (name.removeprefix(PACKS_PREFIX), read_member(archive, name, MAX_PACK_BYTES))
+            for name in members
+        ]
     init_db(instance.database)
     _import_packs(files, instance.database)
     _requeue_interrupted(instance.database)
@@ -271,8 +268,7 @@ def verify_backup(source: Path) -> tuple[dict[str, Any], dict[str, int]]:
         _members(archive)
         with tempfile.TemporaryDirectory(prefix="companion-verify-") as work:
             copy = Path(work) / DATABASE_MEMBER
-            with archive.open(DATABASE_MEMBER) as read, copy.open("wb") as written:
-                shutil.copyfileobj(read, written)
+            copy_member(archive, DATABASE_MEMBER, copy)
             check_known(check_database(copy), manifest)
             init_db(copy)  # as a restore brings an older backup up to date
             conn = sqlite3.connect(copy)
@@ -281,7 +277,8 @@ def verify_backup(source: Path) -> tuple[dict[str, Any], dict[str, int]]:
                 out_of_step = backup_check.streams_out_of_step(conn)
             finally:
                 conn.close()
-    problems = backup_check.compare(found, manifest, out_of_step)
+            damaged = backup_check.replay(connect(copy))
+    problems = backup_check.compare(found, manifest, out_of_step) + damaged
     if problems:
         raise ArchiveError(" ".join(problems))
     return manifest, found
@@ -299,13 +296,18 @@ def opened(source: Path) -> Iterator[zipfile.ZipFile]:
 
 
 def _members(archive: zipfile.ZipFile) -> list[str]:
-    """The backup's pack members, after refusing any name that could land outside the instance."""
+    """The backup's pack members, after refusing any name that could land outside the instance,
+    and any member larger than its kind may be."""
     from companion.base.languages import LANGUAGES
     from companion.packs.format import valid_name
 
     names = archive.namelist()
     if DATABASE_MEMBER not in names:
         raise ArchiveError("The backup holds no database.")
+    if SECRET_MEMBER in names:
+        read_member(archive, SECRET_MEMBER, MAX_SECRET_BYTES)
+    if len(names) > MAX_PACKS + 3:
+        raise ArchiveError(f"The backup holds {len(names)} files; one holds at most a few.")
     packs = []
     for name in names:
         if name in (MANIFEST_MEMBER, DATABASE_MEMBER, SECRET_MEMBER):
@@ -369,7 +371,7 @@ def _import_packs(files: list[tuple[str, bytes]], database: Path) -> None:
 
 def _unpack_secret(archive: zipfile.ZipFile, instance: Instance) -> None:
     if SECRET_MEMBER in archive.namelist():
-        instance.secret.write_bytes(archive.read(SECRET_MEMBER))
+        instance.secret.write_bytes(read_member(archive, SECRET_MEMBER, MAX_SECRET_BYTES))
         instance.secret.chmod(0o600)
 
 

@@ -55,6 +55,19 @@ def compare(found: dict[str, int], manifest: dict[str, Any], out_of_step: int) -
     return problems
 
 
+def replay(db: Any, close: bool = True) -> list[str]:
+    """Every stream of the restored copy replayed (``companion check``): a sentence per damaged
+    one. A backup whose rows are all there may still hold a stream that no longer replays."""
+    from companion.ops.check import check_streams
+
+    try:
+        report = check_streams(db)
+    finally:
+        if close:
+            db.conn.close()
+    return [f"The backup holds a damaged {d.sentence()}." for d in report.damaged]
+
+
 def summary(found: dict[str, int]) -> str:
     """The counts in one line: ``3 streams, 210 events, 12 links, 1 uploaded pack``."""
     return (

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import click
 from flask import Flask, current_app
-from flask.cli import FlaskGroup, with_appcontext
+from flask.cli import ScriptInfo, with_appcontext
 
 from companion import __version__
 from companion.base.languages import DEFAULT, LANGUAGES
@@ -21,27 +24,95 @@ def _create_app() -> Flask:
     return create_app()
 
 
-class _Commands(FlaskGroup):
-    """Flask's command group, answering a folder this user may not write with a sentence."""
+# The operator's commands in the order ``companion --help`` lists them, under these headings.
+# (Flask's developer commands, ``run``, ``shell`` and ``routes``, are ``flask --app companion``'s.)
+SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Running a server", ("serve", "info", "check")),
+    ("The database and backups", ("init-db", "backup", "restore", "migrate-store")),
+    ("Chronicles and card tables", ("chronicles", "tables", "export", "import", "demo")),
+    ("Prompt packs", ("packs",)),
+    ("Trying the rules", ("simulate", "cardgame")),
+)
+
+
+class SettingRefused(click.ClickException):
+    """A setting the companion cannot use: one line on standard error, exit status 2."""
+
+    exit_code = 2
+
+
+class _Commands(click.Group):
+    """The operator's command group: ``-h`` as ``--help``, commands listed by purpose, and a
+    wrong setting or a folder this user may not write answered with a sentence."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        listed: set[str] = set()
+        for heading, names in SECTIONS:
+            rows = [
+                (name, self.commands[name].get_short_help_str(limit=formatter.width))
+                for name in names
+                if name in self.commands
+            ]
+            listed.update(names)
+            if rows:
+                with formatter.section(heading):
+                    formatter.write_dl(rows)
+        rest = [
+            (n, c.get_short_help_str()) for n, c in sorted(self.commands.items()) if n not in listed
+        ]
+        if rest:
+            with formatter.section("Other commands"):
+                formatter.write_dl(rest)
 
     def invoke(self, ctx: click.Context) -> Any:
+        from companion.base.settings import SettingError
+        from companion.store.events import DamagedEventError
+        from companion.store.schema import SchemaTooNewError
+
+        if not isinstance(ctx.obj, ScriptInfo):  # a test's runner brings its own app
+            ctx.obj = ScriptInfo(create_app=_create_app, load_dotenv_defaults=False)
         try:
             return super().invoke(ctx)
-        except PermissionError as err:
-            where = err.filename or "the instance folder"
+        except SettingError as err:
+            raise SettingRefused(str(err)) from None
+        except SchemaTooNewError as err:
+            raise click.ClickException(str(err)) from None
+        except DamagedEventError as err:
             raise click.ClickException(
-                f"This user may not write {where}. Run the command as the user that owns the"
-                " instance (for example `sudo -u companion ...`); docs/deploy.md, section 2,"
-                " says how the folder is made."
+                f"The chronicle {err.stream_id} is damaged: its event {err.seq} is not readable."
+                " `companion check` lists every damaged stream; restore a backup taken before"
+                " the damage (docs/deploy.md, section 6) or delete it."
             ) from None
+        except PermissionError as err:
+            raise _not_permitted(err.filename or "the instance folder") from None
+        except sqlite3.OperationalError as err:
+            # SQLite says "unable to open database file" (or "readonly database") where the
+            # operating system said the folder or the file may not be written.
+            code = getattr(err, "sqlite_errorcode", 0) & 0xFF
+            if code not in (8, 14) and "unable to open" not in str(err):
+                raise
+            database = ctx.obj.load_app().config["DATABASE"]
+            raise _not_permitted(database) from None
 
 
-@click.group(cls=_Commands, create_app=_create_app, add_version_option=False)
+def _not_permitted(where: str) -> click.ClickException:
+    return click.ClickException(
+        f"This user may not write {where}. Run the command as the user that owns the"
+        " instance (for example `sudo -u companion ...`); docs/deploy.md, section 2,"
+        " says how the folder is made."
+    )
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(
     __version__, "--version", prog_name="companion", message="%(prog)s %(version)s"
 )
 def main() -> None:
-    """遺燼抄 companion: play, write and print whole lives; two card games beside them."""
+    """遺燼抄 companion: play, write and print whole lives; two card games beside them.
+
+    Settings come from <instance>/config.py and COMPANION_* variables (docs/deploy.md,
+    section 3); `companion COMMAND -h` says more of each command.
+    """
     if click.get_current_context().invoked_subcommand == "serve":
         from companion.base import metrics
 
@@ -73,6 +144,7 @@ def serve(
     from companion.store.pg import is_url
     from companion.store.ratelimit_store import prepare_for
 
+    os.environ["COMPANION_ROLE"] = "server"  # how its connections are named (PostgreSQL)
     init_db(current_app.config["DATABASE"])
     prepare_for(current_app.config)
     current_app.secret_key  # noqa: B018 - made now, by this user, before any worker reads it
@@ -85,6 +157,8 @@ def serve(
             "A restore is replacing this instance's data: try again after it."
         )
     exports = Settings.from_config(current_app.config)
+    if exports.workers:
+        _check_exports_folder(exports.exports_dir)
     os.environ["COMPANION_EXPORT_SUPERVISOR"] = "server"  # the web workers start no pool
     tls = (certfile, keyfile) if certfile and keyfile else None
     if lan:
@@ -100,6 +174,21 @@ def serve(
     # The export processes have no app config of their own: they read the format here.
     os.environ["COMPANION_LOG_FORMAT"] = str(current_app.config.get("LOG_FORMAT", "text"))
     server.run(host, port, workers, lan, tls, exports, metrics.gunicorn_hooks())
+
+
+def _check_exports_folder(folder: Path) -> None:
+    """Refuse to serve when the books could not be written: a read-only folder (a unit's
+    ProtectSystem=strict without the folder in ReadWritePaths) would fail every book later."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".writable-"):
+            pass
+    except OSError as err:
+        raise click.ClickException(
+            f"The exports folder {folder} cannot be written ({err.strerror or err}): no book"
+            " could be made. Let the service user write it; under systemd, name it in the"
+            " unit's ReadWritePaths (docs/deploy.md, section 8)."
+        ) from None
 
 
 def _trust_own_hosts(host: str, lan: bool) -> None:
@@ -188,95 +277,17 @@ def _address() -> str:
     return public_address(current_app.config)
 
 
-@click.group("cardgame")
-def cardgame() -> None:
-    """The card games: simulate many matches between bots."""
-
-
-@cardgame.command("simulate")
-@click.argument("game")
-@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10_000_000))
-@click.option("--players", default=4, show_default=True, type=click.IntRange(2, 6))
-@click.option("--bots", default="heuristic", show_default=True, help="Bot levels, comma-separated.")
-@click.option("--seed", default=1, show_default=True, type=int)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option(
-    "--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-    help="Processes to spread the matches over (Age of Summoners).",
-)  # fmt: skip
-@click.option(
-    "--option", "option_pairs", multiple=True, metavar="KEY=VALUE",
-    help="A match option, e.g. catch_up=false (Age of Summoners) or max_rounds=5; repeatable.",
-)  # fmt: skip
-def cardgame_simulate(
-    game: str,
-    games: int,
-    players: int,
-    bots: str,
-    seed: int,
-    as_json: bool,
-    workers: int,
-    option_pairs: tuple[str, ...],
-) -> None:
-    """Play GAMES matches of GAME (traitors-flame or age-of-summoners) between bots."""
-    from companion.cardgames import game_keys, get_game
-
-    if game not in game_keys():
-        raise click.BadParameter(
-            f"{game!r} is not one of {', '.join(game_keys())}", param_hint="GAME"
-        )
-    engine = get_game(game)
-    if not engine.min_players <= players <= engine.max_players:
-        raise click.BadParameter(
-            f"{_english_name(game)} takes {engine.min_players} to {engine.max_players} players",
-            param_hint="--players",
-        )
-    levels = [b.strip() for b in bots.split(",") if b.strip()]
-    unknown = [b for b in levels if b not in engine.bots()]
-    if unknown or not levels:
-        raise click.BadParameter(f"bots are {', '.join(engine.bots())}", param_hint="--bots")
-    options = dict(_option_pair(pair) for pair in option_pairs)
-    try:
-        report = engine.simulate(
-            games, players, levels, seed=seed, workers=workers, options=options
-        )
-    except ValueError as err:
-        raise click.BadParameter(str(err)) from err
-    click.echo(
-        json.dumps(report, ensure_ascii=False, sort_keys=True) if as_json else engine.report(report)
-    )
-
-
-def _english_name(key: str) -> str:
-    """The game's name as its board says it in English, the CLI's language."""
-    from flask_babel import force_locale
-
-    from companion.web.boards import board_for
-
-    with force_locale("en"):
-        return board_for(key).name()
-
-
-def _option_pair(pair: str) -> tuple[str, Any]:
-    """``key=value`` with a JSON value (``false``, ``2``), or the plain text when not JSON."""
-    key, sep, raw = pair.partition("=")
-    if not sep or not key.strip():
-        raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
-    try:
-        return key.strip(), json.loads(raw)
-    except ValueError:
-        return key.strip(), raw
-
-
-def init_app(app: Flask) -> None:
-    """Register the command groups that live in their own modules."""
+def operator_commands() -> tuple[click.Command, ...]:
+    """Every command of ``companion``, each also reachable as ``flask --app companion NAME``."""
     from companion.export.cli import export_command, import_command
     from companion.ops.admin import COMMANDS
+    from companion.ops.cardgame_cli import cardgame
     from companion.ops.manage_cli import groups
     from companion.ops.migrate_store import migrate_store_command
     from companion.packs.cli import packs
+    from companion.store.db import init_db_command
 
-    commands = (
+    return (
         serve,
         simulate_command,
         demo_command,
@@ -285,8 +296,26 @@ def init_app(app: Flask) -> None:
         import_command,
         migrate_store_command,
         cardgame,
+        init_db_command,
         *groups(export_command),
         *COMMANDS,
     )
-    for command in commands:
+
+
+def init_app(app: Flask) -> None:
+    """Register the operator's commands on the app's own (developer) command line too."""
+    for command in operator_commands():
         app.cli.add_command(command)
+
+
+def _short_help_option(command: click.Command) -> None:
+    """``-h`` beside ``--help`` on ``command`` and its subcommands, however they are reached
+    (click keeps a command's help option once made, so it is set on the command itself)."""
+    command.context_settings.setdefault("help_option_names", ["-h", "--help"])
+    for sub in getattr(command, "commands", {}).values():
+        _short_help_option(sub)
+
+
+for _command in operator_commands():
+    _short_help_option(_command)
+    main.add_command(_command)

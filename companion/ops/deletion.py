@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from companion.export.jobs import book_filename
+from companion.store.signal import changed
 from companion.store.sql import Database, dialect, for_update, write_transaction
 from companion.streams import chronicles
 
@@ -137,6 +138,9 @@ def delete(db: Database, stream: Listed, exports_dir: Path) -> Removed:
             cursor = db.execute(f"DELETE FROM {table} WHERE stream_id = ?", [stream.id])
             removed.rows[table] = max(0, int(cursor.rowcount))
         db.execute("DELETE FROM streams WHERE id = ?", [stream.id])
+        # Its open pages, on every server, hear of it once this commits (NOTIFY on PostgreSQL)
+        # and end their streams, rather than at their next ping.
+        changed(db, stream.id)
     for name in books:  # after the commit: a failed deletion keeps its books
         with contextlib.suppress(FileNotFoundError):
             (exports_dir / name).unlink()

@@ -27,12 +27,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from companion.ops import archive, backup_check
+from companion.ops import archive, backup_check, members
 from companion.ops.archive import ArchiveError, Restored
 from companion.store import pg
 
 DUMP_MEMBER = "companion.pgdump"
-APPLICATION = "companion"  # every connection of the companion says so (pg.connect)
 
 
 def _tool(name: str) -> str:
@@ -108,9 +107,10 @@ def _dump_of(source: Path, work: Path) -> Iterator[tuple[dict[str, Any], zipfile
         if names != {DUMP_MEMBER}:
             raise ArchiveError(f"The backup holds unexpected files: {sorted(names)}.")
         archive.check_known(list(manifest.get("migrations") or []), manifest)
+        if archive.SECRET_MEMBER in backup.namelist():
+            members.read_member(backup, archive.SECRET_MEMBER, members.MAX_SECRET_BYTES)
         dump = work / DUMP_MEMBER
-        with backup.open(DUMP_MEMBER) as read, dump.open("wb") as written:
-            shutil.copyfileobj(read, written)
+        members.copy_member(backup, DUMP_MEMBER, dump)
         _run([_tool("pg_restore"), "--list", str(dump)])  # a dump pg_restore can read
         yield manifest, backup, dump
 
@@ -121,12 +121,9 @@ def _restore_into(url: str, dump: Path) -> None:
 
 
 def _servers(db: pg.Database) -> int:
-    row = db.execute(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-        " AND application_name = ? AND pid <> pg_backend_pid()",
-        [APPLICATION],
-    ).fetchone()
-    return int(row[0])
+    """Other processes of the companion connected to this store (servers, supervisors, and any
+    other command: a restore waits for all of them)."""
+    return len(pg.connected(db))
 
 
 def restore_backup(source: Path, url: str, secret: Path) -> Restored:
@@ -146,7 +143,9 @@ def restore_backup(source: Path, url: str, secret: Path) -> Restored:
             _restore_into(url, dump)
             if archive.SECRET_MEMBER in backup.namelist():
                 secret.parent.mkdir(parents=True, exist_ok=True)
-                secret.write_bytes(backup.read(archive.SECRET_MEMBER))
+                secret.write_bytes(
+                    members.read_member(backup, archive.SECRET_MEMBER, members.MAX_SECRET_BYTES)
+                )
                 secret.chmod(0o600)
     from companion.store.db import init_db
 
@@ -209,9 +208,10 @@ def verify_backup(
                 try:
                     found = backup_check.counts(db)
                     out_of_step = backup_check.streams_out_of_step(db)
+                    damaged = backup_check.replay(db, close=False)
                 finally:
                     db.conn.close()
-    problems = backup_check.compare(found, manifest, out_of_step)
+    problems = backup_check.compare(found, manifest, out_of_step) + damaged
     if problems:
         raise ArchiveError(" ".join(problems))
     return manifest, found

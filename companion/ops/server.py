@@ -15,11 +15,14 @@ pool of PDF workers however many web workers it runs, and no request ever starts
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import resource
 import socket
+import struct
 import sys
+import time
 from typing import Any
 
 import click
@@ -38,6 +41,7 @@ BODY_GRACE = 10.0  # seconds any body may take...
 BODY_RATE = 16 * 1024  # ...and one more for every this many bytes it declares
 BUFFERED_BODY = 17 * 1024 * 1024  # the largest body read ahead (a backup's import is 16 MB)
 CONNECTIONS = 2000  # open connections per worker: live streams, slow clients and requests
+SCHEMA_CHECK_SECONDS = 30.0  # how often the master asks whether a newer version migrated
 
 
 class Worker(GeventWorker):  # type: ignore[misc]
@@ -59,6 +63,13 @@ class Worker(GeventWorker):  # type: ignore[misc]
         if waiting is not None:
             _cooperative_psycopg(waiting)
 
+    def handle_quit(self, sig: Any, frame: Any) -> None:
+        # Ctrl-C (SIGINT) and the master's quick stop (SIGQUIT): gunicorn's gevent worker calls
+        # sys.exit in a greenlet, which gevent prints as a SystemExit traceback. Stopping the
+        # worker's loop instead ends it the same way, its live streams first, with no traceback.
+        self.alive = False
+        self.cfg.worker_int(self)
+
     def timeout_ctx(self) -> Any:
         return gevent.Timeout(HEAD_TIMEOUT, False)
 
@@ -66,7 +77,17 @@ class Worker(GeventWorker):  # type: ignore[misc]
         if not _read_body(req):
             log.info("closed a connection whose request body came too slowly: %s", addr)
             raise StopIteration()
-        return super().handle_request(listener_name, req, sock, addr)
+        try:
+            return super().handle_request(listener_name, req, sock, addr)
+        except TimeoutError:
+            # A live stream's write waited past its deadline (``companion.live``): its client
+            # reads nothing. The connection is reset, so the kernel lets go of what it queued
+            # for it at once (a plain close would keep trying to send it); a browser connects
+            # again by itself.
+            log.info("reset a live stream its client did not read: %s", addr)
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            raise StopIteration() from None
 
     def run(self) -> None:
         gevent.spawn(self._end_streams_on_stop)
@@ -117,23 +138,53 @@ def _read_body(req: Any) -> bool:
 class _Arbiter(Arbiter):  # type: ignore[misc]
     """gunicorn's master, which keeps the export supervisor alive as it keeps its workers."""
 
+    schema_checked = 0.0
+
     def manage_workers(self) -> None:
         super().manage_workers()
         if self.app.keeper is not None and self.app.keeper.process is not None:
             self.app.keeper.ensure()  # started once in when_ready: only ever restarted here
+        self._check_schema()
+
+    def _check_schema(self) -> None:
+        """Stop this server once a newer version has migrated its store (a shared PostgreSQL
+        store upgraded from another server): old code must not write to a newer schema."""
+        database = self.app.database
+        if database is None or time.monotonic() - self.schema_checked < SCHEMA_CHECK_SECONDS:
+            return
+        self.schema_checked = time.monotonic()
+        from companion.store.db import check_schema
+        from companion.store.schema import SchemaTooNewError
+
+        try:
+            check_schema(database)
+        except SchemaTooNewError as err:
+            # Exit status 2: the unit does not start it again (RestartPreventExitStatus=2).
+            self.halt(f"{err} This server stops.", exit_status=2)
+        except Exception:  # the store away for a moment: the requests say so; asked again later
+            log.warning("could not read the store's schema", exc_info=True)
 
 
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
-    def __init__(self, options: dict[str, Any], exports: Settings | None = None) -> None:
-        self.options = options
+    def __init__(
+        self,
+        options: dict[str, Any],
+        exports: Settings | None = None,
+        announce: Any = None,
+    ) -> None:
         self.keeper = Keeper(exports) if exports is not None and exports.workers else None
-        if self.keeper is not None:
-            keeper = self.keeper
-            self.options = {
-                **options,
-                "when_ready": lambda _arbiter: keeper.ensure(),
-                "on_exit": lambda _arbiter: keeper.stop(),
-            }
+        self.database = exports.database if exports is not None else None
+        keeper = self.keeper
+
+        def ready(arbiter: Any) -> None:  # the socket is bound and the workers are starting
+            if keeper is not None:
+                keeper.ensure()
+            if announce is not None:
+                announce(arbiter)
+
+        self.options = {**options, "when_ready": ready}
+        if keeper is not None:
+            self.options["on_exit"] = lambda _arbiter: keeper.stop()
         super().__init__()
 
     def run(self) -> None:
@@ -150,7 +201,27 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
     def load(self) -> Any:
         from companion import create_app
 
-        return create_app()
+        app = create_app()
+        if self.cfg.is_ssl:
+            app.wsgi_app = _StrictTransport(app.wsgi_app)  # type: ignore[method-assign]
+        return app
+
+
+HSTS = ("Strict-Transport-Security", "max-age=31536000")
+
+
+class _StrictTransport:
+    """Served over TLS itself, the server tells browsers to come back over HTTPS only, as the
+    shipped proxies do: the links are the credentials (docs/deploy.md, section 5)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        def start(status: str, headers: list[tuple[str, str]], *info: Any) -> Any:
+            return start_response(status, [*headers, HSTS], *info)
+
+        return self.app(environ, start)
 
 
 def lan_address() -> str:
@@ -173,12 +244,21 @@ def run(
     exports: Settings | None = None,
     extra: dict[str, Any] | None = None,
 ) -> None:
-    """Print the address to open, then serve (and make books) until interrupted."""
+    """Serve (and make books) until interrupted; the address to open is printed once bound."""
     shown = lan_address() if lan else host
     url = f"{'https' if tls else 'http'}://{shown}:{port}/"
-    click.echo(f"遺燼抄 companion is running: open {url}")
-    if lan:
-        _print_qr(url)
+    refused = _port_taken(host, port)
+    if refused:
+        raise click.ClickException(
+            f"Cannot listen on {host}:{port}: {refused}. Is another server running there?"
+            " Stop it, or choose another port with --port."
+        )
+
+    def announce(_arbiter: Any) -> None:
+        click.echo(f"遺燼抄 companion is running: open {url}")
+        if lan:
+            _print_qr(url)
+
     _Gunicorn(
         {
             "bind": f"{host}:{port}",
@@ -195,7 +275,20 @@ def run(
             **(extra or {}),
         },
         exports,
+        announce,
     ).run()
+
+
+def _port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (as gunicorn will: address reuse on), or None."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            return err.strerror or str(err)
+    return None
 
 
 def _print_qr(url: str) -> None:

@@ -26,6 +26,7 @@ from sqlite_utils import Database
 from companion.base import metrics
 from companion.store import pg
 from companion.store.migrations import POSTGRESQL_MIGRATIONS, migrations
+from companion.store.schema import applied_migrations, refuse_newer, shown
 
 BUSY_TIMEOUT_MS = 5000
 # SQLite's primary result codes for a database that cannot be used right now, as opposed to a
@@ -340,12 +341,31 @@ def close_db(_exc: BaseException | None = None) -> None:
     pool.release(db)
 
 
+def check_schema(path: str | Path) -> None:
+    """Refuse a store migrated by a newer companion (SchemaTooNewError); reads only."""
+    if not pg.is_url(path) and not Path(path).is_file():
+        return
+    if pg.is_url(path):
+        db = connect(path)
+        try:
+            refuse_newer(applied_migrations(db), shown(path))
+        finally:
+            db.conn.close()
+        return
+    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        refuse_newer(applied_migrations(conn), shown(path))
+    finally:
+        conn.close()
+
+
 def init_db(path: str | Path) -> None:
-    """Create the database file and bring its schema up to date."""
+    """Create the database file and bring its schema up to date (never a newer one's)."""
     if not pg.is_url(path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = connect(path)
     try:
+        refuse_newer(applied_migrations(db), shown(path))
         migrate(db)
     finally:
         db.conn.close()
@@ -363,7 +383,6 @@ def init_db_command() -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Register teardown and the init-db command."""
+    """Give the app its connection pool and return each request's connection when it ends."""
     app.extensions["companion.db_pool"] = _Pool()
     app.teardown_appcontext(close_db)
-    app.cli.add_command(init_db_command)

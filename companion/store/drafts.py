@@ -12,10 +12,39 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.base import bounds
+from companion.base.limits import TEXT_LIMIT
 from companion.store.signal import changed
-from companion.store.sql import Database, now
+from companion.store.sql import Database, dialect, now
 
 KEPT = "kept"
+
+
+def _bound(setting: str) -> int:
+    """A bound's setting: the running app's, else its default (a tool outside the app)."""
+    from flask import current_app, has_app_context
+
+    return bounds.whole(current_app.config if has_app_context() else {}, setting)
+
+
+def _bytes_sql(db: Database) -> str:
+    return "octet_length(text)" if dialect(db) == "postgresql" else "length(CAST(text AS BLOB))"
+
+
+def has_room(db: Database, stream_id: str, texts: Mapping[str, str]) -> bool:
+    """Whether the stream may keep ``texts`` (by draft key) in place of the drafts it holds
+    under those keys: its events, every other draft and kept word, and these together within
+    the chronicle's byte budget (``CHRONICLE_MAX_BYTES``), as its events alone are."""
+    marks = ",".join("?" for _ in texts)
+    row = db.execute(
+        f"SELECT (SELECT COALESCE(nbytes, 0) FROM streams WHERE id = ?),"
+        f" (SELECT COALESCE(SUM({_bytes_sql(db)}), 0) FROM drafts"
+        f" WHERE stream_id = ? AND key NOT IN ({marks}))",
+        [stream_id, stream_id, *texts],
+    ).fetchone()
+    held = int(row[0] or 0) + int(row[1] or 0)
+    adding = sum(len(text.encode("utf-8", "surrogatepass")) for text in texts.values())
+    return held + adding <= _bound("CHRONICLE_MAX_BYTES")
 
 
 def _key(turn_no: int, field: str, holder: str | None = None) -> str:
@@ -42,10 +71,12 @@ def save(
     text: str,
     by: str | None = None,
     private: bool = False,
-) -> None:
-    """Keep ``text`` as the draft of ``field`` in this turn (the newest write wins).
+) -> bool:
+    """Keep ``text`` as the draft of ``field`` in this turn (the newest write wins); False,
+    keeping nothing, when the chronicle has no room left for it (``has_room``).
 
-    ``by`` is its ``author``; a ``private`` draft is kept for that author's link alone.
+    ``by`` is its ``author``; a ``private`` draft is kept for that author's link alone. A text
+    longer than any text may be is refused (ValueError): callers check it first.
     One statement that stores the text or raises: sqlite-utils' ``upsert`` falls back, for good,
     to INSERT OR IGNORE plus UPDATE when its first use meets a locked, read-only or full
     database, and that pair silently stores nothing in this table (its text is NOT NULL).
@@ -53,7 +84,12 @@ def save(
     page that puts its typed words back after a live refresh saves them again, and must not set
     off another refresh.
     """
+    if len(text) > TEXT_LIMIT:
+        raise ValueError(f"a draft of {len(text)} characters; a text holds {TEXT_LIMIT}")
     holder = holder_of(by) if private else None
+    key = _key(turn_no, field, holder)
+    if not has_room(db, stream_id, {key: text}):
+        return False
     stored = db.execute(
         "INSERT INTO drafts (stream_id, key, text, base_version, updated, author)"
         " VALUES (?, ?, ?, NULL, ?, ?)"
@@ -62,10 +98,11 @@ def save(
         " author = excluded.author"
         " WHERE drafts.text IS DISTINCT FROM excluded.text"
         " OR drafts.author IS DISTINCT FROM excluded.author",
-        [stream_id, _key(turn_no, field, holder), text, now(), by],
+        [stream_id, key, text, now(), by],
     )
     if stored.rowcount != 0:
         changed(db, stream_id)  # a version answer may count the drafts being written
+    return True
 
 
 @dataclass(frozen=True)
@@ -181,21 +218,40 @@ def keep(
     holder: str,
     texts: Mapping[str, str],
     turning_point: int | None = None,
-) -> None:
+) -> bool:
     """Keep words for the link ``holder``: what it sent or typed, by field, written for the
-    turning point whose card was drawn at ``turning_point`` (the newest words win)."""
+    turning point whose card was drawn at ``turning_point`` (the newest words win).
+
+    Kept words are texts like any other: each is cut to the text limit, they count in the
+    chronicle's byte budget (False, nothing kept, when there is no room: ``has_room``), and a
+    link keeps at most ``KEPT_PER_LINK`` of them, its oldest let go first."""
+    kept = {_kept_key(holder, field): text[:TEXT_LIMIT] for field, text in texts.items()}
+    if not kept or not has_room(db, stream_id, kept):
+        return False
     stamp = now()
-    for field, text in texts.items():
+    for key, text in kept.items():
         db.execute(
             "INSERT INTO drafts (stream_id, key, text, base_version, updated, author)"
             " VALUES (?, ?, ?, ?, ?, NULL)"
             " ON CONFLICT (stream_id, key) DO UPDATE"
             " SET text = excluded.text, base_version = excluded.base_version,"
             " updated = excluded.updated",
-            [stream_id, _kept_key(holder, field), text, turning_point, stamp],
+            [stream_id, key, text, turning_point, stamp],
         )
-    if texts:
-        changed(db, stream_id)  # the link's open pages show its words beside the story
+    _let_oldest_go(db, stream_id, holder)
+    changed(db, stream_id)  # the link's open pages show its words beside the story
+    return True
+
+
+def _let_oldest_go(db: Database, stream_id: str, holder: str) -> None:
+    """Past ``KEPT_PER_LINK`` kept words of one link, the oldest are let go (a holder is hex
+    digits: nothing in the pattern is a wildcard but its end)."""
+    every = "" if dialect(db) == "postgresql" else " LIMIT -1"  # SQLite's OFFSET needs a LIMIT
+    db.execute(
+        "DELETE FROM drafts WHERE stream_id = ? AND key IN (SELECT key FROM drafts"
+        f" WHERE stream_id = ? AND key LIKE ? ORDER BY updated DESC, key{every} OFFSET ?)",
+        [stream_id, stream_id, _kept_key(holder, "") + "%", _bound("KEPT_PER_LINK")],
+    )
 
 
 def kept(db: Database, stream_id: str, holder: str) -> dict[str, tuple[str, int | None]]:

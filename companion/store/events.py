@@ -65,6 +65,7 @@ class DamagedEventError(StoreError):
 
     def __init__(self, stream_id: str, seq: int, readable: list[StoredEvent]) -> None:
         super().__init__(f"stream {stream_id!r}: event {seq} is not a JSON object")
+        self.stream_id = stream_id
         self.seq = seq
         self.readable = readable
 

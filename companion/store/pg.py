@@ -10,6 +10,7 @@ unchanged on either backend. Connections are in autocommit mode, as SQLite's are
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -107,11 +108,42 @@ def connect(url: str) -> Database:
     """Open a connection in autocommit mode, with a bounded wait for the server."""
     import psycopg
 
-    # Named, so that a restore can see whether a server is still connected.
+    # Named, so that a restore can see whether a server is still connected, and `companion info`
+    # which servers and supervisors are: ``companion <role> <machine> <pid>``.
     raw = psycopg.connect(
-        url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS, application_name="companion"
+        url,
+        autocommit=True,
+        connect_timeout=CONNECT_TIMEOUT_SECONDS,
+        application_name=application_name(),
     )
     return Database(Connection(raw))
+
+
+ROLE_VARIABLE = "COMPANION_ROLE"  # set by `companion serve` ("server") and the supervisor
+
+
+def application_name() -> str:
+    """How this process names its connections: ``companion server web-1 4242``."""
+    import socket
+
+    role = os.environ.get(ROLE_VARIABLE, "command")
+    return f"companion {role} {socket.gethostname()} {os.getpid()}"[:63]
+
+
+def connected(db: Database) -> list[tuple[str, str, int]]:
+    """The other processes connected to this database: (role, machine, pid), by role."""
+    rows = db.execute(
+        "SELECT application_name FROM pg_stat_activity WHERE datname = current_database()"
+        " AND application_name LIKE 'companion%' AND pid <> pg_backend_pid()"
+    ).fetchall()
+    found = set()
+    for (name,) in rows:
+        parts = str(name).split(" ")
+        if len(parts) == 4 and parts[3].isdigit():
+            found.add((parts[1], parts[2], int(parts[3])))
+        else:  # a version before roles were named: one entry per connection
+            found.add(("server", "?", -len(found)))
+    return sorted(found)
 
 
 def is_error(err: BaseException) -> bool:

@@ -1,12 +1,14 @@
 """How much one chronicle may hold, and how fast its texts may be corrected: one chronicle can't
 grow until it costs the whole server, and every chronicle stays exportable and importable.
 
-The numbers live here and nowhere else; the backup's import limits are worked out from them
-(``backup_bytes``), so a chronicle at its limits always imports again. Settings (each also
+The numbers' defaults live with every other bound (``companion/base/bounds.py``); the backup's
+import limits are worked out here from them (``backup_bytes``, ``backup_values``), so a
+chronicle at its limits always imports again. Settings (each also
 ``COMPANION_<NAME>`` in the environment):
 
 - ``CHRONICLE_MAX_EVENTS`` (10,000): events in one chronicle, corrections and undos included.
-- ``CHRONICLE_MAX_BYTES`` (16 MiB): the stored JSON of its events, in UTF-8 bytes.
+- ``CHRONICLE_MAX_BYTES`` (16 MiB): the stored JSON of its events, in UTF-8 bytes, with its
+  drafts and kept words (``companion.store.drafts``).
 - ``CORRECTIONS_PER_TEXT`` (50): corrections of one text (every earlier version is kept).
 - ``CORRECTIONS_PER_MINUTE`` (30): corrections of one chronicle's texts in any minute.
 
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from companion.base import bounds
 from companion.legacy import RuleError, State
 from companion.legacy.commands import Command, ReviseText
 from companion.legacy.errors import N_
@@ -29,18 +32,27 @@ from companion.store.events import Limits as StreamLimits
 from companion.store.sql import Database
 
 MiB = 1024 * 1024
-DEFAULTS = {
-    "CHRONICLE_MAX_EVENTS": 10_000,
-    "CHRONICLE_MAX_BYTES": 16 * MiB,
-    "CORRECTIONS_PER_TEXT": 50,
-    "CORRECTIONS_PER_MINUTE": 30,
-}
+SETTINGS = (
+    "CHRONICLE_MAX_EVENTS",
+    "CHRONICLE_MAX_BYTES",
+    "CORRECTIONS_PER_TEXT",
+    "CORRECTIONS_PER_MINUTE",
+)
+DEFAULTS = {name: int(bounds.default(name)) for name in SETTINGS}  # written in base/bounds.py
 # What a backup adds to its events' stored JSON: per event at most the indentation of its
 # fields, the ``{"seq": n, "event": ...}`` around it and a withdrawn roll's entry; once, the
 # header and the indentation of the setup and the shuffled piles. Measured at 62 to 145 bytes
 # an event and 3.3 KiB once, and pinned, by tests/test_chronicle_limits.py.
 BACKUP_PER_EVENT = 256
 BACKUP_FIXED = 64 * 1024
+# Keys and values (JSON's own: objects, lists, texts, numbers) a backup holds: per event at
+# most its own, the ``{"seq": n, "event": ...}`` around it and a withdrawn roll's entry; once,
+# the header and the set-up with its prompt pack and shuffled piles. Measured at 14 to 36 an
+# event and 360 to 630 once (eight players, a pack of four prompts a card), and pinned, by
+# tests/test_chronicle_limits.py. An import counts them before it parses anything: the parse of
+# a file of millions of empty objects took a worker's whole CPU for half a minute.
+BACKUP_VALUES_PER_EVENT = 48
+BACKUP_VALUES_FIXED = 4096
 
 
 @dataclass(frozen=True)
@@ -82,6 +94,11 @@ def from_settings(config: Mapping[str, Any] | None = None) -> Limits:
 def backup_bytes(limits: Limits) -> int:
     """The largest backup file of a chronicle within ``limits``: what an import accepts."""
     return limits.nbytes + limits.events * BACKUP_PER_EVENT + BACKUP_FIXED
+
+
+def backup_values(limits: Limits) -> int:
+    """The most keys and values a backup of a chronicle within ``limits`` holds."""
+    return limits.events * BACKUP_VALUES_PER_EVENT + BACKUP_VALUES_FIXED
 
 
 class LimitError(RuleError):

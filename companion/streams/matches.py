@@ -62,6 +62,7 @@ __all__ = [
     "rematch",
 ]
 
+SEAT_NAME_LIMIT = 100  # characters of a seat's name (the lobby's field says as much)
 MAX_BOT_MOVES = 500
 
 
@@ -142,7 +143,7 @@ def check_seats(key: str, seats: list[Seat], mode: str, language: str) -> None:
     for seat in seats:
         if seat.bot is not None and seat.bot not in game.bots():
             raise MatchSetupError(N_("Choose a bot level for every bot seat."))
-        if not seat.name.strip() or len(seat.name) > 100:
+        if not seat.name.strip() or len(seat.name) > SEAT_NAME_LIMIT:
             raise MatchSetupError(N_("Every seat needs a name of at most 100 characters."))
     if all(seat.bot for seat in seats):
         raise MatchSetupError(N_("At least one seat must be a person."))

@@ -24,6 +24,13 @@ _NONCHARACTERS = "".join(
 FORBIDDEN = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef" + _NONCHARACTERS + "]"
 )
+# The same rule as a JSON Schema (ECMA-262) pattern, for the OpenAPI document: a whole text of
+# allowed characters. Lone surrogates are no characters a validator's regex may name (a JSON
+# text decoded as Unicode cannot hold one), and ECMA-262 classes without the u flag see UTF-16
+# code units: those, and the noncharacters beyond the first plane, the server refuses alone.
+TEXT_PATTERN = (
+    "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F\\uFDD0-\\uFDEF\\uFFFE\\uFFFF]*$"
+)
 REFUSED = N_(
     "The text holds a character that cannot be kept (U+%(point)s, an invisible control"
     " character or a code point that is not text) at character %(position)d. Remove it and"

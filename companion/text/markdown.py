@@ -1,7 +1,9 @@
 """User text: CommonMark rendered by cmark-gfm, nesting capped, then cleaned by nh3 with an allowlist.
 
 cmark is written in C and takes time linear in the text, whatever the text; raw HTML is omitted
-by cmark's safe mode, so its output has no ``<`` but its own tags. Deeply nested quotes, lists
+by cmark's safe mode, so its output has no ``<`` but its own tags. Japanese ruby and emphasis
+dots (``companion.text.ruby``) are then made from the notation in its text, outside code, and
+nh3 cleans the whole, ruby included. Deeply nested quotes, lists
 and emphasis are flattened below a fixed depth, which keeps the sanitizer and the PDF layout
 (both slow or failing on thousands of levels) bounded.
 """
@@ -17,6 +19,7 @@ import nh3
 from cmarkgfm.cmark import Options
 from markupsafe import Markup
 
+from companion.text import ruby
 from companion.text.bytecache import ByteLRU
 
 ALLOWED_TAGS = {
@@ -40,8 +43,12 @@ ALLOWED_TAGS = {
     "a",
     "sup",
     "sub",
+    "ruby",
+    "rt",
+    "rp",
 }
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}}
+ALLOWED_CLASSES = {"em": {"bouten"}}  # emphasis dots (《《傍点》》), the only class a text makes
 URL_SCHEMES = {"http", "https", "mailto"}
 MAX_NESTING = 8  # quotes and lists inside one another; deeper levels are flattened
 MAX_INLINE_NESTING = 8  # emphasis, strong and strike-through inside one another
@@ -69,6 +76,33 @@ def limit_markers(text: str) -> str:
     """The text with each line's run of quote and list markers cut to MAX_NESTING, so a line
     of ten thousand ``>`` costs what eight do."""
     return _MARKER_CHAIN.sub(lambda m: "".join(_ONE_MARKER.findall(m.group(0))[:MAX_NESTING]), text)
+
+
+_TAG_SPLIT = re.compile(r"(<[^>]*>)")
+
+
+def with_ruby(html: str) -> str:
+    """cmark's HTML with the ruby notation of its text (outside code) made into ruby."""
+    if "《" not in html:
+        return html
+    out: list[str] = []
+    in_code = 0
+    for index, token in enumerate(_TAG_SPLIT.split(html)):
+        if index % 2:
+            if token.startswith("<code"):
+                in_code += 1
+            elif token.startswith("</code"):
+                in_code -= 1
+            out.append(token)
+        elif in_code or "《" not in token:
+            out.append(token)
+        else:
+            out.append(ruby.to_html(html_lib.unescape(token), _escape_text))
+    return "".join(out)
+
+
+def _escape_text(text: str) -> str:
+    return html_lib.escape(text, quote=False)
 
 
 def _deeper_than(html: str, pattern: re.Pattern[str], limit: int) -> bool:
@@ -160,12 +194,13 @@ def is_mostly_markup(text: str) -> bool:
 
 
 def as_written(text: str) -> str:
-    """The text escaped, in paragraphs split at blank lines, lines kept: safe by construction."""
+    """The text escaped, in paragraphs split at blank lines, lines kept, its ruby made: safe by
+    construction (``ruby.to_html`` escapes every character it does not write itself)."""
     text = text.encode("utf-8", "replace").decode("utf-8")
     blocks = [b for b in re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n")) if b.strip()]
     return "".join(
         "<p>"
-        + "<br />\n".join(html_lib.escape(line) for line in block.strip("\n").split("\n"))
+        + "<br />\n".join(ruby.to_html(line) for line in block.strip("\n").split("\n"))
         + "</p>\n"
         for block in blocks
     )
@@ -174,13 +209,14 @@ def as_written(text: str) -> str:
 def _render(text: str) -> Markup:
     if is_mostly_markup(text):
         return Markup(as_written(text))  # noqa: S704 - every character escaped just above
-    html = flatten(_cmark(text))
+    html = with_ruby(flatten(_cmark(text)))
     html = html.replace("<h1>", "<h3>").replace("</h1>", "</h3>")
     html = html.replace("<h2>", "<h4>").replace("</h2>", "</h4>")
     clean = nh3.clean(
         html,
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
+        allowed_classes=ALLOWED_CLASSES,
         url_schemes=URL_SCHEMES,
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,
@@ -191,6 +227,6 @@ def _render(text: str) -> Markup:
 def plain(text: str) -> str:
     """The text with Markdown markup removed, for titles and short previews."""
     if is_mostly_markup(text or ""):
-        return text.strip()
+        return ruby.to_plain(text.strip())
     html = flatten(_cmark(text or ""))
-    return html_lib.unescape(nh3.clean(html, tags=set())).strip()
+    return ruby.to_plain(html_lib.unescape(nh3.clean(html, tags=set())).strip())

@@ -29,16 +29,19 @@ def init_app(app: Flask, csrf: CSRFProtect) -> None:
         render_cache,
         sealed_session,
         security,
+        source,
     )
 
     render_cache.init_app(app)
     ratelimit.init_app(app)
     security.init_app(app, send_back=expired_form.send_back)
     sealed_session.init_app(app)
+    source.init_app(app)
     app.jinja_env.globals["announce"] = narrate.announce
     app.jinja_env.globals["decision_mark"] = narrate.decision_mark
     blueprints = (
         main.bp,
+        source.bp,
         setup_view.bp,
         packs_view.bp,
         chronicle.bp,

@@ -61,7 +61,9 @@
           }
           return;
         }
-        if (r.status === 400) { say(data.error || live.dataset.draftUnsaved); return; }
+        // Refused for good (too long, not this link's turn, the chronicle full): said, not
+        // sent again. Too fast (429) or a server away for a moment: sent again.
+        if (r.status === 400 || r.status === 403) { say(data.error || live.dataset.draftUnsaved); return; }
         say(live.dataset.draftUnsaved);
         retryDraft(field, r.headers.get("Retry-After"));
       });

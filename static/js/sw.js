@@ -1,17 +1,21 @@
-// The companion's service worker. It keeps only the app's own offline page and the few static
-// files that page needs, never a page under a link (every chronicle and table is one) nor any
-// data the server does not also have. When a page cannot be reached it answers with that page;
-// a form that could not be sent comes back on it with a button to send it, never by itself.
+// The companion's service worker. It installs the app's shell once: the files every page is
+// made of, under names that hold their content (css/app.3f9c2a7b1e04.css), and the app's own
+// offline page. Those files are served from its cache first; the screen's font slices a page
+// asks for are kept there as they come. It never keeps a page under a link (every chronicle
+// and table is one) nor any answer but those. The server writes the shell's list and version
+// in below (/sw.js): a new version of any file is a new worker, which installs its own shell
+// and deletes the old one. When a page cannot be reached it answers with the offline page; a
+// form that could not be sent comes back on it with a button to send it, never by itself.
 "use strict";
-const CACHE = "companion-offline-1";
+const VERSION = /*VERSION*/"dev";
+const SHELL_FILES = /*SHELL*/[];
+const CACHE = "companion-shell-" + VERSION;
 const scope = new URL(self.registration.scope);
 const OFFLINE = new URL("offline", scope).href;
-const SHELL = [
-  OFFLINE,
-  new URL("static/css/app.css", scope).href,
-  new URL("static/js/offline.js", scope).href,
-  new URL("static/favicon.svg", scope).href,
-];
+const STATIC = new URL("static/", scope).href;
+const SHELL = [OFFLINE].concat(SHELL_FILES.map(function (path) { return new URL(path, scope).href; }));
+// A name that holds its content's digest never changes: safe to keep for as long as the shell.
+const VERSIONED = /\.[0-9a-f]{12}\.\w+$/;
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
   "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
   "frame-ancestors 'none'; form-action 'self'; worker-src 'self'; manifest-src 'self'";
@@ -37,10 +41,11 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== scope.origin) return;
   if (request.mode === "navigate") {
     event.respondWith(navigate(request));
-  } else if (request.method === "GET" && SHELL.indexOf(url.origin + url.pathname) >= 0) {
-    event.respondWith(shell(request));
+  } else if (request.method === "GET" && url.href.indexOf(STATIC) === 0 && VERSIONED.test(url.pathname)) {
+    event.respondWith(kept(request));
   }
-  // Everything else (live updates, drafts, previews) goes to the network as if no worker ran.
+  // Everything else (pages, live updates, drafts, previews) goes to the network as if no worker
+  // ran.
 });
 
 function navigate(request) {
@@ -48,15 +53,15 @@ function navigate(request) {
   return fetch(request).catch(function () { return offline(request, copy); });
 }
 
-// The offline page's own files: from the network (kept fresh), from the cache when offline.
-function shell(request) {
+// A file named by its content: from the shell's cache, else from the network, kept for next
+// time (only a whole, good answer: a name whose digest is stale is answered "no-cache").
+function kept(request) {
   return caches.open(CACHE).then(function (cache) {
-    return fetch(request).then(function (response) {
-      if (response.ok) cache.put(request, response.clone());
-      return response;
-    }).catch(function () {
-      return cache.match(request, { ignoreVary: true, ignoreSearch: true }).then(function (hit) {
-        return hit || Response.error();
+    return cache.match(request, { ignoreVary: true }).then(function (hit) {
+      return hit || fetch(request).then(function (response) {
+        const lasting = /immutable/.test(response.headers.get("Cache-Control") || "");
+        if (response.ok && response.status === 200 && lasting) cache.put(request, response.clone());
+        return response;
       });
     });
   });
@@ -100,7 +105,7 @@ function resend(html, action, data) {
   return html
     .replace(/class="when-page"/g, 'class="when-page" hidden')
     .replace(/class="when-sent" hidden/g, 'class="when-sent"')
-    .replace('<form method="post" class="resend card-panel" action="" hidden>',
+    .replace('<form method="post" class="resend card-panel" hidden>',
       '<form method="post" class="resend card-panel" action="' + escapeHtml(action) + '">')
     .replace("<!--resend-fields-->", fields + shown)
     .replace('<a class="button" href="">', '<a class="button" href="' + escapeHtml(page) + '">');
@@ -110,6 +115,6 @@ function fallback() {
   return '<!doctype html><html lang="ja"><meta charset="utf-8"><title>オフライン / Offline</title>' +
     '<p class="when-page">オフラインです。 / This device is offline.</p>' +
     '<p class="when-sent" hidden>送っていません。 / Not sent.</p>' +
-    '<form method="post" class="resend card-panel" action="" hidden><!--resend-fields-->' +
+    '<form method="post" class="resend card-panel" hidden><!--resend-fields-->' +
     '<button type="submit">送る / Send</button></form><a class="button" href="">↻</a></html>';
 }

@@ -96,6 +96,16 @@ def job_row(database: Path, job_id: str) -> dict[str, Any]:
     return dict(row)
 
 
+def in_layout(database: Path, job_id: str, seconds: float) -> dict[str, Any]:
+    """The job's row once its worker lays the book out (its first page counted)."""
+    deadline = time.monotonic() + seconds
+    while (row := job_row(database, job_id))["step"] != "layout" or not row["page"]:
+        assert time.monotonic() < deadline, f"the layout never began: {row}"
+        assert row["status"] in ("queued", "running"), row
+        time.sleep(0.05)
+    return row
+
+
 def wait_until_over(server: Server, token: str, job_id: str, seconds: float) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

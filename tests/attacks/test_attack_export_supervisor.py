@@ -16,7 +16,14 @@ import pytest
 from server_client import request
 from waiting import BOOK_ENDS, HANG
 
-from attacks.export_server import ask_book, job_row, start, supervisor_pids, wait_until_over
+from attacks.export_server import (
+    ask_book,
+    in_layout,
+    job_row,
+    start,
+    supervisor_pids,
+    wait_until_over,
+)
 
 pytestmark = pytest.mark.slow  # real servers whose supervisor is killed mid-book
 
@@ -37,11 +44,7 @@ def test_a_book_cut_short_by_a_killed_supervisor_is_made_by_the_next(
     server, lives = start(folder, wrapper=SUBREAPER, COMPANION_EXPORT_WORKERS="1")
     try:
         job_id = ask_book(server, lives.long, "annotated", "a5")
-        deadline = time.monotonic() + HANG
-        while (row := job_row(server.database, job_id))["step"] != "layout" or not row["page"]:
-            assert time.monotonic() < deadline, f"the layout never began: {row}"
-            assert row["status"] in ("queued", "running"), row
-            time.sleep(0.1)
+        row = in_layout(server.database, job_id, HANG)
         worker = row["pid"]
         (victim,) = supervisor_pids(server.database)
         os.kill(victim, signal.SIGKILL)

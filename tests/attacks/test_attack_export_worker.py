@@ -22,6 +22,7 @@ from waiting import BOOK_ENDS, HANG
 from attacks.export_server import (
     Lives,
     ask_book,
+    in_layout,
     job_row,
     start,
     supervisor_pids,
@@ -90,11 +91,7 @@ def test_polling_a_queued_job_never_starts_workers(pool: tuple[Server, Lives]) -
 def test_a_worker_killed_mid_layout_is_noticed(pool: tuple[Server, Lives]) -> None:
     server, lives = pool
     job_id = ask_book(server, lives.long, "annotated", "a5")
-    deadline = time.monotonic() + BOOK_ENDS
-    while (row := job_row(server.database, job_id))["step"] != "layout" or not row["page"]:
-        assert time.monotonic() < deadline, f"the layout never began: {row}"
-        assert row["status"] in ("queued", "running"), row
-        time.sleep(0.1)
+    row = in_layout(server.database, job_id, BOOK_ENDS)
     victim = row["pid"]
     assert victim in worker_pids(server.database)
     os.kill(victim, signal.SIGKILL)

@@ -5,11 +5,14 @@ endpoint names, never paths with links."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 
 import pytest
 import requests
 from server_client import SETUP, Server, request
+
+from attacks.probe import answered, during
 
 SECRET = "scrape-secret-for-tests"
 
@@ -79,3 +82,31 @@ def test_every_worker_counts_into_each_scrape_by_route_never_by_path(measured: S
     assert value(text, "companion_db_query_seconds_count", statement="select") > 0
     assert 'companion_export_jobs{status="queued"} 0.0' in text
     assert "companion_live_watchers" in text
+
+
+def _series(text: str) -> int:
+    return sum(line.startswith("companion_requests_total{") for line in text.splitlines())
+
+
+def test_invented_methods_add_no_series_to_the_scrape(measured: Server) -> None:
+    """gunicorn passes on any method of capital letters; each one counted under its own label
+    would be a series every scrape carries for ever. They are all counted as "other"."""
+    invented = ["Q" + "".join(chr(65 + (n // 26**k) % 26) for k in range(3)) for n in range(240)]
+    before = scrape(measured)
+
+    def attack(under_way: threading.Event) -> list[int]:
+        statuses = []
+        for n, method in enumerate(invented):
+            statuses.append(request(measured.port, method, "/healthz")[0])
+            if n == 40:
+                under_way.set()
+        return statuses
+
+    statuses = during(attack, lambda: answered(measured.port), probes=3)
+    assert len(statuses) == len(invented) and 200 not in statuses
+    after = scrape(measured)
+    grown = _series(after) - _series(before)
+    assert grown <= 3, f"{grown} new series for {len(invented)} invented methods"
+    assert value(after, "companion_requests_total", method="other") >= len(invented)
+    assert not any(f'method="{method}"' in after for method in invented)
+    assert len(after) < len(before) + 2048

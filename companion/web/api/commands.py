@@ -78,7 +78,11 @@ def create_chronicle() -> Reply:
     created = chronicles.create(get_db(), setup)
     cap = resolve(get_db(), created.host_token)
     assert cap is not None
-    return jsonify(_created_json(created, cap)), 201
+    answer = jsonify(_created_json(created, cap))
+    # The new state's address by the chronicle's public id, never a token: a response header
+    # may be logged (by a proxy), and the id opens nothing without `Authorization: Bearer`.
+    answer.headers["Location"] = url_for("api.state", token=created.id, _external=True)
+    return answer, 201
 
 
 def _created_json(created: chronicles.Created, cap: Capability) -> dict[str, Any]:

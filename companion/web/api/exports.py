@@ -79,7 +79,7 @@ def _request_books(
         raise ApiError(
             400, "bad-export", _("This kind of book cannot be made of this chronicle.")
         ) from None
-    if {"vertical", "booklet-vertical"} & set(layouts) and vertical_book.chromium_path() is None:
+    if {"vertical", "booklet-vertical"} & set(layouts) and not vertical_book.ready():
         raise ApiError(400, "chromium-missing", export_view.chromium_missing())
     try:
         requested = jobs.request_books(

@@ -132,6 +132,13 @@ def open_link(segment: str) -> tuple[Capability, chronicles.Chronicle]:
     return cap, chronicle
 
 
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or an exponent: a whole one (``923.0``, ``1e2``) is the
+    integer it equals, as JSON Schema's "integer" (and so the OpenAPI document) counts it."""
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) < 2**63 else value
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object: 415 for another media type, 400 for anything but an object."""
     if not request.is_json:
@@ -141,7 +148,7 @@ def json_body() -> dict[str, Any]:
             _("Send the body as JSON, with Content-Type: application/json."),
         )
     try:
-        data = json_input.loads(request.get_data(cache=True))
+        data = json_input.loads(request.get_data(cache=True), parse_float=_number)
     except json_input.JsonInputError as err:
         raise ApiError(400, "bad-json", rule_message(err)) from None
     except ValueError:  # not JSON, or not UTF-8

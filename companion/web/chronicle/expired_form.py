@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import re
 
-from flask import flash, make_response, redirect, render_template, request, session, url_for
+from flask import flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from companion.store import drafts, held_forms
+from companion.store import drafts
 from companion.store.capabilities import TOKEN_PATTERN, resolve
 from companion.store.db import get_db
 from companion.streams import chronicles
 from companion.text import input_text
-from companion.web.shell import streams
+from companion.web.shell import ratelimit, streams
 
 TURN_FORM = re.compile(rf"/c/({TOKEN_PATTERN})/(turn|epilogue)")
 SENT_BACK = {"/new": "setup.new_form", "/games/": "tables.lobby"}
@@ -64,10 +64,8 @@ def _keep_words() -> None:
         else:
             chronicle = chronicles.load(get_db(), cap.stream_id)
             keep_refused(chronicle, cap, form, streams.posted_version(form))
-    elif request.path == "/new":
-        from companion.web.chronicle.setup_form import read_form
-        from companion.web.chronicle.setup_view import HELD
+    elif request.path == "/new" and ratelimit.count_refusal():
+        from companion.web.chronicle.setup_form import keepable, read_form
+        from companion.web.chronicle.setup_view import hold_form
 
-        values = read_form(form).values
-        held = held_forms.hold(get_db(), HELD, {"values": values, "errors": {}})
-        session["held"] = {**session.get("held", {}), HELD: held}
+        hold_form({"values": keepable(read_form(form).values), "errors": {}})

@@ -203,17 +203,23 @@ def _layouts(
             check(chronicle.state, layout, paper_key)
     except EditionError:
         raise BookRefusedError(_("This kind of book cannot be made of this chronicle.")) from None
-    if vertical and fmt == "pdf" and vertical_book.chromium_path() is None:
+    if vertical and fmt == "pdf" and not vertical_book.ready():
         raise BookRefusedError(chromium_missing())
     return layouts
 
 
 def chromium_missing() -> str:
     """Why the vertical PDF cannot be made here, and the command that would make it possible."""
+    if vertical_book.playwright_installed():
+        return _(
+            "The vertical PDF is printed by Chromium, which is not installed on this server."
+            " The host can install it with: %(command)s",
+            command=INSTALL_COMMAND,
+        )
     return _(
-        "The vertical PDF is printed by Chromium, which is not installed on this server."
-        " The host can install it with: %(command)s",
-        command=INSTALL_COMMAND,
+        "The vertical PDF is printed by Chromium through Playwright, which are not both"
+        " installed with this server. The host can install them with: %(command)s",
+        command=vertical_book.install_command(),
     )
 
 
@@ -325,12 +331,16 @@ def _message(job: jobs.Job, status: str) -> str:
     if status == "done":
         return _("Ready.")
     if job.reason == jobs.TIME_LIMIT:
-        return _(
+        stopped = _(
             "The book took longer than %(seconds)d seconds and was stopped. Ask for it again"
             " when the server is less busy, or try the story edition; if it fails again, the"
             " host can raise EXPORT_TIME_LIMIT.",
             seconds=_stopped_after(job),
         )
+        if not job.page:
+            return stopped
+        # How far it got tells the host whether a little more time or much more would do.
+        return _("%(stopped)s It had laid out %(page)d pages.", stopped=stopped, page=job.page)
     if job.reason == jobs.WORKER_LOST:
         return _("The book could not be made: its maker stopped twice. Tell the host.")
     if job.reason == jobs.DISK_FULL:
@@ -357,8 +367,8 @@ def _template_helpers() -> dict[str, Any]:
     return {
         "export_jobs_for": export_jobs_for,
         "may_back_up": may_back_up,
-        "chromium_installed": lambda: vertical_book.chromium_path() is not None,
-        "chromium_install_command": INSTALL_COMMAND,
+        "chromium_installed": vertical_book.ready,
+        "chromium_install_command": vertical_book.install_command(),
         "paper_thicknesses": THICKNESSES,
         "default_thickness": DEFAULT_THICKNESS_MM,
     }

@@ -37,13 +37,18 @@ def _allow_whole_backups(endpoint: str | None, values: dict[str, Any] | None) ->
 @import_bp.post("/import")
 @ratelimit.limited_like_creation
 def upload() -> Response:
-    """Create a new chronicle from a JSON backup, then open it as its host."""
+    """Create a new chronicle from a JSON backup, then open it as its host.
+
+    A client whose imports were refused too often lately is refused before its file is read:
+    each refusal may have cost a parse."""
+    ratelimit.refusals_left()
     upload = request.files.get("backup")
     if upload is None or not upload.filename:
         return _refuse_import(_("Choose a backup file (.json) to import."))
     try:
         created = import_backup(get_db(), upload.read(import_limits()[0] + 1))
     except BackupError as err:
+        ratelimit.count_refusal()
         return _refuse_import(backup_message(err))
     url = url_for("chronicle.play", token=created.host_token)
     remember(url)

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, flash, redirect, request, url_for
+from flask_babel import format_number
 from flask_babel import gettext as _
 
+from companion.base.limits import TEXT_LIMIT
 from companion.legacy import RuleError, State
 from companion.legacy.commands import ReviseText
 from companion.legacy.model import Text, TurningPoint
@@ -56,6 +58,18 @@ def holder(cap: Capability) -> str:
 def author(cap: Capability) -> str:
     """The author recorded beside the drafts this link types."""
     return drafts.author(actor_of(cap.role, cap.seat), holder(cap))
+
+
+def too_long_message() -> str:
+    """Why a text over the limit was refused, and what of it is kept (its start, to shorten)."""
+    n = format_number(TEXT_LIMIT)
+    return str(
+        _(
+            "A text may hold at most %(n)s characters: its first %(n)s are kept here."
+            " Shorten it and send it again.",
+            n=n,
+        )
+    )
 
 
 def words_of(form: Mapping[str, str]) -> dict[str, str]:

@@ -29,7 +29,7 @@ from companion.store import drafts
 from companion.store.capabilities import Capability
 from companion.store.db import get_db
 from companion.store.events import StaleVersionError
-from companion.streams import chronicles
+from companion.streams import chronicle_limits, chronicles
 from companion.text.markdown import render_markdown
 from companion.web.chronicle.kept_words import (
     STEP_FIELDS,
@@ -39,6 +39,7 @@ from companion.web.chronicle.kept_words import (
     keep_late_draft,
     keep_refused,
     sent,
+    too_long_message,
     typed_again,
     writable,
 )
@@ -47,7 +48,7 @@ from companion.web.chronicle.opening import acting_seat, open_chronicle
 from companion.web.chronicle.turn_form import TEXT_FIELDS, FormError, commands_for, draft_allowed
 from companion.web.chronicle.undo_view import undo_offer, undo_seat
 from companion.web.chronicle.writing import writing_now
-from companion.web.shell import polls, streams
+from companion.web.shell import polls, ratelimit, streams
 from companion.web.shell.access import capability_for, remember, require_write
 from companion.web.shell.preview_limit import preview_allowed
 from companion.web.shell.text_errors import rule_message
@@ -162,7 +163,7 @@ def events(token: str) -> Response:
     """The version answer, pushed to open pages each time it changes (server-sent events)."""
     cap = capability_for(token, chronicles.KIND)
     part = streams.live_part(LIVE_PARTS, token=token)
-    return live.respond(cap.stream_id, "chronicle.version", part, token=token)
+    return live.respond(cap.stream_id, "chronicle.version", part, link=cap.token_hash, token=token)
 
 
 @bp.post("/turn")
@@ -174,11 +175,7 @@ def turn(token: str) -> streams.Refusal:
     seen = streams.posted_version(form)
     too_long = [name for name in TEXT_FIELDS if len(form.get(name, "")) > TEXT_LIMIT]
     if too_long:
-        message = _(
-            "A text may hold at most %(n)s characters; shorten it and try again. Your text is kept.",
-            n=format_number(TEXT_LIMIT),
-        )
-        return _refuse(token, cap, chronicle, message, 400, seen)
+        return _refuse(token, cap, chronicle, too_long_message(), 400, seen)
     if seen != chronicle.version:
         return _stale(token, cap, chronicle, seen)
     try:
@@ -264,6 +261,9 @@ def save_draft(token: str) -> Response:
     lost: it becomes this link's kept words, offered beside the story."""
     cap, chronicle = open_chronicle(token)
     require_write(cap)
+    if not ratelimit.drafts_left(cap.token_hash):  # typing saves a few a second at most
+        message = _("Too many drafts at once; this one is sent again in a moment.")
+        return jsonify(error=message, code="drafts-too-fast"), 429  # type: ignore[return-value]
     name, text = request.form.get("field", ""), request.form.get("text", "")
     if not draft_allowed(name, text, TEXT_LIMIT):
         return jsonify(error=_("This draft cannot be kept."), code="bad-draft"), 400  # type: ignore[return-value]
@@ -271,8 +271,14 @@ def save_draft(token: str) -> Response:
     turn_sent = streams.posted_number(request.form, "turn")
     # A fault while saving raises (503 with Retry-After): "saved" is only ever said of a commit.
     if turn_sent in (-1, state.turn_no) and writable(state, name):
+        if not cap.may_act_for(state.seat):  # the turn's texts are its player's (or the host's)
+            message = _("Only %(name)s, or the host, writes this turn's texts.", name=state.player)
+            return jsonify(error=message, code="not-your-turn"), 403  # type: ignore[return-value]
         private = not state.setup.show_writing
-        drafts.save(db, chronicle.id, state.turn_no, name, text, by=author(cap), private=private)
+        if not drafts.save(
+            db, chronicle.id, state.turn_no, name, text, by=author(cap), private=private
+        ):
+            return jsonify(error=full_message(), code="chronicle-full"), 400  # type: ignore[return-value]
         typed_again(chronicle, cap, name)
         kept = False
     else:
@@ -280,6 +286,18 @@ def save_draft(token: str) -> Response:
         kept = True
     signature = drafts.signature(db, chronicle.id)
     return jsonify(saved=True, kept=kept, version=chronicle.version, drafts=signature)
+
+
+def full_message() -> str:
+    """Why a draft is not kept: the chronicle's texts and drafts fill its budget."""
+    megabytes = max(1, chronicle_limits.from_settings().nbytes // chronicle_limits.MiB)
+    return str(
+        _(
+            "This chronicle is full: its texts and drafts may take at most %(megabytes)s MB."
+            " Your text stays here, not saved.",
+            megabytes=format_number(megabytes),
+        )
+    )
 
 
 @bp.post("/preview")

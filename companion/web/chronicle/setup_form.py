@@ -77,6 +77,28 @@ def read_form(form: Mapping[str, str]) -> SetupForm:
     return SetupForm(values)
 
 
+CHOICE_LIMIT = 64  # characters of a choice the page offers (a language, a mode, a pack's name)
+
+
+def keepable(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The form's values as a refused form is kept: each text cut to its own limit (a page
+    never sends more; what a script sent beyond it is not kept)."""
+    kept = dict(values)
+    for name in ("language", "mode", "pack"):
+        kept[name] = str(values[name])[:CHOICE_LIMIT]
+    for name in ("pioneer", "people"):
+        kept[name] = values[name][:NAME_LIMIT]
+    for name in ("concept", "lines", "veils"):
+        kept[name] = values[name][:TEXT_LIMIT]
+    kept["players"] = [name[:NAME_LIMIT] for name in values["players"]]
+    for kind in KINDS:
+        kept[kind] = [
+            {"name": row["name"][:NAME_LIMIT], "description": row["description"][:TEXT_LIMIT]}
+            for row in values[kind]
+        ]
+    return kept
+
+
 def _last(form: Mapping[str, str], name: str, default: str) -> str:
     """The last value sent under ``name`` (a hidden field then a tick box), else ``default``."""
     getlist = getattr(form, "getlist", None)

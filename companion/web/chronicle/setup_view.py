@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import (
     Blueprint,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -15,6 +18,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from companion.base import bounds
 from companion.legacy import RuleError
 from companion.packs.format import Pack
 from companion.packs.registry import list_packs
@@ -22,7 +26,13 @@ from companion.store import held_forms
 from companion.store.db import get_db
 from companion.streams import chronicles
 from companion.web.chronicle.packs_view import pack_store
-from companion.web.chronicle.setup_form import SetupForm, blank_form, check_form, read_form
+from companion.web.chronicle.setup_form import (
+    SetupForm,
+    blank_form,
+    check_form,
+    keepable,
+    read_form,
+)
 from companion.web.shell import ratelimit
 from companion.web.shell.access import remember
 from companion.web.shell.streams import SEE_OTHER
@@ -81,9 +91,18 @@ def create() -> Response:
                 "success",
             )
             return redirect(url_for("chronicle.links.links", token=created.host_token, new=1))
-    held = held_forms.hold(get_db(), HELD, {"values": sheet.values, "errors": sheet.errors})
-    session["held"] = {**session.get("held", {}), HELD: held}
+    ratelimit.refusals_left()  # 429 for a client refused too often: nothing more is kept
+    ratelimit.count_refusal()
+    hold_form({"values": keepable(sheet.values), "errors": sheet.errors})
     return redirect(url_for("setup.new_form", _anchor="setup-errors"), SEE_OTHER)
+
+
+def hold_form(data: dict[str, Any]) -> None:
+    """Keep a refused set-up form for this browser, in place of the one it kept before."""
+    before = session.get("held", {})
+    limit = bounds.whole(current_app.config, "HELD_FORM_BYTES")
+    held = held_forms.hold(get_db(), HELD, data, limit, replaces=before.get(HELD))
+    session["held"] = {**before, HELD: held}
 
 
 def _let_go() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import format_number
 
 from companion.base.limits import TEXT_LIMIT
 from companion.export import jobs
@@ -23,7 +22,7 @@ from companion.text.bidi import isolate
 from companion.text.story import life_timeline, story_chapters, timeline_rounds
 from companion.text.terms import stage_name
 from companion.text.wording import gettext as _
-from companion.web.chronicle.kept_words import holder
+from companion.web.chronicle.kept_words import holder, too_long_message
 from companion.web.chronicle.narrate import actor_of, describe_since
 from companion.web.chronicle.opening import acting_seat, open_chronicle
 from companion.web.shell import streams
@@ -109,7 +108,7 @@ def revise(token: str) -> streams.Refusal:
     back = url_for("story.text", token=token, seq=found.seq, field=found.field)
     if len(typed) > TEXT_LIMIT:
         _keep(chronicle, cap, name, typed)
-        return streams.refuse(_too_long(), 400, back)
+        return streams.refuse(too_long_message(), 400, back)
     if streams.is_stale(form, chronicle.version):
         _keep(chronicle, cap, name, typed)
         return _stale(chronicle, streams.posted_version(form), back)
@@ -142,13 +141,6 @@ def _execute(
     except StaleVersionError:
         return _stale(chronicles.load(get_db(), chronicle.id), chronicle.version, back)
     return None
-
-
-def _too_long() -> str:
-    return _(
-        "A text may hold at most %(n)s characters; shorten it and try again. Your text is kept.",
-        n=format_number(TEXT_LIMIT),
-    )
 
 
 def _stale(chronicle: chronicles.Chronicle, seen: int, back: str) -> streams.Refusal:
@@ -218,7 +210,7 @@ def epilogue(token: str) -> streams.Refusal:
     text = form.get("epilogue", "")
     if len(text) > TEXT_LIMIT:
         _keep(chronicle, cap, "epilogue", text)
-        return streams.refuse(_too_long(), 400, back)
+        return streams.refuse(too_long_message(), 400, back)
     if streams.is_stale(form, chronicle.version):
         _keep(chronicle, cap, "epilogue", text)
         return _stale(chronicle, streams.posted_version(form), back)

@@ -8,6 +8,7 @@ import sqlite3
 import threading
 import time
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -91,6 +92,8 @@ def manifest() -> Response:
             "Write a whole life, one turning point at a time, with friends at one table."
         ),
         "lang": str(get_locale()),
+        # One app whatever page it was installed from, and whatever language it speaks.
+        "id": url_for("main.index"),
         "start_url": url_for("main.index"),
         "scope": url_for("main.index"),
         "display": "standalone",
@@ -104,6 +107,15 @@ def manifest() -> Response:
                 "purpose": "any",
             }
             for size in (192, 512)
+        ]
+        + [
+            {
+                # The mark inside the safe circle, on a full square: the phone cuts its own shape.
+                "src": url_for("static", filename="icons/maskable-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            }
         ],
     }
     response = current_app.response_class(
@@ -113,14 +125,48 @@ def manifest() -> Response:
     return response
 
 
+# The app's shell, which the service worker installs once and serves from its cache: the files
+# every page is made of (the screen's font slices are kept as pages ask for them, not all at
+# once: a phone downloads only the characters it shows).
+SHELL = (
+    "css/app.css",
+    "fonts/screen/faces.css",
+    "css/traitors-flame.css",
+    "css/age-of-summoners.css",
+    "js/site.js",
+    "js/keep.js",
+    "js/live.js",
+    "js/play.js",
+    "js/links.js",
+    "js/exports.js",
+    "js/offline.js",
+    "favicon.svg",
+    "icons/icon-192.png",
+)
+
+
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker, served from the site's root so that it may answer for every page
-    with the app's own offline page. Checked for a new version at every visit (no-cache)."""
-    response = current_app.send_static_file("js/sw.js")
+    with the app's own offline page, with the versioned shell it installs written in. Checked
+    for a new version at every visit (no-cache, with an ETag)."""
+    from companion.web.shell.static_files import digest_of
+
+    root = request.script_root + "/"
+    digests = current_app.extensions["companion.static_digests"]
+    files = [
+        url_for("static", filename=name).removeprefix(root)
+        for name in SHELL
+        if digests.of(name) is not None
+    ]
+    listed = json.dumps(files)
+    version = digest_of(listed.encode())
+    source = Path(str(current_app.static_folder), "js", "sw.js").read_text("utf-8")
+    body = source.replace('/*VERSION*/"dev"', json.dumps(version)).replace("/*SHELL*/[]", listed)
+    response = current_app.response_class(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
-    response.headers["Content-Type"] = "text/javascript; charset=utf-8"
-    return response
+    response.set_etag(version + digest_of(body.encode()))
+    return response.make_conditional(request)
 
 
 @bp.get("/offline")
@@ -158,14 +204,27 @@ HEALTH_WAIT_MS = 1000  # a database that cannot take a write within this long is
 # A database found writable is not asked again for this long (``HEALTH_PROBE_SECONDS``): a
 # monitor or a proxy asking many times a second must not take the write lock each time.
 HEALTH_PROBE_SECONDS = 1.0
+# The trial write: a row as big as a few pages, so a file that cannot grow refuses it at once.
+PROBE_BYTES = 16 * 1024
+
+
+@bp.get("/readyz")
+def readyz() -> tuple[Response, int]:
+    """For the reverse proxy: 200 when the database takes a write, else 503; nothing else.
+
+    The export worker, the exports folder and the queue are ``/healthz``'s: a proxy that took
+    the site down when only the book worker is unwell would turn a late book into an outage."""
+    writable = database_writable()
+    body = {"status": "ready" if writable else "unavailable", "database_writable": writable}
+    return jsonify(body), 200 if writable else 503
 
 
 @bp.get("/healthz")
 def healthz() -> tuple[Response, int]:
-    """For the reverse proxy and monitoring: 200 when the database takes writes and the export
-    worker's heartbeat is fresh, else 503; also the benchmarks' hello-world baseline."""
+    """For monitoring: 200 when the database takes writes and the export worker's heartbeat is
+    fresh, else 503; also the benchmarks' hello-world baseline."""
     export_worker, worker_ok, more = health(current_app.config)
-    writable = _database_writable()
+    writable = database_writable()
     healthy = worker_ok and writable
     body = {
         "status": "ok" if healthy else "unavailable",
@@ -185,7 +244,7 @@ class _Probe:
         self.writable_at: float | None = None
 
 
-def _database_writable() -> bool:
+def database_writable() -> bool:
     """Whether the database takes writes: found so within ``HEALTH_PROBE_SECONDS``, or now.
 
     Only a success is remembered: a database that could not take a write is asked again at the
@@ -204,28 +263,48 @@ def _database_writable() -> bool:
     return writable
 
 
+# A row of ``held_forms`` that no form ever has (their ids are random hex), written and rolled
+# back: starting a write transaction succeeds on a file made read-only under an open connection,
+# or on one that is full, while every real write is refused.
+_PROBE_ROW = (
+    "INSERT INTO held_forms (id, kind, data, created) VALUES ('readiness-probe', 'probe', ?, '')"
+)
+
+
 def _try_write() -> bool:
-    """Whether a write transaction can start now (the file, its folder and its lock allow it)."""
+    """Whether the database takes a real write now (made, then rolled back: nothing is kept)."""
     from companion.store.db import BUSY_TIMEOUT_MS, get_db, unavailable
 
     db = get_db()
+    payload = "x" * PROBE_BYTES
     if getattr(db, "dialect", "sqlite") == "postgresql":
-        try:  # a primary, reachable, that answers within the wait (57014: it did not)
+        try:  # a primary, reachable, that takes a write within the wait (57014: it did not)
             db.execute(f"SET statement_timeout = {HEALTH_WAIT_MS}")
-            row = db.execute("SELECT pg_is_in_recovery()").fetchone()
+            db.conn.execute("BEGIN")
+            try:
+                db.execute(_PROBE_ROW, [payload])
+            finally:
+                db.conn.rollback()
         except Exception as err:
-            if not unavailable(err) and getattr(err, "sqlstate", None) != "57014":
+            if not unavailable(err) and getattr(err, "sqlstate", None) not in (
+                "57014",  # the wait ran out
+                "25006",  # a read-only transaction (a standby, or default_transaction_read_only)
+                "53100",  # the disk is full
+            ):
                 raise
             return False
         finally:
             with contextlib.suppress(Exception):
                 db.execute("SET statement_timeout = 0")
-        return not row[0]
+        return True
     conn = db.conn
     try:
         conn.execute(f"PRAGMA busy_timeout = {HEALTH_WAIT_MS}")
         conn.execute("BEGIN IMMEDIATE")
-        conn.execute("ROLLBACK")
+        try:
+            conn.execute(_PROBE_ROW, [payload])
+        finally:
+            conn.execute("ROLLBACK")
     except sqlite3.Error:
         return False
     finally:

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 
 from companion.base.metrics import enable, exposition
 from companion.store.db import get_db
+from companion.web.shell.server_figures import ServerFigures
 
 
 def _scrape() -> Response:
@@ -18,7 +19,8 @@ def _scrape() -> Response:
         response = Response("A bearer token is needed.\n", 401, mimetype="text/plain")
         response.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
         return response
-    body, kind = exposition(get_db())
+    db = get_db()
+    body, kind = exposition(db, ServerFigures(current_app._get_current_object(), db))  # type: ignore[attr-defined]
     return Response(body, content_type=kind)
 
 

@@ -12,6 +12,10 @@ also ``COMPANION_<NAME>`` in the environment):
 - ``RATELIMIT_GUESS``: unknown or revoked links per client, the same way. Default 60.
 - ``RATELIMIT_EXPORT``: exports asked for (books, Markdown, backups), counted both per client
   and per link (whoever uses it), the same way. Default 60.
+- ``RATELIMIT_REFUSED``: imports and set-up or lobby forms refused, per client, the same way
+  (a refused form is kept for its page; a refused import may have cost a parse). Default 20.
+- ``RATELIMIT_DRAFTS``: drafts saved per link (``limits`` string). Default ``5 per second``;
+  the play page saves a text at most about three times a second as it is typed.
 - ``RATELIMIT_STORAGE_URI``, ``RATELIMIT_STORAGE_OPTIONS`` and ``RATELIMIT_STRATEGY``
   (``moving-window``, ``fixed-window`` or ``sliding-window-counter``): where and how to count.
 
@@ -38,11 +42,11 @@ from limits.storage import storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
 from werkzeug.exceptions import TooManyRequests
 
-from companion.base import logs
+from companion.base import bounds, logs
 
 log = logging.getLogger("companion.web.shell.ratelimit")
 View = TypeVar("View", bound=Callable[..., Any])
-DEFAULTS = {"create": 30, "guess": 60, "export": 60}
+KINDS = ("create", "guess", "export", "refused", "drafts")  # each one RATELIMIT_<KIND>
 
 
 def _enabled() -> bool:
@@ -50,7 +54,10 @@ def _enabled() -> bool:
 
 
 def _item(name: str) -> RateLimitItem:
-    value = current_app.config.get(f"RATELIMIT_{name.upper()}", DEFAULTS[name])
+    return _parsed(bounds.value(current_app.config, f"RATELIMIT_{name.upper()}"))
+
+
+def _parsed(value: Any) -> RateLimitItem:
     return parse(f"{value} per 10 minutes" if isinstance(value, int) else str(value))
 
 
@@ -102,6 +109,34 @@ def count_miss() -> None:
         raise _refuse()
 
 
+def refusals_left() -> None:
+    """Refuse with 429 a client whose imports or forms were refused too often lately: each
+    refusal it had cost a parse or a held form (``count_refusal``)."""
+    if not _enabled():
+        return
+    limiter: RateLimiter = current_app.extensions["companion.limiter"]
+    item, client = _item("refused"), _client()
+    if not limiter.test(item, "refused", client):
+        reset = limiter.get_window_stats(item, "refused", client).reset_time
+        g.retry_after = max(1, math.ceil(reset - time.time()))
+        log.warning(
+            "too many refused forms from %s; refusing %s", request.remote_addr, logs.request_path()
+        )
+        raise _refuse()
+
+
+def count_refusal() -> bool:
+    """Count one refused import or form of this client (``refusals_left`` checks the count);
+    False once it was refused too often lately (what it sent is then not kept)."""
+    return not _enabled() or _hit("refused")
+
+
+def drafts_left(link: str) -> bool:
+    """Count one draft of the link ``link`` (its fingerprint, never the token); False once it
+    saved too many lately (``g.retry_after`` then says when to send again)."""
+    return not _enabled() or _hit("drafts", f"link:{link[:16]}")
+
+
 class ExportsRefusedError(TooManyRequests):
     """Too many exports from one client or one link: a 429 that says so in a sentence."""
 
@@ -149,6 +184,14 @@ def init_app(app: Flask) -> None:
         raise ValueError(
             f"RATELIMIT_STRATEGY must be one of {sorted(STRATEGIES)}, not {strategy!r}"
         )
+    for kind in KINDS:
+        setting = f"RATELIMIT_{kind.upper()}"
+        try:
+            _parsed(bounds.value(app.config, setting))
+        except ValueError as err:
+            raise bounds.BoundSettingError(
+                f"The setting {setting} (COMPANION_{setting}) cannot be read: {err}"
+            ) from None
     storage = storage_from_string(uri, **app.config.get("RATELIMIT_STORAGE_OPTIONS", {}))
     app.extensions["companion.limiter"] = STRATEGIES[strategy](storage)
     app.after_request(_retry_after)

@@ -63,10 +63,62 @@ class SealedSerializer(URLSafeTimedSerializer):
         return value.decode("ascii") if isinstance(value, bytes) else value
 
 
+class ReadSession(SecureCookieSession):
+    """A cookie session that knows whether anything was read from it. (Flask's ``accessed``
+    is set whenever the session is so much as looked at through ``flask.session``, its own
+    ``accessed`` and ``modified`` included, so it cannot tell.)"""
+
+    read = False
+
+    def __getitem__(self, key: str) -> Any:
+        self.read = True
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read = True
+        return super().get(key, default)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.read = True
+        return super().setdefault(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.read = True
+        return super().__contains__(key)
+
+    def __iter__(self) -> Any:
+        self.read = True
+        return super().__iter__()
+
+    def keys(self) -> Any:
+        self.read = True
+        return super().keys()
+
+    def items(self) -> Any:
+        self.read = True
+        return super().items()
+
+    def values(self) -> Any:
+        self.read = True
+        return super().values()
+
+
+# Where a request's environ keeps the session opened for it, so the answer's headers can ask
+# what was done with it without looking at it through ``flask.session``.
+OPENED_KEY = "companion.session"
+
+
+def opened_session(environ: dict[str, Any]) -> ReadSession | None:
+    """The session opened for the request of ``environ``, if one was."""
+    found = environ.get(OPENED_KEY)
+    return found if isinstance(found, ReadSession) else None
+
+
 class SealedSessionInterface(SecureCookieSessionInterface):
     """Flask's cookie session, with the payload encrypted before it is signed."""
 
     salt = "companion-sealed-session"
+    session_class = ReadSession
 
     def __init__(self, opened_bytes: int = OPENED_BYTES) -> None:
         # Deriving the keys costs more than a request's other work: once per secret key.
@@ -84,6 +136,11 @@ class SealedSessionInterface(SecureCookieSessionInterface):
         return self._serializers[secret]
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        session = self._open(app, request)
+        request.environ[OPENED_KEY] = session
+        return session
+
+    def _open(self, app: Flask, request: Request) -> SecureCookieSession | None:
         serializer = self.get_signing_serializer(app)
         if serializer is None:
             return None
@@ -153,8 +210,8 @@ def _unsealed(app: Flask, value: str, max_age: int) -> SecureCookieSession:
     try:
         data = plain.loads(value, max_age=max_age) if plain is not None else {}
     except BadData:
-        return SecureCookieSession()
-    session = SecureCookieSession(data)
+        return ReadSession()
+    session = ReadSession(data)
     session.modified = True
     return session
 

@@ -10,6 +10,7 @@ from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.text import input_text
+from companion.web.shell.sealed_session import opened_session
 from companion.web.shell.streams import refusal_json, wants_json
 from companion.web.shell.text_errors import rule_message
 
@@ -42,8 +43,24 @@ def hardening(config: Mapping[str, Any], private: bool) -> list[tuple[str, str]]
     return headers
 
 
+def private_answer(response: Response) -> bool:
+    """Whether ``response`` belongs to one browser, judged by what its request really did:
+    it is under a link, it sets a cookie, it changed the session, or it read a session the
+    browser sent. (Flask's ``session.accessed`` is set by merely looking at the session, its
+    own ``accessed`` included; an empty session read gives every browser the same answer.)"""
+    if request.path.startswith(CAPABILITY_PATHS) or "Set-Cookie" in response.headers:
+        return True
+    opened = opened_session(request.environ)
+    if opened is None:  # a session interface of another kind: whatever was looked at
+        return bool(session.accessed)
+    if opened.modified:
+        return True
+    cookie = current_app.config.get("SESSION_COOKIE_NAME", "session")
+    return opened.read and cookie in request.cookies
+
+
 def _harden(response: Response) -> Response:
-    private = request.path.startswith(CAPABILITY_PATHS) or session.accessed
+    private = private_answer(response)
     for name, value in hardening(current_app.config, private):
         if name == "Cache-Control":
             response.headers[name] = value

@@ -12,7 +12,7 @@ from flask import jsonify, make_response, render_template, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion.base import logs
+from companion.base import logs, metrics
 from companion.store.db import UNAVAILABLE_CODES, discard_db
 
 log = logging.getLogger("companion.store.db")
@@ -31,6 +31,7 @@ def database_unavailable(err: Exception) -> Response:
     code = getattr(err, "sqlite_errorcode", None)
     kind = UNAVAILABLE_CODES.get(code & 0xFF, "") if isinstance(code, int) else ""
     kind = kind or str(getattr(err, "sqlstate", None) or "")
+    metrics.unavailable(kind)
     log.warning(
         "database unavailable (%s: %s) on %s %s", kind, err, request.method, logs.request_path()
     )

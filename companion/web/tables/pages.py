@@ -8,6 +8,7 @@ from typing import Any
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     g,
     jsonify,
@@ -20,6 +21,7 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from companion import live
+from companion.base import bounds
 from companion.base.languages import DEFAULT
 from companion.cardgames import AnyGame, CardGameRuleError, game_keys, get_game
 from companion.cardgames.marks import N_
@@ -100,9 +102,14 @@ def create() -> Response:
         matches.check_seats(key, seats, mode, language)
         matches.check_options(key, options, len(seats))
     except matches.MatchSetupError as err:
+        ratelimit.refusals_left()  # 429 for a client refused too often: nothing more is kept
+        ratelimit.count_refusal()
         flash(rule_message(err), "error")
-        held = held_forms.hold(get_db(), HELD, form.to_dict(flat=True))
-        session["held"] = {**session.get("held", {}), HELD: held}
+        before = session.get("held", {})
+        limit = bounds.whole(current_app.config, "HELD_FORM_BYTES")
+        kept = table_setup.keepable(form)
+        held = held_forms.hold(get_db(), HELD, kept, limit, replaces=before.get(HELD))
+        session["held"] = {**before, HELD: held}
         return redirect(url_for("tables.lobby"), streams.SEE_OTHER)
     ratelimit.check_creation()
     kept = dict(session.get("held", {}))
@@ -179,7 +186,8 @@ def version(token: str) -> Response:
 @bp.get("/t/<token>/events")
 def events(token: str) -> Response:
     """The version answer, pushed to open pages each time it changes (server-sent events)."""
-    return live.respond(capability_for(token).stream_id, "tables.version", token=token)
+    cap = capability_for(token)
+    return live.respond(cap.stream_id, "tables.version", link=cap.token_hash, token=token)
 
 
 @bp.post("/t/<token>/reveal")

@@ -38,6 +38,35 @@ def seats_from(form: Form, language: str) -> list[matches.Seat]:
     return seats
 
 
+CHOICE_LIMIT = 64  # characters of a choice the lobby offers (a game, a mode, a kind of seat)
+
+
+def keepable(form: Form) -> dict[str, str]:
+    """The lobby's own fields of a refused form, as it is kept to be shown again: a seat's name
+    cut to what a seat's name may be, every other field to a choice's length; any field the
+    lobby does not have is left out."""
+    names = {f"seat-{i}-name" for i in range(SEAT_ROWS)}
+    kept = {}
+    for name, value in form.items():
+        if not isinstance(value, str) or not _lobby_field(name):
+            continue
+        kept[name] = value[: matches.SEAT_NAME_LIMIT if name in names else CHOICE_LIMIT]
+    return kept
+
+
+def _lobby_field(name: str) -> bool:
+    if name in ("game", "mode", "language"):
+        return True
+    if name.startswith("seat-"):
+        row, _, what = name.removeprefix("seat-").partition("-")
+        return what in ("kind", "name") and row.isdigit() and int(row) < SEAT_ROWS
+    if name.startswith("options-"):
+        return name.removeprefix("options-") in game_keys()
+    return any(
+        name == field_name(key, option) for key in game_keys() for option in lobby_options(key)
+    )
+
+
 def bot_levels() -> list[str]:
     """Every bot level the games offer, in the order they name them."""
     return list(dict.fromkeys(level for key in game_keys() for level in get_game(key).bots()))

@@ -21,7 +21,7 @@ from companion.export import (
 )
 from companion.legacy import COMMAND_TYPES, KINDS
 from companion.legacy.setup import MAX_PER_KIND, MAX_PLAYERS, MODES
-from companion.web.api.openapi.parts import BOOL, INT, JSON, STR, nullable, obj, ref
+from companion.web.api.openapi.parts import BOOL, INT, JSON, STR, TEXT_IN, nullable, obj, ref
 
 
 def _hint_schema(hint: Any) -> JSON:
@@ -32,7 +32,7 @@ def _hint_schema(hint: Any) -> JSON:
         return nullable(_hint_schema(inner))
     if origin is tuple:
         return {"type": "array", "items": _hint_schema(typing.get_args(hint)[0])}
-    return {int: INT, str: STR, bool: BOOL}[hint]
+    return {int: INT, str: TEXT_IN, bool: BOOL}[hint]
 
 
 def command_schema(cls: type[Any]) -> JSON:
@@ -52,8 +52,8 @@ def request_schemas() -> JSON:
     keystone = obj(
         {
             "kind": {"enum": list(KINDS)},
-            "name": {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT},
-            "description": {"type": "string", "maxLength": TEXT_LIMIT},
+            "name": {**TEXT_IN, "minLength": 1, "maxLength": NAME_LIMIT},
+            "description": {**TEXT_IN, "maxLength": TEXT_LIMIT},
         },
         ("kind", "name"),
     )
@@ -61,15 +61,15 @@ def request_schemas() -> JSON:
         {
             "pioneer": obj(
                 {
-                    "name": {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT},
-                    "people": {"type": "string", "maxLength": NAME_LIMIT},
-                    "concept": {"type": "string", "maxLength": TEXT_LIMIT},
+                    "name": {**TEXT_IN, "minLength": 1, "maxLength": NAME_LIMIT},
+                    "people": {**TEXT_IN, "maxLength": NAME_LIMIT},
+                    "concept": {**TEXT_IN, "maxLength": TEXT_LIMIT},
                 },
                 ("name",),
             ),
             "players": {
                 "type": "array",
-                "items": {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT},
+                "items": {**TEXT_IN, "minLength": 1, "maxLength": NAME_LIMIT},
                 "minItems": 1,
                 "maxItems": MAX_PLAYERS,
                 "description": "Names in clockwise seating order; the index is the seat.",
@@ -79,22 +79,34 @@ def request_schemas() -> JSON:
                 "type": "array",
                 "items": keystone,
                 "maxItems": len(KINDS) * MAX_PER_KIND,
-                "description": "Default: three placeholder keystones of each kind (rule D1).",
+                # At most MAX_PER_KIND of each kind, as the setup's rule says.
+                "allOf": [
+                    {
+                        "contains": {"properties": {"kind": {"const": kind}}},
+                        "minContains": 0,
+                        "maxContains": MAX_PER_KIND,
+                    }
+                    for kind in KINDS
+                ],
+                "description": (
+                    f"At most {MAX_PER_KIND} of each kind. Default: three placeholder keystones"
+                    " of each kind (rule D1)."
+                ),
             },
             "language": {
                 "enum": sorted(LANGUAGES),
                 "description": "Default: the request's locale.",
             },
             "mode": {"enum": list(MODES), "default": "digital"},
-            "pack": {"type": "string", "default": "standard"},
+            "pack": {**TEXT_IN, "default": "standard"},
             "forgiving_undo": {"type": "boolean", "default": False},
             "show_writing": {
                 "type": "boolean",
                 "default": True,
                 "description": "Whether every device shows the turn's texts as they are typed.",
             },
-            "lines": {"type": "string", "maxLength": TEXT_LIMIT, "default": ""},
-            "veils": {"type": "string", "maxLength": TEXT_LIMIT, "default": ""},
+            "lines": {**TEXT_IN, "maxLength": TEXT_LIMIT, "default": ""},
+            "veils": {**TEXT_IN, "maxLength": TEXT_LIMIT, "default": ""},
         },
         ("pioneer", "players"),
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.text.input_text import TEXT_PATTERN
+
 JSON = dict[str, Any]
 ERROR_CODES = {
     400: "The request is malformed or the rules refuse it; nothing was changed.",
@@ -43,6 +45,8 @@ def obj(properties: JSON, required: tuple[str, ...] | None = None, **extra: Any)
 
 INT = {"type": "integer"}
 STR = {"type": "string"}
+# A text sent in: no character the server refuses (``companion.text.input_text``).
+TEXT_IN = {"type": "string", "pattern": TEXT_PATTERN}
 BOOL = {"type": "boolean"}
 TEXT = nullable(ref("Text"))
 

@@ -33,6 +33,34 @@ def _body(name: str) -> JSON:
     return {"required": True, "content": {"application/json": media}}
 
 
+def _created_links() -> JSON:
+    """What a new chronicle's host token opens: its state, its commands, its story, a book."""
+    host = {"token": "$response.body#/host_token"}
+    return {
+        "GetState": {
+            "operationId": "getState",
+            "parameters": host,
+            "description": "The state, with the legal commands.",
+        },
+        "PostCommands": {
+            "operationId": "postCommands",
+            "parameters": host,
+            "description": "A command at `state.version` (choose it from `state.legal`).",
+        },
+        "GetStory": {"operationId": "getStory", "parameters": host, "description": "The story."},
+        "RequestExport": {
+            "operationId": "requestExport",
+            "parameters": host,
+            "description": "A book or a backup of the chronicle.",
+        },
+        "GetStateAsReader": {
+            "operationId": "getState",
+            "parameters": {"token": "$response.body#/reader_token"},
+            "description": "The state as the reader's link sees it.",
+        },
+    }
+
+
 def paths() -> JSON:
     """Every path of the API with its operations."""
     chronicle = "/api/v1/chronicles/{token}"
@@ -52,7 +80,20 @@ def paths() -> JSON:
                 "summary": "Start a chronicle; returns its host and reader tokens (shown once).",
                 "requestBody": _body("CreateChronicle"),
                 "responses": {
-                    "201": json_response(ref("Created"), "The chronicle has begun."),
+                    "201": {
+                        **json_response(ref("Created"), "The chronicle has begun."),
+                        "headers": {
+                            "Location": {
+                                "description": (
+                                    "The new chronicle's state, addressed by its id: send the"
+                                    " host token as `Authorization: Bearer` to read it."
+                                ),
+                                "required": True,
+                                "schema": {"type": "string", "format": "uri"},
+                            }
+                        },
+                        "links": _created_links(),
+                    },
                     **error_responses(400, 413, 415, 429),
                 },
             }
@@ -128,9 +169,25 @@ def paths() -> JSON:
                     "200": json_response(
                         {"oneOf": [ref("ExportFile"), ref("ExportJob")]}, "Made at once."
                     ),
-                    "202": json_response(
-                        ref("ExportJob"), "The book is being made: poll status_url."
-                    ),
+                    "202": {
+                        **json_response(
+                            ref("ExportJob"), "The book is being made: poll status_url."
+                        ),
+                        "links": {
+                            name: {
+                                "operationId": operation,
+                                "parameters": {
+                                    "token": "$request.path.token",
+                                    "job": "$response.body#/id",
+                                },
+                                "description": description,
+                            }
+                            for name, operation, description in (
+                                ("GetExport", "getExport", "The job's progress."),
+                                ("GetExportFile", "getExportFile", "The book, once made."),
+                            )
+                        },
+                    },
                     **error_responses(400, 404, 413, 415, 429),
                 },
             }
