@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import time
@@ -151,6 +152,14 @@ def _match(args: tuple[str, str, int]) -> bool:
     return bots[final_result(s)["winner"]] == first
 
 
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate of ``wins`` in ``games``."""
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
 def strength(first: str, second: str, matches: int, workers: int) -> float:
     """Share of heads-up matches ``first`` wins against ``second``, seats alternating."""
     jobs = [(first, second, 10_000 + i) for i in range(matches)]
@@ -203,7 +212,9 @@ def main() -> None:
     if not args.skip_strength:
         hr = strength("heuristic", "random", args.matches, args.workers)
         sh = strength("search", "heuristic", args.matches, args.workers)
-        print(f"heads-up: heuristic beats random {hr:.1%}; search beats heuristic {sh:.1%} "
+        (hl, hh), (sl, shh) = (wilson(round(r * args.matches), args.matches) for r in (hr, sh))
+        print(f"heads-up: heuristic beats random {hr:.1%} (95% interval {hl:.1%}-{hh:.1%}); "
+              f"search beats heuristic {sh:.1%} (95% interval {sl:.1%}-{shh:.1%}) "
               f"({args.matches} matches each, seats swapped)")  # fmt: skip
 
 

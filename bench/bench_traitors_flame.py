@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import time
@@ -55,19 +56,19 @@ def child(games: int, seed: int) -> None:
 
 
 def api_playouts(games: int, seed: int) -> float:
-    """Random-bot matches per second through ``legal_actions`` and ``apply``."""
-    start = time.perf_counter()
+    """Random-bot matches per CPU second through ``legal_actions`` and ``apply``."""
+    start = time.process_time()
     for g in range(games):
         st = GAME.new(2 + g % 5, seed + g, {})
         rng = random.Random(seed + g)
         while st["result"] is None:
             seat = st["night"]
             st = GAME.apply(st, seat, rng.choice(GAME.legal_actions(st, seat)))
-    return games / (time.perf_counter() - start)
+    return games / (time.process_time() - start)
 
 
 def search_times(moves: int, seed: int) -> list[float]:
-    """Seconds per search move with a real choice, in heuristic play with 2 to 6 players."""
+    """CPU seconds per search move with a real choice, in heuristic play with 2 to 6 players."""
     rng = random.Random(seed)
     times: list[float] = []
     while len(times) < moves:
@@ -83,14 +84,23 @@ def search_times(moves: int, seed: int) -> list[float]:
         legal = engine.legal_actions(st, seat)
         if len(legal) < 3:
             continue  # forced moves return at once; time the real decisions
-        start = time.perf_counter()
+        start = time.process_time()  # CPU seconds: other load on the machine does not count
         search_bot(view(st, seat), legal, rng)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return times
 
 
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate of ``wins`` in ``games``."""
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
 def search_vs_heuristic(games: int, seed: int) -> float:
-    """Heads-up win rate of search against heuristic, seats swapped every match."""
+    """Heads-up win rate of search against heuristic, seats swapped every match (the search
+    bot takes the first seat in even matches, the second in odd ones; seeds ``seed..``)."""
     wins = 0
     for g in range(games):
         st = engine.new(2, seed + g, {"max_rounds": 100})
@@ -134,21 +144,27 @@ def main() -> None:
         f"(median of {args.repeats} x {args.games}; wall min {min(wall):.0f}, max {max(wall):.0f})"
     )
     api = [api_playouts(args.games // 5, 7 + r) for r in range(args.repeats)]
-    print(f"random playouts (apply): {statistics.median(api):6.0f} games/s wall clock")
+    print(f"random playouts (apply): {statistics.median(api):6.0f} games per CPU second")
     times = search_times(args.moves, 3)
     print(
-        f"search bot per move:     median {statistics.median(times):.3f} s, "
+        f"search bot per move:     median {statistics.median(times):.3f} CPU s, "
         f"max {max(times):.3f} s over {len(times)} decisions (2-6 players)"
     )
     if args.strength:
         report = simulate(args.strength, 2, "heuristic,random", seed=1)
+        rate = report["win_rate_by_bot"]["heuristic"]
+        low, high = wilson(round(rate * args.strength), args.strength)
         print(
-            f"heuristic vs random:     {report['win_rate_by_bot']['heuristic']:.1%} "
-            f"over {args.strength} heads-up matches, seats swapped"
+            f"heuristic vs random:     {rate:.1%} over {args.strength} heads-up matches, "
+            f"seats swapped (95% interval {low:.1%}-{high:.1%})"
         )
     if args.search_games:
         rate = search_vs_heuristic(args.search_games, 1)
-        print(f"search vs heuristic:     {rate:.1%} over {args.search_games} heads-up matches")
+        low, high = wilson(round(rate * args.search_games), args.search_games)
+        print(
+            f"search vs heuristic:     {rate:.1%} over {args.search_games} heads-up matches, "
+            f"seats swapped (95% interval {low:.1%}-{high:.1%})"
+        )
 
 
 if __name__ == "__main__":

@@ -27,6 +27,14 @@ def do(s: State, seat: int, **action: Any) -> State:
     return GAME.apply(s, seat, action)
 
 
+def use_asked(s: State, use: bool = True) -> State:
+    """Answer every ability that asks, in the order asked: use each (all its copies) or not."""
+    while s["await"] is not None and s["await"]["phase"] == "optional":
+        seat, kind = s["await"]["seat"], s["await"]["kinds"][0]
+        s = do(s, seat, type="optional", kind=kind, use=use)
+    return s
+
+
 def card_of(s: State, seat: int, kind: str, zone: str = "hand") -> str:
     return next(c for c in s["seats"][seat][zone] if kind_of_card()[c] == kind)
 

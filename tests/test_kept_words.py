@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from play_helpers import chronicle, create, faces
+from play_helpers import chronicle, create, faces, post_turn
 
 from companion.store import capabilities
 from companion.store.db import connect
@@ -242,3 +242,71 @@ def test_putting_words_in_at_an_old_version_keeps_them(app: Flask, how: str) -> 
     page = shown(phone, seat)
     assert flashed(page) and kept_boxes(page)["answer"] == "直した答え"  # as edited
     assert chronicle(app, token).state.check.answer.value == "ホストの答え"  # type: ignore[union-attr]
+
+
+def test_after_a_sacrifice_clash_and_a_failed_reroll_the_next_form_starts_empty(
+    client: FlaskClient, app: Flask
+) -> None:
+    """「再判定が何度失敗しても、プレイヤーは何度も追加の〈輝礎〉を犠牲にして判定を続けられます。」
+    Each sacrifice is its own choice, with its own answers to 「なぜこの犠牲が必要だったのか？」 and
+    「その犠牲はどのような顛末を迎えたのか？」. Two devices press "sacrifice" at once with the same
+    words and faces (they typed into the same drafts); one is recorded, its reroll fails, and the
+    next sacrifice form must not come back filled with what was just recorded: pressing again
+    would record it twice."""
+    token = create(client, mode="table")
+    post_turn(client, app, token, action="draw", card="2H")
+    state = chronicle(app, token).state
+    words = {"prompt": "0", "answer": "A.", "stakes_success": "S.", "stakes_failure": "F."}
+    post_turn(client, app, token, action="roll", **words, **faces(state.dice, False))
+    state = chronicle(app, token).state
+    assert state.step == "failure"
+    version = str(chronicle(app, token).version)
+    keystone = re.search(
+        r'name="keystone" value="([^"]+)"', client.get(f"/c/{token}/").get_data(as_text=True)
+    )
+    assert keystone is not None
+    press = {"version": version, "action": "sacrifice", "keystone": keystone.group(1),
+             "why": "The boat for the map.", "outcome": "The coast, charted.",
+             **faces(state.dice, False)}  # fmt: skip
+    other = app.test_client()
+    assert client.post(f"/c/{token}/turn", data=press).status_code == 302
+    assert other.post(f"/c/{token}/turn", data=press).status_code == 303  # someone moved first
+    assert chronicle(app, token).state.step == "failure"  # the reroll failed
+    page = other.get(f"/c/{token}/").get_data(as_text=True)
+    assert "The boat for the map." not in page.split('id="why"')[1].split("</textarea>")[0]
+    assert 'name="keystone"' not in page or "checked" not in page.split('name="keystone"')[1][:200]
+    assert re.search(r'name="face-0"[^>]*value="1"', page) is None
+
+
+def test_kept_words_name_their_turning_point_and_fold_away_once_it_is_past(app: Flask) -> None:
+    """The "your words, not yet in the story" panel says which turning point its words were
+    written for; two turning points later they fold into one line, kept until used or let go."""
+    host, token, phone, seat = devices(app)
+    seen = drawn(app, host, token)
+    post(host, token, seen, action="roll", prompt="0", **HOST_WORDS, **faces(4, True))
+    post(phone, seat, seen, action="roll", prompt="1", **SEAT_WORDS, **faces(4, True))
+    page = shown(phone, seat)
+    panel = page.split('id="kept"')[1].split("</section>")[0]
+    named = re.findall(r'class="hint kept-point">([^<]*)<', panel)
+    assert len(named) == 3 and all("〈転機〉のために書いた言葉" in n for n in named), named
+    assert all("ラウンド 1・ターン 1" in n for n in named)
+    assert "kept-older" not in panel and kept_boxes(page) == SEAT_WORDS
+    for _ in range(2):  # two more turning points, played to their end
+        state = chronicle(app, token).state
+        if state.step == "success":
+            post(host, token, chronicle(app, token).version, action="narrate", narration="先へ。")
+        elif state.step == "mark":
+            post(host, token, chronicle(app, token).version, action="mark", mark_name="灯")
+        drawn_card = chronicle(app, token).state.pile_cards(chronicle(app, token).state.pile)[0]
+        post(host, token, chronicle(app, token).version, action="draw", card=drawn_card)
+        words = {
+            "prompt": "0",
+            "answer": "次。",
+            "stakes_success": "成。",
+            "stakes_failure": "否。",
+        }
+        post(host, token, chronicle(app, token).version, action="roll", **words, **faces(4, True))
+    page = shown(phone, seat)
+    panel = page.split('id="kept"')[1].split("</section>")[0]
+    assert '<details class="kept-older">' in panel and kept_boxes(page) == SEAT_WORDS
+    assert "以前の〈転機〉の文章が3件" in panel

@@ -113,3 +113,35 @@ def test_a_backup_recorded_before_words_were_set_aside_still_imports() -> None:
     with pytest.raises(BackupError) as refused:
         verified_state(forged)
     assert refused.value.code == "mismatch"
+
+
+def test_x_card_words_leave_the_drafts_once_the_api_writes_the_texts_again(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Through the JSON API, the words an X-card gave back as drafts are gone once the answer
+    and the stakes are written afresh and the dice rolled: no later page offers them again."""
+    token = client.post("/api/v1/chronicles", json=_api_setup()).get_json()["host_token"]
+    url = f"/api/v1/chronicles/{token}/commands"
+    commands = [
+        {"type": "draw-card", "card": "3H"},
+        {"type": "choose-prompt", "index": 1},
+        {"type": "answer-prompt", "answer": "Written for the second prompt."},
+        {"type": "declare-stakes", "success": "Q2 holds.", "failure": "Q2 breaks."},
+    ]
+    state = client.post(url, json={"version": 1, "commands": commands}).get_json()
+    veil = {"version": state["version"], "command": {"type": "veil-prompt", "index": 1}}
+    state = client.post(url, json=veil).get_json()
+    assert _drafts(app, token) == {
+        "answer": "Written for the second prompt.",
+        "stakes_success": "Q2 holds.",
+        "stakes_failure": "Q2 breaks.",
+    }
+    again = [
+        {"type": "choose-prompt", "index": 0},
+        {"type": "answer-prompt", "answer": "Written for the first prompt."},
+        {"type": "declare-stakes", "success": "Q1 holds.", "failure": "Q1 breaks."},
+        {"type": "roll-dice", "faces": [6, 1, 1, 1]},
+    ]
+    state = client.post(url, json={"version": state["version"], "commands": again}).get_json()
+    assert state["step"] in ("success", "mark")
+    assert _drafts(app, token) == {}

@@ -116,6 +116,11 @@ def test_a_solo_writer_goes_straight_to_the_table(client: FlaskClient, app: Flas
     token = response.headers["Location"].split("/")[2]
     assert f'href="/c/{token}/links"' in table  # one click away
     assert "New read-only link" in page(client, f"/c/{token}/links")  # shown there, once
+    # A life of one player: no "(oldest)", no "started the round" beside the only name.
+    order = table.split('class="seat-order"')[1].split("</ol>")[0]
+    assert "(oldest)" not in order and "started the round" not in order
+    group = page(client, f"/c/{create(client)}/?lang=en").split('class="seat-order"')[1]
+    assert "(oldest)" in group.split("</ol>")[0]  # among several, it is said
 
 
 def _solo() -> dict[str, str]:

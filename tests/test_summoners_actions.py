@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from summoners_helpers import State, card_of, do, kinds, printed_start
+from summoners_helpers import State, card_of, do, kinds, printed_start, use_asked
 
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.cards import kind_of_card
@@ -66,6 +66,8 @@ def test_conquest_triggers_stack_per_copy() -> None:
     s = at_command(start(), "ankou", "leprechaun", spirits=["barghest", "barghest"])
     s["seats"][1]["vp"] = 2
     s = do(s, 0, type="act", action="conquest", victim=1)
+    assert s["await"] == {"seat": 0, "phase": "optional", "kinds": ["barghest"], "copies": [2]}
+    s = use_asked(s)
     axes = 2 * kinds_table()["barghest"]["icons"].count("axe")
     bonus = 2 * kinds_table()["barghest"]["ability"]["effects"][0]["vp"]
     assert s["seats"][1]["vp"] == 1
@@ -168,6 +170,7 @@ def test_a_gain_that_would_pass_ten_faith_does_not_happen(before: int, after: in
     s = do(s, 0, type="summon", card=card_of(s, 0, "vodyanoy"))
     while s["await"]["phase"] == "pay":
         s = do(s, 0, **GAME.legal_actions(s, 0)[0])
+    s = use_asked(s)
     assert s["seats"][0]["faith"] == after
     (ability,) = [e for e in s["events"] if e["type"] == "ability" and e["kind"] == "vodyanoy"]
     assert ability["faith"] == after - before
@@ -175,7 +178,7 @@ def test_a_gain_that_would_pass_ten_faith_does_not_happen(before: int, after: in
 
 def test_copies_gain_faith_one_by_one_so_only_the_gain_past_ten_is_void() -> None:
     s = at_command(start(), "selkie", "amabie", spirits=["amabie", "amabie"], faith=9)
-    s = do(s, 0, type="act", action="pilgrimage", choice="vp")
+    s = use_asked(do(s, 0, type="act", action="pilgrimage", choice="vp"))
     assert s["seats"][0]["faith"] == 10  # 9 + 1, and the second copy's +1 would make 11
     assert s["seats"][0]["vp"] == 9 + 2  # the VP of both copies still come
 
@@ -228,7 +231,7 @@ def test_inquisition_equal_faith_spirit() -> None:
     arrange(s, 1, faith=5)
     arrange(s, 2, faith=4)
     s = at_command(s, "selkie", "kasha", faith=4, hand=[], spirits=["kasha"])
-    s = do(s, 0, type="act", action="inquisition")
+    s = use_asked(do(s, 0, type="act", action="inquisition"))
     assert s["await"] == {"seat": 2, "phase": "give", "to": 0}
 
 

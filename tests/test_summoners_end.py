@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from summoners_helpers import State, card_of, do, kinds, printed_start
+from summoners_helpers import State, card_of, do, kinds, printed_start, use_asked
 
 from companion.cardgames.summoners import GAME
 from companion.cardgames.summoners.abilities import end_game_points
@@ -102,8 +102,8 @@ def test_declaration_needs_30_vp_or_10_spirits_and_is_optional() -> None:
     arrange(s, 2, spirits=["ankou"] * 4 + ["redcap"] * 4 + ["kelpie", "selkie"])
     arrange(s, 2, hand=["kelpie"], mana=["selkie"])
     s = do(s, 2, type="play", card=card_of(s, 2, "kelpie"))
-    s = do(s, 2, type="act", action="pilgrimage", choice="vp")
-    s = do(s, 2, type="keep", card=s["turn"]["drawn"][0])
+    s = use_asked(do(s, 2, type="act", action="pilgrimage", choice="vp"))
+    s = use_asked(do(s, 2, type="keep", card=s["turn"]["drawn"][0]))
     assert GAME.legal_actions(s, 2) == [{"type": "declare"}, {"type": "pass"}]
 
 

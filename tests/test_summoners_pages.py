@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import os
 import random
 import re
@@ -16,6 +17,7 @@ from flask.testing import FlaskClient
 from summoners_helpers import speaking
 from table_helpers import act, buttons, load, page, play_through_pages, sheet
 from table_helpers import new_table as new_game_table
+from werkzeug.datastructures import MultiDict
 
 from companion.cardgames.summoners import GAME, cards
 from companion.cardgames.summoners.cards import ACTIONS, kind_of_card, kinds, number_of_action
@@ -380,6 +382,9 @@ def test_labels_on_the_page_are_words_not_json(client: FlaskClient, app: Flask) 
             break
         client.post(f"/t/{token}/reveal", data={"seat": "0"})
         text = page(client, f"/t/{token}/")
+        if "batch-form" in text:  # boxes to tick (a discard-down): one legal move will do
+            act(client, token, match, match.game.legal_actions(match.state, 0)[0])
+            continue
         texts, actions = button_texts(text), buttons(text)
         assert len(texts) == len(actions) > 0
         for words, action in zip(texts, actions, strict=True):
@@ -560,7 +565,7 @@ def test_no_page_shows_another_seats_hidden_cards(
     assert stones and {"play", "main", "keep", "give"} <= phases  # stones and a given card
 
 
-SEED = int(os.environ.get("SUMMONERS_PAGES_SEED", "1"))
+SEED = int(os.environ.get("SUMMONERS_PAGES_SEED", "2"))
 
 
 # A whole match ------------------------------------------------------------------------------
@@ -664,3 +669,72 @@ def test_the_docs_table_names_a_spirit_in_every_language(monkeypatch: pytest.Mon
     assert (
         "| SU03 | Nightmare ナイトメア Cauchemar | black 1 |" in spirit_list.docs_table_markdown()
     )
+
+
+# Discarding down at once ------------------------------------------------------------------------
+
+
+def _nightmare_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every deal of this game seats Cy (seat 1) first, holding a Nightmare and the black mana
+    to pay for it, and gives Ann (seat 0) nine cards in hand and nine mana."""
+    from companion.cardgames.summoners import game as game_module
+
+    def arranged(players: int, seed: int, options: Any, version: int = 3) -> State:
+        s = new(players, seed, {**options, "start": 1}, version)
+        arrange(s, 1, hand=["nightmare", "ankou"], mana=["ankou", "belial", "barghest",
+                "asmodai", "nuckelavee"])  # fmt: skip
+        arrange(s, 0, hand=["kelpie"] * 4 + ["selkie"] * 4 + ["amabie"],
+                mana=["dryad"] * 4 + ["kodama"] * 4 + ["giant"])  # fmt: skip
+        return s
+
+    monkeypatch.setattr(game_module, "new", arranged)
+
+
+def test_a_seat_ticks_the_cards_to_discard_and_discards_them_at_once(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nightmare in Cy's turn: Ann's page heads her move, not Cy's turn, and offers boxes for
+    her hand and mana; one press discards what she ticked, checked against what she must."""
+    _nightmare_deal(monkeypatch)
+    seats = {"seat-0-kind": "person", "seat-0-name": "Ann", "seat-1-kind": "person",
+             "seat-1-name": "Cy"}  # fmt: skip
+    host = new_table(client, mode="devices", **seats)
+    urls = re.findall(r"<code>https?://[^/]+/t/([^/]+)/</code>", sheet(client, f"/t/{host}/links"))
+    ann, cy = urls[0], urls[1]
+    match = load(app, host)
+    act(client, cy, match, {"type": "play", "card": _card(match.state, 1, "ankou")})
+    match = load(app, host)
+    act(client, cy, match, {"type": "summon", "card": _card(match.state, 1, "nightmare")})
+    match = load(app, host)
+    if match.state["await"]["phase"] == "pay":
+        act(client, cy, match, GAME.legal_actions(match.state, 1)[0])
+        match = load(app, host)
+    act(client, cy, match, {"type": "optional", "kind": "nightmare", "use": True})
+    match = load(app, host)
+    assert match.state["await"] == {"seat": 0, "phase": "trim", "hand": 6, "mana": 7}
+    raw = page(client, f"/t/{ann}/")
+    text = html.unescape(raw)
+    assert '<p class="aos-turn">Your move, in Cy\'s turn</p>' in text
+    assert "From your hand: tick 3 cards" in text and "From your mana" in text
+    boxes = re.findall(r'<input type="checkbox" name="actions" value="([^"]+)"', raw)
+    ticks = [json.loads(html.unescape(b)) for b in boxes]
+    hand = [a for a in ticks if a["zone"] == "hand"]
+    mana = [a for a in ticks if a["zone"] == "mana"]
+    assert len(hand) == 9 and len(mana) == 9 and not buttons(raw)  # boxes, not one-by-one
+
+    def post(actions: list[dict[str, Any]]) -> Any:
+        form = MultiDict([("actions", json.dumps(a)) for a in actions])
+        form.add("version", str(load(app, host).version))
+        form.add("batch", "1")
+        return client.post(f"/t/{ann}/act", data=form)
+
+    before = load(app, host).version
+    refused = post(hand[:2] + mana[:2])
+    assert refused.status_code == 303 and load(app, host).version == before
+    assert "Tick 3, not 2" in html.unescape(client.get(f"/t/{ann}/").get_data(as_text=True))
+    assert post(hand[:3] + mana[:2]).status_code == 302
+    after = load(app, host)
+    assert after.version == before + 5  # five moves, stored together
+    seat = after.state["seats"][0]
+    assert len(seat["hand"]) == 6 and len(seat["mana"]) == 7
+    assert after.state["await"]["seat"] == 1  # Cy's turn goes on

@@ -295,9 +295,20 @@ def test_catch_up_chips_follow_the_lobby(client: FlaskClient, app: Flask, on: bo
     response = client.post("/games/", data=form)
     token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
     match = load(app, token)
-    assert match.options == {"catch_up": on}
+    assert match.options == {"catch_up": on, "always_use": False}  # every box the lobby shows
     events = [e["type"] for e in match.state["events"]]
     assert ("catch-up" in events) == on
+
+
+def test_a_table_may_choose_to_use_every_ability_unasked(client: FlaskClient, app: Flask) -> None:
+    """The lobby offers the printed rules (every ability asks, unticked) or using each at once."""
+    text = page(client, "/games/?lang=en")
+    box = re.search(r'<input type="checkbox" name="option-age-of-summoners-always_use"[^>]*>', text)
+    assert box is not None and "checked" not in box.group(0)
+    form = {**default_form("age-of-summoners"), "option-age-of-summoners-always_use": "1"}
+    response = client.post("/games/", data=form)
+    token = re.search(r"/t/([^/]+)/", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+    assert load(app, token).options["always_use"] is True
 
 
 @pytest.mark.parametrize(

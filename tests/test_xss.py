@@ -25,6 +25,7 @@ OUR_SCRIPTS = {
     "/static/js/play.js",
     "/static/js/links.js",
     "/static/js/site.js",
+    "/static/js/keep.js",
     "/static/js/live.js",
 }
 DANGEROUS_TAGS = {

@@ -107,17 +107,24 @@ class CardGame(Protocol[StateT, ActionT]):
 
     ``engine_version`` names the rules a recorded match replays under: change it whenever a
     rule change would make a stored match replay differently (another deal, another legal
-    action, another score). A match recorded under another version opens read-only.
+    action, another score). ``versions`` lists every version whose rules the engine still
+    plays, so a match recorded under one of them replays, and plays on, under its own rules; a
+    match recorded under any other version opens read-only.
     """
 
     key: str  # the game's name and words are its board's (``companion.web.boards``)
     min_players: int
     max_players: int
     engine_version: int
+    versions: Sequence[int]  # engine_version and every earlier version the engine still plays
     options: Sequence[GameOption]
 
-    def new(self, players: int, seed: int, options: Mapping[str, Any]) -> StateT:
-        """A fresh match; raises CardGameRuleError for a table the rules cannot deal."""
+    def new(
+        self, players: int, seed: int, options: Mapping[str, Any], version: int | None = None
+    ) -> StateT:
+        """A fresh match under the rules of engine ``version`` (None: ``engine_version``);
+        raises CardGameRuleError for a table the rules cannot deal, ValueError for a version
+        not in ``versions``."""
         ...
 
     def legal_actions(self, state: StateT, seat: int) -> list[ActionT]:

@@ -278,6 +278,10 @@ def drop_kept(db: Database, stream_id: str, holder: str, fields: Iterable[str]) 
 # The texts a decision carried, by the form field that typed them: taking the decision back
 # puts them into that field's draft again, so every device sees them in the form.
 UNDONE_TEXTS = {
+    "prompt-chosen": {"question": "question"},
+    "prompt-answered": {"answer": "answer"},
+    "stakes-declared": {"stakes_success": "success", "stakes_failure": "failure"},
+    "epilogue-written": {"epilogue": "epilogue"},
     "success-narrated": {"narration": "narration"},
     "failure-accepted": {"narration": "narration"},
     "mark-built": {
@@ -291,14 +295,28 @@ UNDONE_TEXTS = {
 
 
 def restore_undone(db: Database, stream_id: str, state: Any) -> None:
-    """After an undo, give the current turn back the texts of the decision just taken back."""
+    """After an undo, give the current turn back the texts of the decision just taken back,
+    each as its latest correction left it."""
     newest = next(state.newest_records(), None)
     target = getattr(newest.event, "target_seq", None) if newest else None
     undone = next((r.event for r in state.newest_records() if r.seq == target), None)
     for field, attribute in UNDONE_TEXTS.get(getattr(undone, "kind", ""), {}).items():
-        text = getattr(undone, attribute, "")
+        text = _corrected(state, target, attribute) or getattr(undone, attribute, "")
         if text:
             save(db, stream_id, state.turn_no, field, text)
+    if getattr(undone, "kind", "") == "prompt-chosen":  # the choice too, as the radio holds it
+        index = getattr(undone, "index", None)
+        save(db, stream_id, state.turn_no, "prompt", "own" if index is None else str(index))
+
+
+def _corrected(state: Any, seq: int | None, attribute: str) -> str | None:
+    """The newest correction of the text ``attribute`` of event ``seq``, if it was corrected."""
+    for record in state.newest_records():
+        event = record.event
+        if getattr(event, "kind", "") == "text-revised" and event.target_seq == seq:
+            if event.field == attribute:
+                return str(event.text)
+    return None
 
 
 # The words an X-card set aside with the chosen prompt, by the form field that typed them.
@@ -328,6 +346,20 @@ def restore_set_aside(db: Database, stream_id: str, state: Any, since: int) -> N
             if text and _waits_for(check, field):
                 save(db, stream_id, state.turn_no, field, text)
         clear_turn(db, stream_id, state.turn_no, ["prompt"])
+
+
+def clear_written(db: Database, stream_id: str, state: Any) -> None:
+    """Drop the drafts of the open check's texts that are in the story now (an answer, the
+    stakes): words an X-card gave back as drafts must not outlive the move that wrote the
+    text afresh, whichever client made it (the page clears what its form sent itself)."""
+    check = state.check
+    if check is None:
+        return
+    fields = ("answer", "stakes_success", "stakes_failure")
+    written = {field for field in fields if not _waits_for(check, field)}
+    held = {draft.field for draft in rows_for_turn(db, stream_id, state.turn_no)}
+    if written & held:  # only then: clearing wakes every open page
+        clear_turn(db, stream_id, state.turn_no, sorted(written & held))
 
 
 def _waits_for(check: Any, field: str) -> bool:

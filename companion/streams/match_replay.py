@@ -1,9 +1,10 @@
 """A stored match read back as far as its record replays: the one place that decides whether a
 table can be played, only replayed, or not opened at all.
 
-A match only replays when it was recorded under another engine version (``ENGINE_CHANGED``),
-when the engine now refuses a stored move or option (``REPLAY_FAILED``), or when its record is
-damaged (``DAMAGED``): an event that is not JSON, a move or a deal missing what it needs, a value
+A match recorded under an earlier engine version that the engine still plays (``versions``)
+replays, and plays on, under the rules it was dealt with. A match only replays when it was
+recorded under a version the engine does not play (``ENGINE_CHANGED``), when the engine now
+refuses a stored move or option (``REPLAY_FAILED``), or when its record is damaged (``DAMAGED``): an event that is not JSON, a move or a deal missing what it needs, a value
 of the wrong type. It then shows as far as it replays and takes no moves. Only a match whose
 game or seats cannot be read, or whose seats no deal can seat, cannot be opened at all
 (``UnreadableMatchError``).
@@ -74,7 +75,7 @@ def replay_record(game_events: list[dict[str, Any]], cut: bool = False) -> Repla
         _damage(table)
     if table.guessed and table.problem is None:
         table.problem = DAMAGED  # from the deal: the table itself was set up as it is read
-    if table.problem is None and table.engine_version != game.engine_version:
+    if table.problem is None and table.engine_version not in game.versions:
         table.problem = ENGINE_CHANGED
     return table
 
@@ -160,9 +161,11 @@ def _deal(game: AnyGame, table: Replayed, deal: dict[str, Any]) -> None:
     seed = deal.get("seed") if type(deal.get("seed")) is int else None
     options = deal.get("options") or {}
     table.problem = _deal_problem(game, len(table.seats), seed, options)
+    # an earlier version's deal as it dealt it; another version's as the engine deals now
+    rules = table.engine_version if table.engine_version in game.versions else None
     if table.problem is None and seed is not None:
         try:
-            table.state = game.new(len(table.seats), seed, options)
+            table.state = game.new(len(table.seats), seed, options, rules)
             table.seed, table.options = seed, dict(options)
             return
         except CardGameRuleError:

@@ -5,8 +5,10 @@ seed, options, the engine version), then one ``action`` per move, and ``rematch`
 options, engine version) when the same seats play again. The engine's state is a projection:
 replaying the actions from the seed rebuilds it.
 
-A match recorded under another engine version than the running one, whose moves no longer
-replay (the engine refuses one), or whose record is damaged (an event that is not JSON, a move
+A match recorded under an earlier engine version that the engine still plays replays and plays
+on under that version's rules; a rematch deals under the current ones. A match recorded under a
+version the engine does not play, whose moves no longer replay (the engine refuses one), or
+whose record is damaged (an event that is not JSON, a move
 or a deal missing what it needs, options the game's schema refuses) opens read-only: it shows as
 far as it replays, and takes no moves. Only a match whose seats cannot be read at all cannot be
 opened (``UnreadableMatchError``). Matches recorded before versions were stored count as
@@ -54,6 +56,7 @@ __all__ = [
     "Seat",
     "UnreadableMatchError",
     "act",
+    "act_all",
     "create",
     "load",
     "rematch",
@@ -249,6 +252,14 @@ def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: 
 
     Raises CardGameRuleError (nothing stored) or StaleVersionError when someone moved first.
     """
+    return act_all(db, match, seat, [action], version)
+
+
+def act_all(
+    db: Database, match: Match, seat: int, actions: list[dict[str, Any]], version: int
+) -> Match:
+    """Apply several actions of one seat in order (a batch: every card it ticked to discard),
+    each validated by the engine as it comes, and append them together or not at all."""
     if match.read_only is not None:
         raise MatchReadOnlyError()
     if version != match.version:
@@ -257,8 +268,11 @@ def act(db: Database, match: Match, seat: int, action: dict[str, Any], version: 
         raise CardGameRuleError(
             "bot-seat", N_("%(name)s is played by a bot."), name=match.seats[seat].name
         )
-    state = match.game.apply(match.state, seat, action)
-    new_version = store.append(db, match.id, match.version, [_action_event(seat, action)])
+    state = match.state
+    for action in actions:
+        state = match.game.apply(state, seat, action)
+    events = [_action_event(seat, action) for action in actions]
+    new_version = store.append(db, match.id, match.version, events)
     return run_bots(db, _moved(match, state, new_version))
 
 
@@ -335,8 +349,10 @@ def _moved(match: Match, state: GameState, version: int) -> Match:
 def state_at(match: Match, step: int) -> GameState:
     """The current match's state after its first ``step`` moves (for step-by-step replays)."""
     game = match.game
-    # The seed and options the shown state was dealt with (a read-only match's may be none).
-    state: GameState = game.new(len(match.seats), match.seed, match.options)
+    # The seed, options and rules the shown state was dealt with (a read-only match's may be
+    # none).
+    rules = match.engine_version if match.engine_version in game.versions else None
+    state: GameState = game.new(len(match.seats), match.seed, match.options, rules)
     for seat, action in game.log(match.state)[:step]:
         state = game.apply(state, seat, action)
     return state

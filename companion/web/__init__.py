@@ -38,6 +38,7 @@ def init_app(app: Flask, csrf: CSRFProtect) -> None:
     sealed_session.init_app(app)
     source.init_app(app)
     app.jinja_env.globals["announce"] = narrate.announce
+    app.jinja_env.globals["decision_mark"] = narrate.decision_mark
     blueprints = (
         main.bp,
         source.bp,

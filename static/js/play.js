@@ -4,7 +4,11 @@
   "use strict";
   const live = document.getElementById("live");
   if (!live) return;
-  const dirty = new Map(); // field name -> value the viewer typed but has not sent
+  const dirty = new Map(); // text field name -> value the viewer typed but has not sent
+  // Every other control the viewer set (a keystone's radio, a die's face, a box ticked, a
+  // list's choice), by its place: its form, its name (and value for a box) and its rank among
+  // its like; a radio group by its form and name, holding the value chosen.
+  const touched = new Map();
   let version = Number(live.dataset.version);
   let knownDrafts = null; // the drafts' signature last seen: it changes as anyone types
   let busy = false;
@@ -75,6 +79,7 @@
   }
   live.addEventListener("input", function (event) {
     const field = event.target;
+    if (field.name && isChoice(field)) touch(field);
     if (!field.name || !(field.matches("textarea, input[type=text]"))) return;
     lastInput = Date.now();
     dirty.set(field.name, field.value);
@@ -87,6 +92,7 @@
   // The prompt chosen is a draft too: a reload, another device or a refused form keeps it.
   live.addEventListener("change", function (event) {
     const field = event.target;
+    if (field.name && isChoice(field)) touch(field);
     if (field.name && field.matches("select")) { dirty.set(field.name, field.value); return; }
     if (!field.name || !field.matches("input[type=radio][data-draft]") || !field.checked) return;
     dirty.set(field.name, field.value);
@@ -100,6 +106,7 @@
   live.addEventListener("submit", function (event) {
     if (event.defaultPrevented) return; // not sent (offline): what was typed stays
     dirty.clear();
+    touched.clear();
     try { sessionStorage.setItem(movedKey, "1"); } catch (e) { /* private mode */ }
   });
   function focusTurn() {
@@ -161,6 +168,33 @@
     const action = form && form.querySelector("button[name=action]");
     return action ? action.value : "";
   }
+  // A control the viewer sets other than by typing words: its setting is kept by place.
+  function isChoice(el) {
+    return el.matches("select, input") && !el.matches("input[type=text], input[type=hidden], input[type=submit], input[type=button]");
+  }
+  function controlKey(el, root) {
+    const form = formAction(el);
+    if (el.type === "radio") return "radio|" + form + "|" + el.name;
+    const box = el.type === "checkbox";
+    const like = Array.from(root.querySelectorAll("[name]")).filter(function (other) {
+      return other.name === el.name && other.type === el.type && formAction(other) === form &&
+        (!box || other.value === el.value);
+    });
+    return el.type + "|" + form + "|" + el.name + (box ? "|" + el.value : "") + "|" + like.indexOf(el);
+  }
+  function touch(el) {
+    touched.set(controlKey(el, live), { value: el.value, checked: el.checked, keep: el.hasAttribute("data-keep") });
+  }
+  function settle(root) {
+    root.querySelectorAll("select, input").forEach(function (el) {
+      if (!el.name || !isChoice(el)) return;
+      const set = touched.get(controlKey(el, root));
+      if (!set) return;
+      if (el.type === "radio") el.checked = set.value === el.value;
+      else if (el.type === "checkbox") el.checked = set.checked;
+      else el.value = set.value;
+    });
+  }
   function focusKey() {
     const el = document.activeElement;
     if (!el || el === document.body || !live.contains(el)) return null;
@@ -203,6 +237,18 @@
     const openedSteps = openSteps();
     const template = document.createElement("template");
     template.innerHTML = html;
+    // Someone decided what the forms were for (a move, an undo): they start afresh. Typed words
+    // are not lost: every draft is on the server, and one that came too late is kept beside the
+    // story. Words kept on this device (data-keep) and the field the viewer is in stay.
+    const before = live.querySelector(".table-layout");
+    const after = template.content.querySelector(".table-layout");
+    if (before && after && before.dataset.decision !== after.dataset.decision) {
+      touched.forEach(function (set, key) { if (!set.keep) touched.delete(key); });
+      const keepers = new Set(Array.from(live.querySelectorAll("[data-keep]"), function (el) { return el.name; }));
+      if (document.activeElement && live.contains(document.activeElement)) keepers.add(document.activeElement.name);
+      Array.from(dirty.keys()).forEach(function (name) { if (!keepers.has(name)) dirty.delete(name); });
+    }
+    settle(template.content);
     reopenSteps(template.content, openedSteps, null);
     // The field the viewer is in keeps what it holds, typed or not: words another device typed
     // meanwhile never land under the viewer's caret (they show once the viewer leaves the field).

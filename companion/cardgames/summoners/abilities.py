@@ -1,12 +1,14 @@
 """The ability interpreter: hooks (when an ability acts) and effects (what it does), from data.
 
-Using an ability is optional (4.9). An ability marked ``optional`` in the data, exactly those
-that move cards (``cards.MOVES_CARDS``), asks its owner to use it or not; the others only add VP
-or faith or take VP from rivals, so declining them could never help and they apply at once.
-Copies of one kind resolve together as one step (the Leprechaun ruling), their faith one copy at
-a time (so the cap of 4.4 takes no more than it must); different kinds resolve in card-code
-order, the automatic ones first. When one event triggers several asked abilities of a seat, one
-ask lists them all and the seat chooses which to resolve first (4.9, D18).
+Using an ability is optional (section 10, 「能力を使用するかどうかは、任意です。ただし、弱く使うこと
+…は出来ません。」): every ability that acts by itself when something happens asks its owner to use
+it or not (the kinds ``versions.Rules.asked`` names: all of them since engine version 3, unless
+the table chose to use every ability unasked). Copies of one kind are asked together and may be
+used all, some or none (each copy is an ability of its own, 「能力は累積します」); those used
+resolve as one step (the Leprechaun ruling), their faith one copy at a time, so the cap of 4.4
+voids only the gains that would pass 10. When one event triggers several abilities of a seat,
+one ask lists them all and the seat chooses which to use or decline first (「能力の処理が重なった
+時は任意の順番…で解決して構いません」, D18); abilities not asked resolve first, in card-code order.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .cards import (
 )
 from .lineup import Lineup, group, icon_counts, reach_amounts, warded
 from .records import EventFields
-from .state import State, Step, gain_faith, push, seats_from
+from .state import State, Step, gain_faith, push, rules, seats_from
 
 _KIND = kind_of_card()
 _NUMBER = number_of_card()
@@ -100,7 +102,9 @@ def take_vp(s: State, taker: int, victim: int | None, amount: int) -> int:
 
 
 def resolve(s: State, seat: int, kind: str, effects: list[Effect], times: int) -> None:
-    """Apply one kind's effects ``times`` over as a single step; deck draws become steps."""
+    """Apply one kind's effects ``times`` over as a single step; deck draws become steps.
+
+    Faith is gained one copy at a time, so the cap of 4.4 voids only the gains past 10."""
     p = s["seats"][seat]
     done: EventFields = {}
     steps: list[Step] = []
@@ -110,7 +114,7 @@ def resolve(s: State, seat: int, kind: str, effects: list[Effect], times: int) -
             if name == "vp":
                 p["vp"] += value * times
                 done["vp"] = done.get("vp", 0) + value * times
-            elif name == "faith":  # copy by copy: each gain that would pass 10 is void (4.4)
+            elif name == "faith":
                 done["faith"] = sum(gain_faith(s, seat, value) for _ in range(times))
             elif name == "draw":
                 done["draw"] = value * times
@@ -197,18 +201,20 @@ _NONE: frozenset[str] = frozenset()
 
 
 def _schedule(s: State, seat: int, triggered: list[tuple[str, int]]) -> None:
-    """Push the triggered (kind, copies): automatic ones as resolve steps in card-code order,
-    then one ask for the optional ones."""
-    asked = [(k, n) for k, n in triggered if _SPECS[k]["ability"].get("optional")]
+    """Push the triggered (kind, copies): the ones not asked as resolve steps in card-code
+    order, then one ask for the others."""
+    if not triggered:
+        return
+    ask = rules(s).asked
+    asked = [(k, n) for k, n in triggered if k in ask]
     steps: list[Step] = [
         {"step": "resolve", "seat": seat, "kind": k, "times": n}
         for k, n in triggered
-        if not _SPECS[k]["ability"].get("optional")
+        if k not in ask
     ]
     if asked:
         steps.append(ask_step(seat, asked))
-    if steps:
-        push(s, *steps)
+    push(s, *steps)
 
 
 def ask_step(seat: int, asked: list[tuple[str, int]]) -> Step:
@@ -222,12 +228,12 @@ def ask_step(seat: int, asked: list[tuple[str, int]]) -> Step:
 
 
 def summon_triggers(s: State, seat: int, card: str) -> None:
-    """The summoned spirit's own "when summoned" ability (optional ones ask first)."""
+    """The summoned spirit's own "when summoned" ability (asked first when the rules ask it)."""
     kind = _KIND[card]
     ability = _SPECS[kind]["ability"]
     if ability["hook"] != "on-summon":
         return
-    if ability.get("optional"):
+    if kind in rules(s).asked:
         push(s, ask_step(seat, [(kind, 1)]))
     else:
         resolve(s, seat, kind, ability["effects"], 1)
@@ -238,10 +244,8 @@ def assist_triggers(s: State, seat: int, assisted: str) -> None:
     grouped = group(s, seat, "on-assist")
     if not grouped:
         return
-    for kind, times in grouped:
-        ability = _SPECS[kind]["ability"]
-        if _NUMBER[assisted] >= ability["min_number"]:
-            resolve(s, seat, kind, ability["effects"], times)
+    number = _NUMBER[assisted]
+    _schedule(s, seat, [(k, n) for k, n in grouped if number >= _SPECS[k]["ability"]["min_number"]])
 
 
 def end_of_turn_triggers(s: State, seat: int) -> None:

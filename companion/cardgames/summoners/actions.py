@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypedDict
 
 from .abilities import (
     ask_step,
@@ -37,6 +36,7 @@ from .state import (
     gain_faith,
     push,
     right_of,
+    rules,
     seats_from,
 )
 
@@ -44,7 +44,10 @@ _KIND = kind_of_card()
 _NUMBER = number_of_card()
 _COLOUR = colour_of_card()
 _SPECS = kinds()
-_HOOK = {card: _SPECS[kind]["ability"]["hook"] for card, kind in _KIND.items()}
+_HOOK_OF_KIND = {kind: spec["ability"]["hook"] for kind, spec in _SPECS.items()}
+_HOOK = {card: _HOOK_OF_KIND[kind] for card, kind in _KIND.items()}
+# the kind whose ability has players of equal faith give at an inquisition (Kasha)
+_EQUAL_KIND = next(k for k, hook in _HOOK_OF_KIND.items() if hook == "inquisition-equal")
 
 
 def _play(s: State, seat: int, a: Action, ctx: Await) -> None:
@@ -160,28 +163,6 @@ def inquisition_draw(s: State) -> int:
     return 2 if s["players"] == 4 else 3
 
 
-class Gains(TypedDict):
-    """What the seat's actions would give now, as the buttons describe them."""
-
-    conquest: int  # VP for axes and swords, before the steal
-    research: int  # VP for stones
-    pilgrimage: int  # VP for faith
-    inquisition: int  # cards drawn
-    givers: list[int]  # who would give a card, in turn order
-
-
-def action_prospects(s: State, seat: int) -> Gains:
-    """What the seat's actions would give now, as the buttons describe them."""
-    p = s["seats"][seat]
-    return {
-        "conquest": conquest_gain(s, seat),
-        "research": len(p["stones"]),
-        "pilgrimage": p["faith"],
-        "inquisition": inquisition_draw(s),
-        "givers": inquisition_givers(s, seat),
-    }
-
-
 def _conquest(s: State, seat: int, a: Action) -> None:
     gain = conquest_gain(s, seat)
     s["seats"][seat]["vp"] += gain
@@ -232,10 +213,13 @@ def _festival(s: State, seat: int, a: Action) -> None:
     )
 
 
-def inquisition_givers(s: State, seat: int) -> list[int]:
-    """Players who must give a card, in turn order from the active player's left (D8)."""
+def inquisition_givers(s: State, seat: int, equal: bool | None = None) -> list[int]:
+    """Players who must give a card, in turn order from the active player's left (D8).
+
+    ``equal``: whether players of equal faith give too (Kasha's ability used; None: whenever
+    the seat has a Kasha in play)."""
     faith = s["seats"][seat]["faith"]
-    equal_too = any(_HOOK[c] == "inquisition-equal" for c in s["seats"][seat]["spirits"])
+    equal_too = _kashas(s, seat) > 0 if equal is None else equal
     givers = []
     for other in seats_from(s, seat)[1:]:
         theirs = s["seats"][other]["faith"]
@@ -246,12 +230,25 @@ def inquisition_givers(s: State, seat: int) -> list[int]:
     return givers
 
 
+def _kashas(s: State, seat: int) -> int:
+    """The seat's spirits whose ability has players of equal faith give at its inquisition."""
+    return sum(1 for c in s["seats"][seat]["spirits"] if _HOOK[c] == "inquisition-equal")
+
+
 def _inquisition(s: State, seat: int, a: Action) -> None:
-    n = inquisition_draw(s)
-    gives: list[Step] = [
-        {"step": "give", "seat": g, "to": seat} for g in inquisition_givers(s, seat)
-    ]
-    push(s, {"step": "deal", "seat": seat, "n": n, "to": "hand"}, *gives)
+    draw: Step = {"step": "deal", "seat": seat, "n": inquisition_draw(s), "to": "hand"}
+    kashas = _kashas(s, seat)
+    if kashas and _EQUAL_KIND in rules(s).asked:
+        if inquisition_givers(s, seat, True) != inquisition_givers(s, seat, False):
+            # asked when the givers are due, after the draw; they follow the answer
+            push(s, draw, ask_step(seat, [(_EQUAL_KIND, kashas)]))
+            return
+    push(s, draw, *give_steps(s, seat, None))
+
+
+def give_steps(s: State, seat: int, equal: bool | None) -> list[Step]:
+    """An inquisition's gives to ``seat``, one step per giver in turn order."""
+    return [{"step": "give", "seat": g, "to": seat} for g in inquisition_givers(s, seat, equal)]
 
 
 def _pilgrimage(s: State, seat: int, a: Action) -> None:
@@ -335,14 +332,18 @@ def _keep(s: State, seat: int, a: Action, ctx: Await) -> None:
 
 def _optional(s: State, seat: int, a: Action, ctx: Await) -> None:
     kinds, copies = ctx["kinds"], ctx["copies"]
-    i = kinds.index(a["kind"])
+    i = kinds.index(a["kind"]) if "kind" in a else 0  # version 1 asked one kind, unnamed
+    kind = kinds[i]
     if len(kinds) > 1:  # the others are asked once this one (and its draws) is done
         rest = [(k, n) for j, (k, n) in enumerate(zip(kinds, copies, strict=True)) if j != i]
         push(s, ask_step(seat, rest))
-    if a["use"]:
-        resolve(s, seat, kinds[i], _SPECS[kinds[i]]["ability"]["effects"], copies[i])
+    used = a.get("copies", copies[i]) if a["use"] else 0
+    if _HOOK_OF_KIND[kind] == "inquisition-equal":  # Kasha: who gives at this inquisition
+        push(s, *give_steps(s, seat, bool(used)))
+    if used:
+        resolve(s, seat, kind, _SPECS[kind]["ability"].get("effects", []), used)
     else:
-        emit(s, "declined", seat, kind=kinds[i])
+        emit(s, "declined", seat, kind=kind)
 
 
 def _declare(s: State, seat: int, a: Action, ctx: Await) -> None:

@@ -121,9 +121,13 @@ def score_discard(eye: Eye, action: Action) -> float:
 
 
 def score_optional(eye: Eye, action: Action) -> float:
-    """An asked ability: what it is worth (Nightmare: when the others lose more than this seat
-    does), against nothing for declining; of several, the best resolves first."""
-    return eye.ask_value(action["kind"]) if action["use"] else 0.0
+    """An asked ability: what it is worth for the copies used (Nightmare: when the others lose
+    more than this seat does), against nothing for declining; of several, the best resolves
+    first. (Version 1's ask named no kind: the one spirit asking.)"""
+    if not action["use"]:
+        return 0.0
+    kind = action.get("kind") or eye.view["waiting"]["kinds"][0]
+    return eye.ask_value(kind, action.get("copies"))
 
 
 def score_declare(eye: Eye, action: Action) -> float:

@@ -50,7 +50,6 @@ class Ability(TypedDict, total=False):
     amount: int  # discount, self-discount, place-on-summon, shift-command
     colour: str  # self-discount: the colour it waives
     cost: list[str]  # paid
-    optional: bool  # a use / don't-use choice (4.9): exactly the abilities that move cards
     min_number: int  # on-assist
     max_hand: int  # end-of-turn
     max_faith: int  # end-of-turn
@@ -103,10 +102,8 @@ HOOKS = frozenset(
 EFFECTS = frozenset(
     {"vp", "faith", "draw", "stone", "mana", "steal-victim", "steal-each", "cards-per-icon", "trim"}
 )
-# Effects that take cards from the deck or make players discard. Declining one can change what
-# everyone draws, how soon the deck and the discard pile run dry (the 9/9 rule) and what a trim
-# leaves: an ability with one is asked (4.9: using an ability is optional). Every other effect
-# only adds VP or faith or takes VP from rivals, which never leaves its owner worse off.
+# Effects that take cards from the deck or make players discard: the abilities engine version 2
+# asked (versions.py); since version 3 every ability that acts by itself is asked.
 MOVES_CARDS = frozenset({"draw", "stone", "mana", "cards-per-icon", "trim"})
 ACTIONS = ("conquest", "research", "alchemy", "prayer", "festival", "inquisition", "pilgrimage")
 _DATA = Path(__file__).with_name("data") / "spirits.json"
@@ -186,9 +183,6 @@ def _check_kind(spec: Kind) -> None:
     for effect in ability.get("effects", []):
         if set(effect) - EFFECTS:
             raise ValueError(f"{name!r}: unknown effect {effect!r}")
-    moves = any(MOVES_CARDS.intersection(effect) for effect in ability.get("effects", []))
-    if bool(ability.get("optional")) != moves:
-        raise ValueError(f"{name!r}: an ability is optional exactly when it moves cards")
 
 
 @cache

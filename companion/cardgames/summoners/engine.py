@@ -13,14 +13,22 @@ from .legal import check
 from .records import Result
 from .refusals import BAD_PLAYERS, NOBODY_TO_ACT
 from .state import MAX_PLAYERS, MIN_PLAYERS, Action, State, copy_state, new_state
+from .versions import ENGINE_VERSION, VERSIONS
 
 KEY = "age-of-summoners"
-# Change whenever a rule change makes a recorded match replay differently (docs/cardgames.md).
-ENGINE_VERSION = 2
+__all__ = ["ENGINE_VERSION", "VERSIONS", "KEY", "apply", "new", "replay", "result", "step"]
 
 
-def new(players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
-    """A fresh match for 2-4 players; the start player comes from the seed unless given."""
+def new(
+    players: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    version: int = ENGINE_VERSION,
+) -> State:
+    """A fresh match for 2-4 players under the rules of engine ``version`` (versions.py); the
+    start player comes from the seed unless given."""
+    if version not in VERSIONS:
+        raise ValueError(f"no engine version {version!r}: {VERSIONS}")
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise CardGameRuleError(
             "bad-players",
@@ -29,7 +37,7 @@ def new(players: int, seed: int, options: Mapping[str, Any] | None = None) -> St
             most=MAX_PLAYERS,
             players=players,
         )
-    s = new_state(players, seed, options or {})
+    s = new_state(players, seed, options or {}, version)
     start_turn(s, s["start"])
     return s
 
@@ -56,9 +64,15 @@ def apply(state: State, seat: int, action: Action) -> State:
     return s
 
 
-def replay(seed: int, players: int, options: Mapping[str, Any], log: list[Any]) -> State:
-    """Rebuild a match from its seed, options and action log."""
-    s = new(players, seed, options)
+def replay(
+    seed: int,
+    players: int,
+    options: Mapping[str, Any],
+    log: list[Any],
+    version: int = ENGINE_VERSION,
+) -> State:
+    """Rebuild a match from its seed, options, action log and engine version."""
+    s = new(players, seed, options, version)
     for seat, action in log:
         s = apply(s, seat, action)
     return s

@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from companion.cardgames import Bot, GameOption, rules_markdown
 
-from .engine import ENGINE_VERSION, KEY, apply, new, result
+from .engine import ENGINE_VERSION, KEY, VERSIONS, apply, new, result
 from .legal import legal_actions
 from .memo import MEMO_BYTES, Memo, lent
 from .options import OPTIONS
@@ -30,16 +30,19 @@ class SummonersGame:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     engine_version = ENGINE_VERSION
+    versions: Sequence[int] = VERSIONS
     options: Sequence[GameOption] = OPTIONS
 
     def __init__(self, memo_bytes: int = MEMO_BYTES) -> None:
         self.memo = Memo(memo_bytes)
         self._bots = {name: self._lending(cast(Bot[Action], bot)) for name, bot in BOTS.items()}
 
-    def new(self, players: int, seed: int, options: Mapping[str, Any]) -> State:
-        """A fresh match."""
+    def new(
+        self, players: int, seed: int, options: Mapping[str, Any], version: int | None = None
+    ) -> State:
+        """A fresh match under the rules of engine ``version`` (the current one by default)."""
         with lent(self.memo):
-            return new(players, seed, options)
+            return new(players, seed, options, ENGINE_VERSION if version is None else version)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every legal action for ``seat`` now."""

@@ -27,7 +27,7 @@ from .refusals import (
     NOT_YOUR_TURN,
     PAYMENT_SHORT,
 )
-from .state import Action, Await, State, mana_count, zone_cards
+from .state import Action, Await, State, mana_count, rules, zone_cards
 
 Counts = tuple[int, ...]
 _KIND = kind_of_card()
@@ -238,10 +238,26 @@ def _keep(s: State, seat: int, ctx: Await) -> list[Action]:
 
 
 def _optional(s: State, seat: int, ctx: Await) -> list[Action]:
-    """Use or decline each asking spirit; the one chosen first resolves first (4.9, D18)."""
-    return [
-        {"type": "optional", "kind": k, "use": use} for k in ctx["kinds"] for use in (True, False)
-    ]
+    """Use or decline each asking spirit; the one chosen first resolves first (4.9, D18). Of
+    several copies, some may be used (``copies``), where the rules allow it."""
+    laws = rules(s)
+    if not laws.names_kind:  # version 1: one spirit asked, and its actions did not name it
+        return [{"type": "optional", "use": True}, {"type": "optional", "use": False}]
+    found: list[Action] = []
+    for kind, copies in zip(ctx["kinds"], ctx["copies"], strict=True):
+        found.append({"type": "optional", "kind": kind, "use": True})
+        if laws.some_copies and copies > 1 and _SOME[kind]:
+            found += [
+                {"type": "optional", "kind": kind, "use": True, "copies": n}
+                for n in range(1, copies)
+            ]
+        found.append({"type": "optional", "kind": kind, "use": False})
+    return found
+
+
+# kinds whose copies may be used in part: those whose copies add up (Kasha's do not: one makes
+# players of equal faith give, and more change nothing)
+_SOME = {k: spec["ability"]["hook"] != "inquisition-equal" for k, spec in kinds().items()}
 
 
 def _declare(s: State, seat: int, ctx: Await) -> list[Action]:

@@ -1,6 +1,7 @@
 """Every choice a match is dealt with; the lobby offers the catch-up chips (D23, a house rule,
-off as the printed set-up has it). The start seat and the turn cap are for simulations and
-tests; words are the board's (label/help ids)."""
+off as the printed set-up has it) and using every ability without being asked (off: the printed
+rules ask, section 10). The start seat and the turn cap are for simulations and tests; words are
+the board's (label/help ids)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ OPTIONS: list[GameOption] = [
         "default": False,
         "label": "catch-up",
         "help": "catch-up-help",
+    },
+    {
+        "key": "always_use",
+        "type": "bool",
+        "default": False,
+        "label": "always-use",
+        "help": "always-use-help",
     },
     {
         "key": "start",

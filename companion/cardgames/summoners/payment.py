@@ -18,7 +18,7 @@ from .cards import COLOURS, Kind, colour_of_card, kind_of_card, kinds
 from .lineup import Lineup, lineup
 from .memo import LENT, Memo
 from .paylist import payment_list
-from .state import Payment, State
+from .state import Payment, State, rules
 
 
 class Cost(TypedDict):
@@ -150,10 +150,26 @@ def pending_options(s: State, seat: int) -> tuple[Payment, ...] | list[list[int]
 
 
 def summon_payments(s: State, seat: int, kind: str) -> tuple[Payment, ...]:
-    """Every distinct way the seat can pay for summoning ``kind`` now (empty if it cannot)."""
-    req, generic, free = summon_cost(s, seat, kind)
+    """Every distinct way the seat can pay for summoning ``kind`` now (empty if it cannot).
+
+    Where the rules ask every ability (engine version 3), a payment may leave reductions
+    unused: after the payments that use them all come those that use fewer (one Gargoyle of
+    two, none, the Giant's own reduction or not: each is used whole or not at all), each
+    paying more cards."""
+    spirits = lineup(s, seat)
+    req, generic, free = lineup_cost(spirits, kind)
     avail, stones = mana_counts(s, seat)
-    return payments(req, generic, free, avail, stones)
+    found = payments(req, generic, free, avail, stones)
+    if not found or not rules(s).reductions_asked:
+        return found
+    full = COSTS[kind][1][0]  # the coloured symbols without the kind's own reduction
+    costs = [(req, waived) for waived in range(free - 1, -1, -1)]
+    if full != req:
+        costs += [(full, waived) for waived in range(free, -1, -1)]
+    more = dict.fromkeys(found)
+    for colours, waived in costs:
+        more.update(dict.fromkeys(payments(colours, generic, waived, avail, stones)))
+    return tuple(more)
 
 
 def cost_payments(s: State, seat: int, cost: tuple[str, ...]) -> tuple[Payment, ...]:

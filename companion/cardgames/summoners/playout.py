@@ -47,9 +47,11 @@ def random_action(s: State, seat: int, rng: random.Random) -> Action:
         if not cards and phase == "play":
             return {"type": "play-top"}
         return {"type": phase, "card": pick(rng, _firsts(cards))}  # a group per card
-    if phase == "optional":  # a group per asking spirit: use it or not
-        kind = pick(rng, ctx["kinds"])
-        return {"type": "optional", "kind": kind, "use": pick(rng, (True, False))}
+    if phase == "optional":  # a group per asking spirit: use it (all copies or some) or not
+        groups: dict[str | None, list[Action]] = {}
+        for action in _PHASES[phase](s, seat, ctx):
+            groups.setdefault(action.get("kind"), []).append(action)
+        return pick(rng, pick(rng, list(groups.values())))
     # every other phase lists actions that each form a group of their own
     return pick(rng, _PHASES[phase](s, seat, ctx))
 

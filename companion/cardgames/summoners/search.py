@@ -22,7 +22,7 @@ from .cards import card_ids
 from .engine import step
 from .legal import legal_actions
 from .state import Action as Move
-from .state import Seat, State, Step, Turn, copy_state, new_turn
+from .state import Options, Seat, State, Step, Turn, copy_state, new_turn
 from .valuation import Eye
 from .view import CardView, bot_view
 
@@ -109,9 +109,10 @@ def determinize(view: View, rng: random.Random) -> State:
     discard = _take(unseen, view["discard"])
     return {
         "game": view["game"],
+        "version": view["version"],
         "seed": rng.getrandbits(32),
         "players": view["players"],
-        "options": {},
+        "options": cast(Options, dict(view["options"])),
         "start": view["start"],
         "deck": unseen,
         "discard": discard,

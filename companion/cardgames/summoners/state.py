@@ -8,6 +8,7 @@ from typing import Any, NotRequired, Required, TypedDict, Unpack, cast
 
 from .cards import card_ids, kind_of_card
 from .records import Event, EventFields, Private, Result
+from .versions import ENGINE_VERSION, Rules, rules_for
 
 
 class Action(TypedDict, total=False):
@@ -23,6 +24,7 @@ class Action(TypedDict, total=False):
     pay: dict[str, int]  # pay: counts per colour and "stone"
     zone: str  # discard: hand, mana or stones
     use: bool  # optional
+    copies: int  # optional: how many of the asking copies are used (absent: all of them)
 
 
 class Options(TypedDict, total=False):
@@ -31,6 +33,7 @@ class Options(TypedDict, total=False):
     start: int | None  # the start seat (else drawn from the seed)
     turn_cap: int  # turns per player before the safety cap ends the match
     catch_up: bool  # the catch-up chips (D23)
+    always_use: bool  # every ability is used as it triggers, without asking (version 3)
 
 
 class Seat(TypedDict):
@@ -126,6 +129,7 @@ class Step(TypedDict, total=False):
     times: int  # resolve: copies resolving together
     kinds: list[str]  # optional: the spirits asking
     copies: list[int]  # optional: copies of each
+    equal: bool  # givers: whether players of equal faith give too (Kasha)
     action: str  # triggers
     card: str  # on-summon
     phase: str  # await
@@ -136,6 +140,7 @@ State = TypedDict(
     "State",
     {
         "game": str,
+        "version": int,  # the engine version whose rules the match plays (versions.py)
         "seed": int,
         "players": int,
         "options": Options,
@@ -179,13 +184,15 @@ RULE99_HAND = 9  # the 9/9 rule: with deck and discard empty, everyone trims to 
 RULE99_MANA = 9
 
 
-def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
+def new_state(
+    players: int, seed: int, options: Mapping[str, Any], version: int = ENGINE_VERSION
+) -> State:
     """A fresh match: shuffled deck, 6-card hands, 1 faith and 2 initial mana each (rule 2).
 
-    With ``options["catch_up"]`` (a house rule, off by default: the printed set-up gives no
-    VP), every player after the start player begins with VP chips equal to their place in turn
-    order (2 for the second, 3 for the third, 4 for the fourth): decision D23, which offsets
-    the start player's lead in tempo.
+    With ``options["catch_up"]`` (a house rule, off by default since engine version 2: the
+    printed set-up gives no VP), every player after the start player begins with VP chips equal
+    to their place in turn order (2 for the second, 3 for the third, 4 for the fourth):
+    decision D23, which offsets the start player's lead in tempo.
     """
     rng = random.Random(seed)
     deck = list(card_ids())
@@ -194,6 +201,7 @@ def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
     start = rng.randrange(players) if start is None else int(start)
     s: State = {
         "game": "age-of-summoners",
+        "version": version,
         "seed": seed,
         "players": players,
         "options": cast(Options, dict(options)),  # as given: the lobby checks them (options.py)
@@ -221,7 +229,7 @@ def new_state(players: int, seed: int, options: Mapping[str, Any]) -> State:
         p["mana"] = [deck.pop(), deck.pop()]
         p["pairing"] = p["mana"][1]
         emit(s, "initial-mana", seat, kinds=[kind_of_card()[c] for c in p["mana"]])
-    if s["options"].get("catch_up", False):
+    if s["options"].get("catch_up", rules(s).catch_up):
         for seat, chips in zip(seats_from(s, start)[1:], catch_up_chips(players), strict=True):
             s["seats"][seat]["vp"] = chips
             emit(s, "catch-up", seat, vp=chips)
@@ -321,14 +329,21 @@ def turn_cap(s: State) -> int:
     return s["options"].get("turn_cap", TURN_CAP)
 
 
+def rules(s: State) -> Rules:
+    """The rules the match plays: its engine version's, for its options."""
+    return rules_for(s["version"], s["options"])
+
+
 def gain_faith(s: State, seat: int, amount: int) -> int:
-    """Change faith (rule 4.4); returns the change actually made. A gain that would bring faith
-    to 11 or more does not happen at all (「１１以上を得るような効果は、ないものとして処理します」):
-    faith 9 and "gain 2" stays 9. Faith never goes below 0."""
+    """Change faith (rule 4.4); returns the change made. A gain to 11 or more does not happen
+    (「１１以上を得るような効果は、ないものとして処理します」): 9 and "gain 2" stays 9 (version 1
+    stopped it at 10). Faith never goes below 0."""
     p = s["seats"][seat]
     before = p["faith"]
     if before + amount > FAITH_CAP:
-        return 0
+        if s["version"] > 1:
+            return 0
+        amount = FAITH_CAP - before
     p["faith"] = max(0, before + amount)
     return p["faith"] - before
 

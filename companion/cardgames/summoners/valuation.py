@@ -11,12 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from .actvalue import action_value
-from .cards import COLOURS, ICONS, Ability, Effect, kinds, trim_of
+from .askvalue import ask_value, nightmare_gain, void_later
+from .cards import COLOURS, ICONS, Ability, Effect, kinds
 from .forecast import projected_score
 from .payment import symbols
 from .payvalue import cheapest_payment
 from .state import END_SPIRITS, END_VP, FAITH_CAP, NO_PAIRING
-from .view import CardView, SeatView, asking_copies
+from .view import CardView, SeatView
 
 # A seat's view (view.View); the bots pass it on as the Bot contract hands it over, a plain dict.
 View = Mapping[str, Any]
@@ -329,23 +330,9 @@ class Eye:
         """Cerberus pays for assisting a high card."""
         return float(self.spirits["cerberus"]) if other["number"] >= 4 else 0.0
 
-    def ask_value(self, kind: str) -> float:
-        """Using an asked ability now: Nightmare's trim by what it takes from whom, the others
-        by their effects for the copies asking."""
-        if trim_of(kind) is not None:
-            return self.nightmare_gain()
-        copies = asking_copies(self.view["waiting"], kind)
-        return self.effect_value(kinds()[kind]["ability"]["effects"], copies)
-
-    def nightmare_gain(self) -> float:
-        """Cards the others would lose minus cards this seat would lose."""
-
-        def excess(s: SeatView) -> int:
-            return max(0, int(s["hand_count"]) - 6) + max(0, len(s["mana"]) + int(s["stones"]) - 7)
-
-        mine = excess(self.me)
-        theirs = sum(excess(s) for s in self.view["seats"] if s["seat"] != self.seat)
-        return 0.6 * float(theirs - mine * (self.players - 1))
+    ask_value = ask_value  # an asked ability's worth now (askvalue.py)
+    nightmare_gain = nightmare_gain
+    void_later = void_later
 
     projected = staticmethod(projected_score)  # a seat's score if the match ended now
 

@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict, cast
 
 from .abilities import play_reach, reachable_actions
-from .actions import Gains, action_prospects
 from .cards import colour_of_card, kind_of_card, number_of_card
 from .flow import pairing_card
 from .legal import legal_actions
 from .lineup import icon_counts
 from .payment import Cost, cost_symbols
+from .prospects import Gains, action_prospects
 from .records import Event, Result
 from .scoring import ranking, tie_order
 from .state import (
@@ -36,6 +36,7 @@ from .state import (
     RULE99_MANA,
     Action,
     Await,
+    Options,
     State,
     mana_count,
     may_declare,
@@ -168,6 +169,8 @@ class View(TypedDict):
     """The match as one seat (or a spectator) may know it."""
 
     game: str
+    version: int  # the engine version whose rules the match plays (versions.py)
+    options: Options  # the table's choices: all public
     seat: int | None
     players: int
     start: int
@@ -219,6 +222,8 @@ def view(s: State, seat: int | None, *, events: bool = True) -> View:
     ctx = s["await"]
     out: View = {
         "game": s["game"],
+        "version": s["version"],
+        "options": s["options"].copy(),
         "seat": seat,
         "players": s["players"],
         "start": s["start"],

@@ -30,10 +30,16 @@ class TraitorsFlame:
     min_players = 2
     max_players = 6
     engine_version = engine.ENGINE_VERSION
+    versions: Sequence[int] = (engine.ENGINE_VERSION,)
     options: Sequence[GameOption] = OPTIONS
 
-    def new(self, players: int, seed: int, options: Mapping[str, Any]) -> State:
-        """A fresh match (options: ``start`` seat, ``max_rounds`` safety cap)."""
+    def new(
+        self, players: int, seed: int, options: Mapping[str, Any], version: int | None = None
+    ) -> State:
+        """A fresh match (options: ``start`` seat, ``max_rounds`` safety cap); the engine has
+        only ever had one version."""
+        if version not in (None, *self.versions):
+            raise ValueError(f"no engine version {version!r}")
         return engine.new(players, seed, options)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:

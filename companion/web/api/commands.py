@@ -206,6 +206,7 @@ def commands(token: str) -> Response | Reply:
         return _stale(chronicles.load(get_db(), chronicle.id), chronicle.version, cap, batch)
     drafts.restore_undone(get_db(), updated.id, updated.state)  # an undo's texts come back
     drafts.restore_set_aside(get_db(), updated.id, updated.state, chronicle.version)  # an X-card's
+    drafts.clear_written(get_db(), updated.id, updated.state)  # and gone once written afresh
     return jsonify(state_json(updated, cap))
 
 

@@ -10,7 +10,7 @@ own protocol below. mypy checks each board package against its protocol in ``boa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from markupsafe import Markup
 
@@ -73,6 +73,35 @@ class Board(Protocol):
     def defs(self, view: View) -> Markup:
         """One hidden ``<svg>`` with every picture the view needs, drawn by reference after."""
         ...
+
+    def batch(self, view: View, names: Names = None) -> Batch | None:
+        """Where the viewing seat makes several moves of one kind at once (tick the cards to
+        discard, then one button), a form of boxes each holding one legal action, applied in
+        order; None where it chooses one move at a time."""
+        ...
+
+
+class BatchItem(TypedDict):
+    """One box of a batch form: its words and the legal action it stands for."""
+
+    label: str
+    action: Action
+
+
+class BatchGroup(TypedDict):
+    """A group of boxes (a hand, a mana row), with how many of them to tick."""
+
+    title: str
+    need: int
+    items: list[BatchItem]
+
+
+class Batch(TypedDict):
+    """A form of boxes, each a legal action: ticked, they are applied in order."""
+
+    intro: str
+    groups: list[BatchGroup]
+    submit: str
 
 
 class TraitorsFlameBoard(Board, Protocol):

@@ -124,7 +124,10 @@ def typed_again(chronicle: chronicles.Chronicle, cap: Capability, name: str) -> 
 
 
 def writable(state: State, name: str) -> bool:
-    """Whether the turn's forms hold field ``name`` now."""
+    """Whether the turn's forms (or, once the life has ended, the end page's) hold field
+    ``name`` now."""
+    if name == "epilogue":
+        return state.ended
     step = state.step
     return name in STEP_FIELDS.get(step, frozenset()) or (name in FACES and step in ROLLING)
 
@@ -136,6 +139,8 @@ class KeptText:
     field: str
     text: str
     target: Text | None
+    point: TurningPoint | None = None  # the turning point the words were written for
+    recent: bool = True  # for the turning point in play or the one before it
 
 
 def find_point(state: State, seq: int | None) -> TurningPoint | None:
@@ -178,13 +183,26 @@ def for_page(
     beside: list[KeptText] = []
     for name, (text, point) in drafts.kept(get_db(), chronicle.id, holder(cap)).items():
         same_turn = state.check is not None and point == state.check.seq and can_act
+        target = target_text(state, point, name) if name in TEXT_FIELDS else None
+        recorded = target is not None and target.value == text  # in the story already
         if same_turn and writable(state, name):
-            in_form[name] = text
-        elif name in TEXT_FIELDS and name not in ELSEWHERE:
-            target = target_text(state, point, name)
-            if target is None or target.value != text:  # already in the story: nothing to offer
-                beside.append(KeptText(name, text, target))
+            if not recorded:
+                in_form[name] = text
+        elif name in TEXT_FIELDS and name not in ELSEWHERE and not recorded:
+            shown = find_point(state, point)
+            beside.append(KeptText(name, text, target, shown, _recent(state, point)))
+    if not any(name in TEXT_FIELDS for name in in_form):
+        # The words of a refused press are all in the story: another device made that very
+        # move. Its choices (a keystone, dice faces) were for that move, not the next one.
+        in_form = {}
     return in_form, sorted(beside, key=lambda k: TEXT_FIELDS.index(k.field))
+
+
+def _recent(state: State, point_seq: int | None) -> bool:
+    """Whether words for that turning point are still news: it is in play, or just closed.
+    Older kept words fold away beside the table (they stay until used or let go)."""
+    points = [*state.story, *([state.check] if state.check else [])]
+    return point_seq is None or point_seq in [p.seq for p in points[-2:]]
 
 
 def sent(chronicle: chronicles.Chronicle, cap: Capability, form: Mapping[str, str]) -> None:

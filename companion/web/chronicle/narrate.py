@@ -187,6 +187,15 @@ def describe_since(chronicle: Chronicle, version: int) -> str:
     return join_sentences([*shown, _("The page now shows the new state; your text is kept.")])
 
 
+def decision_mark(chronicle: Chronicle) -> int:
+    """The newest decision's place in the log (an undo counts, a correction does not): an open
+    page keeps what its viewer chose in a form while this stays the same, and starts the forms
+    afresh once someone has decided what they were for."""
+    return next(
+        (r.seq for r in chronicle.state.newest_records() if r.event.kind != "text-revised"), 0
+    )
+
+
 def announce(chronicle: Chronicle) -> str:
     """The newest decision as news, for the page's live region (read out on other devices)."""
     newest = next((r.event for r in chronicle.state.newest_records()), None)

@@ -188,8 +188,17 @@ def end(token: str) -> str:
             _("The life of %(name)s", name=isolate(state.setup.pioneer)),
         ),
         posted=_kept(chronicle, cap).get("epilogue"),
+        draft=_epilogue_draft(chronicle, cap),
         **_context(token, cap, chronicle),
     )
+
+
+def _epilogue_draft(chronicle: chronicles.Chronicle, cap: Capability) -> str | None:
+    """The epilogue as it is being typed (on any device, or taken back by an undo), if it is."""
+    if not cap.can_write or not chronicle.state.ended:
+        return None
+    state = chronicle.state
+    return drafts.for_turn(get_db(), chronicle.id, state.turn_no, holder(cap)).get("epilogue")
 
 
 @bp.post("/epilogue")
@@ -217,5 +226,6 @@ def epilogue(token: str) -> streams.Refusal:
         _keep(chronicle, cap, "epilogue", text)
         return refused
     drafts.drop_kept(get_db(), chronicle.id, holder(cap), ["epilogue"])
+    drafts.clear_turn(get_db(), chronicle.id, chronicle.state.turn_no, ["epilogue"])
     flash(_("The epilogue is written."), "success")
     return redirect(url_for("story.end", token=token))

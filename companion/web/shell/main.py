@@ -134,6 +134,7 @@ SHELL = (
     "css/traitors-flame.css",
     "css/age-of-summoners.css",
     "js/site.js",
+    "js/keep.js",
     "js/live.js",
     "js/play.js",
     "js/links.js",

@@ -48,6 +48,7 @@ from companion.web.tables.view import (
     passing,
     read_only_notice,
     revealed_to,
+    rules_note,
     seen_by,
     viewer_seat,
 )
@@ -224,22 +225,56 @@ def act(token: str) -> Response | Refusal:
     if streams.is_stale(request.form, match.version):
         return _stale(token, cap, match)
     seat = viewer_seat(cap, match)
+    batched = "batch" in request.form
+    sent = request.form.getlist("actions") if batched else [request.form.get("action", "")]
+    if len(sent) > MAX_BATCH:
+        return _refused(token, cap, match, None)
     try:
-        action = json_input.loads(request.form.get("action", ""))
+        actions = [json_input.loads(text) for text in sent]
     except (json.JSONDecodeError, json_input.JsonInputError):
         return _refused(token, cap, match, None)
     # Only the input's and the rules' refusals are answered here: any other error is a fault
     # of the engine, and reaches the error log (500, with the request's id) instead.
     try:
-        if seat is None or not isinstance(action, dict):
+        if seat is None or not actions or not all(isinstance(a, dict) for a in actions):
             raise CardGameRuleError("no-seat", N_("Choose an action from the table."))
-        moved = matches.act(get_db(), match, seat, action, match.version)
+        if batched:
+            _check_batch(match, seat, actions)
+        moved = matches.act_all(get_db(), match, seat, actions, match.version)
     except StaleVersionError:
         return _stale(token, cap, matches.load(get_db(), match.id))
     except CardGameRuleError as err:
         return _refused(token, cap, match, err)
     _look_before_passing(cap, match, moved, seat)
     return redirect(url_for("tables.table", token=token))
+
+
+# The most moves one form may send at once (a batch: the cards ticked to discard).
+MAX_BATCH = 64
+
+
+def _check_batch(match: matches.Match, seat: int, actions: list[dict[str, Any]]) -> None:
+    """A batch holds, for each group of its form, as many of that group's boxes as it asks
+    (CardGameRuleError, naming the group, otherwise); the engine then checks every move."""
+    view = match.game.view(match.state, seat)
+    batch = board_for(match.key).batch(view, match.names())
+    if batch is None:
+        raise CardGameRuleError("no-batch", N_("Choose an action from the table."))
+    left = list(actions)
+    for group in batch["groups"]:
+        offered = [item["action"] for item in group["items"]]
+        ticked = [a for a in left if a in offered]
+        if len(ticked) != group["need"]:
+            raise CardGameRuleError(
+                "batch-count",
+                N_("Tick %(need)d, not %(ticked)d: %(group)s"),
+                need=group["need"],
+                ticked=len(ticked),
+                group=group["title"],
+            )
+        left = [a for a in left if a not in offered]
+    if left:
+        raise CardGameRuleError("no-batch", N_("Choose an action from the table."))
 
 
 def _look_before_passing(
@@ -323,6 +358,7 @@ def replay(token: str) -> str:
         moves=moves,
         log=game_log(match, view),
         notice=read_only_notice(match),
+        rules_note=rules_note(match),
     )
 
 

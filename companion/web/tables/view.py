@@ -43,6 +43,21 @@ def read_only_notice(match: matches.Match) -> str | None:
     return None
 
 
+def rules_note(match: matches.Match) -> str | None:
+    """Which rules an earlier version's match plays under, in the reader's language; None for
+    a match of the current rules (or one that only replays: its notice says why)."""
+    game = match.game
+    if match.engine_version == game.engine_version or match.engine_version not in game.versions:
+        return None
+    return _(
+        "This match was dealt under version %(version)d of this game's rules (the companion now"
+        " deals version %(now)d): it is shown, replayed and played on under the rules it was"
+        " dealt with. The rules page says what each version changed.",
+        version=match.engine_version,
+        now=game.engine_version,
+    )
+
+
 # Hot-seat tables whose device holder this browser remembers: the newest few (the session
 # cookie stays small however many tables a browser opens).
 REMEMBERED_TABLES = 8
@@ -156,6 +171,8 @@ def seen_by(token: str, cap: Capability, match: matches.Match, seat: int | None)
         "result": game.result(match.state),
         "standing": list(zip(match.names(), game.standings(match.state), strict=True)),
         "notice": read_only_notice(match),
+        "rules_note": rules_note(match),
+        "batch": board_for(match.key).batch(view, match.names()) if legal else None,
     }
 
 

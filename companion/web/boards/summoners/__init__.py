@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask_babel import pgettext
 
+from .discarding import batch
 from .labels import label
 from .log import describe
 from .model import board
@@ -21,6 +22,7 @@ from .words import action_name, card_count, card_name, card_tag, cost_words, kin
 __all__ = [
     "action_name",
     "back",
+    "batch",
     "board",
     "card",
     "card_count",

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from companion.cardgames.summoners.actions import Gains
-from companion.cardgames.summoners.cards import kinds, trim_of
+from companion.cardgames.summoners.cards import kinds
+from companion.cardgames.summoners.prospects import Gains
 from companion.cardgames.summoners.state import Action
-from companion.cardgames.summoners.view import Pending, SeatView, View, asking_copies
+from companion.cardgames.summoners.view import Pending, View
 
+from .asking import optional_label
 from .catalogue import npgettext, pgettext
 from .words import (
     action_name,
@@ -23,6 +24,7 @@ from .words import (
     kind_id,
     kind_name,
     listed,
+    my_seat,
     payment_words,
     seat_name,
 )
@@ -44,11 +46,6 @@ def _pending(view: View) -> Pending:
     pending = view["pending"]
     assert pending is not None, "labels are for the viewing seat's legal actions"
     return pending
-
-
-def _my_seat(view: View) -> SeatView | None:
-    me = view["seat"]
-    return view["seats"][me] if me is not None else None
 
 
 def _play(a: Action, view: View, names: Names) -> str:
@@ -257,7 +254,7 @@ def _discard(a: Action, view: View, names: Names) -> str:
     card = a["card"]
     if zone != "mana":
         return pgettext("age-of-summoners", "Discard %(card)s from your hand", card=kind_name(card))
-    seat = _my_seat(view)
+    seat = my_seat(view)
     if seat is not None and any(c.get("id") == card and c["pairing"] for c in seat["mana"]):
         return pgettext(
             "age-of-summoners",
@@ -306,7 +303,7 @@ def _choose(a: Action, view: View, names: Names) -> str:
 def _keep(a: Action, view: View, names: Names) -> str:
     card = a["card"]
     others = [c for c in _pending(view).get("drawn", []) if c.get("id") != card]
-    seat = _my_seat(view)
+    seat = my_seat(view)
     if not others or seat is None:
         return pgettext("age-of-summoners", "Keep %(card)s", card=kind_name(card))
     other = others[0]["kind"]
@@ -318,46 +315,6 @@ def _keep(a: Action, view: View, names: Names) -> str:
         tag=card_tag(other),
         who=seat_name(seat["assists_to"], names),
     )
-
-
-def _optional(a: Action, view: View, names: Names) -> str:
-    kind = a.get("kind", "")
-    if kind not in kinds():
-        return "?"
-    name = kind_name(kind)
-    if not a.get("use"):
-        return pgettext("age-of-summoners", "Do not use %(card)s", card=name)
-    trim = trim_of(kind)
-    if trim is not None:
-        return pgettext(
-            "age-of-summoners",
-            "Use %(card)s: everyone discards down to %(hand)s hand cards and %(mana)s mana",
-            card=name,
-            hand=trim["hand"],
-            mana=trim["mana"],
-        )
-    return pgettext(
-        "age-of-summoners", "Use %(card)s: %(effect)s", card=name, effect=_asked_effect(kind, view)
-    )
-
-
-def _asked_effect(kind: str, view: View) -> str:
-    """What an asked ability would do now, for the copies asking."""
-    copies = asking_copies(view["waiting"], kind)
-    effects = kinds()[kind]["ability"].get("effects", [])
-    for effect in effects:
-        per_icon = effect.get("cards-per-icon")
-        if per_icon is not None:
-            seat = _my_seat(view)
-            count = (seat["icons"].get(per_icon["icon"], 0) if seat else 0) * copies
-            to_hand = min(count, per_icon["hand"])
-            return pgettext(
-                "age-of-summoners",
-                "draw %(hand)s, place %(mana)s card(s) from the deck as mana",
-                hand=to_hand,
-                mana=count - to_hand,
-            )
-    return effect_words(effects, copies)
 
 
 def _declare(a: Action, view: View, names: Names) -> str:
@@ -381,7 +338,7 @@ _LABELS: dict[str, Label] = {
     "give": _give,
     "choose": _choose,
     "keep": _keep,
-    "optional": _optional,
+    "optional": optional_label,
     "declare": _declare,
     "pass": _pass,
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from companion.cardgames.summoners.cards import trim_of
+from companion.cardgames.summoners.cards import kinds, trim_of
 from companion.cardgames.summoners.records import Event
 from companion.cardgames.summoners.view import numbers
 
@@ -161,6 +161,8 @@ def _effects(event: Event) -> str:
         parts.append(pgettext("age-of-summoners", "%(n)s mana from the deck", n=event["mana"]))
     if "cards" in event:
         parts.append(pgettext("age-of-summoners", "%(n)s cards", n=event["cards"]))
+    if "kind" in event and kinds()[event["kind"]]["ability"]["hook"] == "inquisition-equal":
+        parts.append(pgettext("age-of-summoners", "players of equal faith give a card too"))
     trim = trim_of(event["kind"]) if event.get("trim") and "kind" in event else None
     if trim is not None:
         parts.append(

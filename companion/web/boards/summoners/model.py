@@ -63,6 +63,10 @@ def status(view: View, names: Sequence[str]) -> Status:
     active = view["active"]
     if active == me and me is not None:
         turn = pgettext("age-of-summoners", "Your turn")
+    elif current == me and me is not None:  # a discard-down or a gift in another's turn
+        turn = pgettext(
+            "age-of-summoners", "Your move, in %(name)s's turn", name=seat_name(active, names)
+        )
     else:
         turn = pgettext("age-of-summoners", "%(name)s's turn", name=seat_name(active, names))
     asking = [kind_name(k) for k in waiting.get("kinds", []) if k in kinds()]

@@ -1,5 +1,6 @@
-"""Paying in a few short steps: how many philosopher's stones, then, while more than a handful
-of payments remain, how much of one colour; the payment's own button comes last.
+"""Paying in a few short steps: whether to use every cost reduction (where the rules let a
+payment leave some unused), how many philosopher's stones, then, while more than a handful of
+payments remain, how much of one colour; the payment's own button comes last.
 
 Every step is worked out from the payments the view lists (the seat's legal actions), so a
 level never holds more than about ``SHOWN`` buttons and no payment is put forward first.
@@ -26,9 +27,13 @@ def pay_steps(action: Action, view: View) -> tuple[str, ...]:
     listed = pending.get("actions", []) if pending else []
     payments = [a["pay"] for a in listed if a["type"] == "pay"]
     mine = action["pay"]
-    if len(payments) <= SHOWN:
-        return ()
     path = []
+    fewest = min(map(_cards, payments), default=0)
+    if any(_cards(p) > fewest for p in payments):  # some leave reductions unused
+        path.append(reduction_step(_cards(mine) - fewest))
+        payments = [p for p in payments if _cards(p) == _cards(mine)]
+    if len(payments) <= SHOWN:
+        return tuple(path)
     stones = mine.get("stone", 0)
     if len({p.get("stone", 0) for p in payments}) > 1:
         path.append(stones_step(stones))
@@ -73,6 +78,30 @@ def colour_step(colour: str, n: int) -> str:
     return pgettext("age-of-summoners", "%(n)s %(colour)s mana", n=n, colour=colour_name(colour))
 
 
-def pay_order(action: Action) -> int:
-    """Where a payment comes among the others: the fewer stones it spends, the sooner."""
-    return action["pay"].get("stone", 0) if action["type"] == "pay" else 0
+def _cards(payment: dict[str, int]) -> int:
+    """The cards and stones a payment spends."""
+    return sum(payment.values())
+
+
+def reduction_step(unused: int) -> str:
+    """The step of the payments that leave ``unused`` cost reductions unused (they pay as many
+    cards more)."""
+    if not unused:
+        return pgettext("age-of-summoners", "Use every cost reduction")
+    return npgettext(
+        "age-of-summoners",
+        "Leave %(num)d reduction unused (pay %(num)d card more)",
+        "Leave %(num)d reductions unused (pay %(num)d cards more)",
+        unused,
+    )
+
+
+def pay_order(action: Action, view: View) -> int:
+    """Where a payment comes among the others: the fewer cards it spends (every reduction
+    used), then the fewer stones, the sooner."""
+    if action["type"] != "pay":
+        return 0
+    pending = view["pending"]
+    listed = pending.get("actions", []) if pending else []
+    fewest = min((_cards(a["pay"]) for a in listed if a["type"] == "pay"), default=0)
+    return (_cards(action["pay"]) - fewest) * 100 + action["pay"].get("stone", 0)

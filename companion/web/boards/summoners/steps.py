@@ -63,4 +63,4 @@ _FIRST: dict[str, Callable[[Action], str]] = {
 
 def step_order(action: Action, view: View) -> int:
     """Where a choice comes among its steps' buttons: payments with fewer stones first."""
-    return pay_order(action)
+    return pay_order(action, view)

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from companion.cardgames.summoners.cards import COLOURS, Effect, kind_of_card, kinds
+from companion.cardgames.summoners.view import SeatView, View
 
 from .catalogue import pgettext
 from .names import colour_name as colour_name
@@ -149,3 +150,9 @@ def effect_words(effects: list[Effect], times: int = 1) -> str:
 def card_name(card: str) -> str:
     """A spirit's name from a card id, as a refusal names it; KeyError for an id of no card."""
     return kind_name(kind_of_card()[card])
+
+
+def my_seat(view: View) -> SeatView | None:
+    """The viewing seat's part of a view (None for a spectator)."""
+    me = view["seat"]
+    return view["seats"][me] if me is not None else None

@@ -33,6 +33,7 @@ __all__ = [
     "BACKS",
     "back",
     "back_of",
+    "batch",
     "board",
     "card_name",
     "count_words",
@@ -64,6 +65,11 @@ def name() -> str:
 def step_order(action: dict[str, Any], view: View) -> int:
     """Every choice keeps the engine's order: the steps (card, target, outcome) already group them."""
     return 0
+
+
+def batch(view: View, names: Any = None) -> None:
+    """Every move of this game is one choice: no form of several at once."""
+    return None
 
 
 def rules_appendix() -> str:
