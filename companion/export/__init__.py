@@ -31,3 +31,7 @@ DEFAULT_PAPER = "a5"
 DEFAULT_LAYOUT = "book"
 DEFAULT_THICKNESS_MM = 0.1  # 上質紙 70 kg, the usual paper of a Japanese self-published novel
 THICKNESS_RANGE_MM = (0.04, 0.3)
+# A PDF whose text fills more pages than this (A5 pages estimated from its length) is laid out a
+# few chapters at a time, each part in a process of its own (``parts``): one layout of the
+# largest legal life takes about 1 GB, a part of this size a third of it. 0: always one piece.
+DEFAULT_PART_PAGES = 200

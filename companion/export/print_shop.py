@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,19 +59,51 @@ def print_document(state: State, edition: str, paper: str, static: Path) -> Docu
     document = render_document(book_html(state, edition, paper, BLEED_MM), static)
     missing = padded_count(len(document.pages)) - len(document.pages)
     if missing:
-        size = paper_for(paper).size
-        blank_html = LAID_OUT_BLANK.format(
-            size=size, bleed=BLEED_MM, pages='<div style="break-after: page"></div>' * missing
-        )
-        blank = render_document(blank_html, static)
-        document = document.copy([*document.pages, *blank.pages[:missing]])
+        document = document.copy([*document.pages, *blank_pages(paper, missing, static)])
     return document
 
 
-def make_print_book(state: State, edition: str, paper: str, static: Path) -> bytes:
-    """The print shop's body PDF (PDF/X-1a:2001)."""
-    pdf: bytes = print_document(state, edition, paper, static).write_pdf()
+def blank_pages(paper: str, count: int, static: Path) -> list[Any]:
+    """``count`` blank pages of ``paper`` with the print shop's bleed, laid out."""
+    if count <= 0:
+        return []
+    size = paper_for(paper).size
+    blank_html = LAID_OUT_BLANK.format(
+        size=size, bleed=BLEED_MM, pages='<div style="break-after: page"></div>' * count
+    )
+    return list(render_document(blank_html, static).pages[:count])
+
+
+def make_print_book(
+    state: State,
+    edition: str,
+    paper: str,
+    static: Path,
+    part_pages: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> bytes:
+    """The print shop's body PDF (PDF/X-1a:2001); made in parts if longer than ``part_pages``."""
+    pdf = body_pdf(state, edition, paper, static, part_pages, progress)
     return print_ready(pdf, state.setup.language, book_title(state))
+
+
+def body_pdf(
+    state: State,
+    edition: str,
+    paper: str,
+    static: Path,
+    part_pages: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> bytes:
+    """The body with bleed, padded to a multiple of four pages, before its marks and PDF/X."""
+    from .parts import make_in_parts, needs_parts
+
+    if needs_parts(book_html(state, edition, paper, BLEED_MM), paper, part_pages):
+        return make_in_parts(
+            state, edition, paper, static, part_pages, BLEED_MM, pad_to_four=True, progress=progress
+        )
+    pdf: bytes = print_document(state, edition, paper, static).write_pdf()
+    return pdf
 
 
 def book_title(state: State) -> str:
