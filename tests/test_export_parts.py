@@ -200,3 +200,41 @@ def test_every_section_a_part_of_its_own(parts_app: Flask, tmp_path: Path) -> No
 def test_a_part_that_fails_says_which_and_why() -> None:
     with pytest.raises(parts.PartFailedError, match="page 41 on.*unknown paper 'folio'"):
         parts.lay_out_apart("<p>A page.</p>", STATIC, 41, 0, pad_paper="folio")
+
+
+def test_the_worker_makes_a_long_book_in_parts_as_the_host_set(tmp_path: Path) -> None:
+    from conftest import make_app
+
+    from companion.export import jobs
+    from companion.export.worker import work
+    from companion.store.db import connect
+    from companion.streams import chronicles
+    from companion.streams.demo import create_demo
+
+    app = make_app(tmp_path, EXPORT_PART_PAGES=8)
+    db = connect(app.config["DATABASE"])
+    exports = tmp_path / "exports"
+    exports.mkdir()
+    stream = create_demo(db, "en").id
+    version = chronicles.load(db, stream).version
+    job, _ = jobs.request_book(db, exports, stream, version, "story", "a5")
+    assert work(app, db, exports, limit=1) == 1
+    done = jobs.find(db, job.id)
+    assert done is not None and done.status == "done"
+    pdf = (exports / job.filename).read_bytes()
+    # In parts, each part embeds its own subset of the text face, under a name of its own.
+    faces = [name for name in subset_programs(pdf) if name.endswith("+Ijin-Libertine")]
+    assert len(faces) > 1, faces
+    assert qpdf_warnings(tmp_path, pdf) == []
+
+
+def test_the_hosts_threshold_reaches_every_worker() -> None:
+    from companion.base.settings import SettingError, check
+    from companion.export.supervisor import Settings
+
+    settings = Settings.from_config({"DATABASE": "db", "EXPORTS_DIR": "x", "EXPORT_PART_PAGES": 7})
+    command = settings.command(1)
+    assert command[command.index("--part-pages") + 1] == "7"
+    assert Settings.from_config({"DATABASE": "db", "EXPORTS_DIR": "x"}).part_pages == 200
+    with pytest.raises(SettingError, match="EXPORT_PART_PAGES"):
+        check({"EXPORT_PART_PAGES": "-1"})
