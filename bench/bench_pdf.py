@@ -244,6 +244,7 @@ def child(kind: str, scale: int, html_path: Path, args: argparse.Namespace) -> d
     else:
         from companion.export import editions
         from companion.export.book import make_book
+        from companion.export.parts import home_book
 
         state = life(scale, args.emoji)
         app = create_app({"SECRET_KEY": "bench", "DATABASE": str(html_path) + ".db"})
@@ -254,7 +255,7 @@ def child(kind: str, scale: int, html_path: Path, args: argparse.Namespace) -> d
             if kind == "ours":
                 pdf = make_book(state, args.edition, args.paper)
             elif kind == "parts":
-                pdf = make_book(state, args.edition, args.paper, args.part_pages)
+                pdf = home_book(state, args.edition, args.paper, static, args.part_pages)
             else:
                 pdf = editions.make(state, args.edition, args.paper, kind, static, key="bench")
     seconds, cpu = time.perf_counter() - started, _cpu() - cpu

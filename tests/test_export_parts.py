@@ -23,7 +23,7 @@ from test_export_pdf import contents_page, sample_state
 from test_pdfx import preflight
 
 from companion import ROOT
-from companion.export import DEFAULT_PART_PAGES, parts
+from companion.export import DEFAULT_PART_PAGES, editions, parts
 from companion.export.book import book_html, make_book
 from companion.export.print_shop import make_print_book
 
@@ -164,7 +164,7 @@ def test_a_book_in_parts_is_the_same_book(
         state = sample_state("ja")
         one = make_book(state, "annotated", "a5")
         firsts = counted(monkeypatch)
-        joined = make_book(state, "annotated", "a5", part_pages=6)
+        joined = parts.home_book(state, "annotated", "a5", STATIC, part_pages=6)
     assert len(firsts) >= 4  # the front matter twice, and at least two parts
     assert any(first % 2 == 0 for first in firsts[1:-1])  # a part opening on a left page
     check_same_book(one, joined, tmp_path)
@@ -181,7 +181,8 @@ def test_the_print_shops_body_in_parts_is_the_same_valid_pdfx_book(
         state = sample_state(language)
         one = make_print_book(state, "story", "a5", STATIC)
         firsts = counted(monkeypatch)
-        joined = make_print_book(state, "story", "a5", STATIC, part_pages=1)
+        in_parts = editions.InParts(1, None)
+        joined = editions.make(state, "story", "a5", "print", STATIC, in_parts=in_parts)
     assert len(firsts) >= 8  # every section a part of its own
     check_same_book(one, joined, tmp_path)
     assert len(PdfReader(io.BytesIO(joined)).pages) % 4 == 0
@@ -193,7 +194,7 @@ def test_every_section_a_part_of_its_own(parts_app: Flask, tmp_path: Path) -> No
     with parts_app.app_context():
         state = sample_state("en")
         one = make_book(state, "annotated", "b6")
-        joined = make_book(state, "annotated", "b6", part_pages=1)
+        joined = parts.home_book(state, "annotated", "b6", STATIC, part_pages=1)
     check_same_book(one, joined, tmp_path)
 
 

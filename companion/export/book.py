@@ -176,17 +176,6 @@ def render_document(html: str, static: Path) -> Document:
     return HTML(string=html, base_url=base_url, url_fetcher=fetcher).render()
 
 
-def make_book(state: State, edition: str, paper: str, part_pages: int = 0) -> bytes:
-    """The PDF book of ``state``: HTML from the templates, then WeasyPrint (in parts when its
-    text fills more than ``part_pages`` pages, ``parts.py``)."""
-    return book_pdf(state, edition, paper, static_dir(), part_pages)
-
-
-def book_pdf(state: State, edition: str, paper: str, static: Path, part_pages: int = 0) -> bytes:
-    """``make_book`` with the static folder given."""
-    from .parts import make_in_parts, needs_parts
-
-    html = book_html(state, edition, paper)
-    if needs_parts(html, paper, part_pages):
-        return make_in_parts(state, edition, paper, static, part_pages)
-    return render_book(html, static)
+def make_book(state: State, edition: str, paper: str) -> bytes:
+    """The PDF book of ``state``: HTML from the templates, then WeasyPrint."""
+    return render_book(book_html(state, edition, paper), static_dir())

@@ -159,12 +159,12 @@ def make(
     parsed = parse_layout(layout)
     check(state, layout, paper)
     if parsed.kind == "print":
-        from .print_shop import make_print_book
+        from .parts import print_body
+        from .print_shop import book_title, print_ready
 
-        if in_parts is not None:
-            pages, report = in_parts
-            return make_print_book(state, edition, paper, static, pages, report)
-        return make_print_book(state, edition, paper, static)
+        pages, report = in_parts if in_parts is not None else (0, None)
+        body = print_body(state, edition, paper, static, pages, report)
+        return print_ready(body, state.setup.language, book_title(state))
     if parsed.kind == "cover":
         from .print_shop import make_cover
 
@@ -203,10 +203,10 @@ def _booklet(
         from .vertical import make_vertical
 
         return impose(make_vertical(state, edition, paper, static, progress), paper, True)
-    from .book import book_pdf
+    from .parts import home_book
 
     part_pages = in_parts.part_pages if in_parts is not None else 0
-    return impose(book_pdf(state, edition, paper, static, part_pages), paper, False)
+    return impose(home_book(state, edition, paper, static, part_pages), paper, False)
 
 
 def _body_pages(
@@ -221,12 +221,12 @@ def _body_pages(
     pages = known() if known is not None else None
     if pages is None:
         from .book import book_html
-        from .parts import needs_parts
-        from .print_shop import BLEED_MM, body_pdf, page_count, print_document
+        from .parts import needs_parts, print_body
+        from .print_shop import BLEED_MM, page_count, print_document
 
         part_pages = in_parts.part_pages if in_parts is not None else 0
         if needs_parts(book_html(state, edition, paper, BLEED_MM), paper, part_pages):
-            pages = page_count(body_pdf(state, edition, paper, static, part_pages))
+            pages = page_count(print_body(state, edition, paper, static, part_pages))
         else:
             pages = len(print_document(state, edition, paper, static).pages)
     return pages

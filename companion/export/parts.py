@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..legacy import State
-from . import jobs
+from . import text_pages
 from .contents import contents
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def estimated_pages(html: str, paper: str) -> float:
     import re
 
     text = re.sub(r"<svg.*?</svg>|<head>.*?</head>|<[^>]+>|\s+", "", html, flags=re.S)
-    return jobs.text_pages(text, paper)
+    return text_pages(text, paper)
 
 
 def plan(sizes: Sequence[tuple[str, float]], part_pages: int) -> list[list[str]]:
@@ -94,6 +94,44 @@ def plan(sizes: Sequence[tuple[str, float]], part_pages: int) -> list[list[str]]
 def needs_parts(html: str, paper: str, part_pages: int | None) -> bool:
     """Whether a book of this HTML is made in parts (never when ``part_pages`` is None or 0)."""
     return bool(part_pages) and estimated_pages(html, paper) > (part_pages or 0)
+
+
+def home_book(
+    state: State,
+    edition: str,
+    paper: str,
+    static: Path,
+    part_pages: int = 0,
+    progress: Progress | None = None,
+) -> bytes:
+    """The home-printer PDF: one document, or in parts when longer than ``part_pages``."""
+    from .book import book_html, render_book
+
+    html = book_html(state, edition, paper)
+    if needs_parts(html, paper, part_pages):
+        return make_in_parts(state, edition, paper, static, part_pages, progress=progress)
+    return render_book(html, static)
+
+
+def print_body(
+    state: State,
+    edition: str,
+    paper: str,
+    static: Path,
+    part_pages: int = 0,
+    progress: Progress | None = None,
+) -> bytes:
+    """The print shop's body with bleed, padded to a multiple of four pages, before its marks
+    and PDF/X: one document, or in parts when longer than ``part_pages``."""
+    from .book import book_html
+    from .print_shop import BLEED_MM, print_document
+
+    if needs_parts(book_html(state, edition, paper, BLEED_MM), paper, part_pages):
+        return make_in_parts(
+            state, edition, paper, static, part_pages, BLEED_MM, pad_to_four=True, progress=progress
+        )
+    pdf: bytes = print_document(state, edition, paper, static).write_pdf()
+    return pdf
 
 
 def make_in_parts(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -74,36 +73,10 @@ def blank_pages(paper: str, count: int, static: Path) -> list[Any]:
     return list(render_document(blank_html, static).pages[:count])
 
 
-def make_print_book(
-    state: State,
-    edition: str,
-    paper: str,
-    static: Path,
-    part_pages: int = 0,
-    progress: Callable[[int], None] | None = None,
-) -> bytes:
-    """The print shop's body PDF (PDF/X-1a:2001); made in parts if longer than ``part_pages``."""
-    pdf = body_pdf(state, edition, paper, static, part_pages, progress)
-    return print_ready(pdf, state.setup.language, book_title(state))
-
-
-def body_pdf(
-    state: State,
-    edition: str,
-    paper: str,
-    static: Path,
-    part_pages: int = 0,
-    progress: Callable[[int], None] | None = None,
-) -> bytes:
-    """The body with bleed, padded to a multiple of four pages, before its marks and PDF/X."""
-    from .parts import make_in_parts, needs_parts
-
-    if needs_parts(book_html(state, edition, paper, BLEED_MM), paper, part_pages):
-        return make_in_parts(
-            state, edition, paper, static, part_pages, BLEED_MM, pad_to_four=True, progress=progress
-        )
+def make_print_book(state: State, edition: str, paper: str, static: Path) -> bytes:
+    """The print shop's body PDF (PDF/X-1a:2001), laid out as one document."""
     pdf: bytes = print_document(state, edition, paper, static).write_pdf()
-    return pdf
+    return print_ready(pdf, state.setup.language, book_title(state))
 
 
 def book_title(state: State) -> str:
