@@ -3,9 +3,12 @@
 Run: ``.venv/bin/python bench/bench_pdf.py [--runs N] [--edition annotated] [--paper a5] [--emoji]``.
 With ``--largest`` it makes the largest legal life instead (36 turning points of about 20,000
 characters each, ten times the full life, every text within the chronicle's limit): the home
-book and the print shop's body beside WeasyPrint alone on the same HTML, each with its CPU
-seconds, wall seconds and peak memory, and what the print shop's last pass (crop marks and
-PDF/X-1a) costs on its own.
+book (as one document, and in parts of at most ``--part-pages`` estimated pages, each laid out
+in a process of its own: the peak of its largest part and of the process joining them) and the
+print shop's body beside WeasyPrint alone on the same HTML, each with its CPU seconds, wall
+seconds and peak memory, and what the print shop's last pass (crop marks and PDF/X-1a) costs on
+its own. ``--life-scale N`` makes a smaller life (N times the full life's text) for a quicker
+look.
 With ``--editions`` it times the other books of the same life instead, each run alternating
 between them: the home-printer PDF and WeasyPrint alone on its HTML, the print shop's body
 (target: at most 1.3 times the home book), the booklet (at most 1.15 times the home book: the
@@ -47,6 +50,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.export import DEFAULT_PART_PAGES  # noqa: E402
 from companion.legacy import (  # noqa: E402
     AcceptFailure,
     AnswerPrompt,
@@ -223,6 +227,7 @@ def child(kind: str, scale: int, html_path: Path, args: argparse.Namespace) -> d
     from companion import create_app
 
     spent = _timed_print_ready() if kind == "print" else {}
+    spent_children = 0.0
 
     static = ROOT / "static"
     if kind in ("vertical", "chromium"):
@@ -239,18 +244,29 @@ def child(kind: str, scale: int, html_path: Path, args: argparse.Namespace) -> d
     else:
         from companion.export import editions
         from companion.export.book import make_book
+        from companion.export.parts import home_book
 
         state = life(scale, args.emoji)
         app = create_app({"SECRET_KEY": "bench", "DATABASE": str(html_path) + ".db"})
         started, cpu = time.perf_counter(), _cpu()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        spent_children = before.ru_utime + before.ru_stime
         with app.app_context():
             if kind == "ours":
                 pdf = make_book(state, args.edition, args.paper)
+            elif kind == "parts":
+                pdf = home_book(state, args.edition, args.paper, static, args.part_pages)
             else:
                 pdf = editions.make(state, args.edition, args.paper, kind, static, key="bench")
     seconds, cpu = time.perf_counter() - started, _cpu() - cpu
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # A book in parts lays each out in a child of its own: the peak of the largest of them.
+    part_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if kind == "parts" else 0
     figures = {"seconds": seconds, "cpu": cpu, "rss_mb": rss_kb / 1024, "bytes": len(pdf)}
+    figures["part_rss_mb"] = part_kb / 1024
+    if kind == "parts":  # its children's CPU too
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        figures["cpu"] += children.ru_utime + children.ru_stime - spent_children
     return {**figures, "pages": _pages(pdf), **spent}
 
 
@@ -287,6 +303,7 @@ def measure(kind: str, scale: int, html: Path, args: argparse.Namespace) -> dict
     command = [sys.executable, __file__, "--child", kind, "--scale", str(scale)]
     command += ["--html", str(html), "--edition", args.edition, "--paper", args.paper]
     command += ["--emoji"] if args.emoji else []
+    command += ["--part-pages", str(args.part_pages)]
     result = subprocess.run(command, check=True, capture_output=True, text=True, cwd=ROOT)
     return json.loads(result.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
@@ -327,7 +344,19 @@ def main() -> None:
         "--only",
         help="with --editions: these kinds alone, comma-separated (e.g. vertical,chromium)",
     )
-    parser.add_argument("--child", choices=EDITION_KINDS)
+    parser.add_argument("--child", choices=(*EDITION_KINDS, "parts"))
+    parser.add_argument(
+        "--part-pages",
+        type=int,
+        default=DEFAULT_PART_PAGES,
+        help="with --largest: the pages of a part of the book made in parts",
+    )
+    parser.add_argument(
+        "--life-scale",
+        type=int,
+        default=LARGEST_SCALE,
+        help="with --largest: a smaller life (this many times the full life's text)",
+    )
     parser.add_argument("--scale", type=int, default=1)
     parser.add_argument("--html", type=Path)
     args = parser.parse_args()
@@ -348,26 +377,29 @@ def report_largest(args: argparse.Namespace) -> None:
     from companion.base.limits import TEXT_LIMIT
     from companion.legacy import iter_texts
 
-    kinds = ("ours", "alone", "print")
+    kinds = ("ours", "parts", "alone", "print")
+    scale = args.life_scale
     with tempfile.TemporaryDirectory() as tmp:
-        html, chars = write_html(LARGEST_SCALE, Path(tmp), args)
-        longest = max(len(text.value) for text in iter_texts(life(LARGEST_SCALE, args.emoji)))
+        html, chars = write_html(scale, Path(tmp), args)
+        longest = max(len(text.value) for text in iter_texts(life(scale, args.emoji)))
         assert longest <= TEXT_LIMIT, longest  # legal: every text within the chronicle's limit
         figures: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
         for _ in range(args.runs):
             for kind in kinds:
-                figures[kind].append(measure(kind, LARGEST_SCALE, html, args))
+                figures[kind].append(measure(kind, scale, html, args))
     m = {
         k: {key: statistics.median(r[key] for r in rs) for key in rs[0]}
         for k, rs in figures.items()
     }
+    what = "largest legal life" if scale == LARGEST_SCALE else f"life x{scale}"
     print(
-        f"largest legal life: 36 turning points, {chars:,} characters (longest text {longest:,}"
+        f"{what}: 36 turning points, {chars:,} characters (longest text {longest:,}"
         f" of {TEXT_LIMIT:,}), {int(m['ours']['pages'])} pages ({args.edition},"
         f" {args.paper.upper()}), median of {args.runs} runs"
     )
     for kind, label in (
         ("ours", "home book"),
+        ("parts", "home book in parts"),
         ("alone", "WeasyPrint alone"),
         ("print", "print shop body"),
     ):
@@ -377,7 +409,13 @@ def report_largest(args: argparse.Namespace) -> None:
             f" {f['rss_mb']:5.0f} MB  {int(f['pages'])} pages  {f['bytes'] / 1024:6.0f} KB"
             f"  CPU per page {f['cpu'] / max(1, f['pages']):.3f} s"
         )
-    ours, alone, shop = m["ours"], m["alone"], m["print"]
+    ours, alone, shop, parts = m["ours"], m["alone"], m["print"], m["parts"]
+    print(
+        f"  in parts of at most {args.part_pages} estimated pages: peak of the largest part"
+        f" {parts['part_rss_mb']:.0f} MB, of the process joining them {parts['rss_mb']:.0f} MB,"
+        f" against {ours['rss_mb']:.0f} MB in one document; CPU {parts['cpu'] / ours['cpu']:.2f}x,"
+        f" pages {int(parts['pages'])} against {int(ours['pages'])}"
+    )
     print(
         f"  home book / WeasyPrint alone: CPU {ours['cpu'] / alone['cpu']:.2f}x,"
         f" peak {ours['rss_mb'] / alone['rss_mb']:.2f}x"

@@ -13,6 +13,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from companion.base.languages import DEFAULT, LANGUAGES, language_name, writes_vertically
 from companion.base.limits import NAME_LIMIT, TEXT_LIMIT
+from companion.export import DEFAULT_PART_PAGES
 
 # The one source of the version: the wheel's metadata, `companion --version`, `companion info`,
 # `/healthz`, the page footer and the backups' manifests all read it (CHANGELOG.md says what
@@ -79,6 +80,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         EXPORTS_DIR=str(Path(app.instance_path) / "exports"),
         EXPORT_WORKERS=1,  # books made at once, by one pool per server
         EXPORT_TIME_LIMIT=300,  # seconds one book may take before it is stopped
+        EXPORT_PART_PAGES=DEFAULT_PART_PAGES,  # a longer PDF is laid out in parts; 0: never
         EXPORT_SUPERVISOR="app",  # "server" under `companion serve`: its master runs the pool
         BASE_URL=None,
         RENDER_CACHE_BYTES=19 * 1024 * 1024,  # with every other cache, under 64 MiB a process

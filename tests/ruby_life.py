@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from companion.legacy import (
@@ -40,9 +42,17 @@ RUBY_TEXT_EN = (
 )
 
 
-def ruby_life(language: str = "ja", turning_points: int = 2, text: str | None = None) -> State:
-    """A life of a few turning points whose answers hold ruby and emphasis dots (or ``text``)."""
+def ruby_life(
+    language: str = "ja",
+    turning_points: int = 2,
+    text: str | None = None,
+    prompts: Mapping[str, tuple[str, ...]] | None = None,
+) -> State:
+    """A life of a few turning points whose answers hold ruby and emphasis dots (or ``text``),
+    each answering its card's first prompt (from ``prompts`` if given, a pack's)."""
     setup = sample_setup(load_sample(language))
+    if prompts is not None:
+        setup = dataclasses.replace(setup, prompts=prompts)
     state, _ = start(setup)
     if text is None:
         text = RUBY_TEXT if language == "ja" else RUBY_TEXT_EN

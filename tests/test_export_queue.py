@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from sqlite_utils import Database
 
-from companion.export import editions, jobs, upkeep
+from companion.export import CHARS_PER_PAGE, editions, jobs, upkeep
 from companion.export.print_shop import spine_width_mm
 from companion.store.db import connect
 from companion.streams.demo import create_demo
@@ -159,7 +159,7 @@ def test_the_time_limit_follows_the_books_pages_up_to_a_bound(db: Database, expo
     per_page = jobs.CPU_PER_PAGE * jobs.TIME_MARGIN
 
     def text_of(chars: str, pages: int) -> None:
-        text = chars * (pages * jobs.CHARS_PER_PAGE["a5"] // len(chars))
+        text = chars * (pages * CHARS_PER_PAGE["a5"] // len(chars))
         data = '{"type": "x", "text": "' + text + '"}'
         db.execute("UPDATE events SET data = ? WHERE stream_id = ? AND seq = 2", [data, stream])
 

@@ -182,6 +182,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("SOURCE_URL", "an address like https://host/path", web_address),
     Setting("EXPORT_WORKERS", "a whole number from 0 to 16", whole(0, 16)),
     Setting("EXPORT_TIME_LIMIT", "a number of seconds above 0", seconds),
+    Setting("EXPORT_PART_PAGES", "a whole number of pages (0: never in parts)", whole(0)),
     Setting("EXPORTS_MAX_BYTES", "a number of bytes (0 or more)", whole(0)),
     Setting("EXPORT_QUEUE_PER_STREAM", "a whole number from 2 to 1000", whole(2, 1000)),
     Setting("RENDER_CACHE_BYTES", "a number of bytes (0 or more)", whole(0)),

@@ -7,7 +7,7 @@ nothing but the HTML and the static folder, so a worker process or a benchmark c
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -89,11 +89,17 @@ def book_html(
     bleed_mm: int = 0,
     vertical: bool = False,
     toc_pages: Mapping[str, str] | None = None,
+    sections: Collection[str] | None = None,
+    first_folio: int | None = None,
+    lead: int = 0,
 ) -> str:
     """The book as one HTML document, in the chronicle's language.
 
     ``bleed_mm`` is for the print shop's edition; ``vertical`` lays it out for Chromium in
-    vertical Japanese (``vertical.py``), whose contents show ``toc_pages`` (anchor: page).
+    vertical Japanese (``vertical.py``). The contents show ``toc_pages`` (anchor: page) when
+    given. A part of a book made in parts (``parts.py``) holds only ``sections`` ("front" for
+    the cover and contents, or section anchors), numbers its first page ``first_folio`` and
+    opens with ``lead`` blank pages that put its first page on the right side.
     """
     book = contents(state, edition)
     size = paper_for(paper)
@@ -110,6 +116,9 @@ def book_html(
             css_string=css_string,
             running_heads=running_heads,
             toc_pages=toc_pages or {},
+            shown=lambda name: sections is None or name in sections,
+            first_folio=first_folio,
+            lead=lead,
             timeline=_timeline(state),
             isolate=isolate,
             told_by=told_by(state),

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from companion.base.languages import writes_vertically
 
@@ -21,6 +22,15 @@ from . import LAYOUTS, THICKNESS_RANGE_MM
 from .contents import EditionError
 
 Progress = Callable[[float, str], None]
+
+
+class InParts(NamedTuple):
+    """A body made in parts: at most this many estimated pages a part, and pages-done reports."""
+
+    part_pages: int
+    progress: Callable[[int], None] | None
+
+
 JAPANESE_ONLY = ("vertical", "epub-vertical", "booklet-vertical")
 BOOKLETS = ("booklet", "booklet-vertical")
 COVER = re.compile(r"cover-(\d{2,3})")
@@ -140,26 +150,34 @@ def make(
     body_pages: Callable[[], int | None] | None = None,
     key: str = "",
     date: str = "",
+    in_parts: InParts | None = None,
 ) -> bytes:
-    """The book in any layout but the home-printer PDF (``book.make_book``)."""
+    """The book in any layout but the home-printer PDF (``book.make_book``).
+
+    ``in_parts``: the print shop's body is made in parts (``parts.py``).
+    """
     parsed = parse_layout(layout)
     check(state, layout, paper)
     if parsed.kind == "print":
-        from .print_shop import make_print_book
+        from .parts import print_body
+        from .print_shop import book_title, print_ready
 
-        return make_print_book(state, edition, paper, static)
+        pages, report = in_parts if in_parts is not None else (0, None)
+        body = print_body(state, edition, paper, static, pages, report)
+        return print_ready(body, state.setup.language, book_title(state))
     if parsed.kind == "cover":
         from .print_shop import make_cover
 
         assert parsed.thickness_mm is not None
-        pages = _body_pages(state, edition, paper, static, body_pages)
+        pages = _body_pages(state, edition, paper, static, body_pages, in_parts)
         return make_cover(state, edition, paper, pages, parsed.thickness_mm, static)
     if parsed.kind == "vertical":
         from .vertical import make_vertical
 
         return make_vertical(state, edition, paper, static, progress)
     if parsed.kind in BOOKLETS:
-        return _booklet(state, edition, paper, static, parsed.kind == "booklet-vertical", progress)
+        vertical = parsed.kind == "booklet-vertical"
+        return _booklet(state, edition, paper, static, vertical, progress, in_parts)
     if parsed.kind == "vault":
         from .vault import make_vault
 
@@ -170,7 +188,13 @@ def make(
 
 
 def _booklet(
-    state: State, edition: str, paper: str, static: Path, vertical: bool, progress: Progress | None
+    state: State,
+    edition: str,
+    paper: str,
+    static: Path,
+    vertical: bool,
+    progress: Progress | None,
+    in_parts: InParts | None = None,
 ) -> bytes:
     """The home book (or the vertical one) typeset once, then imposed two pages a side."""
     from .booklet import impose
@@ -179,18 +203,30 @@ def _booklet(
         from .vertical import make_vertical
 
         return impose(make_vertical(state, edition, paper, static, progress), paper, True)
-    from .book import book_html, render_book
+    from .parts import home_book
 
-    return impose(render_book(book_html(state, edition, paper), static), paper, False)
+    part_pages = in_parts.part_pages if in_parts is not None else 0
+    return impose(home_book(state, edition, paper, static, part_pages), paper, False)
 
 
 def _body_pages(
-    state: State, edition: str, paper: str, static: Path, known: Callable[[], int | None] | None
+    state: State,
+    edition: str,
+    paper: str,
+    static: Path,
+    known: Callable[[], int | None] | None,
+    in_parts: InParts | None = None,
 ) -> int:
     """The body's page count: from the body already made if there is one, else laid out now."""
     pages = known() if known is not None else None
     if pages is None:
-        from .print_shop import print_document
+        from .book import book_html
+        from .parts import needs_parts, print_body
+        from .print_shop import BLEED_MM, page_count, print_document
 
-        pages = len(print_document(state, edition, paper, static).pages)
+        part_pages = in_parts.part_pages if in_parts is not None else 0
+        if needs_parts(book_html(state, edition, paper, BLEED_MM), paper, part_pages):
+            pages = page_count(print_body(state, edition, paper, static, part_pages))
+        else:
+            pages = len(print_document(state, edition, paper, static).pages)
     return pages

@@ -35,10 +35,6 @@ DISK_FULL: Final = "disk-full"
 ATTEMPTS: Final = 2  # a book whose worker or server died is made at most this many times
 PER_STREAM: Final = 4  # books of one chronicle waiting or being made at once (a setting)
 MAX_VERSION: Final = 2**63 - 1  # the largest version a database column holds
-# About how many characters of text fill a page (Japanese characters; Latin letters are
-# narrower, LATIN_FACTOR to one), to turn a text's length into pages.
-CHARS_PER_PAGE = {"a5": 520, "a4": 1150, "b6": 400, "a6": 300, "shinsho": 330, "half-letter": 530}
-LATIN_FACTOR: Final = 2.6
 # The time limit follows the book's size: CPU seconds per A5 page of the largest legal life
 # (bench/bench_pdf.py --largest, see docs/exports.md) times a margin for a busy host (a worker
 # at nice 5 on 2 cores shared with a loaded server gets a fraction of one). EXPORT_TIME_LIMIT
@@ -105,12 +101,6 @@ class Job:
         if self.status == "done" and not (exports_dir / self.filename).is_file():
             return "removed"
         return self.status
-
-
-def text_pages(text: str, paper: str = "a5") -> float:
-    """About how many pages of ``paper`` this much text fills (Latin letters are narrower)."""
-    latin = sum(1 for char in text if char.isascii())
-    return (len(text) - latin + latin / LATIN_FACTOR) / CHARS_PER_PAGE.get(paper, 520)
 
 
 def book_filename(

@@ -74,7 +74,37 @@ def story_markdown(state: State, edition: str = "annotated") -> str:
 def escape(text: str) -> str:
     """A plain text (a name, a player) with Markdown's special characters escaped."""
     # Runs of ASCII white space become one space; a full-width space (U+3000) is a character.
-    return _SPECIAL.sub(r"\\\1", _ASCII_SPACES.sub(" ", printable(text)).strip(" "))
+    return _special(_ASCII_SPACES.sub(" ", printable(text)).strip(" "))
+
+
+def _special(text: str) -> str:
+    return _SPECIAL.sub(r"\\\1", text)
+
+
+def escape_notation(text: str) -> str:
+    """A plain text that may hold ruby notation (a prompt), escaped as ``escape`` does except
+    for the notation's own bars: the file keeps ``|親字《ルビ》`` as written, and the vault can
+    make it ruby (``\\|`` would leave a backslash before the ruby's tag)."""
+    text = _ASCII_SPACES.sub(" ", printable(text)).strip(" ")
+    return "".join(
+        _escape_piece(piece) if isinstance(piece, ruby.Piece) else _words(piece)
+        for piece in ruby.pieces(text)
+    )
+
+
+def _escape_piece(piece: ruby.Piece) -> str:
+    if piece.kind == "escape":
+        return piece.written  # a bar before 《: the bar is the notation's, not a table's
+    if piece.kind == "dots":
+        return f"《《{escape_notation(piece.base)}》》"
+    bar = piece.written[0] if piece.written[0] in "|｜" else ""
+    return f"{bar}{_words(piece.base)}《{_words(piece.reading)}》"
+
+
+def _words(text: str) -> str:
+    # ``&lt;`` rather than ``\<``: the vault makes ruby of the notation and escapes each ``<``
+    # then, which would turn ``\<`` into a shown ``&lt;``.
+    return _special(text.replace("<", "&lt;"))
 
 
 def demote(text: str) -> str:
@@ -190,7 +220,7 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
     if tp.question is not None:
         yield _labelled(_("Our own question"), tp.question)
     elif tp.prompt:
-        yield quote(escape(tp.prompt))
+        yield quote(escape_notation(tp.prompt))
     yield _text(tp.answer)
     if book.annotated:
         yield from _mechanics(book, tp)

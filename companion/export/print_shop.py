@@ -58,17 +58,23 @@ def print_document(state: State, edition: str, paper: str, static: Path) -> Docu
     document = render_document(book_html(state, edition, paper, BLEED_MM), static)
     missing = padded_count(len(document.pages)) - len(document.pages)
     if missing:
-        size = paper_for(paper).size
-        blank_html = LAID_OUT_BLANK.format(
-            size=size, bleed=BLEED_MM, pages='<div style="break-after: page"></div>' * missing
-        )
-        blank = render_document(blank_html, static)
-        document = document.copy([*document.pages, *blank.pages[:missing]])
+        document = document.copy([*document.pages, *blank_pages(paper, missing, static)])
     return document
 
 
+def blank_pages(paper: str, count: int, static: Path) -> list[Any]:
+    """``count`` blank pages of ``paper`` with the print shop's bleed, laid out."""
+    if count <= 0:
+        return []
+    size = paper_for(paper).size
+    blank_html = LAID_OUT_BLANK.format(
+        size=size, bleed=BLEED_MM, pages='<div style="break-after: page"></div>' * count
+    )
+    return list(render_document(blank_html, static).pages[:count])
+
+
 def make_print_book(state: State, edition: str, paper: str, static: Path) -> bytes:
-    """The print shop's body PDF (PDF/X-1a:2001)."""
+    """The print shop's body PDF (PDF/X-1a:2001), laid out as one document."""
     pdf: bytes = print_document(state, edition, paper, static).write_pdf()
     return print_ready(pdf, state.setup.language, book_title(state))
 

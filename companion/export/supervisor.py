@@ -49,7 +49,7 @@ from sqlite_utils import Database
 from companion.base import logs, metrics
 from companion.store import pg
 
-from . import heartbeat, jobs, upkeep
+from . import DEFAULT_PART_PAGES, heartbeat, jobs, upkeep
 
 log = logging.getLogger("companion.export.supervisor")
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,11 +71,12 @@ class Settings:
     time_limit: float = 300.0
     idle_exit: float = 0.0  # 0: never stop for want of work
     keep_bytes: int = upkeep.KEEP_BYTES
+    part_pages: int = DEFAULT_PART_PAGES  # a longer book is made in parts (parts.py); 0: never
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any], idle_exit: float = 0.0) -> Settings:
         """The settings of an app's config (``EXPORT_WORKERS``, ``EXPORT_TIME_LIMIT``,
-        ``EXPORTS_MAX_BYTES``)."""
+        ``EXPORTS_MAX_BYTES``, ``EXPORT_PART_PAGES``)."""
         workers, limit = config.get("EXPORT_WORKERS", 1), config.get("EXPORT_TIME_LIMIT", 300)
         keep = config.get("EXPORTS_MAX_BYTES", upkeep.KEEP_BYTES)
         if not isinstance(workers, int) or not 0 <= workers <= MAX_WORKERS:
@@ -84,8 +85,13 @@ class Settings:
             raise ValueError(f"EXPORT_TIME_LIMIT must be a number of seconds, not {limit!r}")
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
             raise ValueError(f"EXPORTS_MAX_BYTES must be a number of bytes, not {keep!r}")
+        part_pages = config.get("EXPORT_PART_PAGES", DEFAULT_PART_PAGES)
+        if isinstance(part_pages, bool) or not isinstance(part_pages, int) or part_pages < 0:
+            raise ValueError(f"EXPORT_PART_PAGES must be a number of pages, not {part_pages!r}")
         exports = Path(config["EXPORTS_DIR"])
-        return cls(str(config["DATABASE"]), exports, workers, float(limit), idle_exit, keep)
+        return cls(
+            str(config["DATABASE"]), exports, workers, float(limit), idle_exit, keep, part_pages
+        )
 
     def command(self, parent: int) -> list[str]:
         """The command line that starts a supervisor with these settings."""
@@ -94,7 +100,7 @@ class Settings:
             *("--database", self.database, "--exports", str(self.exports_dir)),
             *("--workers", str(self.workers), "--time-limit", f"{self.time_limit:g}"),
             *("--idle-exit", f"{self.idle_exit:g}", "--parent", str(parent)),
-            *("--keep-bytes", str(self.keep_bytes)),
+            *("--keep-bytes", str(self.keep_bytes), "--part-pages", str(self.part_pages)),
         ]
 
     @property
@@ -126,7 +132,7 @@ def start_worker(settings: Settings) -> subprocess.Popen[bytes]:
     """A worker process that loads everything, then waits for a job id on its input."""
     command = [sys.executable, "-m", "companion.export.worker", "--database", settings.database]
     command += ["--exports", str(settings.exports_dir), "--time-limit", f"{settings.time_limit:g}"]
-    command += ["--parent", str(os.getpid())]
+    command += ["--parent", str(os.getpid()), "--part-pages", str(settings.part_pages)]
     with log_file(settings) as output:
         return subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=output, stderr=subprocess.STDOUT, cwd=ROOT
@@ -365,13 +371,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle-exit", type=float, default=0.0)
     parser.add_argument("--parent", type=int, default=os.getppid())
     parser.add_argument("--keep-bytes", type=int, default=upkeep.KEEP_BYTES)
+    parser.add_argument("--part-pages", type=int, default=DEFAULT_PART_PAGES)
     args = parser.parse_args(argv)
     os.environ["COMPANION_ROLE"] = "supervisor"  # its connections' name; its workers': "book"
     logs.configure_process(sys.stderr, sys.stdout)  # the server's log, and worker.log
     if os.environ.get(metrics.MULTIPROC_ENV):
         metrics.enable()  # the server's scrapes read this process's figures too
     settings = Settings(
-        args.database, args.exports, args.workers, args.time_limit, args.idle_exit, args.keep_bytes
+        *(args.database, args.exports, args.workers, args.time_limit, args.idle_exit),
+        *(args.keep_bytes, args.part_pages),
     )
     settings.exports_dir.mkdir(parents=True, exist_ok=True)
     from companion.store.db import connect

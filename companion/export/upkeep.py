@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from companion.store.sql import Database, for_update, write_transaction
 
-from . import heartbeat
+from . import heartbeat, text_pages
 from .jobs import (
     ATTEMPTS,
     COLUMNS,
@@ -34,7 +34,6 @@ from .jobs import (
     _set,
     book_filename,
     fail,
-    text_pages,
 )
 
 log = logging.getLogger("companion.export")

@@ -30,7 +30,7 @@ from companion.store.db import connect
 from companion.store.sql import write_transaction
 
 from ..legacy import Recorded, State, event_from_dict, replay
-from . import editions, heartbeat, jobs, upkeep
+from . import DEFAULT_PART_PAGES, editions, heartbeat, jobs, parts, upkeep
 from .book import book_html, render_book, static_dir
 from .print_shop import page_count
 
@@ -46,8 +46,7 @@ def state_at(db: Database, stream_id: str, version: int) -> State:
 
 def estimated_pages(html: str, paper: str) -> int:
     """A rough page count from the length of the book's text (Latin letters are narrower)."""
-    text = re.sub(r"<svg.*?</svg>|<[^>]+>|\s+", "", html, flags=re.S)
-    return max(4, round(jobs.text_pages(text, paper)) + 4)
+    return max(4, round(parts.estimated_pages(html, paper)) + 4)
 
 
 class _Progress(logging.Handler):
@@ -83,9 +82,9 @@ def make(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> None:
     with app.app_context():
         state = state_at(db, job.stream_id, job.version)
         if job.layout != "book":
-            data = _make_layout(db, job, state, exports_dir)
+            data = _make_layout(db, job, state, exports_dir, _part_pages(app))
         else:
-            data = _make_book(db, job, state)
+            data = _make_book(db, job, state, _part_pages(app))
     target = exports_dir / job.filename
     partial = target.with_suffix(f".{os.getpid()}.part")
     try:
@@ -122,7 +121,13 @@ def make_logged(app: Flask, db: Database, job: jobs.Job, exports_dir: Path) -> b
     return True
 
 
-def _make_layout(db: Database, job: jobs.Job, state: State, exports_dir: Path) -> bytes:
+def _part_pages(app: Flask) -> int:
+    return int(app.config.get("EXPORT_PART_PAGES", DEFAULT_PART_PAGES))
+
+
+def _make_layout(
+    db: Database, job: jobs.Job, state: State, exports_dir: Path, part_pages: int
+) -> bytes:
     """A print-shop file, the vertical book or an EPUB, with progress for the status route."""
 
     def report(progress: float, step: str) -> None:
@@ -139,9 +144,11 @@ def _make_layout(db: Database, job: jobs.Job, state: State, exports_dir: Path) -
     key = f"{job.stream_id}/v{job.version}"
     stamp = _last_event_date(db, job.stream_id, job.version)
     pages = estimated_pages(book_html(state, job.edition, job.paper), job.paper)
+    in_parts = editions.InParts(part_pages, _part_progress(db, job.id, pages))
     with _weasyprint_progress(db, job.id, pages):  # the print shop's files are WeasyPrint's
         return editions.make(
-            state, job.edition, job.paper, job.layout, static_dir(), report, body_pages, key, stamp
+            *(state, job.edition, job.paper, job.layout, static_dir(), report, body_pages),
+            *(key, stamp, in_parts),
         )
 
 
@@ -150,12 +157,27 @@ def _last_event_date(db: Database, stream_id: str, version: int) -> str:
     return stored[-1].created[:10] if stored else ""
 
 
-def _make_book(db: Database, job: jobs.Job, state: State) -> bytes:
-    """The home-printer PDF, with WeasyPrint's page-by-page progress."""
+def _make_book(db: Database, job: jobs.Job, state: State, part_pages: int) -> bytes:
+    """The home-printer PDF, with WeasyPrint's page-by-page progress (or part by part)."""
     html = book_html(state, job.edition, job.paper)
     jobs.report(db, job.id, 8, "layout", 0)
-    with _weasyprint_progress(db, job.id, estimated_pages(html, job.paper)):
+    pages = estimated_pages(html, job.paper)
+    if parts.needs_parts(html, job.paper, part_pages):
+        report = _part_progress(db, job.id, pages)
+        return parts.make_in_parts(
+            state, job.edition, job.paper, static_dir(), part_pages, progress=report
+        )
+    with _weasyprint_progress(db, job.id, pages):
         return render_book(html, static_dir())
+
+
+def _part_progress(db: Database, job_id: str, pages: int) -> parts.Progress:
+    """Progress of a book made in parts: the pages laid out when each part is done."""
+
+    def report(done: int) -> None:
+        jobs.report(db, job_id, 10 + 78 * min(1, done / pages), "layout", done)
+
+    return report
 
 
 @contextlib.contextmanager
@@ -205,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exports", required=True, type=Path)
     parser.add_argument("--time-limit", type=float, default=300, help="seconds for one book")
     parser.add_argument("--parent", type=int, default=None, help="the supervisor's pid")
+    parser.add_argument("--part-pages", type=int, default=DEFAULT_PART_PAGES)
     args = parser.parse_args(argv)
     os.environ["COMPANION_ROLE"] = "book"  # how its connections are named (PostgreSQL)
     _die_with_parent()
@@ -219,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     from .. import create_app
 
     config = {"DATABASE": args.database, "EXPORTS_DIR": str(args.exports), "SECRET_KEY": "worker"}
+    config["EXPORT_PART_PAGES"] = args.part_pages
     app = create_app(config)
     import weasyprint  # noqa: F401 - loaded now, while no book waits for it
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from companion.base.languages import LANGUAGES
+from companion.text import ruby
 from companion.text.input_text import first_refused
 
 SUITS = ("H", "D", "C", "S")
@@ -317,8 +318,9 @@ def valid_name(name: str) -> bool:
 
 
 def normalise_prompt(text: str) -> str:
-    """The prompt reduced to its letters and digits, case- and width-folded, for duplicate checks."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    """The prompt as a reader sees it (ruby readings left out: ``companion.text.ruby``) reduced
+    to its letters and digits, case- and width-folded, for duplicate checks."""
+    folded = unicodedata.normalize("NFKC", ruby.to_plain(text)).casefold()
     return re.sub(r"[\W_]+", "", folded)
 
 

@@ -20,6 +20,10 @@ import html as html_lib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+from markupsafe import escape as markup_escape
 
 MAX_BASE = 50  # characters under one reading; writing sites allow 10 to 20
 MAX_READING = 100  # characters of one reading (or of one run of emphasis dots)
@@ -107,6 +111,21 @@ def to_html(text: str, escape: Callable[[str], str] = html_lib.escape) -> str:
         piece_html(piece, escape) if isinstance(piece, Piece) else escape(piece)
         for piece in pieces(text)
     )
+
+
+def _escape_markup(text: str) -> str:
+    return str(markup_escape(text))
+
+
+def shown(value: Any) -> Markup:
+    """A plain text (a prompt) for a page or a book: escaped, its ruby notation made ruby.
+
+    Never Markdown: a prompt is shown as its pack wrote it. Every character that is not the
+    notation's own tags goes through markupsafe's escape, so a text without notation reads
+    byte for byte as ``{{ text }}`` did, and no text can open a tag of its own.
+    """
+    text = str(value if value is not None else "")
+    return Markup(to_html(text, _escape_markup))  # noqa: S704 - every word escaped above
 
 
 def to_plain(text: str) -> str:

@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 
 from companion.legacy import State
 from companion.legacy.odds import p_finish, p_success
+from companion.text import ruby
 from companion.text.markdown import render_markdown
 from companion.text.svg import SUITS, card_back, die_face, playing_card
 from companion.text.wording import gettext as _
@@ -93,7 +94,7 @@ class Chances:
 
 
 def init_app(app: Flask) -> None:
-    """Make the terms available in every template."""
+    """Make the terms available in every template, and the ``ruby`` filter for prompts."""
     app.jinja_env.globals.update(
         stage_name=stage_name,
         suit_symbol=suit_symbol,
@@ -108,4 +109,5 @@ def init_app(app: Flask) -> None:
         md=render_markdown,
     )
     app.jinja_env.filters["join_list"] = join_list
+    app.jinja_env.filters["ruby"] = ruby.shown  # a prompt: escaped, its ruby made
     app.jinja_env.globals["in_language"] = in_language
