@@ -47,7 +47,7 @@ def main() -> None:
         site = budget_site.build(folder / "bench.sqlite3")
         port, hello_port = free_port(), free_port()
         server = start_companion(folder / "bench.sqlite3", port)
-        baseline = hello.start(hello_port, folder / "hello.sqlite3")
+        baseline = hello.start(hello_port)
         base = f"http://127.0.0.1:{port}"
         try:
             with sync_playwright() as p:

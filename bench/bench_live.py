@@ -6,7 +6,9 @@ its minimal server-sent-events stream pushing a number the bench signals.
 
 1. Requests/s (wrk, 32 loopback connections): hello, the version endpoint, the play page and
    the API's state, interleaved round by round; medians and the ratio to hello.
-2. The last watcher to hold each change. WATCHERS clients each load the play page (keeping the
+2. The last watcher to hold each change. WATCHERS clients, spread in turn over a real table's
+   five links (the host's, one per seat of three players, the reader's; once more all on the
+   host's one link, for the figure beside it), each load the play page (keeping the
    session cookie it sets, as a browser does) and hold its stream (``/c/<t>/events?part=play``)
    as the play page's script does: a change that comes with the page's part is shown from it
    (its secrets filled in); one that does not is fetched over a kept-alive connection of the
@@ -14,6 +16,8 @@ its minimal server-sent-events stream pushing a number the bench signals.
    the *last* watcher holds the new fragment; p50/p99 over the commands. Once more idle with
    streams that carry no part (every watcher fetches the fragment: the fallback's cost). Idle, then while books are made (one PDF at a time, each waited for: the bench
    leaves no job behind). The same for the bare push, whose watchers fetch hello.
+   Every watcher comes from one address, so the bounds on streams per link and per address
+   are lifted for the bench. The machine's load average at the start and at the end.
 3. What idle watchers cost: the server's CPU (master, workers, export supervisor) over a quiet
    spell with no watcher, then with WATCHERS idle streams open.
 
@@ -48,6 +52,10 @@ from server_client import SETUP, Server, free_port, next_command, request  # noq
 from companion.ops import server as serve  # noqa: E402
 from companion.store.signal import send_local  # noqa: E402
 
+STREAMS_UNBOUNDED = {
+    "COMPANION_STREAMS_PER_LINK": "100000",
+    "COMPANION_STREAMS_PER_ADDRESS": "100000",
+}
 WAIT = 20.0  # seconds a change may take to reach every watcher before it counts as missed
 
 
@@ -102,7 +110,11 @@ class Hello:
 
     def stop(self) -> None:
         os.killpg(self.process.pid, 3)  # SIGQUIT: at once, open streams and all
-        self.process.wait(timeout=30)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a worker stuck in a stream: the group goes at once
+            os.killpg(self.process.pid, 9)
+            self.process.wait(timeout=10)
 
 
 # --- watchers: asyncio clients holding a stream and a kept-alive connection each -----------
@@ -211,11 +223,13 @@ class Watcher:
         raise RuntimeError(f"{path}: the connection closed twice")
 
 
-async def open_watchers(
-    port: int, events: str, fragment: str, count: int
-) -> tuple[list[Watcher], Seen]:
+Links = list[tuple[str, str]]  # per link: its event stream and its live part's fragment
+
+
+async def open_watchers(port: int, links: Links, count: int) -> tuple[list[Watcher], Seen]:
+    """``count`` watchers, spread over ``links`` in turn (as a table's phones are)."""
     seen: Seen = {"event": {}, "fragment": {}}
-    watchers = [Watcher(port, events, fragment, seen) for _ in range(count)]
+    watchers = [Watcher(port, *links[n % len(links)], seen) for n in range(count)]
     for i, watcher in enumerate(watchers):
         watcher.task = asyncio.create_task(watcher.run())
         if i % 50 == 49:
@@ -254,8 +268,24 @@ async def last_watcher(watchers: list[Watcher], seen: Seen, changes: int, change
                 missed[kind] += 1
             else:
                 lasts[kind].append((max(times) - sent) * 1000)
-        await asyncio.sleep(random.uniform(0.2, 0.5))
+        # A table's changes come seconds apart; these come just past the gap a stream keeps
+        # between two events (STREAM_PART_SECONDS, 0.5 s), so none is held back by it.
+        await asyncio.sleep(random.uniform(0.6, 0.9))
     return {kind: (lasts[kind], missed[kind]) for kind in lasts}
+
+
+def table_links(database: Path, stream_id: str, host: str, reader: str) -> list[str]:
+    """A real table's links: the host's, one per seat (three players) and the reader's."""
+    from companion.store import capabilities
+    from companion.store.db import connect
+
+    db = connect(database)
+    try:
+        seats = [capabilities.issue(db, stream_id, "seat", seat) for seat in range(3)]
+        db.conn.commit()
+    finally:
+        db.conn.close()
+    return [host, *seats, reader]
 
 
 def command_change(port: int, token: str) -> object:
@@ -294,14 +324,14 @@ def unsigned(html: bytes) -> bytes:
     return re.sub(rb'name="csrf_token" value="[^"]*"', b'name="csrf_token"', html)
 
 
-async def live_run(port: int, events: str, fragment: str, count: int, changes: int, change: object):  # type: ignore[no-untyped-def]
-    watchers, seen = await open_watchers(port, events, fragment, count)
+async def live_run(port: int, links: Links, count: int, changes: int, change: object):  # type: ignore[no-untyped-def]
+    watchers, seen = await open_watchers(port, links, count)
     try:
         run = await last_watcher(watchers, seen, changes, change)
-        for watcher in watchers[:3]:  # what each showed is what its fetch answers now
+        for watcher in watchers[: 2 * len(links)]:  # each shows what its fetch answers now
             _head, body = await watcher.get(watcher.fragment)
             if unsigned(body) != unsigned(watcher.html):
-                raise RuntimeError(f"a watcher shows another fragment than {fragment} answers")
+                raise RuntimeError(f"a watcher shows another fragment than {watcher.fragment}")
         return run
     finally:
         await close_watchers(watchers)
@@ -374,13 +404,13 @@ def cpu_seconds(session: int) -> float:
     return total / tick
 
 
-async def idle_cost(server: Server, events: str, fragment: str, count: int, seconds: float):  # type: ignore[no-untyped-def]
+async def idle_cost(server: Server, links: Links, count: int, seconds: float):  # type: ignore[no-untyped-def]
     assert server.process is not None
     session = server.process.pid
     before = cpu_seconds(session)
     await asyncio.sleep(seconds)
     quiet = (cpu_seconds(session) - before) / seconds
-    watchers, _seen = await open_watchers(server.port, events, fragment, count)
+    watchers, _seen = await open_watchers(server.port, links, count)
     try:
         await asyncio.sleep(2)  # opening them is not idling
         before = cpu_seconds(session)
@@ -486,7 +516,10 @@ def main() -> None:
     load = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        server = Server(folder / "live.sqlite3").start()
+        # Every watcher comes from this one address, hundreds on a link: the bounds on streams
+        # per link and per address (16 and 64 by default) are lifted as a table of phones,
+        # each on its own address, never meets them.
+        server = Server(folder / "live.sqlite3", env=STREAMS_UNBOUNDED).start()
         hello = Hello(folder)
         try:
             _status, body = request(server.port, "POST", "/api/v1/chronicles", SETUP)
@@ -502,39 +535,41 @@ def main() -> None:
             for _round in range(args.rounds if "rates" in only else 0):
                 for name, url in routes.items():  # interleaved: a busy moment hits them all
                     rates[name].append(wrk(url, args.seconds))
-            events, fragment = f"/c/{token}/events?part=play", f"/c/{token}/?fragment=1"
+            tokens = table_links(server.database, body["id"], token, body["reader_token"])
+            one: Links = [(f"/c/{token}/events?part=play", f"/c/{token}/?fragment=1")]
+            table: Links = [(f"/c/{t}/events?part=play", f"/c/{t}/?fragment=1") for t in tokens]
             change = command_change(server.port, token)
 
-            def measured(
-                part: str | None, port: int, stream: str, count: int, n: int, how: object
-            ) -> Run:
+            def measured(part: str | None, port: int, links: Links, n: int, how: object) -> Run:
                 if part is not None and part not in only:
                     return NOT_RUN
-                page = "/" if port == hello.port else fragment
-                return asyncio.run(live_run(port, stream, page, count, n, how))
+                return asyncio.run(live_run(port, links, args.watchers, n, how))
 
+            bare_links: Links = [("/events", "/")]
             bare_run = measured(  # the baseline of the 200-watcher runs
                 None if only & {"idle", "no-part", "pdf"} else "idle",
-                *(hello.port, "/events", args.watchers, args.commands, hello_change(hello)),
+                *(hello.port, bare_links, args.commands, hello_change(hello)),
             )
-            quiet = measured("idle", server.port, events, args.watchers, args.commands, change)
+            quiet_one = measured("idle", server.port, one, args.commands, change)
+            quiet = measured("idle", server.port, table, args.commands, change)
+            no_part = [(events.split("?")[0], fragment) for events, fragment in table]
             fetching = measured(  # the stream with no part: every watcher fetches
-                "no-part", server.port, f"/c/{token}/events", args.watchers, args.commands, change
+                "no-part", server.port, no_part, args.commands, change
             )
             books = None
             if "pdf" in only:
                 with Books(server.port, token) as books:
-                    busy = measured(
-                        "pdf", server.port, events, args.watchers, args.commands, change
-                    )
+                    busy = measured("pdf", server.port, table, args.commands, change)
             else:
                 busy = NOT_RUN
             left = unfinished_jobs(server.database)
             few = max(5, args.commands // 3)
-            bare_many = measured("many", hello.port, "/events", args.many, few, hello_change(hello))
-            many = measured("many", server.port, events, args.many, few, change)
+            args.watchers, watchers = args.many, args.watchers
+            bare_many = measured("many", hello.port, bare_links, few, hello_change(hello))
+            many = measured("many", server.port, table, few, change)
+            args.watchers = watchers
             idle = (
-                asyncio.run(idle_cost(server, events, fragment, args.watchers, args.idle))
+                asyncio.run(idle_cost(server, table, args.watchers, args.idle))
                 if "cost" in only
                 else (float("nan"), float("nan"))
             )
@@ -553,8 +588,10 @@ def main() -> None:
         p99 = statistics.median(p for _r, _p50, p in rows)
         print(f"{name:<20} {rate:>8.0f} {p50:>8.1f} {p99:>8.1f} {rate / base:>7.2f}")
     print(f"\ncommand sent -> the last of N watchers has it ({args.commands} commands)")
+    print(" app watchers spread over a table's 5 links (host, 3 seats, reader) unless said")
     rows = [
         (f"bare push, {args.watchers} watchers (baseline)", bare_run),
+        (f"app, {args.watchers} watchers on one link, idle", quiet_one),
         (f"app, {args.watchers} watchers, idle", quiet),
         (f"app, {args.watchers} watchers, idle, no part", fetching),
         (f"app, {args.watchers} watchers, PDFs being made", busy),
@@ -566,13 +603,18 @@ def main() -> None:
         for label, run in rows:
             if run is not NOT_RUN:
                 print(f"  {label:<44} {summary(*run[kind])}")
-        for (app_run, bare), n in (
-            ((quiet, bare_run), args.watchers),
-            ((many, bare_many), args.many),
+        for (app_run, base_run), label in (
+            ((quiet_one, bare_run), f"{args.watchers} watchers, one link"),
+            ((quiet, bare_run), f"{args.watchers} watchers, 5 links"),
+            ((busy, bare_run), f"{args.watchers} watchers, 5 links, PDFs"),
+            ((many, bare_many), f"{args.many} watchers, 5 links"),
         ):
-            if app_run[kind][0] and bare[kind][0]:
-                ratio = statistics.median(app_run[kind][0]) / statistics.median(bare[kind][0])
-                print(f"  {n} watchers: app p50 / bare push p50 = {ratio:.1f}")
+            if app_run[kind][0] and base_run[kind][0]:
+                ours, theirs = app_run[kind][0], base_run[kind][0]
+                print(
+                    f"  {label}: app / bare push, p50 {statistics.median(ours) / statistics.median(theirs):.1f}"
+                    f", p99 {pct(ours, 99) / pct(theirs, 99):.1f}"
+                )
     made = "not measured" if books is None else books.made
     print(f" books made meanwhile: {made}; jobs left queued or running after: {left}")
     if "cost" in only:

@@ -1,24 +1,32 @@
-"""Requests/s of the companion's pages on the real server, against a hello-world app served alike.
+"""Requests/s and the latency tail of the companion's pages on the real server, against a bare
+hello-world app served alike, in the same run.
 
-Both servers are started the way `companion serve` starts (bench/hello.py runs that same command
-with a bare WSGI hello-world app in place of the companion), so whatever worker class, workers
-and threads `companion serve` uses apply to both sides of every ratio. Each page is measured in
-rounds, right after a hello-world run in the same round (interleaved), under loopback
-connections that stay open (wrk); every request carries the session cookie the page's browser
-got on its first visit. Printed per page: the median time in process (Flask test client), the
-median req/s over the rounds, hello-world's median, and the median of the per-round ratios.
+Both servers are started the way `companion serve` starts (bench/hello.py serves a bare Flask
+app with `companion serve`'s own server module and settings, building nothing of the
+companion), so whatever worker class, workers and gunicorn settings `companion serve` uses
+apply to both sides of every ratio. Each page is measured in rounds, right after a hello-world
+run in the same round (interleaved), under loopback connections that stay open (wrk
+--latency). The requests come from several browsers (``--browsers``, each with the session
+cookie its own first visit got, in turn), as a table of phones asks, not one browser
+repeating itself.
+
+Two companion servers are measured in every round: one with the byte replay on (the same
+request asked again while its stream stands still is answered in front of Flask,
+``web/shell/replay.py``) and one with it off (``REPLAY_BYTES=0``: every request goes through
+Flask, which is what the first ask of each page after a change costs). Printed per page and
+server: the median time in process (Flask test client), the median req/s over the rounds and
+hello-world's, the median of the per-round ratios, and p50 and p99 latency each beside
+hello-world's in the same round with their ratio (median over the rounds). The machine's load
+average at the start and at the end.
 
 The pages: the version polls of a chronicle and of a card table, /healthz, the play page of a
-life in progress, the story page of a full life of 36 turning points of about 16,000 characters
-each, and a Traitor's Flame and an Age of Summoners table some moves into their matches.
-Targets (ratio to hello-world): polls >= 0.6, play >= 0.35, tables >= 0.25, story >= 0.15.
+life in progress as the host, a seat and the reader see it, the story page of a full life of 36
+turning points of about 16,000 characters each, and a Traitor's Flame and an Age of Summoners
+table some moves into their matches. Targets (req/s ratio to hello-world): polls >= 0.6, play
+>= 0.35, tables >= 0.25, story >= 0.15; p99 <= 3x hello-world's for the pages.
 
     .venv/bin/python bench/bench_pages.py [--seconds 4] [--rounds 3] [--connections 32]
-        [--replay-bytes 0]
-
-The same request asked again is answered in front of Flask while its stream stands still
-(``web/shell/replay.py``); ``--replay-bytes 0`` measures every request through Flask instead,
-which is what the first ask of each page after a change costs.
+        [--browsers 8] [--replay on off]
 """
 
 from __future__ import annotations
@@ -35,9 +43,9 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -54,11 +62,24 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {
     "chronicle poll": 0.6,
     "table poll": 0.6,
-    "play": 0.35,
+    "play, host": 0.35,
+    "play, seat": 0.35,
+    "play, reader": 0.35,
     "story 36x16k": 0.15,
     "traitors-flame": 0.25,
     "age-of-summoners": 0.25,
 }
+P99_TARGET = 3.0  # a page's p99 over hello-world's p99 in the same round, at most
+# wrk's own Lua: each request carries the next browser's cookie in turn (each thread its own).
+ROTATE = """
+local cookies = {%s}
+local n = 0
+request = function()
+  n = n + 1
+  if #cookies == 0 then return wrk.format() end
+  return wrk.format(nil, nil, {["Cookie"] = cookies[(n %% #cookies) + 1]})
+end
+"""
 
 
 def free_port() -> int:
@@ -71,6 +92,7 @@ def build(folder: Path) -> dict[str, tuple[str, str]]:
     """The database and every page measured: name -> (path, the page its browser opened first)."""
     db = folder / "bench.sqlite3"
     playing = lifegen.full_life(db, chars=2000, checks=20)
+    seat, reader = other_links(db, playing)
     story = lifegen.full_life(db, chars=16000, seed=2)
     flame = lifegen.card_table(db, "traitors-flame")
     summoners = lifegen.card_table(db, "age-of-summoners")
@@ -78,11 +100,32 @@ def build(folder: Path) -> dict[str, tuple[str, str]]:
         "healthz": ("/healthz", "/healthz"),
         "chronicle poll": (f"/c/{playing}/version", f"/c/{playing}/"),
         "table poll": (f"/t/{flame}/version", f"/t/{flame}/"),
-        "play": (f"/c/{playing}/", f"/c/{playing}/"),
+        "play, host": (f"/c/{playing}/", f"/c/{playing}/"),
+        "play, seat": (f"/c/{seat}/", f"/c/{seat}/"),
+        "play, reader": (f"/c/{reader}/", f"/c/{reader}/"),
         "story 36x16k": (f"/c/{story}/story", f"/c/{story}/story"),
         "traitors-flame": (f"/t/{flame}/", f"/t/{flame}/"),
         "age-of-summoners": (f"/t/{summoners}/", f"/t/{summoners}/"),
     }
+
+
+def other_links(path: Path, host: str) -> tuple[str, str]:
+    """A seat's link (the second player's) and a reader's for the chronicle of ``host``."""
+    from companion.store import capabilities
+    from companion.store.db import connect
+
+    db = connect(path)
+    try:
+        found = capabilities.resolve(db, host)
+        assert found is not None
+        links = (
+            capabilities.issue(db, found.stream_id, "seat", 1),
+            capabilities.issue(db, found.stream_id, "reader"),
+        )
+        db.conn.commit()
+    finally:
+        db.conn.close()
+    return links
 
 
 def server_times(db: Path, pages: dict[str, tuple[str, str]], repeats: int) -> dict[str, float]:
@@ -236,25 +279,55 @@ def cpu_seconds(group: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def wrk(
-    url: str, seconds: int, connections: int, group: int, cookie: str = ""
-) -> tuple[float, float]:
-    """Requests/s from wrk, and the CPU milliseconds per request of the server (process group
-    ``group``); refuses a run with any answer that is not 2xx."""
-    headers = ["-H", f"Cookie: {cookie}"] if cookie else []
-    before = cpu_seconds(group)
-    result = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "20s", *headers, url],
-        capture_output=True,
-        text=True,
-        check=True,
+class Run(NamedTuple):
+    """One wrk run: requests/s, the server's CPU ms per request, p50 and p99 latency (ms)."""
+
+    rate: float
+    cpu: float
+    p50: float
+    p99: float
+
+
+def wrk(url: str, seconds: int, connections: int, group: int, cookies: Sequence[str] = ()) -> Run:
+    """One wrk run on ``url``, each request with the next of ``cookies`` (the browsers), and
+    the CPU the server (process group ``group``) used; refuses a run with any answer that is
+    not 2xx."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua") as script:
+        script.write(ROTATE % ", ".join(f'"{c}"' for c in cookies))
+        script.flush()
+        before = cpu_seconds(group)
+        result = subprocess.run(
+            ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "20s", "--latency"]
+            + ["-s", script.name, url],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        used = cpu_seconds(group) - before
+    out = result.stdout
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    count = re.search(r"(\d+) requests in", out)
+    if not rate or not count or "Non-2xx" in out or "Socket errors" in out:
+        raise SystemExit(f"wrk failed on {url}:\n{out}")
+    return Run(
+        float(rate.group(1)),
+        1000 * used / max(1, int(count.group(1))),
+        percentile(out, "50"),
+        percentile(out, "99"),
     )
-    used = cpu_seconds(group) - before
-    rate = re.search(r"Requests/sec:\s+([\d.]+)", result.stdout)
-    count = re.search(r"(\d+) requests in", result.stdout)
-    if not rate or not count or "Non-2xx" in result.stdout or "Socket errors" in result.stdout:
-        raise SystemExit(f"wrk failed on {url}:\n{result.stdout}")
-    return float(rate.group(1)), 1000 * used / max(1, int(count.group(1)))
+
+
+def percentile(out: str, p: str) -> float:
+    """The latency percentile ``p`` from wrk --latency's distribution (ms)."""
+    found = re.search(rf"^\s+{p}(?:\.0+)?%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+    if found is None:
+        raise SystemExit(f"no {p}% latency from wrk:\n{out}")
+    return float(found.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[found.group(2)]
+
+
+def browsers(url: str, count: int) -> list[str]:
+    """The session cookies ``count`` browsers get on their first visit to ``url``."""
+    return [cookie for cookie in (session_cookie(url) for _ in range(count)) if cookie]
 
 
 def main() -> None:
@@ -265,85 +338,126 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=50)
     parser.add_argument("--only", nargs="*", help="measure only these pages")
     parser.add_argument(
-        "--replay-bytes",
-        type=int,
-        help="the server's REPLAY_BYTES (0: every request goes through Flask, as the first ask"
-        " of a page after a change does)",
+        "--browsers", type=int, default=8, help="browsers asking, each with its own cookie"
     )
+    parser.add_argument(
+        "--replay",
+        nargs="+",
+        choices=("on", "off"),
+        default=["on", "off"],
+        help="the servers measured: the byte replay on (the default REPLAY_BYTES) and off (0:"
+        " every request goes through Flask, as the first ask of a page after a change does)",
+    )
+    parser.add_argument("--no-gains", action="store_true", help="skip what each cache saves")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
+    load = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         pages = build(folder)
         if args.only:
             pages = {name: page for name, page in pages.items() if name in args.only}
         times = server_times(folder / "bench.sqlite3", pages, args.repeats)
-        gains = cache_gains(folder / "bench.sqlite3", pages, args.repeats)
-        port, hello_port = free_port(), free_port()
-        server = start_companion(folder / "bench.sqlite3", port, args.replay_bytes)
-        baseline = hello.start(hello_port, folder / "hello" / "hello.sqlite3")
-        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in pages}
-        hellos: dict[str, list[tuple[float, float]]] = {name: [] for name in pages}
+        gains = {} if args.no_gains else cache_gains(folder / "bench.sqlite3", pages, args.repeats)
+        hello_port = free_port()
+        servers: dict[str, tuple[int, subprocess.Popen[bytes]]] = {}
+        baseline = hello.start(hello_port)
+        runs: dict[tuple[str, str], list[Run]] = {}
+        hellos: dict[str, list[Run]] = {name: [] for name in pages}
         try:
-            base = f"http://127.0.0.1:{port}"
-            cookies = {name: session_cookie(f"{base}{first}") for name, (_, first) in pages.items()}
-            for name, (path, _first) in pages.items():  # every worker past its first requests
-                wrk(f"{base}{path}", 2, args.connections, server.pid, cookies[name])
+            for replay in args.replay:
+                port = free_port()
+                bytes_kept = None if replay == "on" else 0
+                servers[replay] = (
+                    port,
+                    start_companion(folder / "bench.sqlite3", port, bytes_kept),
+                )
+            cookies = {}
+            for replay, (port, server) in servers.items():
+                base = f"http://127.0.0.1:{port}"
+                for name, (path, first) in pages.items():
+                    cookies[replay, name] = browsers(f"{base}{first}", args.browsers)
+                    runs[replay, name] = []
+                    # every worker past its first requests
+                    wrk(f"{base}{path}", 2, args.connections, server.pid, cookies[replay, name])
             for _ in range(args.rounds):
                 for name, (path, _first) in pages.items():
                     hello_url = f"http://127.0.0.1:{hello_port}/"
                     hellos[name].append(
                         wrk(hello_url, args.seconds, args.connections, baseline.pid)
                     )
-                    page_url = f"{base}{path}"
-                    runs[name].append(
-                        wrk(page_url, args.seconds, args.connections, server.pid, cookies[name])
-                    )
+                    for replay, (port, server) in servers.items():
+                        page_url = f"http://127.0.0.1:{port}{path}"
+                        runs[replay, name].append(
+                            wrk(
+                                *(page_url, args.seconds, args.connections, server.pid),
+                                cookies[replay, name],
+                            )
+                        )
         finally:
-            stop(server)
+            for _port, server in servers.values():
+                stop(server)
             stop(baseline)
     report(args, pages, times, runs, hellos)
-    report_gains(pages, gains)
+    print(
+        f"load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; at the end: "
+        + " ".join(f"{x:.2f}" for x in os.getloadavg())
+        + f" ({os.cpu_count()} cores)"
+    )
+    if gains:
+        report_gains(pages, gains)
 
 
 def report(
     args: argparse.Namespace,
     pages: dict[str, tuple[str, str]],
     times: dict[str, float],
-    runs: dict[str, list[tuple[float, float]]],
-    hellos: dict[str, list[tuple[float, float]]],
+    runs: dict[tuple[str, str], list[Run]],
+    hellos: dict[str, list[Run]],
 ) -> None:
-    """One line per page: its times, its ratio to hello-world and whether it meets its target."""
+    """One line per page and server: its times, its ratios to hello-world and the targets."""
     print(
-        f"{args.connections} connections, {args.rounds} rounds of {args.seconds} s per page,"
-        " each right after a hello-world run (a bare WSGI app served by `companion serve`)"
+        f"{args.connections} connections, {args.browsers} browsers (each its own cookie, in"
+        f" turn), {args.rounds} rounds of {args.seconds} s per page, each right after a"
+        " hello-world run (a bare Flask app served by `companion serve`'s server)"
     )
-    replay = "the default" if args.replay_bytes is None else str(args.replay_bytes)
     print(
-        f"the server's REPLAY_BYTES: {replay} (a page asked again while its stream stands still"
-        " is answered in front of Flask; 0: every request goes through Flask)"
+        "replay on: a page asked again while its stream stands still is answered in front of"
+        " Flask; off (REPLAY_BYTES=0): every request goes through Flask"
     )
     print("ratio: req/s over hello-world's in the same round, the median of the rounds;")
+    print("p50, p99: ms, hello-world's in brackets, and the median of the per-round ratios;")
     print("CPU ms/req: the server processes' CPU time per request, hello-world's in brackets")
     print(
-        f"{'page':<18} {'in-process ms':>13} {'req/s':>8} {'hello req/s':>12} {'ratio':>6}"
-        f" {'target':>13} {'CPU ms/req':>17}"
+        f"{'page':<18} {'replay':>6} {'in-process':>10} {'req/s':>7} {'hello':>7} {'ratio':>6}"
+        f" {'target':>13} {'p50 ms (hello)':>16} {'p99 ms (hello)':>16} {'p99/hello':>9}"
+        f" {'CPU ms/req':>15}"
     )
+    replays = sorted({replay for replay, _name in runs}, reverse=True)
     for name in pages:
-        pairs = list(zip(runs[name], hellos[name], strict=True))
-        ratio = statistics.median(page[0] / hello[0] for page, hello in pairs)
-        target = TARGETS.get(name)
-        verdict = (
-            "" if target is None else f">= {target:.2f} {'ok' if ratio >= target else 'below'}"
-        )
-        cpu = statistics.median(page[1] for page, _ in pairs)
-        hello_cpu = statistics.median(hello[1] for _, hello in pairs)
-        print(
-            f"{name:<18} {times[name]:>13.2f} {statistics.median(r for r, _ in runs[name]):>8.0f}"
-            f" {statistics.median(h for h, _ in hellos[name]):>12.0f} {ratio:>6.2f}"
-            f" {verdict:>13} {cpu:>8.3f} ({hello_cpu:.3f})"
-        )
+        for replay in replays:
+            pairs = list(zip(runs[replay, name], hellos[name], strict=True))
+            ratio = statistics.median(page.rate / base.rate for page, base in pairs)
+            tail = statistics.median(page.p99 / base.p99 for page, base in pairs)
+            target = TARGETS.get(name)
+            verdict = (
+                "" if target is None else f">= {target:.2f} {'ok' if ratio >= target else 'below'}"
+            )
+            tail_verdict = "" if target is None else ("ok" if tail <= P99_TARGET else "above")
+
+            def med(runs_of: list[Run], field: str) -> float:
+                return statistics.median(getattr(run, field) for run in runs_of)
+
+            ours, theirs = runs[replay, name], hellos[name]
+            p50 = f"{med(ours, 'p50'):.1f} ({med(theirs, 'p50'):.1f})"
+            p99 = f"{med(ours, 'p99'):.1f} ({med(theirs, 'p99'):.1f})"
+            cpu = f"{med(ours, 'cpu'):.3f} ({med(theirs, 'cpu'):.3f})"
+            print(
+                f"{name:<18} {replay:>6} {times[name]:>10.2f} {med(ours, 'rate'):>7.0f}"
+                f" {med(theirs, 'rate'):>7.0f} {ratio:>6.2f} {verdict:>13} {p50:>16} {p99:>16}"
+                f" {f'{tail:.1f} {tail_verdict}':>9} {cpu:>15}"
+            )
 
 
 def report_gains(

@@ -1,23 +1,24 @@
-"""The page benches' baseline: a hello-world WSGI app served exactly as `companion serve` serves
-the companion (the same command, server module, worker class, workers and threads).
+"""The page benches' baseline: a bare Flask hello-world served exactly as `companion serve`
+serves the companion (the same server module, worker class, workers and gunicorn settings).
 
-Run as `companion serve` would be, with any of its options; the app the server loads is the
-bare function below instead of the companion. So a change to how `companion serve` runs its
-workers (a worker class, a front end) is measured on both sides of every ratio.
+Nothing of the companion is built: no app, no database, no settings read. So its memory,
+start-up and requests/s are a bare Flask app's under our server, and a change to how
+`companion serve` runs its workers (a worker class, a front end) is measured on both sides of
+every ratio.
 
-    .venv/bin/python bench/hello.py --port 8001 [any other `companion serve` option]
+    .venv/bin/python bench/hello.py --port 8001 [--workers 2]
 
-`start(port, database)` runs it in a subprocess and waits until it answers.
+`start(port)` runs it in a subprocess and waits until it answers.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -30,53 +31,42 @@ PAGE = (
 )
 
 
-def hello(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-    """The smallest useful answer: a fixed JSON body, as /healthz sends one (a plain HTML page
-    at /hello)."""
-    body, kind = (
-        (PAGE, "text/html; charset=utf-8")
-        if environ.get("PATH_INFO") == "/hello"
-        else (
-            BODY,
-            "application/json",
-        )
-    )
-    start_response("200 OK", [("Content-Type", kind), ("Content-Length", str(len(body)))])
-    return [body]
+def bare_app() -> Any:
+    """The smallest useful Flask app: a fixed JSON body, as /healthz sends one (a plain HTML
+    page at /hello)."""
+    from flask import Flask, Response
+
+    app = Flask("hello")
+
+    @app.get("/")
+    def index() -> Response:
+        return Response(BODY, mimetype="application/json")
+
+    @app.get("/hello")
+    def page() -> Response:
+        return Response(PAGE, content_type="text/html; charset=utf-8")
+
+    return app
 
 
 def serve(argv: list[str]) -> None:
-    """`companion serve ARGV`, with every app the server loads after the first one being hello.
+    """Serve the bare app with `companion serve`'s own server: its gunicorn settings and
+    worker class, ``--workers`` of them (2 by default, as `companion serve`)."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    from companion.ops import server
 
-    The first app made is the one the command itself reads its settings from (the database, the
-    trusted hosts); every later one is what the server's workers serve, whether they load it in
-    their own process or the master loads it before forking.
-    """
-    import companion
-    from companion.ops.cli import main
-
-    real = companion.create_app
-    made = 0
-
-    def create_app(test_config: dict[str, Any] | None = None) -> Any:
-        nonlocal made
-        made += 1
-        return real(test_config) if made == 1 else hello
-
-    companion.create_app = create_app  # type: ignore[assignment]
-    main(["serve", *argv], standalone_mode=True)
+    server._Gunicorn.load = lambda _self: bare_app()  # type: ignore[method-assign,assignment]
+    server.run("127.0.0.1", args.port, args.workers, lan=False)
 
 
-def start(port: int, database: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    """The hello server on ``port`` (its own ``database``), answering before this returns."""
+def start(port: int, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """The hello server on ``port``, answering before this returns."""
     process = subprocess.Popen(
         [sys.executable, __file__, "--port", str(port)],
-        env={
-            **os.environ,
-            "COMPANION_DATABASE": str(database),
-            "COMPANION_SECRET_KEY": "bench",
-            **(env or {}),
-        },
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

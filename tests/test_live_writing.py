@@ -140,3 +140,53 @@ def _cards() -> list[str]:
     from companion.legacy.cards import CARDS
 
     return list(CARDS)
+
+
+def pushed_part(app: Flask, token: str) -> tuple[bytes, list[tuple[str, str]]]:
+    """The ``part`` event a live stream of ``token``'s play page pushes now, made as a worker
+    makes it (an internal request with no cookie), and the headers that request was answered
+    with."""
+    from companion.live import stream as live
+    from companion.web.shell.render_cache import live_parts
+
+    outer = {"SERVER_NAME": "localhost", "SERVER_PORT": "80", "HTTP_HOST": "localhost"}
+    outer |= {"wsgi.url_scheme": "http", "REMOTE_ADDR": "127.0.0.1"}
+    version = live._environ(outer, f"/c/{token}/version", "")
+    environ = live._environ(outer, f"/c/{token}/", "")
+    environ.update(QUERY_STRING="fragment=1", HTTP_ACCEPT="text/html")
+    said: list[tuple[str, str]] = []
+
+    def start(_status: str, headers: list[tuple[str, str]], *_rest: Any) -> Any:
+        said.extend(headers)
+        return lambda _data: None
+
+    with app.app_context():
+        b"".join(app.wsgi_app(dict(environ, **{"wsgi.input": version["wsgi.input"]}), start))
+    part = live.Part(f"/c/{token}/?fragment=1", live_parts)
+    made = live.Pushed(part, environ, "key").event(app, live.ask(app, version))
+    assert made is not None, "the part is pushed, not left to a fetch"
+    return made, said
+
+
+def test_a_pushed_part_holds_only_its_own_role_s_words_and_no_link_or_session(
+    client: FlaskClient, app: Flask
+) -> None:
+    token, seats = at_success(client, app, show_writing="off")
+    typed(client, app, seats["ali"], "narration", WORDS)
+    viewers = {"ali": seats["ali"], "host": token, **seats}  # the writer's own part made first
+    events = {}
+    for name, link in viewers.items():
+        events[name], headers = pushed_part(app, link)
+        # an internal render seals no session: no cookie is made that no browser receives
+        assert not [value for header, value in headers if header.lower() == "set-cookie"], name
+    words = json.dumps(WORDS, ensure_ascii=False)[1:-1].encode()
+    assert words in events["ali"]
+    for name in ("host", "brianna", "reader"):
+        assert words not in events[name], f"{name}'s part holds another seat's words"
+    every_token = [token, *seats.values()]
+    for name, event in events.items():
+        for secret in every_token:
+            assert secret.encode() not in event, f"{name}'s part holds a link"
+    keys = repr(list(app.extensions["companion.render_cache"].keys()))
+    assert len(app.extensions["companion.render_cache"]) >= len(viewers)  # one per role
+    assert not [secret for secret in every_token if secret in keys]

@@ -28,10 +28,12 @@ from companion.legacy import (
 )
 from companion.legacy.chronicle import start, step
 from companion.legacy.copies import with_changes
+from companion.legacy.events import NOT_DECISIONS, CardDrawn, PromptVeiled, TextRevised
 from companion.legacy.model import DeferredLog
 from companion.legacy.simulate import play_life, simulation_setup
 from companion.legacy.snapshot import decode_state, encode_state
 from companion.legacy.texts import revise
+from companion.legacy.undo import _veiled_since, last_decision
 from companion.store import capabilities, drafts, snapshots
 from companion.store import events as store
 from companion.store.db import connect
@@ -172,6 +174,78 @@ def test_a_correction_of_a_text_no_record_holds_changes_nothing() -> None:
     assert revise(state, 10_000, "answer", "x", state.version + 1) == {}
 
 
+# The reference for the undo offer: the walk back through the whole log that the newest
+# decisions a state keeps stand in for.
+def _walked_last_decision(state: State) -> Recorded | None:
+    check = state.check
+    drawn, veil = (check.seq, check.set_aside[-1]) if check and check.set_aside else (0, 0)
+    for record in state.newest_records():
+        if record.seq in state.undone or isinstance(record.event, (*NOT_DECISIONS, PromptVeiled)):
+            continue
+        if drawn < record.seq < veil:
+            continue
+        return record
+    return None
+
+
+def _walked_veil(state: State, seq: int) -> bool:
+    return any(
+        isinstance(r.event, PromptVeiled) and r.seq > seq and r.seq not in state.undone
+        for r in state.newest_records()
+    )
+
+
+def _check_undo_offers(lives: Any, every: int) -> int:
+    checked = 0
+    for name, log in lives:
+        state = None
+        for n, record in enumerate(log, 1):
+            state = evolve(state, record)
+            if n % every and n != len(log):
+                continue
+            found = last_decision(state)
+            assert found == _walked_last_decision(state), (name, n)
+            if found is not None and isinstance(found.event, CardDrawn):
+                assert _veiled_since(state, found.seq) == _walked_veil(state, found.seq), (name, n)
+            checked += 1
+    return checked
+
+
+def test_the_undo_offer_reads_the_state_and_agrees_with_the_walk_of_the_log() -> None:
+    lives = _lives()
+    assert _check_undo_offers([*lives[:6], *lives[80:82]], every=1) > 1000
+
+
+@pytest.mark.slow
+def test_the_undo_offer_agrees_with_the_walk_of_the_log_over_many_lives() -> None:
+    assert _check_undo_offers(_lives(), every=1) > 20_000
+
+
+def test_a_restored_state_offers_its_undo_without_reading_the_log_behind_it() -> None:
+    log = _log_of_simulated_life(3)
+    last = max(r.seq for r in log)
+    corrections = [
+        Recorded(last + n, TextRevised(0, text.seq, text.field, f"Again {n}."))
+        for n, text in enumerate(list(iter_texts(replay(log)))[:40] * 5, 1)
+    ]
+    whole = [*log, *corrections]
+    reads: list[int] = []
+
+    def read() -> Any:
+        reads.append(1)
+        chain: Any = None
+        for record in whole[:-10]:
+            chain = (record, chain)
+        return chain
+
+    cut = replay(whole[:-10])
+    state = decode_state(json.loads(json.dumps(encode_state(cut))), DeferredLog(read))
+    for record in whole[-10:]:
+        state = evolve(state, record)
+    assert last_decision(state) == _walked_last_decision(replay(whole)) is not None
+    assert reads == []  # 200 corrections after the last decision, none of them read
+
+
 # --- The store: snapshots kept, read back, and left alone when they do not fit -----------------
 
 
@@ -226,7 +300,44 @@ def test_a_cold_load_reads_the_snapshot_and_the_events_after_it_only(
     whole = replay(replays.records(real(db, chronicle.id)))
     assert cold.state == whole
     assert list(cold.state.records()) == list(whole.records())  # the past, read when walked
-    assert read[1:] == [(0, kept.version)]
+    # ...from its newest end, each read four times the one before, each event once
+    assert read[1] == (kept.version - replays.FIRST_READ, kept.version)
+    spans = read[1:]
+    assert [upto for _after, upto in spans[1:]] == [after for after, _upto in spans[:-1]]
+    assert spans[-1][0] == 0 and len(spans) <= 5
+
+
+def test_a_long_life_s_play_page_reads_only_the_newest_events_cold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from conftest import make_app
+
+    app = make_app(tmp_path)
+    db = connect(app.config["DATABASE"])
+    chronicle = _long_chronicle(db, 3 * replays.SNAPSHOT_EVERY)  # corrections after the end
+    kept = snapshots.read(db, chronicle.id, replays.PROJECTION)
+    assert kept is not None
+    tokens = {role: capabilities.issue(db, chronicle.id, role) for role in ("host", "reader")}
+    db.conn.commit()
+    decoded: list[int] = []
+    real = store.load_events
+
+    def load_events(conn: Any, sid: str, after: int = 0, upto: int | None = None) -> Any:
+        found = real(conn, sid, after, upto)
+        decoded.append(len(found))
+        return found
+
+    monkeypatch.setattr(store, "load_events", load_events)
+    client = app.test_client()
+    for role, token in tokens.items():
+        chronicles.CACHE.clear()
+        app.extensions["companion.render_cache"].clear()
+        decoded.clear()
+        page = client.get(f"/c/{token}/")
+        assert page.status_code == 200, role
+        # the snapshot, the events after it and the newest few behind it: never the whole log
+        assert 0 < sum(decoded) <= chronicle.version - kept.version + replays.FIRST_READ, role
+        assert chronicle.version > 2 * (chronicle.version - kept.version + replays.FIRST_READ)
 
 
 def test_snapshots_follow_a_growing_chronicle(db: Any) -> None:

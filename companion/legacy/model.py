@@ -15,6 +15,9 @@ from .cards import PILES, STAGES, Stage, pile_index
 from .events import Recorded
 from .setup import KINDS, Keystone, Setup
 
+# How many of the newest decisions a state keeps at hand (``State.decisions``): more than one
+# turning point's choices, answers and stakes that an X-card may set aside at once.
+DECISIONS_KEPT = 16
 PHASES = ("draw", "compose", "success", "failure", "reroll", "ended")
 END_REASONS = ("eight-marks", "old-age-ended")
 # The log as a persistent linked list, newest first: appending is O(1) and shares the past.
@@ -185,6 +188,9 @@ class State:
     rolls: int = 0
     rounds_played: int = 0
     texts_written: int = 0
+    # The newest decisions not taken back, oldest first (at most DECISIONS_KEPT): what an undo
+    # would reach, read without walking back through the log (a long life's corrections).
+    decisions: tuple[Recorded, ...] = ()
     undone: frozenset[int] = frozenset()
     log: Log = field(default=None, compare=False, repr=False)
 
@@ -278,6 +284,7 @@ class Changes(TypedDict, total=False):
     rolls: int
     rounds_played: int
     texts_written: int
+    decisions: tuple[Recorded, ...]
     undone: frozenset[int]
     log: Log
 

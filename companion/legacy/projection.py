@@ -13,6 +13,7 @@ from .cards import MAX_MARKS, PILE_CARDS, PILES, ROUNDS_PER_STAGE, STAGES, pile_
 from .copies import with_changes
 from .errors import EventFormatError
 from .events import (
+    NOT_DECISIONS,
     CardDrawn,
     ChronicleStarted,
     DecisionUndone,
@@ -33,6 +34,7 @@ from .events import (
     TokenSpent,
 )
 from .model import (
+    DECISIONS_KEPT,
     Changes,
     KeystoneState,
     Loss,
@@ -48,6 +50,8 @@ from .setup import Setup
 from .texts import revise
 
 Applier = Callable[[State, Any, int], Changes]
+# Events an undo never reaches: no decisions, and the X-card, which stays.
+NOT_UNDOABLE = (*NOT_DECISIONS, PromptVeiled)
 
 
 def evolve(state: State | None, record: Recorded) -> State:
@@ -58,6 +62,8 @@ def evolve(state: State | None, record: Recorded) -> State:
         changes = apply(state, event, record.seq)
         changes["version"] = record.seq
         changes["log"] = (record, state.log)
+        if not isinstance(event, NOT_UNDOABLE):
+            changes["decisions"] = (*state.decisions, record)[-DECISIONS_KEPT:]
         return with_changes(state, **changes)  # one copy of the state per event
     if isinstance(event, ChronicleStarted):
         return _started(event.setup, record)

@@ -17,10 +17,12 @@ from typing import Any
 
 from .codec import DecodeError, encode
 from .errors import EventFormatError
+from .events import Recorded, event_from_dict, event_to_dict
 from .model import Log, State
 
-# Fields kept in their own way: the log is the events themselves, the undone set is a list.
-_SPECIAL = ("log", "undone")
+# Fields kept in their own way: the log is the events themselves, the undone set is a list,
+# the newest decisions are events as the log stores them, each with its seq.
+_SPECIAL = ("log", "undone", "decisions")
 
 
 def encode_state(state: State) -> dict[str, Any]:
@@ -31,6 +33,7 @@ def encode_state(state: State) -> dict[str, Any]:
         if f.name not in _SPECIAL
     }
     data["undone"] = sorted(state.undone)
+    data["decisions"] = [[r.seq, event_to_dict(r.event)] for r in state.decisions]
     return data
 
 
@@ -39,15 +42,23 @@ def decode_state(data: Mapping[str, Any], log: Log) -> State:
     if not isinstance(data, Mapping):
         raise EventFormatError("a snapshot must be an object")
     fields = _state_fields()
-    if set(data) != set(fields) | {"undone"}:
-        odd = sorted(set(data) ^ (set(fields) | {"undone"}))
+    special = {"undone", "decisions"}
+    if set(data) != set(fields) | special:
+        odd = sorted(set(data) ^ (set(fields) | special))
         raise EventFormatError(f"a snapshot's fields do not match the state's: {odd}")
     try:
         values = {name: read(data[name]) for name, read in fields.items()}
         undone = frozenset(_reader(tuple[int, ...])(data["undone"]))
+        decisions = tuple(_decision(item) for item in _checked(data["decisions"], list))
     except (DecodeError, TypeError, ValueError) as error:
         raise EventFormatError(f"a snapshot does not read as a state: {error}") from None
-    return State(**values, undone=undone, log=log)
+    return State(**values, decisions=decisions, undone=undone, log=log)
+
+
+def _decision(item: Any) -> Recorded:
+    """One of the newest decisions as ``encode_state`` wrote it: its seq and its event."""
+    seq, event = _checked(item, list)
+    return Recorded(_scalar(seq, int), event_from_dict(_checked(event, dict)))
 
 
 # Readers compiled once per type: a snapshot holds thousands of values, and working out what
@@ -81,7 +92,10 @@ def _compile(hint: Any) -> Reader:
         read = _reader(inner)
         return lambda value: None if value is None else read(value)
     if origin is tuple:
-        item = _reader(typing.get_args(hint)[0])
+        inner = typing.get_args(hint)[0]
+        if inner in (str, int):  # a text's earlier versions, its revisions: many, all plain
+            return lambda value: _plain_tuple(value, inner)
+        item = _reader(inner)
         return lambda value: tuple(item(entry) for entry in _checked(value, list))
     if origin in (Mapping, dict):
         item = _reader(typing.get_args(hint)[1])
@@ -125,6 +139,13 @@ def _checked(value: Any, kind: type[Any]) -> Any:
 
 def _key(value: Any) -> str:
     return typing.cast(str, _checked(value, str))
+
+
+def _plain_tuple(value: Any, hint: type[Any]) -> tuple[Any, ...]:
+    """A list of ``hint`` values (str or int, never a bool) as a tuple, checked in one pass."""
+    if isinstance(value, list) and set(map(type, value)) <= {hint}:  # one pass, in C
+        return tuple(value)
+    return tuple(_scalar(item, hint) for item in _checked(value, list))  # raises where it fails
 
 
 def _scalar(value: Any, hint: type[Any]) -> Any:

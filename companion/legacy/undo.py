@@ -11,14 +11,25 @@ from __future__ import annotations
 
 from .errors import N_, RuleError
 from .events import NOT_DECISIONS, CardDrawn, DiceRolled, PromptVeiled, Recorded
-from .model import State
+from .model import DECISIONS_KEPT, State
 
 
 def last_decision(state: State) -> Recorded | None:
     """The newest event that is a player decision and is not undone yet (X-cards are skipped,
-    and so are the decisions an X-card set aside with the chosen prompt)."""
+    and so are the decisions an X-card set aside with the chosen prompt).
+
+    Read from the newest decisions the state keeps; only when an X-card set aside every one of
+    them does it walk back through the log (a long life's log may be tens of thousands of
+    corrections, read from the store only when something walks back into them)."""
     check = state.check
     drawn, veil = (check.seq, check.set_aside[-1]) if check and check.set_aside else (0, 0)
+    kept = state.decisions
+    records = reversed(kept) if kept else ()
+    for record in records:
+        if record.seq not in state.undone and not drawn < record.seq < veil:
+            return record
+    if len(kept) < DECISIONS_KEPT:
+        return None  # the state holds every decision there is: none is left
     for record in state.newest_records():
         if record.seq in state.undone or isinstance(record.event, NOT_DECISIONS):
             continue
@@ -78,8 +89,12 @@ def undo_target(state: State, seat: int) -> Recorded:
 
 
 def _veiled_since(state: State, seq: int) -> bool:
-    return any(
-        isinstance(record.event, PromptVeiled) and record.seq > seq
-        for record in state.newest_records()
-        if record.seq not in state.undone
-    )
+    check = state.check
+    if check is not None and check.seq == seq:  # the open check's draw: its veils are its own
+        return bool(check.veiled)
+    for record in state.newest_records():  # newest first: stop at the card, not the log's start
+        if record.seq <= seq:
+            return False
+        if isinstance(record.event, PromptVeiled) and record.seq not in state.undone:
+            return True
+    return False

@@ -26,6 +26,7 @@ server resets the connection (``companion.ops.server``).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import socket
@@ -153,7 +154,9 @@ def respond(
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     live = live_of(app)
     environ = _environ(request.environ, url_for(endpoint, **values), request.script_root)
-    key: Hashable = (environ["PATH_INFO"], *(environ.get(k) for k in _KEYED))
+    # The watchers' shared answers are keyed by the link's paths as digests: a token is kept
+    # in no key, here or in the page cache (whose keys name the role, never the link).
+    key: Hashable = (_digest(environ["PATH_INFO"]), *(environ.get(k) for k in _KEYED))
     pushed = None
     if part is not None:  # the part in the viewer's language, asked with no cookie
         path, _, query = part.path.partition("?")
@@ -162,7 +165,7 @@ def respond(
         part_environ = _environ(request.environ, path, request.script_root)
         asked = "&".join(q for q in (query, lang) if q)
         part_environ.update(QUERY_STRING=asked, HTTP_ACCEPT="text/html")
-        pushed = Pushed(part, part_environ, (key, path, query, lang))
+        pushed = Pushed(part, part_environ, (key, _digest(path), query, lang))
     address = request.remote_addr or "-"
     if not live.holders.take(link, address):
         return _refused()
@@ -203,6 +206,11 @@ def _watch(live: Live, stream_id: str, environ: dict[str, Any]) -> tuple[Watcher
         watcher.close()
         raise
     return watcher, first
+
+
+def _digest(path: str) -> str:
+    """A path that holds a link's token, as a key that does not."""
+    return hashlib.sha256(path.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _refused() -> Response:

@@ -298,7 +298,9 @@ def restore_undone(db: Database, stream_id: str, state: Any) -> None:
     """After an undo, give the current turn back the texts of the decision just taken back,
     each as its latest correction left it."""
     newest = next(state.newest_records(), None)
-    target = getattr(newest.event, "target_seq", None) if newest else None
+    if newest is None or getattr(newest.event, "kind", "") != "decision-undone":
+        return  # no undo: nothing to walk back for (a long life's log is long)
+    target = newest.event.target_seq
     undone = next((r.event for r in state.newest_records() if r.seq == target), None)
     for field, attribute in UNDONE_TEXTS.get(getattr(undone, "kind", ""), {}).items():
         text = _corrected(state, target, attribute) or getattr(undone, attribute, "")

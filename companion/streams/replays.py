@@ -93,19 +93,28 @@ def latest(db: Database, stream_id: str) -> Kept | None:
 
 
 def _from_snapshot(db: Database, stream_id: str, found: snapshots.Snapshot) -> State | None:
+    past = DeferredLog(_past(db, stream_id, found.version, FIRST_READ))
     try:
-        state = decode_state(json.loads(found.data), DeferredLog(_past(db, stream_id, found)))
+        state = decode_state(json.loads(found.data), past)
     except (ValueError, EventFormatError):
         return None  # a damaged snapshot is only a slower load
     return state if state.version == found.version else None
 
 
-def _past(db: Database, stream_id: str, found: snapshots.Snapshot) -> Any:
-    """Reads the log behind a snapshot, from the database of whoever first walks back into it."""
+# The log behind a snapshot is read from its newest end, a few events first (what a page asks
+# of the past: the newest event, the last decision), each further read four times the one
+# before: a walk back through all of it costs a few queries, never the whole log at once.
+FIRST_READ = 64
+
+
+def _past(db: Database, stream_id: str, upto: int, size: int) -> Any:
+    """Reads the ``size`` events up to ``upto`` behind a snapshot, from the database of whoever
+    first walks back into them; what lies behind those is deferred again."""
 
     def read() -> Log:
-        log: Log = None
-        for record in records(store.load_events(_database(db), stream_id, upto=found.version)):
+        after = max(0, upto - size)
+        log: Log = DeferredLog(_past(db, stream_id, after, size * 4)) if after > 0 else None
+        for record in records(store.load_events(_database(db), stream_id, after, upto)):
             log = (record, log)
         return log
 

@@ -74,6 +74,11 @@ class ByteLRU:
     def __len__(self) -> int:
         return len(self._items)
 
+    def keys(self) -> list[Hashable]:
+        """The keys held now, least recently used first."""
+        with self._lock:
+            return list(self._items)
+
     def get(self, key: Hashable) -> Any:
         """The value kept for ``key`` (now the most recently used), or None."""
         with self._lock:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Hashable
+from secrets import token_urlsafe
 
 from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
@@ -29,6 +30,7 @@ Parts = list[bytes | int]  # the HTML's pieces, and between them the index of th
 REPLAYABLE = "companion.replayable"
 # The secrets cut out of every page, in the order of their indexes in its parts.
 SECRETS = ("csrf", "link")
+LIVE = "companion.live"  # in a live stream's internal request's environ (never a visitor's)
 
 
 def cut(html: str, secrets: list[str]) -> Parts:
@@ -56,11 +58,22 @@ def parts_size(parts: Parts) -> int:
     return sys.getsizeof(parts) + sum(sys.getsizeof(p) for p in parts if isinstance(p, bytes))
 
 
+# What a live stream's internal render puts where a CSRF token goes: it is cut out of the page
+# like any viewer's token (each watcher fills in its own), so it need be no token at all, only
+# text no page holds otherwise. One per process: the pattern that cuts it stays compiled.
+LIVE_CSRF = "live-" + token_urlsafe(24)
+
+
 def csrf_token() -> str:
     """This session's signed CSRF token, signed once per session token and process.
 
     Flask-WTF signs the session's token on every request (a key derivation and an HMAC); the
-    signed form never expires here (``WTF_CSRF_TIME_LIMIT`` is None), so one signature serves."""
+    signed form never expires here (``WTF_CSRF_TIME_LIMIT`` is None), so one signature serves.
+    A live stream's internal render has no session and gets ``LIVE_CSRF``: nothing is signed,
+    and no session is made that would be sealed into a cookie nobody receives."""
+    if request.environ.get(LIVE):
+        g.csrf_token = LIVE_CSRF  # where Flask-WTF's own generate_csrf() finds it
+        return LIVE_CSRF
     if current_app.config.get("WTF_CSRF_TIME_LIMIT") is not None or "csrf_token" in g:
         return str(generate_csrf())
     raw = session.get("csrf_token")

@@ -14,12 +14,13 @@ import time
 from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from flask import Flask, Request
+from flask import Flask, Request, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask.sessions import session_json_serializer as tagged_json
 from itsdangerous import BadData, URLSafeTimedSerializer
 
 from companion.text.bytecache import ByteLRU, deep_size
+from companion.web.shell import render_cache
 
 NONCE_BYTES = 12
 # Cookies opened lately, by their exact text: a browser sends the same cookie with every poll
@@ -160,7 +161,10 @@ class SealedSessionInterface(SecureCookieSessionInterface):
         return self.session_class(_copy(data))
 
     def save_session(self, app: Flask, session: Any, response: Any) -> None:
-        """Save the cookie, first trimming what it remembers until it fits the budget."""
+        """Save the cookie, first trimming what it remembers until it fits the budget; none for
+        a live stream's internal request, whose answer no browser receives."""
+        if request.environ.get(render_cache.LIVE):
+            return
         serializer = self.get_signing_serializer(app)
         if serializer is not None and session and session.modified:
             fit(session, lambda: len(serializer.dumps(dict(session))))
