@@ -239,11 +239,19 @@ class _Queue:
 def exposition(db: Any, *now: Any) -> tuple[bytes, str]:
     """The text a scrape gets: every process's figures, the export queue as it is now, and what
     the collectors ``now`` read at this scrape."""
-    from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
+    from prometheus_client import (
+        CONTENT_TYPE_LATEST,
+        REGISTRY,
+        CollectorRegistry,
+        generate_latest,
+        values,
+    )
 
     _made()
     registry = REGISTRY
-    if os.environ.get(MULTIPROC_ENV):
+    # Every process's files only when this process writes its own figures there too (the
+    # library chose that when first imported): else its figures are in its own registry.
+    if os.environ.get(MULTIPROC_ENV) and values.ValueClass is not values.MutexValue:
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()

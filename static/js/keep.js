@@ -10,6 +10,10 @@
 (function () {
   "use strict";
   const timers = new Map();
+  // One save of a box at a time: a save asked for while one is on its way follows it, so the
+  // server never takes an older text after a newer one.
+  const sending = new Set();
+  const followUp = new Set();
 
   function owned(field) {
     if (!field.name || !field.matches("textarea, input")) return false;
@@ -39,11 +43,14 @@
     const form = field.form;
     const url = form && form.dataset.draftUrl;
     if (!url || !field.hasAttribute("data-draft")) return;
+    if (sending.has(field)) { followUp.add(field); return; }
+    sending.add(field);
+    const sent = field.value;
     const body = new URLSearchParams();
     const csrf = form.querySelector("input[name=csrf_token]");
     const version = form.querySelector("input[name=version]");
     body.set("field", field.name);
-    body.set("text", field.value);
+    body.set("text", sent);
     body.set("turn", form.dataset.turn || "-1");
     if (version) body.set("version", version.value);
     if (csrf) body.set("csrf_token", csrf.value);
@@ -51,12 +58,17 @@
       headers: { "Accept": "application/json", "X-CSRFToken": csrf ? csrf.value : "" } })
       .then(function (r) {
         return r.json().catch(function () { return {}; }).then(function (data) {
-          if (r.ok && data.saved === true) { say(field, "draftSaved"); return; }
+          // "Saved" says the box's words as they stand are on the server.
+          if (r.ok && data.saved === true) { if (field.value === sent) say(field, "draftSaved"); return; }
           say(field, "draftUnsaved");
           if (r.status !== 400) later(field, r.headers.get("Retry-After"));
         });
       })
-      .catch(function () { say(field, "draftOffline"); later(field, null); });
+      .catch(function () { say(field, "draftOffline"); later(field, null); })
+      .finally(function () {
+        sending.delete(field);
+        if (followUp.delete(field)) save(field);
+      });
   }
   function later(field, retryAfter) {
     const seconds = Math.min(Math.max(Number(retryAfter) || 5, 1), 60);
@@ -68,6 +80,7 @@
     const field = event.target;
     if (!(field instanceof HTMLElement) || !owned(field)) return;
     remember(field);
+    if (field.hasAttribute("data-draft")) say(field, null);  // not saved as it now stands
     clearTimeout(timers.get(field));
     timers.set(field, setTimeout(function () { save(field); }, 300));
   });
