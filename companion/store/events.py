@@ -189,6 +189,7 @@ def append_sized(
     status: Mapping[str, Any] | None = None,
     limits: Limits | None = None,
     actor: str | None = None,
+    then: Callable[[], None] | None = None,
 ) -> tuple[int, int]:
     """Append events atomically if the stream is at ``expected_version``; return the new version
     and the bytes of stored JSON the stream then holds.
@@ -199,7 +200,8 @@ def append_sized(
     IMMEDIATE; PostgreSQL: SELECT ... FOR UPDATE), so a racing append waits, then sees the new
     version and is refused. The primary key on ``(stream_id, seq)`` refuses a duplicate anyway.
     ``status`` replaces what watchers see besides the version; past ``limits`` the append is
-    refused with StreamFullError, nothing written.
+    refused with StreamFullError, nothing written. ``then`` runs in the same transaction once the
+    events are in (what else the move writes: it commits with them, or neither does).
     """
     batch = [(event, _data(event)) for event in events]
     stamp = now()
@@ -212,6 +214,8 @@ def append_sized(
                 _check_limits(stream_id, current, held, batch, limits)
             changed(db, stream_id)  # open pages hear of it once this commits
             version = _insert_events(db, stream_id, current, batch, stamp, status, actor)
+            if then is not None:
+                then()
             return version, held + sum(size for _, (_, size) in batch)
     except StoreError:
         raise

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.store import pg
-from companion.store.sql import after_commit
+from companion.store.sql import after_commit, first_in_transaction
 
 log = logging.getLogger(__name__)
 CHANNEL = "companion_live"
@@ -39,7 +39,10 @@ RECONNECT_AFTER = 2.0  # seconds before a lost PostgreSQL listener connects agai
 
 
 def changed(db: Any, stream_id: str) -> None:
-    """Tell every listening process that ``stream_id`` changed (after the write commits)."""
+    """Tell every listening process that ``stream_id`` changed (after the write commits), once
+    per transaction however many of its writes change the stream."""
+    if not first_in_transaction(db, ("changed", stream_id)):
+        return
     if isinstance(db, pg.Database):
         db.execute("SELECT pg_notify(?, ?)", [CHANNEL, stream_id])
         return

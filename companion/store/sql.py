@@ -8,7 +8,7 @@ write transaction starts, and how a row is locked for the one who reads it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -52,6 +52,7 @@ class write_transaction:  # noqa: N801 - used as a context manager, like context
 
     def __enter__(self) -> Any:
         self.db.after_commit = []
+        self.db.once_keys = set()
         if dialect(self.db) == POSTGRESQL:
             self.db.conn.execute("BEGIN")
             if self.lock is not None:
@@ -62,6 +63,7 @@ class write_transaction:  # noqa: N801 - used as a context manager, like context
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         callbacks, self.db.after_commit = self.db.after_commit, None
+        self.db.once_keys = None
         if not exc_type:
             self.db.conn.execute("COMMIT")
             for callback in callbacks:
@@ -78,6 +80,18 @@ def after_commit(db: Any, callback: Callable[[], object]) -> None:
         callback()
     else:
         pending.append(callback)
+
+
+def first_in_transaction(db: Any, key: Hashable) -> bool:
+    """Whether ``key`` is new to the write transaction ``db`` is in (always, outside one): a
+    move that writes its events and its drafts together tells watchers of it once."""
+    seen = getattr(db, "once_keys", None)
+    if seen is None:
+        return True
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 def insert(db: Any, table: str, row: Mapping[str, Any]) -> None:

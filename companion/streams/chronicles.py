@@ -6,7 +6,7 @@ Views call these functions; they never touch the core's events or the store dire
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,12 +156,15 @@ def execute(
     commands: Sequence[Command],
     rng: random.Random | None = None,
     actor: str | None = None,
+    then: Callable[[State], None] | None = None,
 ) -> Chronicle:
     """Decide every command in order and append all their events at once, or none.
 
-    ``actor`` is who sent them (see ``store.append``). Raises RuleError (nothing appended; a
-    ``chronicle_limits.LimitError`` past one of the chronicle's limits) or StaleVersionError when
-    someone moved first.
+    ``actor`` is who sent them (see ``store.append``). ``then`` is the move's own bookkeeping
+    (its drafts), given the new state: it commits with the events and open pages hear of both
+    at once, never of a version whose drafts are not yet what it left. Raises RuleError
+    (nothing appended; a ``chronicle_limits.LimitError`` past one of the chronicle's limits) or
+    StaleVersionError when someone moved first.
     """
     limits = chronicle_limits.from_settings()
     chronicle_limits.check_corrections(db, chronicle.id, chronicle.state, commands, limits)
@@ -174,7 +177,14 @@ def execute(
             batch.append(event_to_dict(event))
     try:
         _, nbytes = store.append_sized(
-            db, chronicle.id, chronicle.version, batch, status_of(state), limits.stream, actor
+            db,
+            chronicle.id,
+            chronicle.version,
+            batch,
+            status_of(state),
+            limits.stream,
+            actor,
+            None if then is None else lambda: then(state),
         )
     except store.StreamFullError as err:
         raise chronicle_limits.full(err.what, limits) from None

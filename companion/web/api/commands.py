@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, jsonify, url_for
@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 
 from companion.base.languages import DEFAULT
 from companion.base.limits import COMMAND_BATCH_LIMIT, NUMBER_LIMIT
-from companion.legacy import command_from_dict
+from companion.legacy import State, command_from_dict
 from companion.legacy.commands import Command
 from companion.legacy.setup import KINDS, MAX_PER_KIND, MAX_PLAYERS, placeholder_keystones
 from companion.packs.registry import list_packs
@@ -201,13 +201,24 @@ def commands(token: str) -> Response | Reply:
     issued = [_command(data, cap, chronicle) for data in batch]
     try:
         actor = actor_of(cap.role, cap.seat)
-        updated = chronicles.execute(get_db(), chronicle, issued, actor=actor)
+        updated = chronicles.execute(
+            get_db(), chronicle, issued, actor=actor, then=_drafts_after(chronicle)
+        )
     except StaleVersionError:
         return _stale(chronicles.load(get_db(), chronicle.id), chronicle.version, cap, batch)
-    drafts.restore_undone(get_db(), updated.id, updated.state)  # an undo's texts come back
-    drafts.restore_set_aside(get_db(), updated.id, updated.state, chronicle.version)  # an X-card's
-    drafts.clear_written(get_db(), updated.id, updated.state)  # and gone once written afresh
     return jsonify(state_json(updated, cap))
+
+
+def _drafts_after(chronicle: chronicles.Chronicle) -> Callable[[State], None]:
+    """The commands' draft bookkeeping, committed with their events (``chronicles.execute``)."""
+
+    def bookkeeping(state: State) -> None:
+        db = get_db()
+        drafts.restore_undone(db, chronicle.id, state)  # an undo's texts come back
+        drafts.restore_set_aside(db, chronicle.id, state, chronicle.version)  # an X-card's
+        drafts.clear_written(db, chronicle.id, state)  # and gone once written afresh
+
+    return bookkeeping
 
 
 def _stale(

@@ -247,12 +247,17 @@ def put_kept(token: str) -> streams.Refusal:
     command = ReviseText(acting_seat(cap, chronicle), target.seq, target.field, value)
     try:
         actor = actor_of(cap.role, cap.seat)
-        chronicles.execute(db, chronicle, [command], actor=actor)
+        chronicles.execute(
+            db,
+            chronicle,
+            [command],
+            actor=actor,
+            then=lambda _state: drafts.drop_kept(db, chronicle.id, mark, [name]),
+        )
     except RuleError as err:
         return streams.refuse(rule_message(err), 400, back)
     except StaleVersionError:
         latest = chronicles.load(db, chronicle.id)
         return streams.stale(describe_since(latest, chronicle.version), latest.version, back)
-    drafts.drop_kept(db, chronicle.id, mark, [name])
     flash(_("Your words are in the story; the earlier text stays in its history."), "success")
     return redirect(url_for("chronicle.play", token=token), streams.SEE_OTHER)

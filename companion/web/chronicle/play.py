@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from flask import (
@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response
 
 from companion import live
 from companion.base.limits import TEXT_LIMIT
-from companion.legacy import RuleError, legal_commands
+from companion.legacy import RuleError, State, legal_commands
 from companion.legacy.commands import Undo
 from companion.store import drafts
 from companion.store.capabilities import Capability
@@ -182,21 +182,32 @@ def turn(token: str) -> streams.Refusal:
         seat = acting_seat(cap, chronicle)
         commands = commands_for(form.get("action", ""), form, chronicle.state, seat)
         actor = actor_of(cap.role, cap.seat)
-        updated = chronicles.execute(get_db(), chronicle, commands, actor=actor)
+        drafts_after = _drafts_after(chronicle, cap, form)
+        updated = chronicles.execute(get_db(), chronicle, commands, actor=actor, then=drafts_after)
     except FormError as err:
         return _refuse(token, cap, chronicle, str(err), 400, seen)
     except RuleError as err:
         return _refuse(token, cap, chronicle, rule_message(err), 400, seen)
     except StaleVersionError:
         return _stale(token, cap, chronicles.load(get_db(), chronicle.id), chronicle.version)
-    if not form.get("action", "").startswith("veil"):  # an X-card writes none of the texts
-        sent(chronicle, cap, form)
-    # an X-card on the chosen prompt gives back the answer and stakes written for it, as drafts
-    drafts.restore_set_aside(get_db(), updated.id, updated.state, chronicle.version)
     # After the dice, the page opens at their outcome: what happened and what to do now.
     rolled = form.get("action") in ROLLS and updated.state.step in ("success", "mark", "failure")
     anchor = "roll-outcome" if rolled else "turn"
     return redirect(url_for("chronicle.play", token=token, v=updated.version, _anchor=anchor))
+
+
+def _drafts_after(
+    chronicle: chronicles.Chronicle, cap: Capability, form: Any
+) -> Callable[[State], None]:
+    """A move's draft bookkeeping, committed with its events (``chronicles.execute``)."""
+
+    def bookkeeping(state: State) -> None:
+        if not form.get("action", "").startswith("veil"):  # an X-card writes none of the texts
+            sent(chronicle, cap, form)
+        # an X-card on the chosen prompt gives back the answer and stakes written for it
+        drafts.restore_set_aside(get_db(), chronicle.id, state, chronicle.version)
+
+    return bookkeeping
 
 
 def _refuse(
@@ -242,13 +253,18 @@ def undo(token: str) -> streams.Refusal:
     try:
         seat = undo_seat(cap, chronicle.state)
         actor = actor_of(cap.role, cap.seat)
-        undone = chronicles.execute(get_db(), chronicle, [Undo(seat)], actor=actor)
+        chronicles.execute(
+            get_db(),
+            chronicle,
+            [Undo(seat)],
+            actor=actor,
+            then=lambda state: drafts.restore_undone(get_db(), chronicle.id, state),
+        )
     except RuleError as err:
         return streams.refuse(rule_message(err), 400, back)
     except StaleVersionError:
         latest = chronicles.load(get_db(), chronicle.id)
         return streams.stale(describe_since(latest, chronicle.version), latest.version, back)
-    drafts.restore_undone(get_db(), undone.id, undone.state)
     flash(_("The last decision was taken back."), "success")
     return redirect(back)
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 
 from companion.base.limits import TEXT_LIMIT
 from companion.export import jobs
-from companion.legacy import RuleError
+from companion.legacy import RuleError, State
 from companion.legacy.cards import STAGES
 from companion.legacy.commands import Command, ReviseText, WriteEpilogue
 from companion.legacy.texts import find_text
@@ -113,11 +114,16 @@ def revise(token: str) -> streams.Refusal:
         _keep(chronicle, cap, name, typed)
         return _stale(chronicle, streams.posted_version(form), back)
     command = ReviseText(acting_seat(cap, chronicle), found.seq, found.field, typed)
-    refused = _execute(chronicle, cap, command, back)
+    refused = _execute(
+        chronicle,
+        cap,
+        command,
+        back,
+        lambda _state: drafts.drop_kept(get_db(), chronicle.id, holder(cap), [name]),
+    )
     if refused is not None:
         _keep(chronicle, cap, name, typed)
         return refused
-    drafts.drop_kept(get_db(), chronicle.id, holder(cap), [name])
     flash(_("The correction is kept; earlier versions stay in its history."), "success")
     return redirect(url_for("story.log", token=token, _anchor=form.get("anchor", "")))
 
@@ -129,11 +135,17 @@ def _seq(form: Any) -> int:
 
 
 def _execute(
-    chronicle: chronicles.Chronicle, cap: Capability, command: Command, back: str
+    chronicle: chronicles.Chronicle,
+    cap: Capability,
+    command: Command,
+    back: str,
+    then: Callable[[State], None],
 ) -> streams.Refusal | None:
-    """Carry out ``command``; a refusal (the rules, or someone writing first) goes ``back``."""
+    """Carry out ``command`` and ``then`` its draft bookkeeping, in one transaction; a refusal
+    (the rules, or someone writing first) goes ``back``."""
+    actor = actor_of(cap.role, cap.seat)
     try:
-        chronicles.execute(get_db(), chronicle, [command], actor=actor_of(cap.role, cap.seat))
+        chronicles.execute(get_db(), chronicle, [command], actor=actor, then=then)
     except LimitError as err:  # the chronicle is full, or corrected too often or too fast
         return streams.refuse(rule_message(err), rule_status(err), back)
     except RuleError as err:
@@ -221,11 +233,14 @@ def epilogue(token: str) -> streams.Refusal:
         if written is None
         else ReviseText(seat, written.seq, written.field, text)
     )
-    refused = _execute(chronicle, cap, command, back)
+
+    def written_out(_state: State) -> None:
+        drafts.drop_kept(get_db(), chronicle.id, holder(cap), ["epilogue"])
+        drafts.clear_turn(get_db(), chronicle.id, chronicle.state.turn_no, ["epilogue"])
+
+    refused = _execute(chronicle, cap, command, back, written_out)
     if refused is not None:
         _keep(chronicle, cap, "epilogue", text)
         return refused
-    drafts.drop_kept(get_db(), chronicle.id, holder(cap), ["epilogue"])
-    drafts.clear_turn(get_db(), chronicle.id, chronicle.state.turn_no, ["epilogue"])
     flash(_("The epilogue is written."), "success")
     return redirect(url_for("story.end", token=token))
