@@ -85,6 +85,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         BASE_URL=None,
         RENDER_CACHE_BYTES=19 * 1024 * 1024,  # with every other cache, under 64 MiB a process
         REPLAY_BYTES=1024 * 1024,  # requests answered again from the page cache; 0: off
+        SHARED_RENDER_BYTES=32 * 1024 * 1024,  # pages kept in the store for every server; 0: off
         PROXY_HOPS=0,
         PROXY_PREFIX=0,
         LOG_FORMAT="text",  # or "json": one object per line

@@ -187,6 +187,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("EXPORT_QUEUE_PER_STREAM", "a whole number from 2 to 1000", whole(2, 1000)),
     Setting("RENDER_CACHE_BYTES", "a number of bytes (0 or more)", whole(0)),
     Setting("REPLAY_BYTES", "a number of bytes (0 or more)", whole(0)),
+    Setting("SHARED_RENDER_BYTES", "a number of bytes (0: off)", whole(0)),
     Setting("MAX_CONTENT_LENGTH", "a number of bytes above 0", whole(1)),
     Setting("CHRONICLE_MAX_EVENTS", "a whole number above 0", whole(1)),
     Setting("CHRONICLE_MAX_BYTES", "a number of bytes above 0", whole(1)),

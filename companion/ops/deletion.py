@@ -23,7 +23,13 @@ from companion.streams import chronicles
 DURATION = re.compile(r"([0-9]{1,6})\s*([mhdw])")
 UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 # How each table's rows are named when a deletion says what it removed.
-ROW_NAMES = {"events": "events", "capabilities": "links", "drafts": "drafts", "exports": "books"}
+ROW_NAMES = {
+    "events": "events",
+    "capabilities": "links",
+    "drafts": "drafts",
+    "exports": "books",
+    "rendered": "rendered pages",
+}
 
 
 @dataclass(frozen=True)

@@ -337,3 +337,29 @@ _postgresql(
     CREATE INDEX idx_held_forms_created ON held_forms (created);
     """,
 )
+
+
+@migrations(name="0013_rendered")
+def _create_rendered(db: Database) -> None:
+    # Pages and fragments of a stream rendered by one server process, read by every other one
+    # (``companion.store.rendered``): a cache, bounded in bytes, dropped with its stream.
+    db.execute(
+        "CREATE TABLE rendered ("
+        " stream_id TEXT NOT NULL REFERENCES streams (id) ON DELETE CASCADE,"
+        " key TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL,"
+        " nbytes INTEGER NOT NULL, created TEXT NOT NULL, PRIMARY KEY (stream_id, key)) STRICT"
+    )
+    db.execute("CREATE INDEX idx_rendered_created ON rendered (created)")
+
+
+_postgresql(
+    "0013_rendered",
+    """
+    CREATE TABLE rendered (
+        stream_id text NOT NULL REFERENCES streams (id) ON DELETE CASCADE,
+        key text NOT NULL, version bigint NOT NULL, body text NOT NULL,
+        nbytes bigint NOT NULL, created text NOT NULL, PRIMARY KEY (stream_id, key)
+    );
+    CREATE INDEX idx_rendered_created ON rendered (created);
+    """,
+)

@@ -21,6 +21,7 @@ from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from companion.store import rendered
 from companion.text.bytecache import ByteLRU
 
 # Signed CSRF tokens by the session's raw token: signing one costs more than serving a page.
@@ -127,9 +128,40 @@ def _served(key: Hashable, render: Callable[[], str], secrets: list[str]) -> byt
     cache: ByteLRU = current_app.extensions["companion.render_cache"]
     parts = cache.get(key)
     if not isinstance(parts, list):
-        parts = cut(render(), secrets)
+        parts = _shared(key, render, secrets)
         cache.put(key, parts, parts_size(parts))
     return fill(parts, secrets)
+
+
+def _shared(key: Hashable, render: Callable[[], str], secrets: list[str]) -> Parts:
+    """The parts for ``key``: as another process (or server) kept them in the store after
+    this change, else rendered here and kept there for the others (``store.rendered``).
+
+    Only a stream's page at a version is shared (a key made by ``streams.cache_key``: its
+    kind, stream id and version first); ``SHARED_RENDER_BYTES`` 0 shares nothing."""
+    limit = int(current_app.config.get("SHARED_RENDER_BYTES") or 0)
+    place = _stream_version(key) if limit else None
+    if place is None:
+        return cut(render(), secrets)
+    from companion.store.db import get_db  # the store, once a page is shareable
+
+    db, digest = get_db(), rendered.digest(key)
+    kept = rendered.read(db, *place, digest)
+    if kept is not None:
+        return [p.encode("utf-8", "surrogatepass") if isinstance(p, str) else p for p in kept]
+    parts = cut(render(), secrets)
+    text = [p.decode("utf-8", "surrogatepass") if isinstance(p, bytes) else p for p in parts]
+    rendered.write(db, *place, digest, text, limit)
+    return parts
+
+
+def _stream_version(key: Hashable) -> tuple[str, int] | None:
+    """The stream and version a page-cache key is for, when it is a stream's (else None)."""
+    if isinstance(key, tuple) and len(key) > 3:
+        kind, stream_id, version = key[:3]
+        if isinstance(kind, str) and isinstance(stream_id, str) and type(version) is int:
+            return stream_id, version
+    return None
 
 
 def cached(key: Hashable, render: Callable[[], str], *, token: str) -> Markup:

@@ -1,0 +1,118 @@
+"""Pages rendered once for every server process: a part one process made after a change is
+read from the store by the others (``companion.store.rendered``), never with a link in it.
+
+Two apps on one database stand for two workers (or two servers); runs on SQLite and on the
+shared store (``scripts/test``'s PostgreSQL lane).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Flask, template_rendered
+from flask.testing import FlaskClient
+from play_helpers import chronicle, create, post_turn
+
+from companion import create_app
+from companion.ops import deletion
+from companion.store import rendered
+from companion.store.db import connect
+
+CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
+
+
+def _worker(app: Flask, **config: Any) -> Flask:
+    """Another worker of the same server: its own process caches, the same store."""
+    return create_app({**app.config, **config})
+
+
+@contextmanager
+def _renders(app: Flask) -> Iterator[list[str]]:
+    """The templates ``app`` renders meanwhile."""
+    names: list[str] = []
+
+    def heard(_sender: Flask, template: Any, **_extra: Any) -> None:
+        names.append(str(template.name))
+
+    template_rendered.connect(heard, app)
+    try:
+        yield names
+    finally:
+        template_rendered.disconnect(heard, app)
+
+
+def _rows(app: Flask, stream_id: str) -> list[tuple[str, int, str]]:
+    db = connect(app.config["DATABASE"])
+    query = "SELECT key, version, body FROM rendered WHERE stream_id = ? ORDER BY key"
+    return [(str(k), int(v), str(b)) for k, v, b in db.execute(query, [stream_id]).fetchall()]
+
+
+def test_a_second_worker_s_first_ask_after_a_change_is_a_hit(
+    app: Flask, client: FlaskClient
+) -> None:
+    token = create(client)
+    fragment = f"/c/{token}/?fragment=1"
+    first = client.get(fragment).get_data(as_text=True)
+    other = _worker(app)
+    with _renders(other) as names:
+        second = other.test_client().get(fragment).get_data(as_text=True)
+    assert names == [], "the second worker rendered the part again"
+    assert CSRF.sub("", second) == CSRF.sub("", first) and token in second
+    # A change: the first worker to ask renders it once, and the other reads it.
+    state = chronicle(app, token).state
+    post_turn(client, app, token, action="draw", card=state.pile_cards(state.pile)[0])
+    with _renders(other) as names:
+        changed = other.test_client().get(fragment).get_data(as_text=True)
+    assert "chronicle/_live.html" in names and changed != second
+    with _renders(app) as names:
+        again = client.get(fragment).get_data(as_text=True)
+    assert CSRF.sub("", again) == CSRF.sub("", changed)
+    assert names == []
+    stream_id = chronicle(app, token).id
+    versions = {version for _key, version, _body in _rows(app, stream_id)}
+    assert versions == {chronicle(app, token).version}, "a stream keeps its newest version only"
+
+
+def test_no_link_token_is_kept_in_a_shared_key_or_body(app: Flask, client: FlaskClient) -> None:
+    token = create(client)
+    client.get(f"/c/{token}/")  # the whole page, and the part inside it
+    client.get(f"/c/{token}/?fragment=1")
+    client.get(f"/c/{token}/story")
+    rows = _rows(app, chronicle(app, token).id)
+    assert len(rows) >= 3
+    for key, _version, body in rows:
+        assert token not in key and token not in body
+        assert re.fullmatch(r"[0-9a-f]{64}", key)
+
+
+def test_sharing_off_keeps_nothing_in_the_store(app: Flask) -> None:
+    off = _worker(app, SHARED_RENDER_BYTES=0)
+    client = off.test_client()
+    token = create(client)
+    client.get(f"/c/{token}/?fragment=1")
+    assert _rows(off, chronicle(off, token).id) == []
+
+
+def test_the_rows_are_bounded_in_bytes_and_go_with_their_stream(
+    app: Flask, client: FlaskClient
+) -> None:
+    db = connect(app.config["DATABASE"])
+    token = create(client)
+    stream_id = chronicle(app, token).id
+    version = chronicle(app, token).version
+    limit = 40_000
+    for n in range(40):  # 40 pages of 2 kB, for a bound of 40 kB
+        assert rendered.write(db, stream_id, version, f"{n:064x}", ["x" * 2000, 0, "y"], limit)
+        total = db.execute("SELECT SUM(nbytes) FROM rendered").fetchone()[0]
+        assert total <= limit
+    assert rendered.read(db, stream_id, version, f"{39:064x}") == ["x" * 2000, 0, "y"]
+    assert rendered.read(db, stream_id, version + 1, f"{39:064x}") is None
+    assert not rendered.write(db, stream_id, version, "big", ["z" * limit], limit)
+    found = deletion.find(db, stream_id, ["legacy"])
+    assert found is not None
+    removed = deletion.delete(db, found, app.config["EXPORTS_DIR"])
+    assert removed.count("rendered") > 0
+    assert db.execute("SELECT COUNT(*) FROM rendered").fetchone()[0] == 0
