@@ -12,13 +12,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from play_helpers import chronicle, create, post_turn
 
 from companion import create_app
 from companion.ops import deletion
-from companion.store import rendered
+from companion.store import rendered, snapshots
 from companion.store.db import connect
 
 CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
@@ -116,3 +117,17 @@ def test_the_rows_are_bounded_in_bytes_and_go_with_their_stream(
     removed = deletion.delete(db, found, app.config["EXPORTS_DIR"])
     assert removed.count("rendered") > 0
     assert db.execute("SELECT COUNT(*) FROM rendered").fetchone()[0] == 0
+
+
+@pytest.mark.sqlite_only
+def test_a_write_that_never_waits_leaves_the_connection_s_own_wait_as_it_was(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A gevent worker's connections wait 0 ms in SQLite (they wait cooperatively instead): a
+    kept page or snapshot written on one must not leave it waiting 5 s in C for the next one."""
+    db = connect(app.config["DATABASE"])
+    stream_id = chronicle(app, create(client)).id
+    db.conn.execute("PRAGMA busy_timeout = 0")
+    assert rendered.write(db, stream_id, 1, "k" * 64, ["a"], 40_000)
+    assert snapshots.write(db, stream_id, "p", snapshots.Snapshot(1, 1, "{}"))
+    assert db.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 0

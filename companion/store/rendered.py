@@ -90,11 +90,10 @@ def _bound(db: Database, limit: int) -> None:
 
 
 def _write_sqlite(db: Database, statements: list[tuple[str, list[object]]], limit: int) -> bool:
-    from companion.store.db import BUSY_TIMEOUT_MS
-
     conn = db.conn  # type: ignore[attr-defined]
     if conn.in_transaction:
         return False  # never inside someone else's transaction
+    waits = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])  # as the connection had it
     conn.execute("PRAGMA busy_timeout = 0")  # another writer holds the lock: skip, never wait
     try:
         conn.execute("BEGIN IMMEDIATE")
@@ -108,5 +107,5 @@ def _write_sqlite(db: Database, statements: list[tuple[str, list[object]]], limi
                 conn.execute("ROLLBACK")
             raise
     finally:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {waits}")
     return True

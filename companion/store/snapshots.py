@@ -60,14 +60,13 @@ def write(db: Database, stream_id: str, projection: str, snapshot: Snapshot) -> 
 
 
 def _write_sqlite(db: Database, sql: str, values: list[object]) -> bool:
-    from companion.store.db import BUSY_TIMEOUT_MS
-
     conn = db.conn  # type: ignore[attr-defined]
     if conn.in_transaction:
         return False  # never inside someone else's transaction
+    waits = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])  # as the connection had it
     conn.execute("PRAGMA busy_timeout = 0")  # another writer holds the lock: skip, never wait
     try:
         conn.execute(sql, values)
     finally:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {waits}")
     return True
