@@ -326,6 +326,9 @@ def unsigned(html: bytes) -> bytes:
 
 async def live_run(port: int, links: Links, count: int, changes: int, change: object):  # type: ignore[no-untyped-def]
     watchers, seen = await open_watchers(port, links, count)
+    # Each stream told its first event as it opened: a change within STREAM_PART_SECONDS of it
+    # would wait out the gap between two events, and the first command measure that gap.
+    await asyncio.sleep(0.6)
     try:
         run = await last_watcher(watchers, seen, changes, change)
         for watcher in watchers[: 2 * len(links)]:  # each shows what its fetch answers now
