@@ -190,3 +190,33 @@ def test_a_pushed_part_holds_only_its_own_role_s_words_and_no_link_or_session(
     keys = repr(list(app.extensions["companion.render_cache"].keys()))
     assert len(app.extensions["companion.render_cache"]) >= len(viewers)  # one per role
     assert not [secret for secret in every_token if secret in keys]
+
+
+def test_a_change_s_parts_are_rendered_once_for_every_worker(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Two workers on one store push the same parts after a change; the second renders none of
+    them, it reads what the first kept (``companion.store.rendered``), and its events are the
+    same bytes (no secret of either process is in them)."""
+    from flask import template_rendered
+
+    from companion import create_app
+
+    token, seats = at_success(client, app, show_writing="off")
+    typed(client, app, seats["ali"], "narration", WORDS)
+    viewers = {"host": token, **seats}
+    first = {name: pushed_part(app, link)[0] for name, link in viewers.items()}
+    second_worker = create_app(dict(app.config))
+    rendered: list[str] = []
+
+    def heard(_sender: Flask, template: Any, **_extra: Any) -> None:
+        rendered.append(str(template.name))
+
+    template_rendered.connect(heard, second_worker)
+    try:
+        second = {name: pushed_part(second_worker, link)[0] for name, link in viewers.items()}
+    finally:
+        template_rendered.disconnect(heard, second_worker)
+    assert rendered == [], "the second worker rendered a part again"
+    assert second == first
+    assert len(set(first.values())) == len(viewers)  # each role and seat its own part
