@@ -19,7 +19,7 @@ import hashlib
 import json
 import logging
 
-from companion.store.sql import Database, dialect, now
+from companion.store.sql import Database, dialect, now, sqlite_without_waiting
 
 log = logging.getLogger(__name__)
 Pieces = list[str | int]  # a page's text, and between its pieces the index of a secret cut there
@@ -65,12 +65,16 @@ def write(db: Database, stream_id: str, version: int, key: str, pieces: Pieces, 
             [stream_id, key, version, body, size, now()],
         ),
     ]
-    try:
-        if dialect(db) == "sqlite":
-            return _write_sqlite(db, statements, limit)
+
+    def kept() -> None:
         for sql, values in statements:
             db.execute(sql, values)
         _bound(db, limit)
+
+    try:
+        if dialect(db) == "sqlite":
+            return sqlite_without_waiting(db, kept)
+        kept()
     except Exception as err:  # noqa: BLE001 - a cache that cannot be written now is not written
         log.info("rendered part of %s not kept: %s", stream_id, err)
         return False
@@ -87,25 +91,3 @@ def _bound(db: Database, limit: int) -> None:
         " (SELECT stream_id, key FROM rendered ORDER BY created LIMIT ?)",
         [int(count) // 2 + 1],
     )
-
-
-def _write_sqlite(db: Database, statements: list[tuple[str, list[object]]], limit: int) -> bool:
-    conn = db.conn  # type: ignore[attr-defined]
-    if conn.in_transaction:
-        return False  # never inside someone else's transaction
-    waits = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])  # as the connection had it
-    conn.execute("PRAGMA busy_timeout = 0")  # another writer holds the lock: skip, never wait
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for sql, values in statements:
-                conn.execute(sql, values)
-            _bound(db, limit)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-    finally:
-        conn.execute(f"PRAGMA busy_timeout = {waits}")
-    return True

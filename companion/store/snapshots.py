@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from companion.store.sql import Database, dialect, now
+from companion.store.sql import Database, dialect, now, sqlite_without_waiting
 
 log = logging.getLogger(__name__)
 
@@ -51,22 +51,9 @@ def write(db: Database, stream_id: str, projection: str, snapshot: Snapshot) -> 
     values = [stream_id, projection, snapshot.version, snapshot.nbytes, snapshot.data, now()]
     try:
         if dialect(db) == "sqlite":
-            return _write_sqlite(db, sql, values)
+            return sqlite_without_waiting(db, lambda: db.execute(sql, values))
         db.execute(sql, values)
     except Exception as err:  # noqa: BLE001 - a cache that cannot be written now is not written
         log.info("snapshot of %s not written: %s", stream_id, err)
         return False
-    return True
-
-
-def _write_sqlite(db: Database, sql: str, values: list[object]) -> bool:
-    conn = db.conn  # type: ignore[attr-defined]
-    if conn.in_transaction:
-        return False  # never inside someone else's transaction
-    waits = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])  # as the connection had it
-    conn.execute("PRAGMA busy_timeout = 0")  # another writer holds the lock: skip, never wait
-    try:
-        conn.execute(sql, values)
-    finally:
-        conn.execute(f"PRAGMA busy_timeout = {waits}")
     return True

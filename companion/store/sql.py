@@ -82,6 +82,30 @@ def after_commit(db: Any, callback: Callable[[], object]) -> None:
         pending.append(callback)
 
 
+def sqlite_without_waiting(db: Any, write: Callable[[], None]) -> bool:
+    """Run ``write`` on SQLite in a transaction of its own that never waits for another writer
+    (a cache's row: a snapshot, a kept page). False, nothing written, when ``db`` is in a
+    transaction already; a busy, read-only or full database raises at once. The connection's
+    own busy timeout is put back after (a gevent worker's is 0: it waits cooperatively)."""
+    conn = db.conn
+    if conn.in_transaction:
+        return False  # never inside someone else's transaction
+    waits = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
+    conn.execute("PRAGMA busy_timeout = 0")  # another writer holds the lock: skip, never wait
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            write()
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {waits}")
+    return True
+
+
 def first_in_transaction(db: Any, key: Hashable) -> bool:
     """Whether ``key`` is new to the write transaction ``db`` is in (always, outside one): a
     move that writes its events and its drafts together tells watchers of it once."""
