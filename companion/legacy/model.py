@@ -191,6 +191,9 @@ class State:
     # The newest decisions not taken back, oldest first (at most DECISIONS_KEPT): what an undo
     # would reach, read without walking back through the log (a long life's corrections).
     decisions: tuple[Recorded, ...] = ()
+    # The seq of the newest event that is not a text's correction (an undo and an X-card count):
+    # a page starts its forms afresh when it changes, read without walking back the corrections.
+    decided: int = 0
     undone: frozenset[int] = frozenset()
     log: Log = field(default=None, compare=False, repr=False)
 
@@ -285,6 +288,7 @@ class Changes(TypedDict, total=False):
     rounds_played: int
     texts_written: int
     decisions: tuple[Recorded, ...]
+    decided: int
     undone: frozenset[int]
     log: Log
 

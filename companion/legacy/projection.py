@@ -64,6 +64,8 @@ def evolve(state: State | None, record: Recorded) -> State:
         changes["log"] = (record, state.log)
         if not isinstance(event, NOT_UNDOABLE):
             changes["decisions"] = (*state.decisions, record)[-DECISIONS_KEPT:]
+        if not isinstance(event, TextRevised):
+            changes["decided"] = record.seq
         return with_changes(state, **changes)  # one copy of the state per event
     if isinstance(event, ChronicleStarted):
         return _started(event.setup, record)
@@ -84,6 +86,8 @@ def _refold(records: list[Recorded]) -> State:
         if state is not None and (record.seq in undone or isinstance(record.event, DecisionUndone)):
             changes = _withdrawn(state, record) if record.seq in undone else Changes()
             changes["version"], changes["log"] = record.seq, (record, state.log)
+            if not isinstance(record.event, TextRevised):
+                changes["decided"] = record.seq
             state = with_changes(state, **changes)
         else:
             state = evolve(state, record)
@@ -116,6 +120,7 @@ def _started(setup: Setup, record: Recorded) -> State:
         piles=tuple(PILE_CARDS[pile] for pile in PILES),
         shuffled=False,
         keystones=tuple(KeystoneState(keystone) for keystone in setup.keystones),
+        decided=record.seq,
         log=(record, None),
     )
 

@@ -191,9 +191,7 @@ def decision_mark(chronicle: Chronicle) -> int:
     """The newest decision's place in the log (an undo counts, a correction does not): an open
     page keeps what its viewer chose in a form while this stays the same, and starts the forms
     afresh once someone has decided what they were for."""
-    return next(
-        (r.seq for r in chronicle.state.newest_records() if r.event.kind != "text-revised"), 0
-    )
+    return chronicle.state.decided
 
 
 def announce(chronicle: Chronicle) -> str:
