@@ -61,24 +61,28 @@ def faces(n: int, hit: bool) -> dict[str, str]:
     return {f"face-{i}": str(v) for i, v in enumerate(values)}
 
 
-def play_turn(client: FlaskClient, app: Flask, token: str, hit: bool) -> None:
-    """Draw, answer, declare and roll one check in table mode; succeed or accept the failure."""
-    state = chronicle(app, token).state
-    card = state.pile_cards(state.pile)[0]
-    assert post_turn(client, app, token, action="draw", card=card).status_code == 302
-    state = chronicle(app, token).state
+def roll(client: FlaskClient, app: Flask, token: str, hit: bool, answer: str) -> None:
+    """Choose the first prompt, answer it, declare the stakes and roll, in one form (table mode)."""
     response = post_turn(
         client,
         app,
         token,
         action="roll",
         prompt="0",
-        answer=f"An answer for {card}.",
+        answer=answer,
         stakes_success="It holds.",
         stakes_failure="It breaks.",
-        **faces(state.dice, hit),
+        **faces(chronicle(app, token).state.dice, hit),
     )
     assert response.status_code == 302, response.get_data(as_text=True)[-3000:]
+
+
+def play_turn(client: FlaskClient, app: Flask, token: str, hit: bool) -> None:
+    """Draw, answer, declare and roll one check in table mode; succeed or accept the failure."""
+    state = chronicle(app, token).state
+    card = state.pile_cards(state.pile)[0]
+    assert post_turn(client, app, token, action="draw", card=card).status_code == 302
+    roll(client, app, token, hit, f"An answer for {card}.")
     state = chronicle(app, token).state
     if state.step == "mark":
         post_turn(client, app, token, action="mark", mark_name=f"Mark {len(state.marks) + 1}")

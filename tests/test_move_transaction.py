@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from play_helpers import chronicle, create, faces, post_turn
+from play_helpers import chronicle, create, post_turn, roll
 from waiting import HANG, wait_until
 
 from companion.store import drafts, signal
@@ -42,19 +42,7 @@ def _drawn(client: FlaskClient, app: Flask) -> tuple[str, str, int]:
 
 def _roll(client: FlaskClient, app: Flask, token: str) -> None:
     """The host rolls with its texts: answer, both stakes and the dice."""
-    dice = chronicle(app, token).state.dice
-    response = post_turn(
-        client,
-        app,
-        token,
-        action="roll",
-        prompt="0",
-        answer="The host's answer.",
-        stakes_success="It holds.",
-        stakes_failure="It breaks.",
-        **faces(dice, True),
-    )
-    assert response.status_code == 302, response.get_data(as_text=True)[-2000:]
+    roll(client, app, token, True, "The host's answer.")
 
 
 def _seen(database: str, stream_id: str, turn: int) -> tuple[int, dict[str, str], list[str]]:
