@@ -201,3 +201,21 @@ def test_a_whole_number_written_with_a_fraction_is_that_number(target: Target) -
         content_type="application/json",
     )  # fmt: skip
     assert answer.status_code != 400 or answer.get_json()["code"] != "version-required", answer.json
+
+
+def test_a_stale_answer_keeps_the_text_of_a_command_with_no_type_as_documented(
+    target: Target,
+) -> None:
+    """A refused batch's texts come back whatever its commands were, even one with no ``type``
+    (its ``type`` is null); the 409 still matches the document."""
+    import jsonschema_rs
+
+    schemas = openapi.document()["components"]["schemas"]
+    text = json.dumps({**schemas["StaleVersion"], "$defs": schemas})
+    stale = json.loads(text.replace("#/components/schemas/", "#/$defs/"))
+    body = {"version": target.version() + 5, "command": {"text": "words kept", "field": "x"}}
+    answer = target.app.test_client().post(f"/api/v1/chronicles/{target.token}/commands", json=body)
+    assert answer.status_code == 409
+    said = answer.get_json()
+    assert said["kept"] == [{"command": 0, "type": None, "field": "text", "text": "words kept"}]
+    assert jsonschema_rs.Draft202012Validator(stale).is_valid(said)

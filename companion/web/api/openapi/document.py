@@ -36,7 +36,10 @@ def _error_schemas() -> JSON:
     kept = _obj(
         {
             "command": {**INT, "description": "The refused command's place in the batch."},
-            "type": STR,
+            "type": {
+                **_nullable(STR),
+                "description": "The refused command's `type` as sent (null: it had none).",
+            },
             "field": STR,
             "text": STR,
         }
