@@ -52,19 +52,17 @@ def serve(argv: list[str]) -> None:
     trusted hosts); every later one is what the server's workers serve, whether they load it in
     their own process or the master loads it before forking.
     """
-    import companion
-    from companion.ops.cli import main
+    from companion.app import create_app as real
+    from companion.ops.cli import command_line
 
-    real = companion.create_app
     made = 0
 
-    def create_app(test_config: dict[str, Any] | None = None) -> Any:
+    def create_app() -> Any:
         nonlocal made
         made += 1
-        return real(test_config) if made == 1 else hello
+        return real() if made == 1 else hello
 
-    companion.create_app = create_app  # type: ignore[assignment]
-    main(["serve", *argv], standalone_mode=True)
+    command_line(create_app)(["serve", *argv], standalone_mode=True)
 
 
 def start(port: int, database: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
