@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from companion.cardgames import game_keys
-from companion.export import FORMATS, editions
+from companion.export import EDITIONS, FORMATS, editions
 from companion.web import boards
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,3 +106,13 @@ def test_chromium_is_said_by_the_table() -> None:
         Exception, match=r"no pdf book is made that way \(ways: plain, print shop, vertical, "
     ):
         editions.layouts_for("pdf", True, True, 0.1)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_each_edition_has_a_name_and_a_download_route(app: Flask, edition: str) -> None:
+    from companion.export.rendering import edition_name
+
+    with app.test_request_context("/?lang=ja"):
+        assert edition_name(edition) != edition_name(next(e for e in EDITIONS if e != edition))
+    rules = [r.rule for r in app.url_map.iter_rules() if "/book/v<int:version>-" in r.rule]
+    assert len(rules) == 2 and all(f'"{edition}"' in rule for rule in rules)

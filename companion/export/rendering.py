@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Flask
 from flask_babel import Babel
+from flask_babel import gettext as _
 
 from companion.base.languages import writes_vertically
 from companion.base.paths import PACKAGE, resources
@@ -25,8 +26,15 @@ def configure_jinja(app: Flask) -> None:
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.globals["writes_vertically"] = writes_vertically
+    app.jinja_env.globals["edition_name"] = edition_name
     bidi.init_app(app)
     terms.init_app(app)
+
+
+def edition_name(edition: str) -> str:
+    """An edition's name in the current locale; KeyError for an edition there is not."""
+    names: dict[str, str] = {"story": _("Story edition"), "annotated": _("Annotated edition")}
+    return names[edition]
 
 
 def book_app(config: dict[str, Any]) -> Flask:

@@ -37,6 +37,7 @@ from companion.export.backup import export_backup, may_back_up
 from companion.export.contents import EditionError
 from companion.export.editions import check, layouts_for, needs_chromium, parse_layout
 from companion.export.markdown import markdown_file
+from companion.export.rendering import edition_name
 from companion.export.typeset import printable
 from companion.export.vertical import INSTALL_COMMAND
 from companion.store.capabilities import Capability
@@ -228,10 +229,11 @@ def _ensure_worker() -> None:
 
 
 PAPER_RULE = "<any(" + ",".join(f'"{p}"' for p in PAPERS) + "):paper>"
+EDITION_RULE = "<any(" + ",".join(f'"{e}"' for e in EDITIONS) + "):edition>"
 
 
-@bp.get(f"/book/v<int:version>-<any(story,annotated):edition>-{PAPER_RULE}.pdf")
-@bp.get(f"/book/v<int:version>-<any(story,annotated):edition>-{PAPER_RULE}-<layout>.<ext>")
+@bp.get(f"/book/v<int:version>-{EDITION_RULE}-{PAPER_RULE}.pdf")
+@bp.get(f"/book/v<int:version>-{EDITION_RULE}-{PAPER_RULE}-<layout>.<ext>")
 def book(
     token: str, version: int, edition: str, paper: str, layout: str = "book", ext: str = "pdf"
 ) -> Response:
@@ -294,7 +296,7 @@ def describe(token: str, job: jobs.Job) -> dict[str, Any]:
 
 def _label(job: jobs.Job) -> str:
     """What a job makes, in words: its kind, its edition and, for a PDF, its paper."""
-    edition = _("Story edition") if job.edition == "story" else _("Annotated edition")
+    edition = edition_name(job.edition)
     layout = parse_layout(job.layout)
     if not layout.paged:  # an EPUB or a vault has no paper
         return _("%(kind)s · %(edition)s", kind=_layout_name(layout.kind.key), edition=edition)
