@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import lifegen  # noqa: E402
 
-from companion import create_app
+from companion.app import create_app
 from companion.store import events as store
 from companion.store.db import connect  # noqa: E402
 from companion.streams import chronicles, replays

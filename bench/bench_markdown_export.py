@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import lifegen  # noqa: E402
 
-from companion import create_app  # noqa: E402
+from companion.app import create_app  # noqa: E402
 from companion.export import markdown  # noqa: E402
 
 

@@ -53,7 +53,7 @@ import hello  # noqa: E402
 import lifegen  # noqa: E402
 from flask import Flask  # noqa: E402
 
-from companion import create_app
+from companion.app import create_app
 from companion.streams import chronicles, matches
 from companion.text import markdown as text  # noqa: E402
 from companion.text.bytecache import ByteLRU  # noqa: E402

@@ -224,7 +224,7 @@ def child(kind: str, scale: int, html_path: Path, args: argparse.Namespace) -> d
     """One measurement, in this (fresh) process: seconds, CPU seconds, peak memory, pages, bytes."""
     import weasyprint  # noqa: F401 - every side loads it before its clock starts
 
-    from companion import create_app
+    from companion.app import create_app
 
     spent = _timed_print_ready() if kind == "print" else {}
     spent_children = 0.0
@@ -311,7 +311,7 @@ def measure(kind: str, scale: int, html: Path, args: argparse.Namespace) -> dict
 def write_html(scale: int, folder: Path, args: argparse.Namespace) -> tuple[Path, int]:
     """The book's HTML for the life at ``scale`` (and the vertical book's, beside it, ready
     for Chromium), and the characters of text in the life."""
-    from companion import create_app
+    from companion.app import create_app
     from companion.export.book import book_html
     from companion.legacy import iter_texts
 

@@ -58,8 +58,7 @@ def serve(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     from companion.ops import server
 
-    server._Gunicorn.load = lambda _self: bare_app()  # type: ignore[method-assign,assignment]
-    server.run("127.0.0.1", args.port, args.workers, lan=False)
+    server.run(bare_app, "127.0.0.1", args.port, args.workers, lan=False)
 
 
 def start(port: int, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:

@@ -17,7 +17,7 @@ from pg_server import fresh_database, on_postgresql
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from companion import create_app
+from companion.app import create_app
 from companion.export.vertical import LAUNCH_ARGS
 
 ROOT_FOLDER = Path(__file__).resolve().parent.parent

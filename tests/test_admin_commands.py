@@ -11,8 +11,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import make_app
 
-from companion import create_app
-from companion.ops.cli import main
+from companion.app import create_app, main
 from companion.store import db
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ from conftest import plain_static
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import create_app
+from companion.app import create_app
 
 
 def test_factory_takes_test_config(app: Flask) -> None:

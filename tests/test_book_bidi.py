@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 from pypdf import PdfReader
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export.book import book_html, render_book
 from companion.export.print_shop import cover_html, make_cover
 from companion.legacy import State, start, step

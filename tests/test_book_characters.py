@@ -27,7 +27,7 @@ from pdf_glyphs import drawn
 from test_export_editions import epubcheck, needs_epubcheck
 from test_export_pdf import BUNDLED, ink
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export import editions
 from companion.export.book import book_html, render_book
 

@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskCliRunner
 
-from companion.ops.cli import main
+from companion.app import main
 from companion.store.db import get_db
 from companion.streams import chronicles, matches
 
@@ -112,7 +112,7 @@ def test_info_answers_in_json_with_what_runs_on_the_store(
 ) -> None:
     import os
 
-    from companion import __version__
+    from companion.base import __version__
     from companion.store import pg
 
     with app.app_context():

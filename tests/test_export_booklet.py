@@ -13,7 +13,7 @@ from flask import Flask
 from pypdf import PdfReader
 from test_export_pdf import sample_state
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export import editions
 from companion.export.book import render_document
 from companion.export.booklet import SHEETS, impose, saddle_order

@@ -16,7 +16,7 @@ from flask import Flask
 from pypdf import PdfReader
 from test_export_pdf import sample_state
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export import editions
 from companion.export.contents import EditionError
 from companion.export.print_shop import (

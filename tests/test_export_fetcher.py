@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export.book import book_html, render_book
 from companion.export.fetcher import FetchRefusedError, StaticFetcher
 from companion.legacy import AnswerPrompt, ChoosePrompt, DrawCard, State, start, step

@@ -22,7 +22,7 @@ from pypdf import PdfReader
 from test_export_pdf import contents_page, sample_state
 from test_pdfx import preflight
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export import DEFAULT_PART_PAGES, editions, parts
 from companion.export.book import book_html, make_book
 from companion.export.print_shop import make_print_book

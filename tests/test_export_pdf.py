@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from pypdf import PdfReader
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export.backup import export_backup, import_backup
 from companion.export.book import PAPER_SIZES, book_html, render_document
 from companion.legacy import State, start, step

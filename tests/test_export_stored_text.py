@@ -18,7 +18,7 @@ from flask import Flask
 from pypdf import PdfReader
 from test_export_editions import EPUBCHECK, epubcheck, needs_epubcheck
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export import editions
 from companion.export.backup import export_backup, import_backup
 from companion.export.book import book_html, render_book

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from sqlite_utils import Database
 from waiting import HANG
 
-import companion
+import companion.base
 from companion.export import heartbeat, jobs, keeper, supervisor
 from companion.export.supervisor import Settings, Supervisor
 from companion.store.db import connect
@@ -134,7 +134,7 @@ def test_health_reports_the_export_worker(app: Flask, client: FlaskClient) -> No
     beat.write_text("{}")
     assert client.get("/healthz").get_json() == {
         "status": "ok",
-        "version": companion.__version__,
+        "version": companion.base.__version__,
         "database_writable": True,
         "export_worker": "alive",
     }

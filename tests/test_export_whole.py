@@ -86,7 +86,7 @@ def test_full_width_spaces_survive_the_backup_the_epub_and_the_pdf_text(
 
     from pypdf import PdfReader
 
-    from companion import ROOT
+    from companion.base.paths import CHECKOUT as ROOT
     from companion.export.backup import export_backup
     from companion.export.book import render_book
     from companion.export.epub import make_epub

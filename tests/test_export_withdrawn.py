@@ -13,7 +13,7 @@ from legacy_factories import make_setup
 from pypdf import PdfReader
 from sqlite_utils import Database
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export.backup import export_backup, import_backup, read_backup
 from companion.export.book import book_html, render_document
 from companion.export.errors import BackupError

@@ -5,6 +5,7 @@ it, counting the imports made inside functions (those made only for type checkin
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,11 @@ def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def _targets(module: str, is_package: bool, node: ast.Import | ast.ImportFrom) -> list[str]:
+def _targets(
+    module: str, is_package: bool, node: ast.Import | ast.ImportFrom, modules: Iterable[str]
+) -> list[str]:
+    """What an import statement reads: ``from p import m`` reads the module ``p.m`` when there
+    is one, else a name of ``p`` itself (the root package's, say, which sits at the top)."""
     if isinstance(node, ast.Import):
         return [alias.name for alias in node.names]
     base = module.split(".") if is_package else module.split(".")[:-1]
@@ -46,12 +51,15 @@ def _targets(module: str, is_package: bool, node: ast.Import | ast.ImportFrom) -
         base = base[: len(base) - (node.level - 1)]
     prefix = ".".join(base) if node.level else ""
     target = ".".join(p for p in (prefix, node.module or "") if p)
-    return [target, *(f"{target}.{alias.name}" for alias in node.names)]
+    named = [f"{target}.{alias.name}" for alias in node.names]
+    return [name if name in modules else target for name in named]
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Module -> the modules of the package it imports (its own parent packages left out:
-    importing a submodule runs them first, whoever asks)."""
+def import_graph(parents: bool = False) -> dict[str, set[str]]:
+    """Module -> the modules of the package it imports. Its own parent packages are left out
+    unless ``parents``: importing a submodule runs them first, whoever asks, so they make no
+    cycle; but a name read from one (``from companion import create_app``) is still an import
+    of that package, which the layers must allow."""
     modules = _modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
@@ -60,10 +68,10 @@ def import_graph() -> dict[str, set[str]]:
         deps = {
             target
             for node in _runtime_imports(tree)
-            for target in _targets(name, is_package, node)
+            for target in _targets(name, is_package, node, modules)
             if target in modules
         }
-        graph[name] = {d for d in deps if d != name and not name.startswith(d + ".")}
+        graph[name] = {d for d in deps if d != name and (parents or not name.startswith(d + "."))}
     return graph
 
 
@@ -130,13 +138,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("web.chronicle", "web.tables"),
     ("web.api",),
     ("web",),
+    ("app",),
     ("",),
 )
 SIDEWAYS = {("samples", "packs")}
 
 
 def unit(module: str) -> str:
-    """The package of the layer table a module belongs to ("" for the app factory itself)."""
+    """The package of the layer table a module belongs to ("" for the root package, which
+    imports nothing and is read by nothing of its own)."""
     parts = module.split(".")[1:]
     if parts[:1] == ["web"] and len(parts) > 1 and "web." + parts[1] in _LAYER_OF:
         return "web." + parts[1]
@@ -155,7 +165,7 @@ def test_every_module_belongs_to_a_layer() -> None:
 def test_each_package_imports_only_the_layers_below_it() -> None:
     wrong = sorted(
         f"{module} imports {target}"
-        for module, targets in import_graph().items()
+        for module, targets in import_graph(parents=True).items()
         for target in targets
         if (a := unit(module)) != (b := unit(target))
         and _LAYER_OF[b] >= _LAYER_OF[a]
@@ -173,6 +183,23 @@ def test_the_layer_check_sees_an_import_upwards() -> None:
     assert unit("companion.web.shell.main") == "web.shell"
     assert unit("companion.web.delete_view") == "web"
     assert unit("companion") == ""
+    assert unit("companion.app") == "app"
+    assert _LAYER_OF["app"] > _LAYER_OF["web"] > _LAYER_OF["export"] > _LAYER_OF["base"]
+    # A name read from the root package is an import of the root, from any depth.
+    upward = ast.parse("from companion import create_app\nfrom .. import __version__")
+    modules = set(_modules())
+    read = [_targets("companion.export.worker", False, node, modules) for node in upward.body]
+    assert read == [["companion"], ["companion"]]
+    assert _targets(
+        "companion.web.x", False, ast.parse("from companion import live").body[0], modules
+    ) == ["companion.live"]
+
+
+def test_the_root_package_imports_nothing() -> None:
+    """Every module's import runs the root package first: it must stay a docstring."""
+    tree = ast.parse((ROOT / "companion" / "__init__.py").read_text(encoding="utf-8"))
+    assert _runtime_imports(tree) == []
+    assert [type(node) for node in tree.body] == [ast.Expr]
     assert _LAYER_OF[unit("companion.web.api.routes")] > _LAYER_OF[unit("companion.store.db")]
 
 

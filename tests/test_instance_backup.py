@@ -14,7 +14,7 @@ from conftest import make_app
 from flask import Flask
 from waiting import wait_until
 
-from companion import __version__
+from companion.base import __version__
 from companion.ops import archive
 from companion.packs.registry import get_pack
 from companion.store import serverlock

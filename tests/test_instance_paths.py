@@ -9,8 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import __version__
-from companion.base import paths
+from companion.base import __version__, paths
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,7 +45,7 @@ def test_info_names_the_files_and_versions(app: Flask) -> None:
 
 
 def test_every_command_has_a_one_line_summary(app: Flask) -> None:
-    from companion.ops.cli import main
+    from companion.app import main
 
     listing = app.test_cli_runner().invoke(main, ["--help"]).output.split("Running a server:")[1]
     lines = [line for line in listing.splitlines() if line.startswith("  ")]

@@ -18,7 +18,7 @@ from table_helpers import act, buttons, load, new_table
 from table_helpers import finish as finish_match
 from table_helpers import page as read_page
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export.book import book_html, render_document
 from companion.export.markdown import story_markdown
 from companion.export.typeset import Passes, finish, phrases

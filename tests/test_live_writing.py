@@ -200,7 +200,7 @@ def test_a_change_s_parts_are_rendered_once_for_every_worker(
     same bytes (no secret of either process is in them)."""
     from flask import template_rendered
 
-    from companion import create_app
+    from companion.app import create_app
 
     token, seats = at_success(client, app, show_writing="off")
     typed(client, app, seats["ali"], "narration", WORDS)

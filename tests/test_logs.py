@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from companion import create_app
+from companion.app import create_app
 from companion.base.logs import Clean, clean, dress, escape, public_id, redact
 from companion.store import capabilities
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from companion import create_app
+from companion.app import create_app
 from companion.base import metrics
 from companion.store.db import init_db
 

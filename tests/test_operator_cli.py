@@ -1,7 +1,7 @@
 """`companion` is the operator's command: its own help, grouped, `-h`, and texts the docs match.
 
 Flask's developer commands (`run`, `shell`, `routes`) and options (`--app`, `--env-file`,
-`--debug`) are not in it; `flask --app companion …` still reaches them.
+`--debug`) are not in it; `flask --app companion.app …` still reaches them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from companion.ops.cli import SECTIONS, main
+from companion.app import main
+from companion.ops.cli import SECTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 FLASK = str(Path(sys.executable).parent / "flask")
@@ -51,7 +52,7 @@ def test_flasks_developer_commands_and_options_are_not_the_operators(developer: 
 
 
 def test_the_developer_commands_stay_reachable_through_flask() -> None:
-    done = subprocess.run([FLASK, "--app", "companion", "routes"], capture_output=True,
+    done = subprocess.run([FLASK, "--app", "companion.app", "routes"], capture_output=True,
                           text=True, timeout=120, cwd=ROOT)  # fmt: skip
     assert done.returncode == 0 and "main.healthz" in done.stdout, done.stderr
 

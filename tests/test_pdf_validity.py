@@ -13,7 +13,7 @@ from flask import Flask
 from pdf_checks import needs_qpdf, qpdf_warnings, shared_subset_tags
 from test_export_pdf import sample_state
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export import PAPERS, editions
 from companion.export.book import book_html, render_book
 from companion.export.booklet import SHEETS

@@ -24,7 +24,7 @@ from pypdf import PdfReader
 from pypdf.generic import ArrayObject, ContentStream
 from test_export_pdf import sample_state
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export import editions
 from companion.export.pdfx import CONDITIONS, PALETTE, REGISTRY, cmyk, to_cmyk
 

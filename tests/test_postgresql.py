@@ -14,7 +14,7 @@ from flask import Flask
 from pg_server import available, on_postgresql
 from waiting import HANG, wait_until
 
-from companion import create_app
+from companion.app import create_app
 from companion.export import heartbeat, jobs
 from companion.packs import stored
 from companion.packs.registry import get_pack, pack_to_text

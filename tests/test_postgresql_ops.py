@@ -16,7 +16,8 @@ from flask import Flask
 from pg_server import PostgresServer, available
 from server_client import SETUP
 
-from companion import __version__, create_app
+from companion.app import create_app
+from companion.base import __version__
 from companion.store.db import init_db
 
 pytestmark = pytest.mark.skipif(not available(), reason="psycopg or PostgreSQL missing")

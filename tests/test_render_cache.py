@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import create_app
+from companion.app import create_app
 from companion.text.bytecache import ByteLRU
 from companion.web.shell.render_cache import cut, fill
 

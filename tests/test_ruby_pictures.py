@@ -21,7 +21,7 @@ from flask import Flask
 from PIL import Image, ImageChops
 from ruby_life import ruby_life
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export import editions
 from companion.export.book import book_html, render_book
 from companion.export.vertical import LAUNCH_ARGS, chromium_path

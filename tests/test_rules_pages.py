@@ -16,7 +16,7 @@ from flask_babel import force_locale, pgettext
 from summoners_helpers import speaking
 from table_helpers import page
 
-from companion import babel
+from companion.app import babel
 from companion.cardgames import game_keys, get_game
 from companion.cardgames.summoners import cards
 from companion.text.blocks import blocks

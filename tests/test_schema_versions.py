@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion import __version__
+from companion.app import main
+from companion.base import __version__
 from companion.base.metrics import MULTIPROC_ENV
-from companion.ops.cli import main
 from companion.store.schema import known_migrations
 
 pytestmark = pytest.mark.sqlite_only

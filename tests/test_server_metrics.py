@@ -15,7 +15,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import __version__, create_app
+from companion.app import create_app
+from companion.base import __version__
 from companion.store.db import init_db
 
 PROMTOOL = Path(sys.executable).parent / "promtool"

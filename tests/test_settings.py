@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 from server_client import Server
 
+from companion.app import main
 from companion.base import settings
-from companion.ops.cli import main
 
 COMPANION = str(Path(sys.executable).parent / "companion")
 WRONG = {
@@ -75,7 +75,7 @@ def test_a_boolean_refuses_anything_else(word: object) -> None:
 def test_trust_request_id_in_any_words_means_what_it_says(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, word: str
 ) -> None:
-    from companion import create_app
+    from companion.app import create_app
 
     monkeypatch.setenv("COMPANION_INSTANCE", str(tmp_path))
     monkeypatch.setenv("COMPANION_LOG_CONFIGURE", "false")  # pytest keeps its own log capture

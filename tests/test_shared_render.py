@@ -17,7 +17,7 @@ from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from play_helpers import chronicle, create, post_turn
 
-from companion import create_app
+from companion.app import create_app
 from companion.ops import deletion
 from companion.store import rendered, snapshots
 from companion.store.db import connect

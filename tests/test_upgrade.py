@@ -35,7 +35,7 @@ from urllib3.util.retry import Retry
 from waiting import BOOK_ENDS, HANG
 from wheels import build_wheel, quiet_env
 
-from companion import __version__
+from companion.base import __version__
 from companion.cardgames import get_game
 from companion.ops.archive import known_migrations
 

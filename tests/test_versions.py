@@ -11,8 +11,8 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion import __version__
-from companion.ops.cli import main
+from companion.app import main
+from companion.base import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,9 @@ def test_the_version_is_a_release_number_above_the_first_releases() -> None:
 def test_the_package_metadata_takes_the_version_from_the_code() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
-    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "companion.__version__"}
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {
+        "attr": "companion.base.__version__"
+    }
     # The installed (editable) metadata was built from the same attribute.
     assert metadata.version("ijinsho-companion") == __version__
 

@@ -43,7 +43,7 @@ def test_playwright_is_an_extra_and_no_lock_of_the_app_holds_it() -> None:
 def test_the_app_and_a_book_load_without_playwright() -> None:
     code = (
         "import sys; sys.modules['playwright'] = None\n"  # an import of it would fail
-        "from companion import create_app\n"
+        "from companion.app import create_app\n"
         "import companion.export.vertical, companion.export.worker, companion.ops.cli\n"
         "create_app({'TESTING': True, 'SECRET_KEY': 'x', 'DATABASE': ':memory:'})\n"
         "assert sys.modules['playwright'] is None\n"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from companion import ROOT
+from companion.base.paths import CHECKOUT as ROOT
 from companion.export.vertical import tate_chu_yoko
 
 SEQUENCES = (

@@ -8,24 +8,27 @@ Books (every PDF layout, the EPUB and the vault) are made in a separate process 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Edition:
+    """What an edition prints beside the players' story (its name: ``rendering.edition_name``)."""
+
+    key: str
+    # The game's workings: each roll's dice, the payments, the keystones lost by name, the
+    # outcome of each turning point and the reroll tokens left unspent.
+    mechanics: bool
+
+
+# The books (``editions.KINDS``) and the files made at once.
 FORMATS = ("pdf", "epub", "vault", "md", "json")
-EDITIONS = ("story", "annotated")
+EDITION_TABLE = {
+    edition.key: edition
+    for edition in (Edition("story", mechanics=False), Edition("annotated", mechanics=True))
+}
+EDITIONS = tuple(EDITION_TABLE)
 PAPERS = ("a5", "a4", "b6", "a6", "shinsho", "half-letter")
-# What a book job makes: the home-printer PDF, the print shop's body and cover, the vertical PDF,
-# the EPUB (horizontal or vertical), the booklet imposed for a home printer (bound on the left,
-# or on the right for the vertical book) and the Obsidian vault. A cover's layout also names the
-# paper's thickness in micrometres ("cover-90"), because its spine width depends on it.
-LAYOUTS = (
-    "book",
-    "print",
-    "cover",
-    "vertical",
-    "epub",
-    "epub-vertical",
-    "booklet",
-    "booklet-vertical",
-    "vault",
-)
 DEFAULT_EDITION = "annotated"
 DEFAULT_PAPER = "a5"
 DEFAULT_LAYOUT = "book"

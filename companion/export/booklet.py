@@ -11,7 +11,6 @@ its place on a sheet by pypdf.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 
 from .contents import EditionError
 
@@ -105,15 +104,3 @@ def impose(pdf: bytes, paper: str, right_bound: bool = False) -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
-
-
-def make_booklet(
-    book: Callable[[], bytes],
-    paper: str,
-    right_bound: bool,
-    made: Callable[[], bytes | None] | None,
-) -> bytes:
-    """The booklet of the book ``book()`` makes, or of the one already made (``made()``)."""
-    check_paper(paper)
-    pdf = made() if made is not None else None
-    return impose(pdf if pdf is not None else book(), paper, right_bound)

@@ -97,7 +97,6 @@ def _books(
     from . import editions
     from .book import static_dir
     from .contents import EditionError
-    from .parts import home_book
 
     if output is None or str(output) == "-":
         raise click.UsageError(f"a {fmt.upper()} needs a file: give -o FILE")
@@ -112,18 +111,15 @@ def _books(
     for layout in layouts:
         target = output if layout == layouts[0] else output.with_stem(output.stem + "-cover")
         part_pages = int(current_app.config["EXPORT_PART_PAGES"])
-        if layout == "book":
-            data = home_book(loaded.state, edition, paper, static_dir(), part_pages)
-        else:
-            try:
-                data = editions.make(
-                    loaded.state, edition, paper, layout, static_dir(),
-                    body_pages=lambda: pages[0] if pages else None,
-                    key=f"{loaded.id}/v{loaded.version}", date=date,
-                    in_parts=editions.InParts(part_pages, None),
-                )  # fmt: skip
-            except EditionError as err:
-                raise click.ClickException(str(err)) from None
+        try:
+            data = editions.make(
+                loaded.state, edition, paper, layout, static_dir(),
+                body_pages=lambda: pages[0] if pages else None,
+                key=f"{loaded.id}/v{loaded.version}", date=date,
+                in_parts=editions.InParts(part_pages, None),
+            )  # fmt: skip
+        except EditionError as err:
+            raise click.ClickException(str(err)) from None
         if layout == "print":
             from .print_shop import page_count
 

@@ -11,7 +11,7 @@ from companion.text.story import Chapter, story_chapters
 
 from ..legacy import KINDS, KeystoneState, Mark, State, TurningPoint
 from ..legacy.cards import STAGES
-from . import EDITIONS
+from . import EDITION_TABLE, EDITIONS, Edition
 
 
 class EditionError(ValueError):
@@ -28,8 +28,9 @@ class Contents:
     keystones: dict[str, KeystoneState]
 
     @property
-    def annotated(self) -> bool:
-        return self.edition == "annotated"
+    def features(self) -> Edition:
+        """What this edition prints beside the story."""
+        return EDITION_TABLE[self.edition]
 
     @property
     def language(self) -> str:
@@ -60,7 +61,7 @@ class Contents:
 def contents(state: State, edition: str) -> Contents:
     """The story of ``state`` arranged for ``edition`` ("story" or "annotated")."""
     if edition not in EDITIONS:
-        raise EditionError(f"unknown edition {edition!r}: use story or annotated")
+        raise EditionError(f"unknown edition {edition!r}: use {' or '.join(EDITIONS)}")
     chapters = tuple(c for c in story_chapters(state) if c.turning_points)
     keystones = {k.id: k for k in state.keystones}
     return Contents(state, edition, chapters, keystones)

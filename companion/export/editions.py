@@ -1,10 +1,11 @@
-"""Every book a chronicle can be made into, by layout: one place that names them and makes them.
+"""Every book a chronicle can be made into, by layout: one table that names them and makes them.
 
 A layout is what a book job makes (``LAYOUTS``): the home-printer PDF, the print shop's body and
 cover (the cover's layout carries the paper thickness in micrometres, ``cover-100``), the vertical
 PDF, the EPUB (horizontal or vertical), the booklet for a home printer (from the home-printer or
-the vertical PDF) and the Obsidian vault. The CLI, the worker, the exports page and the API all
-read a layout here, so an unknown or impossible one is refused the same way everywhere.
+the vertical PDF) and the Obsidian vault. The CLI, the worker, the exports page, the API, its
+OpenAPI document and ``docs/exports.md`` all read a layout here, so an unknown or impossible one
+is refused the same way everywhere (``docs/architecture.md``, "Adding a layout").
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import NamedTuple
 from companion.base.languages import writes_vertically
 
 from ..legacy import State
-from . import LAYOUTS, THICKNESS_RANGE_MM
+from . import PAPERS, THICKNESS_RANGE_MM
+from .booklet import SHEETS
 from .contents import EditionError
 
 Progress = Callable[[float, str], None]
@@ -31,40 +33,168 @@ class InParts(NamedTuple):
     progress: Callable[[int], None] | None
 
 
-JAPANESE_ONLY = ("vertical", "epub-vertical", "booklet-vertical")
-BOOKLETS = ("booklet", "booklet-vertical")
+@dataclass(frozen=True)
+class Order:
+    """Everything one book is made from; each layout's maker reads what it needs."""
+
+    state: State
+    edition: str
+    paper: str
+    layout: Layout
+    static: Path
+    progress: Progress | None = None
+    body_pages: Callable[[], int | None] | None = None
+    key: str = ""
+    date: str = ""
+    in_parts: InParts | None = None
+
+    @property
+    def part_pages(self) -> int:
+        return self.in_parts.part_pages if self.in_parts is not None else 0
+
+
+Maker = Callable[[Order], bytes]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of book: how a request asks for it, its file, its maker and its limits."""
+
+    key: str
+    format: str  # what a request names: pdf, epub or vault
+    extension: str
+    media_type: str
+    maker: Maker
+    # The request's choices that make it: (print shop, vertical, booklet).
+    asked_as: tuple[bool, bool, bool] = (False, False, False)
+    needs_chromium: bool = False
+    japanese_only: bool = False
+    papers: tuple[str, ...] = PAPERS  # the book papers it is made on (a booklet: two a sheet)
+    described: str = ""
+
+    @property
+    def paged(self) -> bool:
+        """Whether the paper is part of the book (not of an EPUB or a vault)."""
+        return self.format == "pdf"
+
+
+def _home(order: Order) -> bytes:
+    from .parts import home_book
+
+    return home_book(order.state, order.edition, order.paper, order.static, order.part_pages)
+
+
+def _print(order: Order) -> bytes:
+    from .parts import print_body
+    from .print_shop import book_title, print_ready
+
+    pages, report = order.in_parts if order.in_parts is not None else (0, None)
+    body = print_body(order.state, order.edition, order.paper, order.static, pages, report)
+    return print_ready(body, order.state.setup.language, book_title(order.state))
+
+
+def _cover(order: Order) -> bytes:
+    from .print_shop import make_cover
+
+    assert order.layout.thickness_mm is not None
+    pages = _body_pages(order)
+    return make_cover(
+        order.state, order.edition, order.paper, pages, order.layout.thickness_mm, order.static
+    )
+
+
+def _vertical(order: Order) -> bytes:
+    from .vertical import make_vertical
+
+    return make_vertical(order.state, order.edition, order.paper, order.static, order.progress)
+
+
+def _booklet(order: Order) -> bytes:
+    """The home book typeset once, then imposed two pages a side."""
+    from .booklet import impose
+
+    return impose(_home(order), order.paper, False)
+
+
+def _booklet_vertical(order: Order) -> bytes:
+    """The vertical book typeset once, then imposed two pages a side, bound on the right."""
+    from .booklet import impose
+
+    return impose(_vertical(order), order.paper, True)
+
+
+def _epub(order: Order) -> bytes:
+    from .epub import make_epub
+
+    _print_shop, vertical, _booklet = order.layout.kind.asked_as
+    return make_epub(order.state, order.edition, order.static, vertical, order.date, order.key)
+
+
+def _vault(order: Order) -> bytes:
+    from .vault import make_vault
+
+    return make_vault(order.state, order.edition)
+
+
+PDF, EPUB, ZIP = "application/pdf", "application/epub+zip", "application/zip"
+BOOKLET_PAPERS = tuple(SHEETS)  # a home printer's A4 or US Letter takes two a side
+# Every layout, in the order the docs and the OpenAPI document list them.
+KINDS: dict[str, Kind] = {
+    kind.key: kind
+    for kind in (
+        Kind("book", "pdf", "pdf", PDF, _home, described="the home-printer PDF"),
+        Kind("print", "pdf", "pdf", PDF, _print, (True, False, False)),
+        Kind("cover", "pdf", "pdf", PDF, _cover, (True, False, False)),
+        Kind("vertical", "pdf", "pdf", PDF, _vertical, (False, True, False), True, True),
+        Kind("booklet", "pdf", "pdf", PDF, _booklet, (False, False, True), papers=BOOKLET_PAPERS),
+        Kind(
+            "booklet-vertical",
+            "pdf",
+            "pdf",
+            PDF,
+            _booklet_vertical,
+            (False, True, True),
+            needs_chromium=True,
+            japanese_only=True,
+            papers=BOOKLET_PAPERS,
+        ),  # fmt: skip
+        Kind("epub", "epub", "epub", EPUB, _epub),
+        Kind(
+            "epub-vertical", "epub", "epub", EPUB, _epub, (False, True, False), japanese_only=True
+        ),
+        Kind("vault", "vault", "zip", ZIP, _vault),
+    )
+}
+LAYOUTS = tuple(KINDS)
+FORMATS = tuple(dict.fromkeys(kind.format for kind in KINDS.values()))
 COVER = re.compile(r"cover-(\d{2,3})")
 
 
 @dataclass(frozen=True)
 class Layout:
-    """A parsed layout: its kind, and the paper thickness for a cover."""
+    """A parsed layout: its key, its kind and, for a cover, the paper thickness."""
 
     key: str
-    kind: str
+    kind: Kind
     thickness_mm: float | None = None
 
     @property
     def extension(self) -> str:
-        if self.kind == "vault":
-            return "zip"
-        return "epub" if self.kind.startswith("epub") else "pdf"
+        return self.kind.extension
 
     @property
     def format(self) -> str:
         """The format a request names for this layout: pdf, epub or vault."""
-        return "vault" if self.kind == "vault" else self.extension
+        return self.kind.format
 
     @property
     def media_type(self) -> str:
-        return {"epub": "application/epub+zip", "zip": "application/zip"}.get(
-            self.extension, "application/pdf"
-        )
+        return self.kind.media_type
 
     @property
     def paged(self) -> bool:
         """Whether the paper is part of the book (not of an EPUB or a vault)."""
-        return self.extension == "pdf"
+        return self.kind.paged
 
 
 def parse_layout(key: str) -> Layout:
@@ -73,10 +203,15 @@ def parse_layout(key: str) -> Layout:
 
     match = COVER.fullmatch(key)
     if match:
-        return Layout(key, "cover", check_thickness(int(match.group(1)) / 1000))
-    if key in LAYOUTS and key != "cover":
-        return Layout(key, key)
+        return Layout(key, KINDS["cover"], check_thickness(int(match.group(1)) / 1000))
+    if key in KINDS and key != "cover":
+        return Layout(key, KINDS[key])
     raise EditionError(f"unknown layout {key!r}")
+
+
+def needs_chromium(layouts: list[str]) -> bool:
+    """Whether any of these layouts is printed by Chromium (the vertical books)."""
+    return any(parse_layout(layout).kind.needs_chromium for layout in layouts)
 
 
 def cover_layout(thickness_mm: float) -> str:
@@ -109,35 +244,31 @@ def layouts_for(
     fmt: str, print_shop: bool, vertical: bool, thickness_mm: float, booklet: bool = False
 ) -> list[str]:
     """The jobs one request makes: the print shop's body and cover, or a single book."""
-    if fmt == "vault":
-        if print_shop or vertical or booklet:
-            raise EditionError("the vault is made one way only")
-        return ["vault"]
-    if fmt == "epub":
-        if print_shop or booklet:
-            raise EditionError("an EPUB has no print shop's edition nor booklet")
-        return ["epub-vertical" if vertical else "epub"]
-    if booklet:
-        if print_shop:
-            raise EditionError("a booklet is printed at home, not by a print shop")
-        return ["booklet-vertical" if vertical else "booklet"]
-    if print_shop and vertical:
-        raise EditionError("the print shop's edition is horizontal; the vertical one is not")
-    if print_shop:
-        return ["print", cover_layout(thickness_mm)]
-    return ["vertical" if vertical else "book"]
+    asked = (print_shop, vertical, booklet)
+    found = [k.key for k in KINDS.values() if k.format == fmt and k.asked_as == asked]
+    if not found:
+        ways = [_way(k.asked_as) for k in KINDS.values() if k.format == fmt]
+        raise EditionError(
+            f"no {fmt} book is made that way (ways: {', '.join(dict.fromkeys(ways))})"
+        )
+    return [cover_layout(thickness_mm) if key == "cover" else key for key in found]
+
+
+def _way(asked_as: tuple[bool, bool, bool]) -> str:
+    words = ("print shop", "vertical", "booklet")
+    return " ".join(w for w, on in zip(words, asked_as, strict=True) if on) or "plain"
 
 
 def check(state: State, layout: str, paper: str | None = None) -> None:
     """Refuse a layout this chronicle cannot have (vertical books are Japanese only), or a
     booklet on a paper no home printer takes two of a side."""
     kind = parse_layout(layout).kind
-    if kind in JAPANESE_ONLY and not writes_vertically(state.setup.language):
+    if kind.japanese_only and not writes_vertically(state.setup.language):
         raise EditionError("the vertical edition is for Japanese chronicles only")
-    if kind in BOOKLETS and paper is not None:
-        from .booklet import check_paper
-
-        check_paper(paper)
+    if paper is not None and paper not in kind.papers:
+        raise EditionError(
+            f"a {kind.key} is made on {' or '.join(kind.papers)} paper, not on {paper}"
+        )
 
 
 def make(
@@ -152,81 +283,28 @@ def make(
     date: str = "",
     in_parts: InParts | None = None,
 ) -> bytes:
-    """The book in any layout but the home-printer PDF (``book.make_book``).
+    """The book in any layout, by its kind's maker; EditionError for a layout there is not.
 
-    ``in_parts``: the print shop's body is made in parts (``parts.py``).
+    ``in_parts``: the print shop's body (and the home book) are made in parts (``parts.py``).
     """
     parsed = parse_layout(layout)
     check(state, layout, paper)
-    if parsed.kind == "print":
-        from .parts import print_body
-        from .print_shop import book_title, print_ready
-
-        pages, report = in_parts if in_parts is not None else (0, None)
-        body = print_body(state, edition, paper, static, pages, report)
-        return print_ready(body, state.setup.language, book_title(state))
-    if parsed.kind == "cover":
-        from .print_shop import make_cover
-
-        assert parsed.thickness_mm is not None
-        pages = _body_pages(state, edition, paper, static, body_pages, in_parts)
-        return make_cover(state, edition, paper, pages, parsed.thickness_mm, static)
-    if parsed.kind == "vertical":
-        from .vertical import make_vertical
-
-        return make_vertical(state, edition, paper, static, progress)
-    if parsed.kind in BOOKLETS:
-        vertical = parsed.kind == "booklet-vertical"
-        return _booklet(state, edition, paper, static, vertical, progress, in_parts)
-    if parsed.kind == "vault":
-        from .vault import make_vault
-
-        return make_vault(state, edition)
-    from .epub import make_epub
-
-    return make_epub(state, edition, static, parsed.kind == "epub-vertical", date, key)
+    order = Order(state, edition, paper, parsed, static, progress, body_pages, key, date, in_parts)
+    return parsed.kind.maker(order)
 
 
-def _booklet(
-    state: State,
-    edition: str,
-    paper: str,
-    static: Path,
-    vertical: bool,
-    progress: Progress | None,
-    in_parts: InParts | None = None,
-) -> bytes:
-    """The home book (or the vertical one) typeset once, then imposed two pages a side."""
-    from .booklet import impose
-
-    if vertical:
-        from .vertical import make_vertical
-
-        return impose(make_vertical(state, edition, paper, static, progress), paper, True)
-    from .parts import home_book
-
-    part_pages = in_parts.part_pages if in_parts is not None else 0
-    return impose(home_book(state, edition, paper, static, part_pages), paper, False)
-
-
-def _body_pages(
-    state: State,
-    edition: str,
-    paper: str,
-    static: Path,
-    known: Callable[[], int | None] | None,
-    in_parts: InParts | None = None,
-) -> int:
+def _body_pages(order: Order) -> int:
     """The body's page count: from the body already made if there is one, else laid out now."""
-    pages = known() if known is not None else None
+    pages = order.body_pages() if order.body_pages is not None else None
     if pages is None:
         from .book import book_html
         from .parts import needs_parts, print_body
         from .print_shop import BLEED_MM, page_count, print_document
 
-        part_pages = in_parts.part_pages if in_parts is not None else 0
-        if needs_parts(book_html(state, edition, paper, BLEED_MM), paper, part_pages):
-            pages = page_count(print_body(state, edition, paper, static, part_pages))
+        state, edition, paper, static = order.state, order.edition, order.paper, order.static
+        html = book_html(state, edition, paper, BLEED_MM)
+        if needs_parts(html, paper, order.part_pages):
+            pages = page_count(print_body(state, edition, paper, static, order.part_pages))
         else:
             pages = len(print_document(state, edition, paper, static).pages)
     return pages

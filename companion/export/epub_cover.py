@@ -18,6 +18,7 @@ from flask_babel import gettext as _
 
 from ..legacy import State
 from .contents import Contents
+from .rendering import edition_name
 
 WIDTH, HEIGHT = 1480, 2100  # A5's proportions, 10 pixels a millimetre
 GROUND, GOLD, WORDS, SOFT = "#2e2722", "#c9a45c", "#f3ead8", "#d8cab0"
@@ -110,7 +111,7 @@ def cover_image(book: Contents, state: State, static: Path) -> bytes:
     image = Image.new("RGB", (WIDTH, HEIGHT), GROUND)
     draw = ImageDraw.Draw(image)
     with force_locale(language):
-        edition = _("Annotated edition") if book.annotated else _("Story edition")
+        edition = edition_name(book.edition)
         ages = f"{_('Ages')} {book.age_span}"
     y = 420
     y += _line(draw, fonts, language, "♥ ♦ ♣ ♠", 70, y, GOLD) + 140

@@ -1,6 +1,6 @@
 """Books as jobs in the ``exports`` table, made by worker processes outside any request.
 
-A job is one book: a chronicle's version, an edition, a paper and a layout (``LAYOUTS``). Asking for a book that is made
+A job is one book: a chronicle's version, an edition, a paper and a layout (``editions.KINDS``). Asking for a book that is made
 already returns it at once; asking for one being made returns that job (and a book of an older
 version still waiting in the queue is moved on to the newer version: nobody waits for a book of
 a log that has moved on); otherwise a job is queued, if the chronicle has fewer than its share of

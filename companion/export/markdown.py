@@ -222,7 +222,7 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
     elif tp.prompt:
         yield quote(escape_notation(tp.prompt))
     yield _text(tp.answer)
-    if book.annotated:
+    if book.features.mechanics:
         yield from _mechanics(book, tp)
     else:
         if tp.withdrawn:
@@ -233,10 +233,10 @@ def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
                 yield _text(pay.why)
                 yield _text(pay.outcome)
     for loss in tp.losses:
-        if book.annotated:
+        if book.features.mechanics:
             yield f"**{escape(_loss_title(book.keystones[loss.keystone]))}**"
         yield _text(loss.narration)
-    if book.annotated and tp.outcome:
+    if book.features.mechanics and tp.outcome:
         yield f"**{_outcome(tp.outcome)}**"
     yield _text(tp.narration)
     mark = book.mark_of(tp)
@@ -301,7 +301,7 @@ def _back_matter(book: Contents) -> Iterator[str]:
     for kind in book.kinds:
         yield f"### {kind_name(kind, plural=True)}"
         yield "\n".join(_fate(k) for k in book.keystones_of(kind)) or f"- {_('none')}"
-    if book.annotated:
+    if book.features.mechanics:
         count = len(state.tokens)
         yield ngettext(
             "%(num)d reroll token left unspent.", "%(num)d reroll tokens left unspent.", count

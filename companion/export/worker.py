@@ -2,7 +2,7 @@
 
 Runs outside the web server's processes, so a book that takes seconds to typeset never holds a
 request or stalls other players' live pages. Only the export supervisor starts it: the worker
-loads the app and WeasyPrint, then waits on standard input for the id of a job the supervisor
+loads its rendering context (``rendering``) and WeasyPrint, then waits on standard input for the id of a job the supervisor
 has claimed for it, makes that one book (reporting progress in the ``exports`` table as
 WeasyPrint lays out the pages) and exits, so the memory of a large book is given back. The end
 of its input (the supervisor has gone) ends it too.
@@ -239,11 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     logs.configure_process(sys.stderr)
     with contextlib.suppress(OSError):
         os.nice(5)  # on a small server the players' pages come before the book
-    from .. import create_app
+    from .rendering import book_app
 
-    config = {"DATABASE": args.database, "EXPORTS_DIR": str(args.exports), "SECRET_KEY": "worker"}
+    config = {"DATABASE": args.database, "EXPORTS_DIR": str(args.exports)}
     config["EXPORT_PART_PAGES"] = args.part_pages
-    app = create_app(config)
+    app = book_app(config)
     import weasyprint  # noqa: F401 - loaded now, while no book waits for it
 
     job_id = sys.stdin.readline().strip()

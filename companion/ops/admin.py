@@ -19,8 +19,8 @@ from companion.store.db import check_schema
 
 
 def version() -> str:
-    """The companion's version (``companion.__version__``, which the wheel's metadata is built from)."""
-    from companion import __version__
+    """The companion's version (``companion.base.__version__``, which the wheel's metadata is built from)."""
+    from companion.base import __version__
 
     return __version__
 

@@ -163,7 +163,7 @@ def zip_backup(
 
 def newer(manifest: dict[str, Any], unknown: list[str] | None = None) -> ArchiveError:
     """The refusal of a backup from a newer companion, naming both versions."""
-    from companion import __version__
+    from companion.base import __version__
 
     theirs = manifest.get("companion_version") or "a newer version"
     if unknown:

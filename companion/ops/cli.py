@@ -7,6 +7,7 @@ import os
 import sqlite3
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,18 +15,11 @@ import click
 from flask import Flask, current_app
 from flask.cli import ScriptInfo, with_appcontext
 
-from companion import __version__
+from companion.base import __version__
 from companion.base.languages import DEFAULT, LANGUAGES
 
-
-def _create_app() -> Flask:
-    from companion import create_app
-
-    return create_app()
-
-
 # The operator's commands in the order ``companion --help`` lists them, under these headings.
-# (Flask's developer commands, ``run``, ``shell`` and ``routes``, are ``flask --app companion``'s.)
+# (Flask's developer commands, ``run``, ``shell`` and ``routes``, are ``flask --app companion.app``'s.)
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Running a server", ("serve", "info", "check")),
     ("The database and backups", ("init-db", "backup", "restore", "migrate-store")),
@@ -43,7 +37,12 @@ class SettingRefused(click.ClickException):
 
 class _Commands(click.Group):
     """The operator's command group: ``-h`` as ``--help``, commands listed by purpose, and a
-    wrong setting or a folder this user may not write answered with a sentence."""
+    wrong setting or a folder this user may not write answered with a sentence. ``factory``
+    makes the app each command reads its settings from (``companion.app.create_app``)."""
+
+    def __init__(self, *args: Any, factory: Callable[[], Flask], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.factory = factory
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         listed: set[str] = set()
@@ -70,7 +69,7 @@ class _Commands(click.Group):
         from companion.store.schema import SchemaTooNewError
 
         if not isinstance(ctx.obj, ScriptInfo):  # a test's runner brings its own app
-            ctx.obj = ScriptInfo(create_app=_create_app, load_dotenv_defaults=False)
+            ctx.obj = ScriptInfo(create_app=self.factory, load_dotenv_defaults=False)
         try:
             return super().invoke(ctx)
         except SettingError as err:
@@ -103,22 +102,6 @@ def _not_permitted(where: str) -> click.ClickException:
     )
 
 
-@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(
-    __version__, "--version", prog_name="companion", message="%(prog)s %(version)s"
-)
-def main() -> None:
-    """遺燼抄 companion: play, write and print whole lives; two card games beside them.
-
-    Settings come from <instance>/config.py and COMPANION_* variables (docs/deploy.md,
-    section 3); `companion COMMAND -h` says more of each command.
-    """
-    if click.get_current_context().invoked_subcommand == "serve":
-        from companion.base import metrics
-
-        metrics.prepare_server()  # before the app loads: the client library reads it once
-
-
 @click.command("serve", short_help="Run the production server (gunicorn).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("--port", default=8000, show_default=True, type=int)
@@ -135,7 +118,7 @@ def serve(
     certfile: str | None,
     keyfile: str | None,
 ) -> None:
-    """Run the production server (gunicorn) on the embedded SQLite database."""
+    """Run the production server (gunicorn) on the configured database (SQLite or PostgreSQL)."""
     from companion.base import metrics
     from companion.export.supervisor import Settings
     from companion.ops import server
@@ -173,7 +156,7 @@ def serve(
     _trust_own_hosts(host, lan)
     # The export processes have no app config of their own: they read the format here.
     os.environ["COMPANION_LOG_FORMAT"] = str(current_app.config.get("LOG_FORMAT", "text"))
-    server.run(host, port, workers, lan, tls, exports, metrics.gunicorn_hooks())
+    server.run(app_factory(), host, port, workers, lan, tls, exports, metrics.gunicorn_hooks())
 
 
 def _check_exports_folder(folder: Path) -> None:
@@ -278,7 +261,7 @@ def _address() -> str:
 
 
 def operator_commands() -> tuple[click.Command, ...]:
-    """Every command of ``companion``, each also reachable as ``flask --app companion NAME``."""
+    """Every command of ``companion``, each also reachable as ``flask --app companion.app NAME``."""
     from companion.export.cli import export_command, import_command
     from companion.ops.admin import COMMANDS
     from companion.ops.cardgame_cli import cardgame
@@ -318,4 +301,41 @@ def _short_help_option(command: click.Command) -> None:
 
 for _command in operator_commands():
     _short_help_option(_command)
-    main.add_command(_command)
+
+
+def command_line(factory: Callable[[], Flask]) -> click.Group:
+    """The ``companion`` command, its commands reading the apps ``factory`` makes."""
+
+    @click.group(
+        "companion",
+        cls=_Commands,
+        factory=factory,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    @click.version_option(
+        __version__, "--version", prog_name="companion", message="%(prog)s %(version)s"
+    )
+    def main() -> None:
+        """遺燼抄 companion: play, write and print whole lives; two card games beside them.
+
+        Settings come from <instance>/config.py and COMPANION_* variables (docs/deploy.md,
+        section 3); `companion COMMAND -h` says more of each command.
+        """
+        if click.get_current_context().invoked_subcommand == "serve":
+            from companion.base import metrics
+
+            metrics.prepare_server()  # before the app loads: the client library reads it once
+
+    for command in operator_commands():
+        main.add_command(command)
+    return main
+
+
+def app_factory() -> Callable[[], Flask]:
+    """How the running command makes an app: ``companion``'s factory, else Flask's own
+    ``--app`` path (``flask --app companion.app serve``), made afresh on each call."""
+    info = click.get_current_context().find_object(ScriptInfo)
+    if info is not None and info.create_app is not None:
+        return info.create_app
+    path = info.app_import_path if info is not None else None
+    return lambda: ScriptInfo(app_import_path=path, load_dotenv_defaults=False).load_app()

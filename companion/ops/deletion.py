@@ -18,7 +18,6 @@ from pathlib import Path
 from companion.export.jobs import book_filename
 from companion.store.signal import changed
 from companion.store.sql import Database, dialect, for_update, write_transaction
-from companion.streams import chronicles
 
 DURATION = re.compile(r"([0-9]{1,6})\s*([mhdw])")
 UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
@@ -165,11 +164,6 @@ def _book_files(db: Database, stream_id: str) -> list[str]:
         "SELECT version, edition, paper, layout FROM exports WHERE stream_id = ?", [stream_id]
     ).fetchall()
     return [book_filename(stream_id, *row) for row in rows]
-
-
-def is_chronicle(kind: str) -> bool:
-    """Whether a stream of this kind is a chronicle (else a card table)."""
-    return kind == chronicles.KIND
 
 
 def table_kinds() -> list[str]:

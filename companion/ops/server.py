@@ -23,10 +23,12 @@ import socket
 import struct
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import click
 import gevent
+from flask import Flask
 from gunicorn.app.base import BaseApplication
 from gunicorn.arbiter import Arbiter
 from gunicorn.http.body import Body
@@ -168,10 +170,12 @@ class _Arbiter(Arbiter):  # type: ignore[misc]
 class _Gunicorn(BaseApplication):  # type: ignore[misc]
     def __init__(
         self,
+        factory: Callable[[], Flask],
         options: dict[str, Any],
         exports: Settings | None = None,
         announce: Any = None,
     ) -> None:
+        self.factory = factory
         self.keeper = Keeper(exports) if exports is not None and exports.workers else None
         self.database = exports.database if exports is not None else None
         keeper = self.keeper
@@ -199,9 +203,7 @@ class _Gunicorn(BaseApplication):  # type: ignore[misc]
             self.cfg.set(key, value)
 
     def load(self) -> Any:
-        from companion import create_app
-
-        app = create_app()
+        app = self.factory()
         if self.cfg.is_ssl:
             app.wsgi_app = _StrictTransport(app.wsgi_app)  # type: ignore[method-assign]
         return app
@@ -236,6 +238,7 @@ def lan_address() -> str:
 
 
 def run(
+    factory: Callable[[], Flask],
     host: str,
     port: int,
     workers: int,
@@ -244,7 +247,8 @@ def run(
     exports: Settings | None = None,
     extra: dict[str, Any] | None = None,
 ) -> None:
-    """Serve (and make books) until interrupted; the address to open is printed once bound."""
+    """Serve the apps ``factory`` makes (and make books) until interrupted; the address to
+    open is printed once bound."""
     shown = lan_address() if lan else host
     url = f"{'https' if tls else 'http'}://{shown}:{port}/"
     refused = _port_taken(host, port)
@@ -260,6 +264,7 @@ def run(
             _print_qr(url)
 
     _Gunicorn(
+        factory,
         {
             "bind": f"{host}:{port}",
             "workers": workers,

@@ -349,16 +349,3 @@ def _object(data: str) -> dict[str, Any] | None:
     except (TypeError, ValueError):
         return None
     return decoded if isinstance(decoded, dict) else None
-
-
-def update_meta(db: Database, stream_id: str, **changes: Any) -> None:
-    """Merge ``changes`` into the stream's meta object (titles, settings; never game state)."""
-    with write_transaction(db):
-        _version(db, stream_id, lock=True)
-        stream = get_stream(db, stream_id)
-        meta = {**stream.meta, **changes}
-        db.execute(
-            "UPDATE streams SET meta = ? WHERE id = ?",
-            [json.dumps(meta, ensure_ascii=False), stream_id],
-        )
-        changed(db, stream_id)

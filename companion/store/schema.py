@@ -54,7 +54,7 @@ def refuse_newer(applied: list[str], where: str) -> None:
 
     Old code on a newer schema would write rows the newer code does not expect (and its backups
     would not restore), so every command that opens the store asks this first."""
-    from companion import __version__
+    from companion.base import __version__
 
     known = known_migrations()
     unknown = [name for name in applied if name not in known]

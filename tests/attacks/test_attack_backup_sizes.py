@@ -22,7 +22,7 @@ from pathlib import Path
 from server_client import Server
 
 from attacks.probe import answered
-from companion import __version__
+from companion.base import __version__
 from companion.ops import archive
 
 FILE_CAP = 40 * 1024 * 1024  # what the command may write, in any one file

@@ -24,7 +24,7 @@ import requests
 from flask import g
 from server_client import SETUP, Browser, Server
 
-from companion import create_app
+from companion.app import create_app
 from companion.store.db import get_db, init_db
 
 NO_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]

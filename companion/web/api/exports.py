@@ -23,7 +23,7 @@ from companion.export import (
 from companion.export import vertical as vertical_book
 from companion.export.backup import export_backup, may_back_up
 from companion.export.contents import EditionError
-from companion.export.editions import check, layouts_for, parse_layout
+from companion.export.editions import check, layouts_for, needs_chromium, parse_layout
 from companion.export.markdown import markdown_file
 from companion.store.db import get_db
 from companion.streams import chronicles
@@ -79,7 +79,7 @@ def _request_books(
         raise ApiError(
             400, "bad-export", _("This kind of book cannot be made of this chronicle.")
         ) from None
-    if {"vertical", "booklet-vertical"} & set(layouts) and not vertical_book.ready():
+    if needs_chromium(layouts) and not vertical_book.ready():
         raise ApiError(400, "chromium-missing", export_view.chromium_missing())
     try:
         requested = jobs.request_books(

@@ -35,8 +35,9 @@ from companion.export import (
 from companion.export import vertical as vertical_book
 from companion.export.backup import export_backup, may_back_up
 from companion.export.contents import EditionError
-from companion.export.editions import check, layouts_for, parse_layout
+from companion.export.editions import check, layouts_for, needs_chromium, parse_layout
 from companion.export.markdown import markdown_file
+from companion.export.rendering import edition_name
 from companion.export.typeset import printable
 from companion.export.vertical import INSTALL_COMMAND
 from companion.store.capabilities import Capability
@@ -70,7 +71,6 @@ KINDS = {
     "vault": ("vault", False, False, False),
 }
 THICKNESSES = (0.08, 0.1, 0.13, 0.16)
-BOOKLET_PAPERS = ("a5", "half-letter")
 
 
 def _exports_dir() -> Path:
@@ -194,8 +194,8 @@ def _layouts(
         raise BookRefusedError(
             _("A paper is %(low)s to %(high)s mm thick.", low=low, high=high)
         ) from None
-    if booklet and paper_key not in BOOKLET_PAPERS:
-        raise BookRefusedError(
+    if any(paper_key not in parse_layout(layout).kind.papers for layout in layouts):
+        raise BookRefusedError(  # only a booklet is made on some papers alone
             _("A booklet is an A5 book printed on A4, or a half-letter book on US Letter.")
         )
     try:
@@ -203,7 +203,7 @@ def _layouts(
             check(chronicle.state, layout, paper_key)
     except EditionError:
         raise BookRefusedError(_("This kind of book cannot be made of this chronicle.")) from None
-    if vertical and fmt == "pdf" and not vertical_book.ready():
+    if needs_chromium(layouts) and not vertical_book.ready():
         raise BookRefusedError(chromium_missing())
     return layouts
 
@@ -229,10 +229,11 @@ def _ensure_worker() -> None:
 
 
 PAPER_RULE = "<any(" + ",".join(f'"{p}"' for p in PAPERS) + "):paper>"
+EDITION_RULE = "<any(" + ",".join(f'"{e}"' for e in EDITIONS) + "):edition>"
 
 
-@bp.get(f"/book/v<int:version>-<any(story,annotated):edition>-{PAPER_RULE}.pdf")
-@bp.get(f"/book/v<int:version>-<any(story,annotated):edition>-{PAPER_RULE}-<layout>.<ext>")
+@bp.get(f"/book/v<int:version>-{EDITION_RULE}-{PAPER_RULE}.pdf")
+@bp.get(f"/book/v<int:version>-{EDITION_RULE}-{PAPER_RULE}-<layout>.<ext>")
 def book(
     token: str, version: int, edition: str, paper: str, layout: str = "book", ext: str = "pdf"
 ) -> Response:
@@ -295,18 +296,18 @@ def describe(token: str, job: jobs.Job) -> dict[str, Any]:
 
 def _label(job: jobs.Job) -> str:
     """What a job makes, in words: its kind, its edition and, for a PDF, its paper."""
-    edition = _("Story edition") if job.edition == "story" else _("Annotated edition")
+    edition = edition_name(job.edition)
     layout = parse_layout(job.layout)
     if not layout.paged:  # an EPUB or a vault has no paper
-        return _("%(kind)s · %(edition)s", kind=_layout_name(layout.kind), edition=edition)
+        return _("%(kind)s · %(edition)s", kind=_layout_name(layout.kind.key), edition=edition)
     paper = PAPER_LABELS[job.paper] or _("Half letter")
-    if layout.kind.startswith("booklet"):
+    if layout.kind.papers != PAPERS:  # a booklet: two pages a sheet
         sheet = _("A4") if job.paper == "a5" else _("US Letter")
         paper = _("%(paper)s on %(sheet)s", paper=paper, sheet=sheet)
     label = _("%(edition)s, %(paper)s", edition=edition, paper=paper)
-    if layout.kind == "book":
+    if layout.kind.key == "book":
         return label
-    return _("%(kind)s · %(edition)s", kind=_layout_name(layout.kind), edition=label)
+    return _("%(kind)s · %(edition)s", kind=_layout_name(layout.kind.key), edition=label)
 
 
 def _layout_name(kind: str) -> str:

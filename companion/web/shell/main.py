@@ -26,7 +26,7 @@ from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion import __version__
+from companion.base import __version__
 from companion.base.languages import DEFAULT, LANGUAGES
 from companion.export.keeper import health
 from companion.web.shell.access import opened_chronicles

@@ -43,7 +43,7 @@ class ServerFigures:
     def collect(self) -> Iterator[Any]:
         from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
-        from companion import __version__
+        from companion.base import __version__
 
         config = self.app.config
         info = GaugeMetricFamily(

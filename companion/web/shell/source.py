@@ -70,7 +70,7 @@ def _licence_files(prefix: str) -> Iterator[tuple[str, Path]]:
 
 
 def _version() -> str:
-    from companion import __version__
+    from companion.base import __version__
 
     return __version__
 

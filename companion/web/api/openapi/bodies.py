@@ -17,6 +17,7 @@ from companion.export import (
     EDITIONS,
     FORMATS,
     PAPERS,
+    editions,
     jobs,
 )
 from companion.legacy import COMMAND_TYPES, KINDS
@@ -150,16 +151,21 @@ def request_schemas() -> JSON:
     }
 
 
+def _layouts_described() -> str:
+    """The layouts a job may have, as ``editions.KINDS`` lists them (a cover by its paper)."""
+    keys = [k if k != "cover" else "cover-<paper thickness in micrometres>" for k in editions.KINDS]
+    return ", ".join(keys[:-1]) + " or " + keys[-1] + "."
+
+
 def export_schemas() -> JSON:
     """The export job, file and request schemas."""
     job = obj(
         {
             "id": STR,
-            "format": {"enum": ["pdf", "epub", "vault"]},
+            "format": {"enum": list(editions.FORMATS)},
             "layout": {
                 **STR,
-                "description": "book, print, cover-<paper thickness in micrometres>, vertical,"
-                " booklet, booklet-vertical, epub, epub-vertical or vault.",
+                "description": _layouts_described(),
             },
             "version": {**INT, "description": "The chronicle's version the book shows."},
             "edition": {"enum": list(EDITIONS)},
