@@ -14,8 +14,7 @@ from functools import cache
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 
 from companion.base.errors import TemplatedError
-
-from .marks import N_
+from companion.base.i18n_marks import N_
 
 # Every game's key, in the lobby's order.
 _KEYS = ("traitors-flame", "age-of-summoners")
