@@ -234,10 +234,13 @@ def _take(
     else:
         pool = [c for c in hand if c not in FLAMES]
         if len(pool) == 1 and choice == "non_flame":
-            st["rng"] += 1  # the generator this pick uses, unused: one card is its only answer
+            if st["version"] == 1:  # version 1 replays from the seed, so it burns the draw
+                st["rng"] += 1  # the generator this pick uses, unused: one card is its only answer
             card = pool[0]
+        elif pool and choice == "non_flame":
+            card = moves.chance(st, "take", lambda rng: rng.choice(pool), lambda c: c in pool)
         else:
-            card = moves.rng(st).choice(pool) if pool and choice == "non_flame" else None
+            card = None
     if card is None:
         if out.keeps:
             out.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
