@@ -170,6 +170,17 @@ def test_example_7_chimera_scores_seven_per_complete_icon_set() -> None:
     assert end_game_points(s, 0) == {"chimera": 28}
 
 
+def test_melusine_scores_one_point_for_every_two_faith_each_copy() -> None:
+    """「ゲーム終了時：あなたの信仰2ごとに1点。」: an odd faith rounds down; each copy scores."""
+    s = start()
+    for faith, one, both in ((0, 0, 0), (1, 0, 0), (7, 3, 6), (10, 5, 10)):
+        arrange(s, 0, spirits=["melusine"], faith=faith)
+        assert end_game_points(s, 0) == {"melusine": one}
+        arrange(s, 0, spirits=["melusine", "melusine"], faith=faith)
+        assert end_game_points(s, 0) == {"melusine": both}
+        assert final_result(s)["breakdown"][0]["total"] == 2 * 3 + both
+
+
 def test_the_safety_cap_ends_a_match() -> None:
     s = new(2, 4, {"start": 0, "turn_cap": 1})
     s = pilgrimage_turn(s, 0)

@@ -679,8 +679,10 @@ def _nightmare_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     to pay for it, and gives Ann (seat 0) nine cards in hand and nine mana."""
     from companion.cardgames.summoners import game as game_module
 
-    def arranged(players: int, seed: int, options: Any, version: int = 3) -> State:
-        s = new(players, seed, {**options, "start": 1}, version)
+    def arranged(
+        players: int, seed: int, options: Any, version: int = 4, outcomes: Any = None
+    ) -> State:
+        s = new(players, seed, {**options, "start": 1}, version, outcomes)
         arrange(s, 1, hand=["nightmare", "ankou"], mana=["ankou", "belial", "barghest",
                 "asmodai", "nuckelavee"])  # fmt: skip
         arrange(s, 0, hand=["kelpie"] * 4 + ["selkie"] * 4 + ["amabie"],

@@ -10,7 +10,7 @@ import pytest
 from companion.cardgames.summoners.bots import random_bot
 from companion.cardgames.summoners.cards import card_ids
 from companion.cardgames.summoners.engine import new, step
-from companion.cardgames.summoners.legal import _PHASES, legal_actions
+from companion.cardgames.summoners.legal import PHASES, legal_actions
 from companion.cardgames.summoners.playout import random_action
 from companion.cardgames.summoners.state import all_cards
 
@@ -72,7 +72,7 @@ def test_random_action_is_the_random_bots_pick() -> None:
                 assert action == random_bot({}, legal_actions(s, seat), listed), (seed, s["await"])
                 assert fast.getstate() == listed.getstate()
                 step(s, seat, action)
-    assert set(phases) == set(_PHASES), phases  # every kind of decision was met
+    assert set(phases) == set(PHASES), phases  # every kind of decision was met
     assert min(phases.values()) >= 5, phases
 
 

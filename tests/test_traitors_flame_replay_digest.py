@@ -26,12 +26,12 @@ def _feed(h: Any, value: Any) -> None:
     h.update(json.dumps(value, sort_keys=True).encode())
 
 
-def api_digest(games: int) -> str:
+def api_digest(games: int, version: int) -> str:
     """Every state, legal-action list and seat view along seeded random matches via ``GAME``."""
     h = hashlib.sha256()
     for g in range(games):
         players = 2 + g % 5
-        st = GAME.new(players, 1000 + g, {"max_rounds": 100} if g % 3 else {})
+        st = GAME.new(players, 1000 + g, {"max_rounds": 100} if g % 3 else {}, version)
         rng = random.Random(g)
         _feed(h, st)
         while GAME.result(st) is None:
@@ -45,11 +45,11 @@ def api_digest(games: int) -> str:
     return h.hexdigest()
 
 
-def step_digest(games: int) -> str:
+def step_digest(games: int, version: int) -> str:
     """Every quiet state along seeded ``random_action`` playouts through ``step``."""
     h = hashlib.sha256()
     for g in range(games):
-        st = engine.new(2 + g % 5, 5000 + g, {}, quiet=True)
+        st = engine.new(2 + g % 5, 5000 + g, {}, quiet=True, version=version)
         rng = random.Random(g)
         while st["result"] is None:
             seat = st["night"]
@@ -80,17 +80,34 @@ def bots_digest() -> str:
     return h.hexdigest()
 
 
+# Per engine version: version 1's are those taken before version 2 existed (its matches replay
+# from the seed as they always did); version 2 records its chance and burns no draw.
+API_DIGESTS = {
+    1: "758633185490fd39a1c905952fae4d89169a4aa1b4ecb5140889d5139c637001",
+    2: "62839c25d80569c58bb6cccebfda33d83d92488f2f181bf723f3f09d59ce75f1",
+}
+STEP_DIGESTS = {
+    1: "ebf42a44406e7ad554771f7f62e65c5d2ed76af38765b294b59c47a85e20ee2d",
+    2: "9fcdc5a4e7ddb7c5e9771a02285df432c74a3b9adfde2c4991ae0f4f000ec19f",
+}
+
+
 @pytest.mark.slow
-def test_public_api_play_is_unchanged() -> None:
-    assert api_digest(24) == "758633185490fd39a1c905952fae4d89169a4aa1b4ecb5140889d5139c637001"
+@pytest.mark.parametrize("version", [1, 2])
+def test_public_api_play_is_unchanged(version: int) -> None:
+    assert tuple(GAME.versions) == tuple(API_DIGESTS), "a new engine version needs a new digest"
+    assert api_digest(24, version) == API_DIGESTS[version]
 
 
-def test_quiet_random_playouts_are_unchanged() -> None:
-    assert step_digest(150) == "ebf42a44406e7ad554771f7f62e65c5d2ed76af38765b294b59c47a85e20ee2d"
+@pytest.mark.parametrize("version", [1, 2])
+def test_quiet_random_playouts_are_unchanged(version: int) -> None:
+    assert tuple(GAME.versions) == tuple(STEP_DIGESTS), "a new engine version needs a new digest"
+    assert step_digest(150, version) == STEP_DIGESTS[version]
 
 
 def test_bot_play_is_unchanged() -> None:
-    assert bots_digest() == "2f4551106810b245b58447cac423b74521dc6fe6456809b53daa541edff0d75b"
+    """Simulations and the bots play the current version (taken anew with version 2)."""
+    assert bots_digest() == "7c0ad1b41292df92cf6ab20e8669ca2fc5d1058e5a7a2e67b6276ece237fbdcd"
 
 
 class _Fixed(random.Random):

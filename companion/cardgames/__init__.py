@@ -14,8 +14,7 @@ from functools import cache
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 
 from companion.base.errors import TemplatedError
-
-from .marks import N_
+from companion.base.i18n_marks import N_
 
 # Every game's key, in the lobby's order.
 _KEYS = ("traitors-flame", "age-of-summoners")
@@ -120,19 +119,33 @@ class CardGame(Protocol[StateT, ActionT]):
     options: Sequence[GameOption]
 
     def new(
-        self, players: int, seed: int, options: Mapping[str, Any], version: int | None = None
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any],
+        version: int | None = None,
+        outcomes: Sequence[Any] | None = None,
     ) -> StateT:
         """A fresh match under the rules of engine ``version`` (None: ``engine_version``);
         raises CardGameRuleError for a table the rules cannot deal, ValueError for a version
-        not in ``versions``."""
+        not in ``versions``. ``outcomes``: the deal's recorded chance (see ``drawn``)."""
         ...
 
     def legal_actions(self, state: StateT, seat: int) -> list[ActionT]:
         """Every legal action of ``seat`` now (empty when it has nothing to decide)."""
         ...
 
-    def apply(self, state: StateT, seat: int, action: ActionT) -> StateT:
-        """The next state; raises CardGameRuleError and leaves ``state`` untouched."""
+    def apply(
+        self, state: StateT, seat: int, action: ActionT, outcomes: Sequence[Any] | None = None
+    ) -> StateT:
+        """The next state; raises CardGameRuleError and leaves ``state`` untouched.
+        ``outcomes``: the move's recorded chance, used instead of drawing (a replay); a
+        ValueError (``chance.ChanceRecordError``) when the rules could not have drawn them."""
+        ...
+
+    def drawn(self, state: StateT) -> list[Any]:
+        """The chance outcomes the ``new`` or ``apply`` that made ``state`` drew, to store with
+        that deal or move (hidden cards among them: never shown to a seat)."""
         ...
 
     def view(self, state: StateT, seat: int | None) -> View:

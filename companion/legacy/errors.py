@@ -5,11 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.base.errors import TemplatedError
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for extraction by Babel; the web layer translates it when it is shown."""
-    return message
+from companion.base.i18n_marks import N_ as N_  # the rules' messages are filed by it
 
 
 class RuleError(TemplatedError):

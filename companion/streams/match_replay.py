@@ -59,6 +59,9 @@ class Replayed:
     damaged_from: int = 0  # DAMAGED: the first move the record loses (0: the deal itself)
     moves: int = 0  # moves of the current match replayed so far
     guessed: bool = False  # the table's settings were read past a damaged or missing part
+    # the current match's recorded chance: the deal's outcomes, then each move's (None: the
+    # rules it replays under draw from the seed, a version the engine no longer plays)
+    chance: list[list[Any] | None] = field(default_factory=list)
 
 
 def replay_record(game_events: list[dict[str, Any]], cut: bool = False) -> Replayed:
@@ -126,23 +129,35 @@ def _take(game: AnyGame, table: Replayed, data: dict[str, Any]) -> None:
         _deal(game, table, data)
     elif table.problem is None:
         if data.get("type") == "action":
-            _move(game, table, data.get("seat"), data.get("action"))
+            _move(game, table, data)
         else:
             _damage(table)
 
 
-def _move(game: AnyGame, table: Replayed, seat: Any, action: Any) -> None:
+def _move(game: AnyGame, table: Replayed, data: dict[str, Any]) -> None:
+    seat, action = data.get("seat"), data.get("action")
     if type(seat) is not int or not 0 <= seat < len(table.seats) or not isinstance(action, dict):
         _damage(table)
         return
+    outcomes = _outcomes(game, table, data)
     try:
-        table.state = game.apply(table.state, seat, action)
+        table.state = game.apply(table.state, seat, action, outcomes)
     except CardGameRuleError:
         table.problem = REPLAY_FAILED
-    except MALFORMED:
+    except MALFORMED:  # a ChanceRecordError among them: outcomes the move cannot have drawn
         _damage(table)
     else:
         table.moves += 1
+        table.chance.append(outcomes)
+
+
+def _outcomes(game: AnyGame, table: Replayed, data: dict[str, Any]) -> Any:
+    """The chance a deal or move recorded (its ``chance``: the outcomes drawn), for the engine
+    to use instead of drawing (none recorded: an empty list); None where the match's version is not one the engine plays, whose
+    deal and moves are then shown as the current rules draw them from the seed."""
+    if table.engine_version not in game.versions:
+        return None
+    return data.get("chance", [])
 
 
 def _damage(table: Replayed) -> None:
@@ -163,16 +178,18 @@ def _deal(game: AnyGame, table: Replayed, deal: dict[str, Any]) -> None:
     table.problem = _deal_problem(game, len(table.seats), seed, options)
     # an earlier version's deal as it dealt it; another version's as the engine deals now
     rules = table.engine_version if table.engine_version in game.versions else None
+    outcomes = _outcomes(game, table, deal)
+    table.chance = [outcomes]
     if table.problem is None and seed is not None:
         try:
-            table.state = game.new(len(table.seats), seed, options, rules)
+            table.state = game.new(len(table.seats), seed, options, rules, outcomes)
             table.seed, table.options = seed, dict(options)
             return
         except CardGameRuleError:
             table.problem = REPLAY_FAILED
         except MALFORMED:
             table.problem = DAMAGED
-    table.seed, table.options = seed or 0, {}
+    table.seed, table.options, table.chance = seed or 0, {}, [None]
     try:
         table.state = game.new(len(table.seats), table.seed, {})
     except (CardGameRuleError, *MALFORMED) as err:  # the seats themselves make no table

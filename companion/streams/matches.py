@@ -2,8 +2,10 @@
 
 A match is a stream whose kind is the game's key. Its events are ``match-started`` (seats,
 seed, options, the engine version), then one ``action`` per move, and ``rematch`` (seed,
-options, engine version) when the same seats play again. The engine's state is a projection:
-replaying the actions from the seed rebuilds it.
+options, engine version) when the same seats play again. Each also holds ``chance``, the
+outcomes its deal or move drew (``GAME.drawn``; none under the engine versions that draw them
+again from the seed). The engine's state is a projection: replaying the actions with their
+chance rebuilds it, drawing nothing. The chance names hidden cards: it never leaves the server.
 
 A match recorded under an earlier engine version that the engine still plays replays and plays
 on under that version's rules; a rematch deals under the current ones. A match recorded under a
@@ -109,6 +111,8 @@ class Match:
     # REPLAY_FAILED, DAMAGED)
     read_only: str | None = None
     damaged_from: int = 0  # DAMAGED: the first move the record loses (0: the deal itself)
+    # the current match's recorded chance: the deal's outcomes, then each move's
+    chance: list[list[Any] | None] = field(default_factory=list)
 
     @property
     def game(self) -> AnyGame:
@@ -179,9 +183,7 @@ def create(
         "seats": [{"name": s.name, "bot": s.bot} for s in seats],
         "mode": mode,
         "language": language,
-        "seed": seed if seed is not None else secrets.randbits(48),
-        "options": dict(options or {}),
-        "engine": get_game(key).engine_version,
+        **_dealt(get_game(key), len(seats), seed, dict(options or {})),
     }
     sid = store.create_stream(db, key, [started], title=title or key)
     token = capabilities.issue(db, sid, "host")
@@ -244,6 +246,7 @@ def _replay(
         table.problem,
     )
     match.damaged_from = table.damaged_from
+    match.chance = table.chance
     return match
 
 
@@ -268,16 +271,31 @@ def act_all(
         raise CardGameRuleError(
             "bot-seat", N_("%(name)s is played by a bot."), name=match.seats[seat].name
         )
-    state = match.state
+    state, events, drawn = match.state, [], []
     for action in actions:
         state = match.game.apply(state, seat, action)
-    events = [_action_event(seat, action) for action in actions]
+        drawn.append(match.game.drawn(state))
+        events.append(_action_event(seat, action, drawn[-1]))
     new_version = store.append(db, match.id, match.version, events)
-    return run_bots(db, _moved(match, state, new_version))
+    return run_bots(db, _moved(match, state, new_version, drawn))
 
 
-def _action_event(seat: int, action: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "action", "seat": seat, "action": json.loads(json.dumps(action))}
+def _action_event(seat: int, action: dict[str, Any], drawn: list[Any]) -> dict[str, Any]:
+    event = {"type": "action", "seat": seat, "action": json.loads(json.dumps(action))}
+    if drawn:  # a move that drew nothing records nothing
+        event["chance"] = json.loads(json.dumps(drawn))
+    return event
+
+
+def _dealt(
+    game: AnyGame, players: int, seed: int | None, options: dict[str, Any]
+) -> dict[str, Any]:
+    """What a ``match-started`` or ``rematch`` event records of a deal under the current rules:
+    the seed, options, engine version, and the chance the deal drew."""
+    seed = seed if seed is not None else secrets.randbits(48)
+    drawn = game.drawn(game.new(players, seed, options))
+    dealt = {"seed": seed, "options": options, "engine": game.engine_version}
+    return dealt | ({"chance": json.loads(json.dumps(drawn))} if drawn else {})
 
 
 def run_bots(db: Database, match: Match) -> Match:
@@ -294,11 +312,13 @@ def run_bots(db: Database, match: Match) -> Match:
         bot = game.bots()[str(match.seats[seat].bot)]
         action = bot(game.view(match.state, seat), legal, rng)
         state = game.apply(match.state, seat, action)
+        drawn = game.drawn(state)
         try:
-            version = store.append(db, match.id, match.version, [_action_event(seat, action)])
+            event = _action_event(seat, action, drawn)
+            version = store.append(db, match.id, match.version, [event])
         except store.StaleVersionError:
             return load(db, match.id)  # another request is moving the bots on
-        match = _moved(match, state, version)
+        match = _moved(match, state, version, [drawn])
     return match
 
 
@@ -308,23 +328,12 @@ def rematch(db: Database, match: Match, version: int) -> Match:
         raise MatchReadOnlyError()
     if match.game.result(match.state) is None:
         raise CardGameRuleError("match-running", N_("The match is still being played."))
-    store.append(
-        db,
-        match.id,
-        version,
-        [
-            {
-                "type": "rematch",
-                "seed": secrets.randbits(48),
-                "options": match.options,
-                "engine": match.game.engine_version,
-            }
-        ],
-    )
+    dealt = _dealt(match.game, len(match.seats), None, match.options)
+    store.append(db, match.id, version, [{"type": "rematch", **dealt}])
     return run_bots(db, load(db, match.id))
 
 
-def _moved(match: Match, state: GameState, version: int) -> Match:
+def _moved(match: Match, state: GameState, version: int, drawn: list[list[Any]]) -> Match:
     moved = Match(
         match.id,
         match.key,
@@ -339,6 +348,7 @@ def _moved(match: Match, state: GameState, version: int) -> Match:
         match.options,
         match.engine_version,
         match.read_only,
+        chance=match.chance + list(drawn),
     )
     before = CACHE.get(match.id)
     if before is not None and before.version == match.version:
@@ -349,10 +359,11 @@ def _moved(match: Match, state: GameState, version: int) -> Match:
 def state_at(match: Match, step: int) -> GameState:
     """The current match's state after its first ``step`` moves (for step-by-step replays)."""
     game = match.game
-    # The seed, options and rules the shown state was dealt with (a read-only match's may be
-    # none).
+    # The seed, options, rules and recorded chance the shown state was dealt with (a read-only
+    # match's may be none).
     rules = match.engine_version if match.engine_version in game.versions else None
-    state: GameState = game.new(len(match.seats), match.seed, match.options, rules)
-    for seat, action in game.log(match.state)[:step]:
-        state = game.apply(state, seat, action)
+    chance = match.chance or [None]
+    state: GameState = game.new(len(match.seats), match.seed, match.options, rules, chance[0])
+    for i, (seat, action) in enumerate(game.log(match.state)[:step], start=1):
+        state = game.apply(state, seat, action, chance[i] if i < len(chance) else None)
     return state

@@ -13,6 +13,7 @@ one ask lists them all and the seat chooses which to use or decline first (ã€Œèƒ
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -266,18 +267,23 @@ def end_of_turn_triggers(s: State, seat: int) -> None:
 
 def end_game_points(s: State, seat: int) -> dict[str, int]:
     """Points from "game end" abilities, by kind (each copy scores separately)."""
-    icons = icon_counts(s, seat)
-    p = s["seats"][seat]
-    scored: dict[str, int] = {}
-    for kind, times in group(s, seat, "end-game"):
-        a = kinds()[kind]["ability"]
-        if a["score"] == "icon-sets":
-            base = min(icons[i] for i in ICONS) * a["points"]
-        elif a["score"] == "icons":
-            base = icons[a["icon"]] // a["per"] * a["points"]
-        elif a["score"] == "stones":
-            base = len(p["stones"]) // a["per"] * a["points"]
-        else:
-            base = p["faith"] // a["per"] * a["points"]
-        scored[kind] = base * times
-    return scored
+    icons, faith = icon_counts(s, seat), s["seats"][seat]["faith"]
+    return {
+        kind: end_game_score(kind, times, icons, faith)
+        for kind, times in group(s, seat, "end-game")
+    }
+
+
+def end_game_score(kind: str, copies: int, icons: Mapping[str, int], faith: int) -> int:
+    """What ``copies`` spirits of ``kind`` score at game end (0 for a kind without a "game end"
+    ability), from the seat's icons and faith: public facts, so a seat's view scores it too."""
+    a = kinds()[kind]["ability"]
+    if a["hook"] != "end-game":
+        return 0
+    if a["score"] == "icon-sets":
+        base = min(icons.get(i, 0) for i in ICONS) * a["points"]
+    elif a["score"] == "icons":
+        base = icons.get(a["icon"], 0) // a["per"] * a["points"]
+    else:
+        base = faith // a["per"] * a["points"]
+    return base * copies

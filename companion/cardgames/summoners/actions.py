@@ -14,8 +14,7 @@ from .abilities import (
 from .cards import colour_of_card, kind_of_card, kinds, number_of_card
 from .flow import set_command, wait
 from .lineup import lineup, warded
-from .payjson import payment_dict, payment_tuple
-from .payment import pay, pending_payments
+from .payment import pay, payment_dict, payment_tuple, pending_payments
 from .records import Private
 from .state import (
     ALCHEMY_DRAW,

@@ -46,7 +46,7 @@ def heuristic_bot(view: View, legal: list[Action], rng: random.Random) -> Action
         return legal[0]
     eye = Eye(view)
     phase = view["pending"]["phase"] if view["pending"] else legal[0]["type"]
-    scorer = _SCORERS.get(phase)
+    scorer = SCORERS.get(phase)
     if scorer is None:
         return legal[0]
     scored = [(scorer(eye, a), i) for i, a in enumerate(legal)]
@@ -144,7 +144,7 @@ def score_declare(eye: Eye, action: Action) -> float:
     return 0.0
 
 
-_SCORERS = {
+SCORERS = {
     "play": score_play,
     "main": score_main,
     "summon": score_main,

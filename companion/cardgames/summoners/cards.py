@@ -53,7 +53,7 @@ class Ability(TypedDict, total=False):
     min_number: int  # on-assist
     max_hand: int  # end-of-turn
     max_faith: int  # end-of-turn
-    score: str  # end-game: icon-sets, icons, stones or faith
+    score: str  # end-game: icon-sets, icons or faith
     icon: str  # end-game icons
     per: int  # end-game: one point-step per this many
     points: int  # end-game
@@ -82,6 +82,8 @@ class Colour(TypedDict):
 
 COLOURS = ("black", "green", "red", "yellow", "blue")
 ICONS = ("armour", "shield", "staff", "axe", "sword")
+# what a "game end" ability counts (abilities.end_game_score)
+END_GAME_SCORES = frozenset({"icon-sets", "icons", "faith"})
 HOOKS = frozenset(
     {
         "zero-played",
@@ -180,6 +182,8 @@ def _check_kind(spec: Kind) -> None:
     ability = spec["ability"]
     if ability["hook"] not in HOOKS:
         raise ValueError(f"{name!r}: unknown hook {ability['hook']!r}")
+    if ability["hook"] == "end-game" and ability.get("score") not in END_GAME_SCORES:
+        raise ValueError(f"{name!r}: unknown game-end score {ability.get('score')!r}")
     for effect in ability.get("effects", []):
         if set(effect) - EFFECTS:
             raise ValueError(f"{name!r}: unknown effect {effect!r}")

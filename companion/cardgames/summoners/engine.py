@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.cardgames import CardGameRuleError
+from companion.cardgames import CardGameRuleError, chance
 
 from .actions import HANDLERS
 from .flow import advance, start_turn
@@ -24,9 +24,10 @@ def new(
     seed: int,
     options: Mapping[str, Any] | None = None,
     version: int = ENGINE_VERSION,
+    outcomes: Sequence[Any] | None = None,
 ) -> State:
     """A fresh match for 2-4 players under the rules of engine ``version`` (versions.py); the
-    start player comes from the seed unless given."""
+    start player comes from the seed unless given. ``outcomes``: the deal's recorded chance."""
     if version not in VERSIONS:
         raise ValueError(f"no engine version {version!r}: {VERSIONS}")
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -37,7 +38,7 @@ def new(
             most=MAX_PLAYERS,
             players=players,
         )
-    s = new_state(players, seed, options or {}, version)
+    s = new_state(players, seed, options or {}, version, outcomes)
     start_turn(s, s["start"])
     return s
 
@@ -52,15 +53,25 @@ def step(s: State, seat: int, action: Action) -> None:
         copy["pay"] = dict(action["pay"])
     s["log"].append([seat, copy])
     s["await"] = None
+    if "drawn" in s:  # what this move draws, not what the one before did
+        s["drawn"] = []
     HANDLERS[action["type"]](s, seat, action, ctx)
     advance(s)
 
 
-def apply(state: State, seat: int, action: Action) -> State:
-    """The state after ``seat`` takes ``action``; the given state is never changed."""
+def apply(state: State, seat: int, action: Action, outcomes: Sequence[Any] | None = None) -> State:
+    """The state after ``seat`` takes ``action``; the given state is never changed.
+
+    ``outcomes``: a replay's recorded chance for this move (what the ``drawn`` of the state it
+    made held), used instead of drawing; ChanceRecordError when they are not what this move
+    draws. None: chance is drawn from the seed."""
     check(state, seat, action)
     s = copy_state(state)
+    script = chance.start(s.get("drawn"), outcomes)
+    if script is not None:
+        s["script"] = script
     step(s, seat, action)
+    chance.finish(s.pop("script", None))
     return s
 
 

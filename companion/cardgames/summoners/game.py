@@ -38,21 +38,34 @@ class SummonersGame:
         self._bots = {name: self._lending(cast(Bot[Action], bot)) for name, bot in BOTS.items()}
 
     def new(
-        self, players: int, seed: int, options: Mapping[str, Any], version: int | None = None
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any],
+        version: int | None = None,
+        outcomes: Sequence[Any] | None = None,
     ) -> State:
-        """A fresh match under the rules of engine ``version`` (the current one by default)."""
+        """A fresh match under the rules of engine ``version`` (the current one by default);
+        ``outcomes``: the deal's recorded chance."""
         with lent(self.memo):
-            return new(players, seed, options, ENGINE_VERSION if version is None else version)
+            rules = ENGINE_VERSION if version is None else version
+            return new(players, seed, options, rules, outcomes)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every legal action for ``seat`` now."""
         with lent(self.memo):
             return legal_actions(state, seat)
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
+    def apply(
+        self, state: State, seat: int, action: Action, outcomes: Sequence[Any] | None = None
+    ) -> State:
         """Validate and apply an action, returning a new state."""
         with lent(self.memo):
-            return apply(state, seat, action)
+            return apply(state, seat, action, outcomes)
+
+    def drawn(self, state: State) -> list[Any]:
+        """The chance outcomes the ``new`` or ``apply`` that made ``state`` drew."""
+        return list(state.get("drawn", []))
 
     # The contract speaks of plain dicts; the engine's are typed (view.View, records.Result).
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

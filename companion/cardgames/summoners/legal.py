@@ -15,8 +15,7 @@ from companion.cardgames import CardGameRuleError, shown
 from .abilities import reachable_of
 from .cards import COLOURS, colour_of_card, kind_of_card, kinds
 from .lineup import Lineup, lineup, warded
-from .payjson import payment_dict
-from .payment import PRICES, can_pay, mana_counts, pending_options, price, symbols
+from .payment import PRICES, can_pay, mana_counts, payment_dict, pending_options, price, symbols
 from .refusals import (
     BAD_CHOICE,
     CANNOT_PAY,
@@ -45,10 +44,11 @@ def legal_actions(s: State, seat: int) -> list[Action]:
     ctx = s["await"]
     if ctx is None or ctx["seat"] != seat or s["result"] is not None:
         return []
-    return _PHASES[ctx["phase"]](s, seat, ctx)
+    return PHASES[ctx["phase"]](s, seat, ctx)
 
 
-def _firsts(cards: list[str]) -> list[str]:
+def first_copies(cards: list[str]) -> list[str]:
+    """The first card of each kind among ``cards``, in their order (one action per kind)."""
     seen: dict[str, str] = {}
     first = seen.setdefault
     kind_of = _KIND
@@ -61,21 +61,22 @@ def _play(s: State, seat: int, ctx: Await) -> list[Action]:
     hand = s["seats"][seat]["hand"]
     if not hand:
         return [{"type": "play-top"}]
-    return [{"type": "play", "card": c} for c in _firsts(hand)]
+    return [{"type": "play", "card": c} for c in first_copies(hand)]
 
 
 def summons(s: State, seat: int) -> list[Action]:
     """One summon per kind in hand the seat can pay for (the payment is chosen next)."""
     avail, stones = mana_counts(s, seat)
-    return _summons(s["seats"][seat]["hand"], lineup(s, seat), avail, stones)
+    return hand_summons(s["seats"][seat]["hand"], lineup(s, seat), avail, stones)
 
 
-def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
+def hand_summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> list[Action]:
+    """The summons of hand cards (one per kind) that the mana on hand can pay for."""
     counts, free, kind_of, prices = spirits.counts, spirits.free, _KIND, PRICES
     have = avail[0] + avail[1] + avail[2] + avail[3] + avail[4] + stones
     found: list[Action] = []
     seen: set[str] = set()
-    for card in hand:  # the first copy of each kind, as _firsts() lists them
+    for card in hand:  # the first copy of each kind, as first_copies() lists them
         kind = kind_of[card]
         if kind in seen:
             continue
@@ -86,7 +87,7 @@ def _summons(hand: list[str], spirits: Lineup, avail: Counts, stones: int) -> li
     return found
 
 
-def _places(
+def placements(
     s: State, seat: int, spirits: Lineup, avail: Counts, stones: int, payable: set[str]
 ) -> list[Action]:
     """Baltanders: a hand card may become mana when that lets another hand card be summoned.
@@ -101,7 +102,7 @@ def _places(
         copies[_KIND[card]] = copies.get(_KIND[card], 0) + 1
     helped: dict[str, set[str]] = {}  # colour placed -> the other kinds in hand it makes payable
     found: list[Action] = []
-    for card in _firsts(hand):
+    for card in first_copies(hand):
         kind = _KIND[card]
         others = [k for k in copies if k != kind or copies[k] > 1]
         if not any(k in payable for k in others):
@@ -155,7 +156,7 @@ _CHOICES = {
 }
 
 
-def _paids(
+def add_paid_uses(
     s: State, spirits: Lineup, avail: Counts, stones: int, found: list[Action]
 ) -> list[Action]:
     """Adds the paid abilities the seat can use and pay for to ``found`` and returns it."""
@@ -174,23 +175,23 @@ def _paids(
 def _main(s: State, seat: int, ctx: Await) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
-    found = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    found = hand_summons(s["seats"][seat]["hand"], spirits, avail, stones)
     placing = s["turn"]["placed"] < spirits.place
     payable = {_KIND[a["card"]] for a in found} if placing else set()
     _acts(s, seat, avail, spirits, found)
     if spirits.counts:
-        _paids(s, spirits, avail, stones, found)
+        add_paid_uses(s, spirits, avail, stones, found)
     if placing:
-        found += _places(s, seat, spirits, avail, stones, payable)
+        found += placements(s, seat, spirits, avail, stones, payable)
     return found
 
 
 def _summon_only(s: State, seat: int, ctx: Await) -> list[Action]:
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
-    found = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    found = hand_summons(s["seats"][seat]["hand"], spirits, avail, stones)
     if s["turn"]["placed"] < spirits.place:
-        found += _places(s, seat, spirits, avail, stones, {_KIND[a["card"]] for a in found})
+        found += placements(s, seat, spirits, avail, stones, {_KIND[a["card"]] for a in found})
     return found
 
 
@@ -200,7 +201,9 @@ def _pay(s: State, seat: int, ctx: Await) -> list[Action]:
 
 def _prayer_discard(s: State, seat: int, ctx: Await) -> list[Action]:
     hand = s["seats"][seat]["hand"]
-    discards: list[Action] = [{"type": "discard", "zone": "hand", "card": c} for c in _firsts(hand)]
+    discards: list[Action] = [
+        {"type": "discard", "zone": "hand", "card": c} for c in first_copies(hand)
+    ]
     return discards + [{"type": "done"}]
 
 
@@ -217,7 +220,7 @@ def _trim(s: State, seat: int, ctx: Await) -> list[Action]:
     p = s["seats"][seat]
     found: list[Action] = []
     if len(p["hand"]) > ctx["hand"]:
-        found += [{"type": "discard", "zone": "hand", "card": c} for c in _firsts(p["hand"])]
+        found += [{"type": "discard", "zone": "hand", "card": c} for c in first_copies(p["hand"])]
     if mana_count(p) > ctx["mana"]:
         found += [{"type": "discard", "zone": "mana", "card": c} for c in _mana_firsts(s, seat)]
         if p["stones"]:
@@ -226,15 +229,15 @@ def _trim(s: State, seat: int, ctx: Await) -> list[Action]:
 
 
 def _give(s: State, seat: int, ctx: Await) -> list[Action]:
-    return [{"type": "give", "card": c} for c in _firsts(s["seats"][seat]["hand"])]
+    return [{"type": "give", "card": c} for c in first_copies(s["seats"][seat]["hand"])]
 
 
 def _festival(s: State, seat: int, ctx: Await) -> list[Action]:
-    return [{"type": "choose", "card": c} for c in _firsts(s["turn"]["reveal"])]
+    return [{"type": "choose", "card": c} for c in first_copies(s["turn"]["reveal"])]
 
 
 def _keep(s: State, seat: int, ctx: Await) -> list[Action]:
-    return [{"type": "keep", "card": c} for c in _firsts(s["turn"]["drawn"])]
+    return [{"type": "keep", "card": c} for c in first_copies(s["turn"]["drawn"])]
 
 
 def _optional(s: State, seat: int, ctx: Await) -> list[Action]:
@@ -264,7 +267,7 @@ def _declare(s: State, seat: int, ctx: Await) -> list[Action]:
     return [{"type": "declare"}, {"type": "pass"}]
 
 
-_PHASES: dict[str, Callable[[State, int, Await], list[Action]]] = {
+PHASES: dict[str, Callable[[State, int, Await], list[Action]]] = {
     "play": _play,
     "main": _main,
     "summon": _summon_only,

@@ -7,7 +7,7 @@ a colour fixes the number), so payments are distinct by counts only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import permutations
 from operator import itemgetter
@@ -17,7 +17,6 @@ from typing import TypedDict, cast
 from .cards import COLOURS, Kind, colour_of_card, kind_of_card, kinds
 from .lineup import Lineup, lineup
 from .memo import LENT, Memo
-from .paylist import payment_list
 from .state import Payment, State, rules
 
 
@@ -360,3 +359,111 @@ def pay(s: State, seat: int, payment: Payment) -> tuple[list[str], int]:
         s["discard"].append(p["stones"].pop())
     s["discard"].extend(paid)
     return paid, payment[5]
+
+
+# Every payment of a cost, counted out colour by colour (the memo keeps the lists).
+
+
+def payment_list(
+    r0: int,
+    r1: int,
+    r2: int,
+    r3: int,
+    r4: int,
+    generic: int,
+    total: int,
+    a0: int,
+    a1: int,
+    a2: int,
+    a3: int,
+    a4: int,
+    stones: int,
+) -> tuple[Payment, ...]:
+    """The payments of ``total`` cards. Colour by colour, what is spent beyond that colour's
+    symbols comes out of the generic symbols (``s0``...``s3`` are the generic symbols left), and
+    what is spent after the colours (``l0``...``l3`` are the cards left) is stones. Payments
+    come out in ascending order: the loops count up colour by colour.
+    """
+    # room after colour i: the most the later colours and the stones can still pay
+    m3 = stones + a4
+    m2 = m3 + a3
+    m1 = m2 + a2
+    m0 = m1 + a1
+    if m0 + a0 < total:
+        return ()
+    found: list[Payment] = []
+    append = found.append
+    # each colour's bounds: from what the later ones cannot cover, to the fewest of its mana,
+    # its symbols plus the generic ones left and the cards left (no min() and max(): this runs
+    # the most of all the payment code)
+    hi0 = r0 + generic
+    hi0 = a0 if a0 < hi0 else hi0
+    for x0 in range(total - m0 if total > m0 else 0, (total if total < hi0 else hi0) + 1):
+        l0 = total - x0
+        s0 = generic - x0 + r0 if x0 > r0 else generic
+        hi1 = r1 + s0
+        hi1 = a1 if a1 < hi1 else hi1
+        for x1 in range(l0 - m1 if l0 > m1 else 0, (l0 if l0 < hi1 else hi1) + 1):
+            l1 = l0 - x1
+            s1 = s0 - x1 + r1 if x1 > r1 else s0
+            hi2 = r2 + s1
+            hi2 = a2 if a2 < hi2 else hi2
+            for x2 in range(l1 - m2 if l1 > m2 else 0, (l1 if l1 < hi2 else hi2) + 1):
+                l2 = l1 - x2
+                s2 = s1 - x2 + r2 if x2 > r2 else s1
+                hi3 = r3 + s2
+                hi3 = a3 if a3 < hi3 else hi3
+                for x3 in range(l2 - m3 if l2 > m3 else 0, (l2 if l2 < hi3 else hi3) + 1):
+                    l3 = l2 - x3
+                    s3 = s2 - x3 + r3 if x3 > r3 else s2
+                    hi4 = r4 + s3
+                    hi4 = a4 if a4 < hi4 else hi4
+                    for x4 in range(
+                        l3 - stones if l3 > stones else 0, (l3 if l3 < hi4 else hi4) + 1
+                    ):
+                        append((x0, x1, x2, x3, x4, l3 - x4))
+    return tuple(found)
+
+
+# Payments as the actions and events spell them: a JSON dict of the counts paid, by colour
+# name and ``"stone"`` (``{"red": 1, "stone": 1}``), and back to the six-count tuple.
+
+_PAY_NAMES = (*COLOURS, "stone")
+_PAY_NAME_SET = frozenset(_PAY_NAMES)
+
+
+def payment_dict(payment: Sequence[int]) -> dict[str, int]:
+    """A payment as a JSON dict, e.g. ``{"red": 1, "stone": 1}`` (a fresh dict every time)."""
+    b, g, r, y, u, stones = payment  # the names in _PAY_NAMES order, spelled out: this runs a lot
+    found = {}
+    if b:
+        found["black"] = b
+    if g:
+        found["green"] = g
+    if r:
+        found["red"] = r
+    if y:
+        found["yellow"] = y
+    if u:
+        found["blue"] = u
+    if stones:
+        found["stone"] = stones
+    return found
+
+
+def payment_tuple(pay: object) -> Payment | None:
+    """Parse a payment dict; None when it is malformed."""
+    if not isinstance(pay, dict) or not _PAY_NAME_SET.issuperset(pay):
+        return None
+    for value in pay.values():
+        if not isinstance(value, int) or value < 0:
+            return None
+    get = pay.get
+    return (
+        int(get("black", 0)),
+        int(get("green", 0)),
+        int(get("red", 0)),
+        int(get("yellow", 0)),
+        int(get("blue", 0)),
+        int(get("stone", 0)),
+    )

@@ -15,10 +15,9 @@ from typing import TypeVar
 
 from .abilities import reachable_of
 from .cards import kind_of_card
-from .legal import _PHASES, _firsts, _paids, _places, _summons, act_variants
+from .legal import PHASES, act_variants, add_paid_uses, first_copies, hand_summons, placements
 from .lineup import lineup
-from .payjson import payment_dict
-from .payment import mana_counts, pending_options
+from .payment import mana_counts, payment_dict, pending_options
 from .state import Action, State
 
 T = TypeVar("T")
@@ -46,14 +45,14 @@ def random_action(s: State, seat: int, rng: random.Random) -> Action:
         cards = s["seats"][seat]["hand"] if phase == "play" else s["turn"]["drawn"]
         if not cards and phase == "play":
             return {"type": "play-top"}
-        return {"type": phase, "card": pick(rng, _firsts(cards))}  # a group per card
+        return {"type": phase, "card": pick(rng, first_copies(cards))}  # a group per card
     if phase == "optional":  # a group per asking spirit: use it (all copies or some) or not
         groups: dict[str | None, list[Action]] = {}
-        for action in _PHASES[phase](s, seat, ctx):
+        for action in PHASES[phase](s, seat, ctx):
             groups.setdefault(action.get("kind"), []).append(action)
         return pick(rng, pick(rng, list(groups.values())))
     # every other phase lists actions that each form a group of their own
-    return pick(rng, _PHASES[phase](s, seat, ctx))
+    return pick(rng, PHASES[phase](s, seat, ctx))
 
 
 def _main(s: State, seat: int, rng: random.Random) -> Action:
@@ -61,14 +60,14 @@ def _main(s: State, seat: int, rng: random.Random) -> Action:
     the order legal_actions lists them."""
     spirits = lineup(s, seat)
     avail, stones = mana_counts(s, seat)
-    summons = _summons(s["seats"][seat]["hand"], spirits, avail, stones)
+    summons = hand_summons(s["seats"][seat]["hand"], spirits, avail, stones)
     reach = reachable_of(s, spirits)
     extra: list[Action] = []
     if spirits.counts:
-        _paids(s, spirits, avail, stones, extra)
+        add_paid_uses(s, spirits, avail, stones, extra)
     if s["turn"]["placed"] < spirits.place:
         payable = {_KIND[a["card"]] for a in summons}
-        extra += _places(s, seat, spirits, avail, stones, payable)
+        extra += placements(s, seat, spirits, avail, stones, payable)
     g = pick(rng, range(len(summons) + len(reach) + len(extra)))
     if g < len(summons):
         return summons[g]

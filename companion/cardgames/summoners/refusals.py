@@ -1,9 +1,9 @@
 """The refusals of Age of Summoners: English templates a player understands, one place for all,
-filed in the catalogue under the game's message context (see ``companion.cardgames.marks``)."""
+filed in the catalogue under the game's message context (see ``companion.base.i18n_marks``)."""
 
 from __future__ import annotations
 
-from ..marks import pgettext
+from companion.base.i18n_marks import pgettext
 
 BAD_PLAYERS = pgettext(
     "age-of-summoners", "Age of Summoners needs %(least)s to %(most)s players, not %(players)r."

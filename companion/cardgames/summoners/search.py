@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
-from .bots import _SCORERS, Action, View, group_key, heuristic_bot
+from .bots import SCORERS, Action, View, group_key, heuristic_bot
 from .cards import card_ids
 from .engine import step
 from .legal import legal_actions
@@ -69,7 +69,7 @@ def search_bot(
 def shortlist(view: View, legal: list[Action], top: int) -> list[Action]:
     """The heuristic's best action per group (payments collapse), best ``top`` groups."""
     eye = Eye(view)
-    scorer = _SCORERS[view["pending"]["phase"]]
+    scorer = SCORERS[view["pending"]["phase"]]
     best: dict[tuple[Any, ...], tuple[float, int]] = {}
     for i, action in enumerate(legal):
         score = scorer(eye, action)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NotRequired, Required, TypedDict, Unpack, cast
+
+from companion.cardgames import chance as chances
 
 from .cards import card_ids, kind_of_card
 from .records import Event, EventFields, Private, Result
-from .versions import ENGINE_VERSION, Rules, rules_for
+from .versions import ENGINE_VERSION, RECORDS_CHANCE, Rules, rules_for
 
 
 class Action(TypedDict, total=False):
@@ -159,6 +161,10 @@ State = TypedDict(
         "rule99": int,
         "log": list[list[Any]],  # [seat, action] per move: a JSON pair of an int and an Action
         "events": list[Event],
+        # since version 4: the chance outcomes drawn since ``new`` or ``apply`` made the state,
+        # and while a replay runs, the recorded ones it uses instead (``cardgames.chance``)
+        "drawn": NotRequired[list[chances.Outcome]],
+        "script": NotRequired[list[Any]],
     },
 )
 MIN_PLAYERS = 2
@@ -185,20 +191,43 @@ RULE99_MANA = 9
 
 
 def new_state(
-    players: int, seed: int, options: Mapping[str, Any], version: int = ENGINE_VERSION
+    players: int,
+    seed: int,
+    options: Mapping[str, Any],
+    version: int = ENGINE_VERSION,
+    outcomes: Sequence[Any] | None = None,
 ) -> State:
     """A fresh match: shuffled deck, 6-card hands, 1 faith and 2 initial mana each (rule 2).
+    ``outcomes``: the deal's recorded chance (``cardgames.chance``), drawn from the seed if None.
 
     With ``options["catch_up"]`` (a house rule, off by default since engine version 2: the
     printed set-up gives no VP), every player after the start player begins with VP chips equal
     to their place in turn order (2 for the second, 3 for the third, 4 for the fourth):
     decision D23, which offsets the start player's lead in tempo.
     """
-    rng = random.Random(seed)
-    deck = list(card_ids())
-    rng.shuffle(deck)
+    drawn: list[chances.Outcome] | None = [] if version >= RECORDS_CHANCE else None
+    script = chances.start(drawn, outcomes)
+    made: list[random.Random] = []  # one generator for the deal and the start, made if drawn
+
+    def rng() -> random.Random:
+        if not made:
+            made.append(random.Random(seed))
+        return made[0]
+
+    def shuffled() -> list[str]:
+        deck = list(card_ids())
+        rng().shuffle(deck)
+        return deck
+
+    deck = list(chances.draw(drawn, script, "deal", shuffled, _ORDER_OF_CARDS))
     start = options.get("start")
-    start = rng.randrange(players) if start is None else int(start)
+    if start is None:
+        start = chances.draw(
+            drawn, script, "start", lambda: rng().randrange(players), chances.is_seat(players)
+        )
+    else:
+        start = int(start)
+    chances.finish(script)
     s: State = {
         "game": "age-of-summoners",
         "version": version,
@@ -221,6 +250,8 @@ def new_state(
         "log": [],
         "events": [],
     }
+    if drawn is not None:
+        s["drawn"] = drawn
     emit(s, "setup", None, players=players, start=start)
     for seat, p in enumerate(s["seats"]):
         p["hand"] = [deck.pop() for _ in range(HAND_SIZE)]
@@ -234,6 +265,9 @@ def new_state(
             s["seats"][seat]["vp"] = chips
             emit(s, "catch-up", seat, vp=chips)
     return s
+
+
+_ORDER_OF_CARDS = chances.is_order_of(card_ids())
 
 
 def catch_up_chips(players: int) -> list[int]:
@@ -285,6 +319,8 @@ def copy_state(s: State) -> State:
     c["todo"] = s["todo"][:]
     c["log"] = s["log"][:]
     c["events"] = s["events"][:]
+    if "drawn" in s:
+        c["drawn"] = s["drawn"][:]
     return c
 
 
@@ -361,12 +397,18 @@ def deck_ready(s: State) -> bool:
 def reshuffle(s: State) -> None:
     """Shuffle the discard pile into a new deck; the order is drawn from a seed-derived generator.
 
-    Shuffles are not recorded: a replay draws them again from the seed (``random.Random``'s
-    seeded sequence), so a change to how they are drawn changes ``ENGINE_VERSION``."""
+    Since version 4 the order is recorded (``cardgames.chance``) and a replay uses it; versions
+    1 to 3 draw it again from the seed (``random.Random``'s seeded sequence)."""
     s["reshuffles"] += 1
-    rng = random.Random(f"{s['seed']}/reshuffle/{s['reshuffles']}")
-    deck = sorted(s["discard"])
-    rng.shuffle(deck)
+
+    def shuffled() -> list[str]:
+        rng = random.Random(f"{s['seed']}/reshuffle/{s['reshuffles']}")
+        deck = sorted(s["discard"])
+        rng.shuffle(deck)
+        return deck
+
+    order = chances.is_order_of(s["discard"])
+    deck = list(chances.draw(s.get("drawn"), s.get("script"), "reshuffle", shuffled, order))
     s["deck"] = deck + s["deck"]
     s["discard"] = []
     emit(s, "reshuffled", None, count=len(deck))

@@ -10,17 +10,28 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from .actvalue import action_value
-from .askvalue import ask_value, nightmare_gain, void_later
-from .cards import COLOURS, ICONS, Ability, Effect, kinds
-from .forecast import projected_score
+from .abilities import end_game_score
+from .cards import COLOURS, ICONS, Ability, Effect, kinds, trim_of
 from .payment import symbols
-from .payvalue import cheapest_payment
-from .state import END_SPIRITS, END_VP, FAITH_CAP, NO_PAIRING
-from .view import CardView, SeatView
+from .state import END_SPIRITS, END_VP, FAITH_CAP, NO_PAIRING, REFILL_TO
+from .view import CardView, SeatView, asking_copies
 
 # A seat's view (view.View); the bots pass it on as the Bot contract hands it over, a plain dict.
 View = Mapping[str, Any]
+
+
+def projected_score(s: SeatView) -> float:
+    """A seat's score if the match ended now (chips, points, game-end abilities), scored by the
+    engine's own rule (``abilities.end_game_score``) on what the view shows."""
+    spirits = Counter(c["kind"] for c in s["spirits"])
+    icons, faith = s["icons"], s["faith"]
+    total = s["vp"] + sum(
+        kinds()[kind]["points"] * n + end_game_score(kind, n, icons, faith)
+        for kind, n in spirits.items()
+    )
+    return float(total)
+
+
 # Least-squares fit of (final score - projected score) on 80,000 turn starts of heuristic
 # self-play (2-4 players); R^2 0.55. Order: turns left, hand, mana, stones, faith, faith*turns,
 # stones*turns, (axes+swords)*turns, ability stream, spirits, players, 1.
@@ -224,8 +235,6 @@ class Eye:
             return float(sets * a["points"])
         if a["score"] == "icons":
             base = float(icons[a["icon"]])
-        elif a["score"] == "stones":
-            base = float(self.me["stones"])
         else:
             base = float(self.me["faith"])
         return float((base + growth) / a["per"] * a["points"])
@@ -263,7 +272,36 @@ class Eye:
         over = len(self.me["mana"]) + int(self.me["stones"]) - limit
         return self.K["relief"] * min(paid, max(0, over))
 
-    cheapest = cheapest_payment  # the greedy cheapest payment (payvalue.py)
+    def cheapest(
+        self, req: tuple[int, ...], generic: int, free: int, extra_mana: str | None = None
+    ) -> float | None:
+        """Greedy cheapest payment value: reductions where short, stones only when needed."""
+        left = Counter(self.mana)
+        if extra_mana:
+            left[extra_mana] += 1
+        need = list(req)
+        for i, colour in enumerate(COLOURS):
+            waive = min(max(0, need[i] - left[colour]), free)
+            need[i] -= waive
+            free -= waive
+        while free and sum(need):
+            i = max((j for j in range(5) if need[j]), key=lambda j: self.mana_value(COLOURS[j]))
+            need[i] -= 1
+            free -= 1
+        stones, cost, stone = self.me["stones"], 0.0, self.stone_value()
+        for i, colour in enumerate(COLOURS):
+            use = min(need[i], left[colour])
+            left[colour] -= use
+            stones -= need[i] - use
+            cost += use * self.mana_value(colour) + (need[i] - use) * stone
+        if stones < 0:
+            return None
+        pool = sorted(
+            [self.mana_value(c) for c in COLOURS for _ in range(left[c])] + [stone] * stones
+        )
+        if len(pool) < generic:
+            return None
+        return cost + sum(pool[:generic])
 
     def best_summon(self, extra_mana: str | None = None, without: str | None = None) -> float:
         """The best summon possible with one more mana of ``extra_mana`` and one card fewer."""
@@ -308,7 +346,35 @@ class Eye:
         """True when ``card`` is this seat's pending pairing card."""
         return any(c["id"] == card and c["pairing"] for c in self.me["mana"])
 
-    act_value = action_value  # an action's worth at once (actvalue.py)
+    def act_value(
+        self, name: str, action: Mapping[str, Any] | None = None, extra_mana: str | None = None
+    ) -> float:
+        """Immediate worth of taking action ``name`` (with its choice, if given)."""
+        choice = (action or {}).get("choice")
+        me = self.me
+        card, faith = self.card_value(), self.faith_value()
+        others = [s for s in self.view["seats"] if s["seat"] != self.seat]
+        if name == "conquest":
+            base = self.icons["axe"] + self.icons["sword"] + 1.0
+            base += 0.5 if (action or {}).get("victim") is not None else 0.0
+        elif name == "research":
+            base = me["stones"] + self.stone_value() - 0.45 * self.scale
+        elif name == "alchemy":
+            gain = {"draw": card, "faith": faith}.get(choice or "", max(card, faith))
+            base = gain + self.stone_value()
+        elif name == "prayer":
+            refill = max(0, REFILL_TO - len(self.hand) + (1 if extra_mana else 0)) * card
+            base = {"draw": 2 * card, "refill": refill}.get(choice or "", max(2 * card, refill))
+        elif name == "festival":
+            lower = any(s["faith"] < min(10, me["faith"] + 1) for s in others)
+            base = faith + (2 if lower else 1) * 0.55 * self.scale
+        elif name == "inquisition":
+            givers = sum(1 for s in others if s["faith"] < me["faith"] and s["hand_count"])
+            base = (2 if self.players == 4 else 3) * card + 0.6 * givers * self.scale
+        else:
+            gains = {"vp": float(me["faith"]), "faith": card + faith}
+            base = gains.get(choice or "", max(gains.values()))
+        return base + self.triggers(name)
 
     def paid_ability_value(self, kind: str) -> float:
         """A paid ability: its effects minus the cheapest payment."""
@@ -330,9 +396,53 @@ class Eye:
         """Cerberus pays for assisting a high card."""
         return float(self.spirits["cerberus"]) if other["number"] >= 4 else 0.0
 
-    ask_value = ask_value  # an asked ability's worth now (askvalue.py)
-    nightmare_gain = nightmare_gain
-    void_later = void_later
+    def ask_value(self, kind: str, copies: int | None = None) -> float:
+        """Using an asked ability now (``copies`` of the copies asking; None: all of them):
+        Nightmare's trim by what it takes from whom, Kasha's by the cards the players of equal
+        faith would give, the others by their effects, less what their faith would void later
+        (a gain of 2 in hand, Vodyanoy's, is void from faith 9: 4.4)."""
+        if trim_of(kind) is not None:
+            return self.nightmare_gain()
+        ability = kinds()[kind]["ability"]
+        if ability["hook"] == "inquisition-equal":
+            mine = self.me["faith"]
+            equal = sum(
+                1 for s in self.view["seats"] if s["seat"] != self.seat and s["faith"] == mine
+            )
+            return equal * self.card_value()
+        used = asking_copies(self.view["waiting"], kind) if copies is None else copies
+        value = self.effect_value(ability.get("effects", []), used)
+        gained = sum(e.get("faith", 0) for e in ability.get("effects", []))
+        if gained and self.faith_gain(gained, used) + self.me["faith"] == FAITH_CAP - 1:
+            value -= self.void_later() * self.faith_value()
+        return value
+
+    def void_later(self) -> int:
+        """Faith this seat's hand would gain by one spirit's "gain 2" (Vodyanoy), which faith 9
+        voids while 8 would not."""
+        return (
+            max(
+                (
+                    e.get("faith", 0)
+                    for kind in self.hand
+                    for e in kinds()[kind]["ability"].get("effects", [])
+                    if kinds()[kind]["ability"]["hook"] == "on-summon"
+                ),
+                default=0,
+            )
+            // 2
+            * 2
+        )
+
+    def nightmare_gain(self) -> float:
+        """Cards the others would lose minus cards this seat would lose."""
+
+        def excess(s: SeatView) -> int:
+            return max(0, int(s["hand_count"]) - 6) + max(0, len(s["mana"]) + int(s["stones"]) - 7)
+
+        mine = excess(self.me)
+        theirs = sum(excess(s) for s in self.view["seats"] if s["seat"] != self.seat)
+        return 0.6 * float(theirs - mine * (self.players - 1))
 
     projected = staticmethod(projected_score)  # a seat's score if the match ended now
 

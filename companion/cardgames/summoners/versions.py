@@ -10,6 +10,9 @@ dealt with. A match's version is kept in its state (``state["version"]``, from `
 - **Version 3**: every ability asks, as printed (section 10, 「能力を使用するかどうかは、任意です。」),
   the copies of a kind used all, some or none; Kasha's extra givers are asked when the
   inquisition is taken; a table may choose ``always_use`` (every ability used at once, no ask).
+- **Version 4**: version 3's rules; the match records its chance (the deal, the start player,
+  each reshuffle) with the moves that drew it (``cardgames.chance``), so a replay draws nothing.
+  Versions 1 to 3 draw every shuffle again from the seed.
 
 Abilities that are not asked in any version: a ward (Tarasque) refuses only what a rival would
 take, in the rival's turn; game-end scores add to the score the match ends on; the choices that
@@ -24,8 +27,9 @@ from typing import NamedTuple
 
 from .cards import MOVES_CARDS, kinds
 
-ENGINE_VERSION = 3
-VERSIONS = (1, 2, 3)
+ENGINE_VERSION = 4
+VERSIONS = (1, 2, 3, 4)
+RECORDS_CHANCE = 4  # the first version whose matches record their chance
 # The hooks whose ability acts by itself when something happens: these are the ones asked.
 TRIGGERED = frozenset({"on-action", "on-summon", "on-assist", "end-of-turn", "inquisition-equal"})
 
@@ -56,10 +60,12 @@ def _triggered(kind: str) -> bool:
 
 
 _V3_UNASKED = Rules(3, False, True, frozenset(), True, False, False)
+_V3 = Rules(3, False, True, frozenset(filter(_triggered, kinds())), True, True, True, _V3_UNASKED)
 RULES: dict[int, Rules] = {
     1: Rules(1, True, False, frozenset(filter(_trims, kinds())), False, False, False),
     2: Rules(2, False, True, frozenset(filter(_moves_cards, kinds())), True, False, False),
-    3: Rules(3, False, True, frozenset(filter(_triggered, kinds())), True, True, True, _V3_UNASKED),
+    3: _V3,
+    4: _V3._replace(version=4, unasked=_V3_UNASKED._replace(version=4)),  # only chance differs
 }
 
 

@@ -30,25 +30,40 @@ class TraitorsFlame:
     min_players = 2
     max_players = 6
     engine_version = engine.ENGINE_VERSION
-    versions: Sequence[int] = (engine.ENGINE_VERSION,)
+    versions: Sequence[int] = engine.VERSIONS
     options: Sequence[GameOption] = OPTIONS
 
     def new(
-        self, players: int, seed: int, options: Mapping[str, Any], version: int | None = None
+        self,
+        players: int,
+        seed: int,
+        options: Mapping[str, Any],
+        version: int | None = None,
+        outcomes: Sequence[Any] | None = None,
     ) -> State:
-        """A fresh match (options: ``start`` seat, ``max_rounds`` safety cap); the engine has
-        only ever had one version."""
-        if version not in (None, *self.versions):
-            raise ValueError(f"no engine version {version!r}")
-        return engine.new(players, seed, options)
+        """A fresh match (options: ``start`` seat, ``max_rounds`` safety cap) under engine
+        ``version``; ``outcomes``: the deal's recorded chance."""
+        return engine.new(
+            players,
+            seed,
+            options,
+            version=engine.ENGINE_VERSION if version is None else version,
+            outcomes=outcomes,
+        )
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every legal action of ``seat`` (empty when it is not that seat's turn)."""
         return engine.legal_actions(state, seat)
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
+    def apply(
+        self, state: State, seat: int, action: Action, outcomes: Sequence[Any] | None = None
+    ) -> State:
         """The next state; raises CardGameRuleError and leaves ``state`` untouched."""
-        return engine.apply(state, seat, action)
+        return engine.apply(state, seat, action, outcomes)
+
+    def drawn(self, state: State) -> list[Any]:
+        """The chance outcomes the ``new`` or ``apply`` that made ``state`` drew."""
+        return list(state.get("drawn", []))
 
     # The contract speaks of views, results, standings and reports as JSON dicts; the engine's
     # are TypedDicts (view.View, moves.Result, standing.Standing, simulate.Report).

@@ -18,7 +18,7 @@ from typing import TypedDict, cast
 
 from . import cards
 from .cards import Block, Kind
-from .effects import choices, condition_holds
+from .effects import acted_on, choices, condition_holds
 from .moves import FLAMES, KIND, VALUE, Action
 from .view import Observation, View, observe_view
 
@@ -218,9 +218,9 @@ def _peek(m: Model, pos: Pos, block: Block, action: Action) -> None:
 
 
 def _take(m: Model, pos: Pos, block: Block, action: Action) -> None:
-    target = action.get("target")
+    target = acted_on(m.me, action.get("target"))
     choice = action.get("take") if block["selector"] == "choose" else block["selector"]
-    if target is None or target == m.me or choice is None:
+    if target is None or choice is None:
         return
     if choice == "flame" and pos["flames"][target]:
         pos["flames"][target] -= 1
@@ -232,7 +232,7 @@ def _take(m: Model, pos: Pos, block: Block, action: Action) -> None:
 
 
 def _give(m: Model, pos: Pos, block: Block, action: Action) -> None:
-    target, card = action.get("target"), action.get("give")
+    target, card = acted_on(m.me, action.get("target")), action.get("give")
     if target is None or card is None:
         return
     if card in FLAMES:

@@ -24,6 +24,12 @@ class Step(TypedDict, total=False):
     source: str  # BOTTOM: "own_hand" or "deck_top"
 
 
+def acted_on(seat: int, target: int | None) -> int | None:
+    """The seat a targeted block (TAKE, GIVE, LOOK_HAND) acts on, or None when it acts on nobody:
+    a play aimed at its own player takes, gives and looks at nothing (D10)."""
+    return None if target == seat else target
+
+
 def condition_holds(flames: list[int], seat: int, target: int | None, block: Block) -> bool:
     """Whether a block's public condition holds (blocks without one always apply)."""
     return holds(flames, seat, target, condition(block))
@@ -106,11 +112,12 @@ def choices(
             if rest:
                 asks.append((key, rest))
             continue
-        if target == seat or target is None:
-            continue  # targeting yourself takes and gives nothing (D10)
+        other = acted_on(seat, target)
+        if other is None:
+            continue
         if key == "take":
-            there = flames[target]
-            opts = _TAKES[there > 0][counts[target] > there]
+            there = flames[other]
+            opts = _TAKES[there > 0][counts[other] > there]
         else:
             opts = rest if anything else [c for c in rest if c not in FLAMES]
         if opts:
@@ -150,9 +157,10 @@ def outcome(flames: list[int], counts: list[int], seat: int, action: Action) -> 
         name = block["block"]
         if not condition_holds(flames, seat, target, block):
             continue
-        if name in TARGETED and (target is None or target == seat):
+        other = acted_on(seat, target)
+        if name in TARGETED and other is None:
             continue
-        out.append(_step(block, action, flames, counts, target))
+        out.append(_step(block, action, flames, counts, other))
     return out
 
 
@@ -215,7 +223,8 @@ def _peek(
 def _take(
     st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
 ) -> bool:
-    if target is None or target == seat:
+    target = acted_on(seat, target)
+    if target is None:
         return False
     selector = block["selector"]
     choice = action.get("take") if selector == "choose" else selector
@@ -225,10 +234,13 @@ def _take(
     else:
         pool = [c for c in hand if c not in FLAMES]
         if len(pool) == 1 and choice == "non_flame":
-            st["rng"] += 1  # the generator this pick uses, unused: one card is its only answer
+            if st["version"] == 1:  # version 1 replays from the seed, so it burns the draw
+                st["rng"] += 1  # the generator this pick uses, unused: one card is its only answer
             card = pool[0]
+        elif pool and choice == "non_flame":
+            card = moves.chance(st, "take", lambda rng: rng.choice(pool), lambda c: c in pool)
         else:
-            card = moves.rng(st).choice(pool) if pool and choice == "non_flame" else None
+            card = None
     if card is None:
         if out.keeps:
             out.event(st, {"type": "fizzled", "seat": seat, "block": "TAKE", "target": target})
@@ -264,7 +276,8 @@ def _give(
     st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
 ) -> bool:
     card = action.get("give")
-    if target is None or target == seat or card is None or card not in st["hands"][seat]:
+    target = acted_on(seat, target)
+    if target is None or card is None or card not in st["hands"][seat]:
         return False
     _hand_over(st, card, seat, target, out)
     if out.keeps:
@@ -285,7 +298,8 @@ def _give(
 def _look(
     st: State, seat: int, target: int | None, block: Block, action: Action, out: Sink
 ) -> bool:
-    if target is None or target == seat or not out.keeps:
+    target = acted_on(seat, target)
+    if target is None or not out.keeps:
         return False  # what the player sees is all a look does
     seen = [c for c in st["hands"][target] if c not in FLAMES]
     out.learn(st, seat, seen)

@@ -7,10 +7,11 @@ which mutates only that private copy; bots' rollouts call ``step`` on their own 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
-from typing import Any, Literal, cast
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, TypedDict, cast
 
-from companion.cardgames import CardGameRuleError, shown
+from companion.cardgames import CardGameRuleError, chance, shown
 
 from . import cards, moves, refusals
 from .cards import Kind
@@ -21,18 +22,37 @@ from .standing import WIN_SCORE
 
 KEY = "traitors-flame"
 # Change whenever a rule change makes a recorded match replay differently (docs/cardgames.md).
-ENGINE_VERSION = 1
+# Version 1 draws every outcome from the seed on replay too; version 2 records its chance (the
+# deals, the start player, a random take) with the moves, and has no burnt draw (``_take``).
+ENGINE_VERSION = 2
+VERSIONS = (1, 2)
 FLAME_END = 3
 DECK = cards.deck_cards()
 
 
+class Shuffled(TypedDict):
+    """A round's deal as chance draws it: the deck (top last) and the shuffles it took (D1)."""
+
+    deck: list[str]
+    shuffles: int
+
+
 def new(
-    players: int, seed: int, options: Mapping[str, Any] | None = None, *, quiet: bool = False
+    players: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    *,
+    quiet: bool = False,
+    version: int = ENGINE_VERSION,
+    outcomes: Sequence[Any] | None = None,
 ) -> State:
-    """A fresh match: seeded start player (or ``options["start"]``), round 1 dealt.
+    """A fresh match under engine ``version``: seeded start player (or ``options["start"]``),
+    round 1 dealt; ``outcomes``: the deal's recorded chance (see ``apply``).
 
     ``quiet`` (simulations only) skips the log, events and knowledge; such a state cannot replay.
     """
+    if version not in VERSIONS:
+        raise ValueError(f"no engine version {version!r}: {VERSIONS}")
     if not isinstance(players, int) or not 2 <= players <= 6:
         raise CardGameRuleError(
             "bad-players",
@@ -42,7 +62,7 @@ def new(
     opts = cast(Options, dict(options or {}))  # a table's JSON options; new reads two of them
     st: State = {
         "game": KEY,
-        "version": 1,
+        "version": version,
         "players": players,
         "seed": seed,
         "options": opts,
@@ -69,13 +89,28 @@ def new(
         "result": None,
     }
     start = opts.get("start")
-    if start is None:
-        start = moves.rng(st).randrange(players)
-    elif start not in range(players):
+    if start is not None and start not in range(players):
         raise CardGameRuleError("bad-seat", refusals.BAD_START, seat=start)
+    _begin(st, outcomes)
+    if start is None:
+        start = moves.chance(
+            st, "start", lambda rng: rng.randrange(players), chance.is_seat(players)
+        )
     st["first"] = start
     deal(st, start, moves.sink(st))
+    chance.finish(st.pop("script", None))
     return st
+
+
+def _begin(st: State, outcomes: Sequence[Any] | None) -> None:
+    """Ready ``st`` for a ``new`` or ``apply``: under a version that records chance, an empty
+    list of outcomes drawn, and the recorded ones a replay hands in (ChanceRecordError when the
+    record cannot be this version's)."""
+    if st["version"] >= 2:
+        st["drawn"] = []
+    script = chance.start(st.get("drawn"), outcomes)
+    if script is not None:
+        st["script"] = script
 
 
 def replay(
@@ -100,6 +135,8 @@ def copy_state(st: State) -> State:
     out["log"], out["events"] = list(st["log"]), list(st["events"])
     out["hands"] = [list(h) for h in st["hands"]]
     out["known"] = [list(k) for k in st["known"]]
+    if "drawn" in st:
+        out["drawn"] = list(st["drawn"])
     return out
 
 
@@ -121,14 +158,9 @@ def deal(st: State, start: int, out: moves.Sink) -> None:
             "round_events": len(st["events"]),
         }
     )
-    draw, shuffles = moves.rng(st).random, 0
-    while True:
-        # a uniform shuffle: sort by seeded random keys (cheaper than random.shuffle)
-        deck = sorted(DECK, key=lambda _card: draw())
-        shuffles += 1
-        if deck[-1] not in FLAMES:
-            break
-    st["deck"] = deck
+    shuffled = moves.chance(st, "deal", _shuffled, _sound_deal)
+    shuffles = shuffled["shuffles"]
+    st["deck"] = list(shuffled["deck"])  # a copy: the outcome is kept as drawn
     if out.keeps:
         out.event(
             st,
@@ -185,13 +217,19 @@ def plays(
     return out
 
 
-def apply(st: State, seat: int, action: Action) -> State:
-    """The state after ``seat`` takes ``action``; raises CardGameRuleError and never mutates ``st``."""
+def apply(st: State, seat: int, action: Action, outcomes: Sequence[Any] | None = None) -> State:
+    """The state after ``seat`` takes ``action``; raises CardGameRuleError and never mutates ``st``.
+
+    ``outcomes``: a replay's recorded chance for this move (what the ``drawn`` of the state it
+    made held), used instead of drawing; ChanceRecordError when they are not what this move
+    draws. None: chance is drawn from the seed."""
     legal = legal_actions(st, seat) if type(seat) is int else []
     if action not in legal:
         _refuse(st, seat, action)
     nxt = copy_state(st)
+    _begin(nxt, outcomes)
     step(nxt, seat, legal[legal.index(action)].copy())
+    chance.finish(nxt.pop("script", None))
     return nxt
 
 
@@ -202,6 +240,8 @@ def step(st: State, seat: int, action: Action) -> None:
     quiet and recorded play run the very same rules."""
     out = SINKS[st["quiet"]]  # moves.sink(st), without the call
     keeps = out.keeps
+    if "drawn" in st:  # what this move draws, not what the one before did
+        st["drawn"] = []
     if keeps:
         out.logged(st, seat, action)
     st["turn"] += 1
@@ -282,6 +322,31 @@ def end_round(st: State, how: Literal["flame", "deck"], ender: int, out: moves.S
             out.event(st, {"type": "match-ended", "winner": winner, "totals": totals})
         return
     deal(st, order[0], out)
+
+
+def _shuffled(rng: random.Random) -> Shuffled:
+    draw, shuffles = rng.random, 0
+    while True:
+        # a uniform shuffle: sort by seeded random keys (cheaper than random.shuffle)
+        deck = sorted(DECK, key=lambda _card: draw())
+        shuffles += 1
+        if deck[-1] not in FLAMES:
+            return {"deck": deck, "shuffles": shuffles}
+
+
+_ORDER_OF_DECK = chance.is_order_of(DECK)
+
+
+def _sound_deal(value: Any) -> bool:
+    """Whether a recorded deal is one the rules can deal: the 58 cards, no Flame on top."""
+    return (
+        isinstance(value, dict)
+        and set(value) == {"deck", "shuffles"}
+        and _ORDER_OF_DECK(value["deck"])
+        and value["deck"][-1] not in FLAMES
+        and type(value["shuffles"]) is int
+        and value["shuffles"] >= 1
+    )
 
 
 def result(st: State) -> Result | None:

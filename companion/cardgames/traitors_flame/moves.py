@@ -9,9 +9,14 @@ rollouts on a sampled world) drops it. The rules run the same code either way.
 from __future__ import annotations
 
 import random
-from typing import Any, Literal, Required, TypedDict
+from collections.abc import Callable
+from typing import Any, Literal, NotRequired, Required, TypedDict, TypeVar
+
+from companion.cardgames import chance as chances
 
 from . import cards
+
+T = TypeVar("T")
 
 
 class Action(TypedDict, total=False):
@@ -109,7 +114,7 @@ class State(TypedDict):
     seed: int
     options: Options
     quiet: bool  # a bot's sampled world: no log, events or knowledge
-    rng: int  # draws taken from the seeded generator so far
+    rng: int  # generators taken from the seed so far (since version 2: outcomes of chance)
     round: int
     turn: int
     first: int  # the start player of round 1
@@ -129,6 +134,10 @@ class State(TypedDict):
     events: list[Event]
     round_events: int
     result: Result | None
+    # since engine version 2: the chance outcomes drawn since ``new`` or ``apply`` made the
+    # state, and while a replay runs, the recorded ones it uses instead (``cardgames.chance``)
+    drawn: NotRequired[list[chances.Outcome]]
+    script: NotRequired[list[Any]]
 
 
 FLAMES = cards.flame_ids()
@@ -142,6 +151,24 @@ def rng(st: State) -> random.Random:
     """The next generator of the match: derived from the seed and a counter kept in the state."""
     st["rng"] += 1
     return random.Random(f"traitors-flame:{st['seed']}:{st['rng']}")
+
+
+def chance(
+    st: State, kind: str, drawing: Callable[[random.Random], T], sound: Callable[[Any], bool]
+) -> T:
+    """One outcome of chance: ``drawing`` on the match's next generator, or under version 2,
+    the replay's recorded outcome when it runs one (``cardgames.chance``).
+
+    Since version 2 the counter counts outcomes, recorded or drawn, so a replayed state is the
+    one the match played, and the draws an outcome takes do not move the next one's generator.
+    """
+    if st["version"] == 1:
+        return drawing(rng(st))
+    st["rng"] += 1
+    key = f"traitors-flame:{st['seed']}:{st['rng']}"
+    return chances.draw(
+        st.get("drawn"), st.get("script"), kind, lambda: drawing(random.Random(key)), sound
+    )
 
 
 class Sink:

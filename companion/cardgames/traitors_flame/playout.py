@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .effects import Condition, asking, holds, targets
+from .effects import Condition, acted_on, asking, holds, targets
 from .moves import FLAMES, KIND, Action, State
 
 # an asking block taken apart (``effects.asking``): (action key, its condition, whether it gives
@@ -158,11 +158,11 @@ def _count(st: State, seat: int, card: str, hand: list[str]) -> tuple[int, Any]:
                 continue
             if key == "bottom":
                 m = rest
-            elif target is None or target == seat:
-                continue  # targeting yourself takes and gives nothing (D10)
+            elif (aimed := acted_on(seat, target)) is None:
+                continue
             elif key == "take":
-                there = flames[target]
-                m = (there > 0) + (len(hands[target]) > there)
+                there = flames[aimed]
+                m = (there > 0) + (len(hands[aimed]) > there)
             else:
                 m = rest if any_card else rest_nf
             if m:
@@ -207,13 +207,14 @@ def _spell(
     for key, cond, any_card in _PLAN[card][1]:
         if cond and not holds(flames, seat, target, cond):
             continue
-        if key != "bottom" and (target is None or target == seat):
-            continue  # targeting yourself takes and gives nothing (D10)
+        other = acted_on(seat, target)
+        if key != "bottom" and other is None:
+            continue
         if key == "take":
-            assert target is not None
-            there = flames[target]
+            assert other is not None
+            there = flames[other]
             opts: list[Any] = ["flame"] if there else []
-            if len(st["hands"][target]) > there:
+            if len(st["hands"][other]) > there:
                 opts.append("non_flame")
         else:
             if rest is None:

@@ -1,9 +1,9 @@
 """The refusals of Traitor's Flame: English templates a player understands, one place for all,
-filed in the catalogue under the game's message context (see ``companion.cardgames.marks``)."""
+filed in the catalogue under the game's message context (see ``companion.base.i18n_marks``)."""
 
 from __future__ import annotations
 
-from ..marks import pgettext
+from companion.base.i18n_marks import pgettext
 
 BAD_PLAYERS = pgettext("traitors-flame", "Traitor's Flame is for 2 to 6 players, not %(players)r.")
 BAD_START = pgettext("traitors-flame", "There is no seat %(seat)r to start.")

@@ -22,9 +22,9 @@ from werkzeug.wrappers import Response
 
 from companion import live
 from companion.base import bounds
+from companion.base.i18n_marks import N_
 from companion.base.languages import DEFAULT
 from companion.cardgames import AnyGame, CardGameRuleError, game_keys, get_game
-from companion.cardgames.marks import N_
 from companion.store import held_forms
 from companion.store.capabilities import Capability
 from companion.store.db import get_db
