@@ -119,14 +119,15 @@ def layout_suffix(layout: str) -> str:
     return f"-{layout}.{parse_layout(layout).extension}"
 
 
-def _one(db: Database, where: str, params: list[Any]) -> Job | None:
+def find_one(db: Database, where: str, params: list[Any]) -> Job | None:
+    """The first job matching the SQL condition ``where``, or None."""
     row = db.execute(f"SELECT {COLUMNS} FROM exports WHERE {where}", params).fetchone()
     return Job(*row) if row else None
 
 
 def find(db: Database, job_id: str) -> Job | None:
     """The job with this id."""
-    return _one(db, "id = ?", [job_id])
+    return find_one(db, "id = ?", [job_id])
 
 
 def find_book(
@@ -136,7 +137,7 @@ def find_book(
     if not 0 <= version <= MAX_VERSION:
         return None
     where = "stream_id = ? AND version = ? AND edition = ? AND paper = ? AND layout = ?"
-    return _one(db, where, [stream_id, version, edition, paper, layout])
+    return find_one(db, where, [stream_id, version, edition, paper, layout])
 
 
 def jobs_for(db: Database, stream_id: str, version: int) -> list[Job]:
@@ -211,7 +212,7 @@ def _plan(db: Database, exports_dir: Path, book: Book, layout: str) -> Plan:
     if job is not None:
         return layout, job, "requeue"
     stream_id, version, edition, paper = book
-    older = _one(
+    older = find_one(
         db,
         "stream_id = ? AND edition = ? AND paper = ? AND layout = ? AND status = 'queued'"
         " AND version < ? ORDER BY version DESC LIMIT 1",
@@ -233,9 +234,9 @@ def _carry_out(db: Database, book: Book, layout: str, job: Job | None, action: s
         )
         return job_id
     if action == "move":
-        _set(db, job.id, version=book[1])
+        set_fields(db, job.id, version=book[1])
     elif action == "requeue":
-        _set(db, job.id, **_AFRESH, pid=None, host=None, attempts=0)
+        set_fields(db, job.id, **_AFRESH, pid=None, host=None, attempts=0)
     return job.id
 
 
@@ -247,7 +248,8 @@ def _active(db: Database, stream_id: str) -> int:
     return int(row[0])
 
 
-def _set(db: Database, job_id: str, **changes: Any) -> None:
+def set_fields(db: Database, job_id: str, **changes: Any) -> None:
+    """Write ``changes`` to the job\'s row, stamping it as updated now."""
     changes["updated"] = now()
     assignments = ", ".join(f"{name} = ?" for name in changes)
     db.execute(f"UPDATE exports SET {assignments} WHERE id = ?", [*changes.values(), job_id])
@@ -282,10 +284,10 @@ def claim_next(db: Database, pid: int, limit: int, owner: str | None = None) -> 
         with write_transaction(db):
             if running(db, owner) >= limit:
                 return None
-            job = _one(db, f"id = ? AND status = 'queued'{skip_locked(db)}", [job_id])
+            job = find_one(db, f"id = ? AND status = 'queued'{skip_locked(db)}", [job_id])
             if job is None:
                 continue  # another server took it meanwhile
-            _set(
+            set_fields(
                 db,
                 job.id,
                 status="running",
@@ -301,7 +303,7 @@ def claim_next(db: Database, pid: int, limit: int, owner: str | None = None) -> 
 
 def assign(db: Database, job_id: str, pid: int) -> None:
     """Record which worker process makes a claimed job."""
-    _set(db, job_id, pid=pid)
+    set_fields(db, job_id, pid=pid)
 
 
 def requeue(db: Database, job_id: str, attempt_back: bool = False) -> None:
@@ -313,7 +315,7 @@ def requeue(db: Database, job_id: str, attempt_back: bool = False) -> None:
     job = find(db, job_id)
     attempts = max(0, job.attempts - 1) if job is not None and attempt_back else None
     changes: dict[str, Any] = {"attempts": attempts} if attempts is not None else {}
-    _set(
+    set_fields(
         db,
         job_id,
         status="queued",
@@ -348,13 +350,15 @@ def running_jobs(db: Database) -> list[Job]:
 
 def report(db: Database, job_id: str, progress: float, step: str, page: int | None = None) -> None:
     """The worker's progress on a job (0-100), the step it is at and the page it lays out."""
-    _set(db, job_id, progress=max(0, min(99, round(progress))), step=step, page=page)
+    set_fields(db, job_id, progress=max(0, min(99, round(progress))), step=step, page=page)
 
 
 def finish(db: Database, job: Job, exports_dir: Path, pages: int | None = None) -> None:
     """Mark the job done (with its page count, if told) and drop the books of older versions
     it replaces."""
-    _set(db, job.id, status="done", progress=100, step="done", pid=None, page=pages or job.page)
+    set_fields(
+        db, job.id, status="done", progress=100, step="done", pid=None, page=pages or job.page
+    )
     older = db.execute(
         f"SELECT {COLUMNS} FROM exports WHERE stream_id = ? AND edition = ? AND paper = ?"
         " AND layout = ? AND version < ? AND status IN ('done', 'failed')",
@@ -368,7 +372,7 @@ def finish(db: Database, job: Job, exports_dir: Path, pages: int | None = None) 
 
 def fail(db: Database, job_id: str, error: str) -> None:
     """Mark the job failed, keeping a short reason for the log and the status route."""
-    _set(db, job_id, status="failed", step="failed", error=error[:500], pid=None)
+    set_fields(db, job_id, status="failed", step="failed", error=error[:500], pid=None)
 
 
 def _age_seconds(stamp: str | None) -> float:

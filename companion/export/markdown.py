@@ -65,7 +65,7 @@ def story_markdown(state: State, edition: str = "annotated") -> str:
             sub = _("ages %(age)s", age=chapter.stage.age)
             blocks.append(f"*{suit_name(chapter.stage.suit)} · {sub}*")
             for tp in chapter.turning_points:
-                blocks.extend(_turning_point(book, tp))
+                blocks.extend(turning_point_blocks(book, tp))
         blocks.extend(_back_matter(book))
     # Characters no file should hold, stored before the app refused them, are left out.
     return printable("\n\n".join(block for block in blocks if block) + "\n")
@@ -213,7 +213,8 @@ def _cover(book: Contents) -> Iterator[str]:
     yield "\n".join(facts)
 
 
-def _turning_point(book: Contents, tp: TurningPoint) -> Iterator[str]:
+def turning_point_blocks(book: Contents, tp: TurningPoint) -> Iterator[str]:
+    """A turning point\'s Markdown blocks: its card as a heading, then what was told."""
     player = book.state.setup.players[tp.seat]
     yield f"### {escape(card_name(tp.card))}"
     yield f"*{_('Round %(r)d, turn %(t)d', r=tp.round, t=tp.turn)} · {escape(player)}*"

@@ -318,7 +318,7 @@ def _retag(writer: PdfWriter, start: int, taken: set[str]) -> None:
     """Give the subsets of the pages from ``start`` on tags no earlier part's subset has."""
     from pypdf.generic import DictionaryObject, NameObject
 
-    from .pdf_update import FONT_NAME_KEYS, _fresh_tag, _tag
+    from .pdf_update import FONT_NAME_KEYS, fresh_subset_tag, subset_tag
 
     renamed: dict[str, str] = {}
     mine: set[str] = set()
@@ -331,12 +331,12 @@ def _retag(writer: PdfWriter, start: int, taken: set[str]) -> None:
                     continue
                 for key in FONT_NAME_KEYS:
                     name = obj.get(key)
-                    tag = _tag(str(name)) if name is not None else None
+                    tag = subset_tag(str(name)) if name is not None else None
                     if tag is None:
                         continue
                     if tag in taken and tag not in mine:
                         if tag not in renamed:
-                            renamed[tag] = _fresh_tag(tag, taken | mine)
+                            renamed[tag] = fresh_subset_tag(tag, taken | mine)
                             mine.add(renamed[tag])
                         obj[NameObject(key)] = NameObject(f"/{renamed[tag]}+{str(name)[8:]}")
                     else:

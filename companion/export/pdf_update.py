@@ -78,7 +78,7 @@ class Update:
         Two printings of one book each name their first subset ``AAAAAA+``; ISO 32000 (9.6.4)
         wants a tag per subset, so the copied ones are renamed, the same way each time.
         """
-        taken = {tag for name in _font_names(self.reader) if (tag := _tag(name))}
+        taken = {tag for name in _font_names(self.reader) if (tag := subset_tag(name))}
         renamed: dict[str, str] = {}
         for ref in copied.values():
             obj = self.objects.get(ref.idnum)
@@ -86,11 +86,11 @@ class Update:
                 continue
             for key in FONT_NAME_KEYS:
                 name = obj.get(key)
-                tag = _tag(name) if isinstance(name, str) else None
+                tag = subset_tag(name) if isinstance(name, str) else None
                 if tag is None or tag not in taken:
                     continue
                 if tag not in renamed:
-                    renamed[tag] = _fresh_tag(tag, taken)
+                    renamed[tag] = fresh_subset_tag(tag, taken)
                     taken.add(renamed[tag])
                 obj[NameObject(key)] = NameObject(f"/{renamed[tag]}+{str(name)[8:]}")
 
@@ -141,7 +141,8 @@ class Update:
         return bytes(out)
 
 
-def _tag(name: str) -> str | None:
+def subset_tag(name: str) -> str | None:
+    """The six-letter subset tag of a font name (``ABCDEF+Name``), or None."""
     match = SUBSET_TAG.match(name)
     return match.group(1) if match else None
 
@@ -161,7 +162,7 @@ def _font_names(reader: PdfReader) -> set[str]:
     return names
 
 
-def _fresh_tag(tag: str, taken: set[str]) -> str:
+def fresh_subset_tag(tag: str, taken: set[str]) -> str:
     """Six capital letters derived from ``tag``, none of ``taken``."""
     seed = tag.encode("ascii")
     while True:

@@ -30,10 +30,10 @@ from .jobs import (
     TIME_MARGIN,
     WORKER_LOST,
     Job,
-    _one,
-    _set,
     book_filename,
     fail,
+    find_one,
+    set_fields,
 )
 
 log = logging.getLogger("companion.export")
@@ -49,12 +49,14 @@ def settle_lost(db: Database, job: Job, why: str) -> str | None:
     supervisors noticing the same loss settle it once. Returns the new status, or None.
     """
     with write_transaction(db):
-        row = _one(db, f"id = ?{for_update(db)}", [job.id])
+        row = find_one(db, f"id = ?{for_update(db)}", [job.id])
         if row is None or row.status != "running" or (row.host, row.pid) != (job.host, job.pid):
             return None
         if row.attempts < ATTEMPTS:
             log.warning("export %s of %s: %s; queued again", job.id, job.stream_id, why)
-            _set(db, job.id, status="queued", progress=0, step=None, page=None, pid=None, host=None)
+            set_fields(
+                db, job.id, status="queued", progress=0, step=None, page=None, pid=None, host=None
+            )
             return "queued"
         log.error("export %s of %s: %s, %d times; failed", job.id, job.stream_id, why, row.attempts)
         detail = f"the book's maker stopped {row.attempts} times before the book was made"

@@ -25,7 +25,7 @@ from companion.text.terms import card_name, kind_name, stage_name, suit_symbol
 
 from ..legacy import State, TurningPoint
 from .contents import Contents, contents
-from .markdown import _turning_point, escape, fate, player_text, ruby_as_html
+from .markdown import escape, fate, player_text, ruby_as_html, turning_point_blocks
 from .typeset import printable
 
 # The front matter of a turning point's note, in this order.
@@ -185,7 +185,7 @@ def _point(book: Contents, tp: TurningPoint, stage: str) -> str:
         "players": [setup.players[tp.seat]],
         "tags": ["ijinsho/turning-point"],
     }
-    blocks = list(_turning_point(book, tp))
+    blocks = list(turning_point_blocks(book, tp))
     title = f"# {escape(card_name(tp.card))}"
     where = link(stage, stage_name(tp.stage))
     # The Markdown export's blocks, its first (the card's heading) made the note's title; the

@@ -22,7 +22,7 @@ from companion.store import events as store
 from companion.store import pg, serverlock
 from companion.store.db import connect, init_db
 from companion.store.sql import insert, insert_many, rows_as_dicts, write_transaction
-from companion.streams import chronicles, matches
+from companion.streams import chronicles, matches, replays
 
 
 class MigrationError(ValueError):
@@ -33,9 +33,9 @@ def replay_check(db: Any, stream: store.Stream) -> None:
     """Replay the stream through its rules core; raises when its log does not replay."""
     stored = store.load_events(db, stream.id, upto=stream.version)
     if stream.kind == chronicles.KIND:
-        replay(chronicles._records(stored))
+        replay(replays.records(stored))
     else:
-        matches._replay(stream.id, stored)
+        matches.match_from_events(stream.id, stored)
 
 
 def fingerprint(db: Any, stream_id: str) -> str:
@@ -44,7 +44,7 @@ def fingerprint(db: Any, stream_id: str) -> str:
     stored = store.load_events(db, stream_id, upto=header.version)
     # A chronicle's backup also lists its rolls taken back, read from its own replay (never a
     # cache shared between the two stores); other streams are their events alone.
-    state = replay(chronicles._records(stored)) if header.kind == chronicles.KIND else None
+    state = replay(replays.records(stored)) if header.kind == chronicles.KIND else None
     return dump(backup_document(header, stored, state))
 
 

@@ -142,10 +142,6 @@ def load(db: Database, stream_id: str, header: store.Stream | None = None) -> Ch
     return Chronicle(header.id, header.title, state, header.version, header.meta, header.nbytes)
 
 
-def _records(stored: Sequence[store.StoredEvent]) -> list[Recorded]:
-    return replays.records(stored)
-
-
 def _advance(state: State, stored: Sequence[store.StoredEvent]) -> State:
     return replays.advance(state, stored)
 

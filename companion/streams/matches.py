@@ -220,12 +220,12 @@ def load(db: Database, sid: str, header: store.Stream | None = None) -> Match:
         stored, damaged = store.load_events(db, sid, upto=header.version), False
     except store.DamagedEventError as err:  # read what was stored before the damage
         stored, damaged = err.readable, True
-    match = _replay(sid, stored, header.version, damaged)
+    match = match_from_events(sid, stored, header.version, damaged)
     CACHE.put(sid, match, match_cost(header.version))
     return match
 
 
-def _replay(
+def match_from_events(
     sid: str, events: list[store.StoredEvent], version: int | None = None, cut: bool = False
 ) -> Match:
     """Rebuild the table as far as its record replays (``cut``: the record stops early)."""

@@ -95,7 +95,7 @@ def _request_books(
     except jobs.QueueFullError as full:
         raise ApiError(429, "export-queue-full", export_view.queue_full(full.limit)) from None
     if any(needed for _job, needed in requested):
-        _ensure_worker()
+        export_view.ensure_worker()  # the export pages' own rule
     first = export_job_json(token, requested[0][0])
     if len(requested) > 1:
         first["cover"] = export_job_json(token, requested[1][0])
@@ -118,11 +118,6 @@ def _book_options(body: Mapping[str, Any]) -> tuple[bool, bool, float, bool]:
         message = _("A paper is %(low)s to %(high)s mm thick.", low=low, high=high)
         raise ApiError(400, "bad-export", message)
     return print_shop, vertical, float(thickness), booklet
-
-
-def _ensure_worker() -> None:
-    # The export pages' own rule: asking for a book may start the app's one supervisor.
-    export_view._ensure_worker()
 
 
 def _exports_dir() -> Path:

@@ -168,7 +168,7 @@ def pdf(token: str) -> Response | tuple[str, int]:
     if all(job.status == "done" for job, _needed in requested) and len(requested) == 1:
         return redirect(_book_url(token, requested[0][0]))
     if any(needed for _job, needed in requested):
-        _ensure_worker()
+        ensure_worker()
     flash(
         _("The book is being made; it will be ready to download here in a few seconds."), "success"
     )
@@ -223,7 +223,8 @@ def chromium_missing() -> str:
     )
 
 
-def _ensure_worker() -> None:
+def ensure_worker() -> None:
+    """Start the app's export supervisor if it is not running (asking for a book does)."""
     # Asking for a book may start the app's one supervisor; a status request never does.
     keeper.ensure_for_app(current_app)
 
