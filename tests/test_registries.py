@@ -5,12 +5,13 @@ found in each named file, and each place named with ``<key>`` exists."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 from flask import Flask
 
-from companion.cardgames import game_keys
+from companion.cardgames import GAMES, game_keys, game_package, get_game
 from companion.export import EDITIONS, FORMATS, editions
 from companion.web import boards
 
@@ -26,14 +27,19 @@ def checklist(title: str) -> list[str]:
     return PLACE.findall(section)
 
 
-def missing(places: list[str], keys: tuple[str, ...]) -> list[str]:
-    """Where a key is not: a named file without it, or a ``<key>`` place that is not there."""
+def missing(
+    places: list[str], keys: tuple[str, ...], packages: Mapping[str, str] | None = None
+) -> list[str]:
+    """Where a key is not: a named file without it, or a ``<key>`` place (``<package>``: the
+    key's package in ``packages``) that is not there."""
     found = []
     for place in places:
         for key in keys:
-            if "<key>" in place:
-                if not (ROOT / place.replace("<key>", key)).exists():
-                    found.append(place.replace("<key>", key))
+            if "<key>" in place or "<package>" in place:
+                named = place.replace("<key>", key)
+                named = named.replace("<package>", (packages or {}).get(key, "<package>"))
+                if not (ROOT / named).exists():
+                    found.append(named)
             elif (ROOT / place).is_file():
                 text = (ROOT / place).read_text(encoding="utf-8")
                 if not re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", text):
@@ -51,8 +57,9 @@ def test_the_layout_checklist_names_every_place_and_each_holds_every_layout() ->
 def test_the_card_game_checklist_names_every_place_and_each_holds_every_game() -> None:
     places = checklist("Adding a card game")
     assert "companion/cardgames/__init__.py" in places and "templates/tables/<key>/" in places
-    assert [p for p in places if "<key>" not in p and not (ROOT / p).exists()] == []
-    assert missing(places, game_keys()) == []
+    assert {"companion/cardgames/<package>/", "companion/web/boards/<package>/"} <= set(places)
+    assert [p for p in places if "<" not in p and not (ROOT / p).exists()] == []
+    assert missing(places, game_keys(), GAMES) == []
 
 
 def test_the_checklist_check_sees_a_missing_entry() -> None:
@@ -60,10 +67,29 @@ def test_the_checklist_check_sees_a_missing_entry() -> None:
         "booklet-sideways in docs/exports.md"
     ]
     assert missing(["templates/tables/<key>/"], ("chess",)) == ["templates/tables/chess/"]
+    assert missing(["companion/web/boards/<package>/"], ("chess",), {"chess": "chess"}) == [
+        "companion/web/boards/chess/"
+    ]
 
 
-def test_every_game_has_a_board_and_every_board_a_game() -> None:
-    assert sorted(boards.boards()) == sorted(game_keys())
+def test_every_game_has_exactly_one_board_and_every_board_a_game() -> None:
+    """The card games' one registry finds each game's engine and board by the same package name:
+    no board package is left without a game, none is shared, and each game's engine and board
+    are the packages the registry names."""
+    assert list(boards.boards()) == list(game_keys()) == list(GAMES)
+    board_packages = {p.name for p in (ROOT / "companion/web/boards").iterdir() if p.is_dir()}
+    assert board_packages - {"__pycache__"} == {game_package(key) for key in game_keys()}
+    assert len(set(GAMES.values())) == len(GAMES)  # no package registered under two keys
+    for key in game_keys():
+        package = game_package(key)
+        assert get_game(key).key == key
+        engine_module = type(get_game(key)).__module__ + "."
+        assert engine_module.startswith(f"companion.cardgames.{package}.")
+        assert boards.board_for(key).__name__ == f"companion.web.boards.{package}"
+    with pytest.raises(KeyError):
+        boards.board_for("chess")
+    with pytest.raises(KeyError):
+        get_game("chess")
 
 
 def test_the_book_formats_are_the_layouts_formats() -> None:

@@ -7,6 +7,7 @@ looked up by key in the registry (``get_game``, ``game_keys``).
 
 from __future__ import annotations
 
+import importlib
 import importlib.resources
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -16,8 +17,10 @@ from typing import Any, Literal, NotRequired, Protocol, TypedDict, TypeVar
 from companion.base.errors import TemplatedError
 from companion.base.i18n_marks import N_
 
-# Every game's key, in the lobby's order.
-_KEYS = ("traitors-flame", "age-of-summoners")
+# The one registry of card games: each game's key and its package, in the lobby's order. The
+# package's ``GAME`` under ``companion.cardgames`` is its rules engine (with the versions it
+# plays); the package of the same name under ``companion.web.boards`` is its board.
+GAMES: Mapping[str, str] = {"traitors-flame": "traitors_flame", "age-of-summoners": "summoners"}
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
@@ -201,20 +204,21 @@ def rules_markdown(package: str) -> str:
     return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
-@cache
-def _registry() -> dict[str, AnyGame]:
-    from .summoners import GAME as summoners
-    from .traitors_flame import GAME as traitors_flame
-
-    games: dict[str, AnyGame] = {traitors_flame.key: traitors_flame, summoners.key: summoners}
-    return {key: games[key] for key in _KEYS}
-
-
 def game_keys() -> tuple[str, ...]:
     """The keys of every registered card game, in the lobby's order."""
-    return _KEYS
+    return tuple(GAMES)
 
 
+def game_package(key: str) -> str:
+    """The package name of the game ``key``, its rules' here and its board's in ``web.boards``;
+    raises KeyError for an unknown game."""
+    return GAMES[key]
+
+
+@cache
 def get_game(key: str) -> AnyGame:
     """The game registered under ``key``; raises KeyError for an unknown game."""
-    return _registry()[key]
+    game: AnyGame = importlib.import_module(f"{__name__}.{game_package(key)}").GAME
+    if game.key != key:  # a package registered under another game's key
+        raise LookupError(f"the package {GAMES[key]} holds the game {game.key}, not {key}")
+    return game

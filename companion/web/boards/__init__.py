@@ -4,15 +4,21 @@ A game is two halves: its rules (``companion.cardgames.<game>.GAME``, the ``Card
 contract) and its board here, the ``Board`` contract: every word in the current Babel locale
 under the game's message context. ``Board`` is what the table shell and its shared templates
 call; each game's own templates (``templates/tables/<game>/``) draw with the members of its
-own protocol below. mypy checks each board package against its protocol in ``boards()``.
+own protocol below. A board is found by its game's key in the card games' one registry
+(``companion.cardgames.GAMES``): the package of the game's package name here. mypy checks each
+board package against its protocol (``_FLAME``, ``_SUMMONING``).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypedDict
+from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from markupsafe import Markup
+
+from companion.cardgames import game_keys, game_package
 
 Names = Sequence[str] | None
 # Each game types its own views, actions, events, standings and cards (TypedDicts in its
@@ -131,16 +137,24 @@ class SummonersBoard(Board, Protocol):
     def mana_pip(self, colour: str, extra: str = "") -> Markup: ...
 
 
-def boards() -> dict[str, Board]:
-    """Every game's board package by the game's key."""
+if TYPE_CHECKING:
     from . import summoners, traitors_flame
 
-    # Typed by each game's protocol, so mypy checks every member its templates call.
-    flame: TraitorsFlameBoard = traitors_flame
-    summoning: SummonersBoard = summoners
-    return {"age-of-summoners": summoning, "traitors-flame": flame}
+    # Each board package typed by its game's protocol, so mypy checks every member its
+    # templates call (the registry below finds the packages by name, which mypy cannot follow).
+    _FLAME: TraitorsFlameBoard = traitors_flame
+    _SUMMONING: SummonersBoard = summoners
 
 
+def boards() -> dict[str, Board]:
+    """Every game's board package by the game's key, in the lobby's order."""
+    return {key: board_for(key) for key in game_keys()}
+
+
+@cache
 def board_for(key: str) -> Board:
-    """The board package of the game ``key`` (KeyError for an unknown game)."""
-    return boards()[key]
+    """The board of the game ``key``: the package of the game's own package name here, as the
+    card games' one registry (``companion.cardgames.GAMES``) names it; KeyError for an unknown
+    game."""
+    board: Board = importlib.import_module(f"{__name__}.{game_package(key)}")
+    return board
