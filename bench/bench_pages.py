@@ -10,9 +10,9 @@ run in the same round (interleaved), under loopback connections that stay open (
 cookie its own first visit got, in turn), as a table of phones asks, not one browser
 repeating itself.
 
-Two companion servers are measured in every round: one with the byte replay on (the same
+Two companion servers are measured in every round: one with the echo on (the same
 request asked again while its stream stands still is answered in front of Flask,
-``web/shell/replay.py``) and one with it off (``REPLAY_BYTES=0``: every request goes through
+``web/shell/echo.py``) and one with it off (``REPLAY_BYTES=0``: every request goes through
 Flask, which is what the first ask of each page after a change costs). Printed per page and
 server: the median time in process (Flask test client), the median req/s over the rounds and
 hello-world's, the median of the per-round ratios, and p50 and p99 latency each beside
@@ -26,7 +26,7 @@ table some moves into their matches. Targets (req/s ratio to hello-world): polls
 >= 0.35, tables >= 0.25, story >= 0.15; p99 <= 3x hello-world's for the pages.
 
     .venv/bin/python bench/bench_pages.py [--seconds 4] [--rounds 3] [--connections 32]
-        [--browsers 8] [--replay on off]
+        [--browsers 8] [--echo on off]
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def _emptied(holder: Any, attribute: str) -> Callable[[], None]:
 def turn_off(cache: str, app: Flask) -> list[Callable[[], None]]:
     """Turn one of the ``CACHES`` off in ``app``; the steps that turn it on again."""
     if cache == "answered again":
-        return [_emptied(app.extensions["companion.replay"], "kept")]
+        return [_emptied(app.extensions["companion.echo"], "kept")]
     if cache == "pages":
         return [_emptied(app.extensions, "companion.render_cache")]
     if cache == "pages and Markdown":
@@ -207,9 +207,9 @@ def cache_gains(
     out: dict[str, dict[str, tuple[float, float]]] = {}
     for cache in CACHES:
         out[cache] = {}
-        # The other caches serve what the replay does not answer (the first ask after a
+        # The other caches serve what the echo does not answer (the first ask after a
         # change): they are measured with it off on both sides.
-        replay_off = [] if cache == "answered again" else turn_off("answered again", app)
+        echo_off = [] if cache == "answered again" else turn_off("answered again", app)
         for name, (path, _first) in pages.items():
             on, off = [], []
             for _ in range(repeats):
@@ -222,19 +222,17 @@ def cache_gains(
                     for step in undo:
                         step()
             out[cache][name] = (statistics.median(on), statistics.median(off))
-        for step in replay_off:
+        for step in echo_off:
             step()
     return out
 
 
-def start_companion(
-    db: Path, port: int, replay_bytes: int | None = None
-) -> subprocess.Popen[bytes]:
-    """`companion serve` on ``port``, as a host would run it (``replay_bytes``: its
+def start_companion(db: Path, port: int, echo_bytes: int | None = None) -> subprocess.Popen[bytes]:
+    """`companion serve` on ``port``, as a host would run it (``echo_bytes``: its
     ``REPLAY_BYTES``, the default when None)."""
     env = {
         **os.environ,
-        **({} if replay_bytes is None else {"COMPANION_REPLAY_BYTES": str(replay_bytes)}),
+        **({} if echo_bytes is None else {"COMPANION_REPLAY_BYTES": str(echo_bytes)}),
         "COMPANION_DATABASE": str(db),
         "COMPANION_SECRET_KEY": "bench",
         "COMPANION_EXPORTS_DIR": str(db.parent / "exports"),
@@ -341,11 +339,11 @@ def main() -> None:
         "--browsers", type=int, default=8, help="browsers asking, each with its own cookie"
     )
     parser.add_argument(
-        "--replay",
+        "--echo",
         nargs="+",
         choices=("on", "off"),
         default=["on", "off"],
-        help="the servers measured: the byte replay on (the default REPLAY_BYTES) and off (0:"
+        help="the servers measured: the echo on (the default REPLAY_BYTES) and off (0:"
         " every request goes through Flask, as the first ask of a page after a change does)",
     )
     parser.add_argument("--no-gains", action="store_true", help="skip what each cache saves")
@@ -366,33 +364,33 @@ def main() -> None:
         runs: dict[tuple[str, str], list[Run]] = {}
         hellos: dict[str, list[Run]] = {name: [] for name in pages}
         try:
-            for replay in args.replay:
+            for echo in args.echo:
                 port = free_port()
-                bytes_kept = None if replay == "on" else 0
-                servers[replay] = (
+                bytes_kept = None if echo == "on" else 0
+                servers[echo] = (
                     port,
                     start_companion(folder / "bench.sqlite3", port, bytes_kept),
                 )
             cookies = {}
-            for replay, (port, server) in servers.items():
+            for echo, (port, server) in servers.items():
                 base = f"http://127.0.0.1:{port}"
                 for name, (path, first) in pages.items():
-                    cookies[replay, name] = browsers(f"{base}{first}", args.browsers)
-                    runs[replay, name] = []
+                    cookies[echo, name] = browsers(f"{base}{first}", args.browsers)
+                    runs[echo, name] = []
                     # every worker past its first requests
-                    wrk(f"{base}{path}", 2, args.connections, server.pid, cookies[replay, name])
+                    wrk(f"{base}{path}", 2, args.connections, server.pid, cookies[echo, name])
             for _ in range(args.rounds):
                 for name, (path, _first) in pages.items():
                     hello_url = f"http://127.0.0.1:{hello_port}/"
                     hellos[name].append(
                         wrk(hello_url, args.seconds, args.connections, baseline.pid)
                     )
-                    for replay, (port, server) in servers.items():
+                    for echo, (port, server) in servers.items():
                         page_url = f"http://127.0.0.1:{port}{path}"
-                        runs[replay, name].append(
+                        runs[echo, name].append(
                             wrk(
                                 *(page_url, args.seconds, args.connections, server.pid),
-                                cookies[replay, name],
+                                cookies[echo, name],
                             )
                         )
         finally:
@@ -423,21 +421,21 @@ def report(
         " hello-world run (a bare Flask app served by `companion serve`'s server)"
     )
     print(
-        "replay on: a page asked again while its stream stands still is answered in front of"
+        "echo on: a page asked again while its stream stands still is answered in front of"
         " Flask; off (REPLAY_BYTES=0): every request goes through Flask"
     )
     print("ratio: req/s over hello-world's in the same round, the median of the rounds;")
     print("p50, p99: ms, hello-world's in brackets, and the median of the per-round ratios;")
     print("CPU ms/req: the server processes' CPU time per request, hello-world's in brackets")
     print(
-        f"{'page':<18} {'replay':>6} {'in-process':>10} {'req/s':>7} {'hello':>7} {'ratio':>6}"
+        f"{'page':<18} {'echo':>6} {'in-process':>10} {'req/s':>7} {'hello':>7} {'ratio':>6}"
         f" {'target':>13} {'p50 ms (hello)':>16} {'p99 ms (hello)':>16} {'p99/hello':>9}"
         f" {'CPU ms/req':>15}"
     )
-    replays = sorted({replay for replay, _name in runs}, reverse=True)
+    echoes = sorted({echo for echo, _name in runs}, reverse=True)
     for name in pages:
-        for replay in replays:
-            pairs = list(zip(runs[replay, name], hellos[name], strict=True))
+        for echo in echoes:
+            pairs = list(zip(runs[echo, name], hellos[name], strict=True))
             ratio = statistics.median(page.rate / base.rate for page, base in pairs)
             tail = statistics.median(page.p99 / base.p99 for page, base in pairs)
             target = TARGETS.get(name)
@@ -449,12 +447,12 @@ def report(
             def med(runs_of: list[Run], field: str) -> float:
                 return statistics.median(getattr(run, field) for run in runs_of)
 
-            ours, theirs = runs[replay, name], hellos[name]
+            ours, theirs = runs[echo, name], hellos[name]
             p50 = f"{med(ours, 'p50'):.1f} ({med(theirs, 'p50'):.1f})"
             p99 = f"{med(ours, 'p99'):.1f} ({med(theirs, 'p99'):.1f})"
             cpu = f"{med(ours, 'cpu'):.3f} ({med(theirs, 'cpu'):.3f})"
             print(
-                f"{name:<18} {replay:>6} {times[name]:>10.2f} {med(ours, 'rate'):>7.0f}"
+                f"{name:<18} {echo:>6} {times[name]:>10.2f} {med(ours, 'rate'):>7.0f}"
                 f" {med(theirs, 'rate'):>7.0f} {ratio:>6.2f} {verdict:>13} {p50:>16} {p99:>16}"
                 f" {f'{tail:.1f} {tail_verdict}':>9} {cpu:>15}"
             )

@@ -39,10 +39,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(files.static),
     )
     _configure(app, test_config)
-    from companion.web.shell import path_spelling, polls, replay
+    from companion.web.shell import echo, path_spelling, polls
 
     polls.init_app(app)  # in front of the app, behind the proxy fix
-    replay.init_app(app)  # in front of those, behind the proxy fix too
+    echo.init_app(app)  # in front of those, behind the proxy fix too
     path_spelling.init_app(app)  # in front of all: a path spelt otherwise reaches none
     _trust_proxies(app)
     _init_extensions(app)
@@ -83,7 +83,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         EXPORT_SUPERVISOR="app",  # "server" under `companion serve`: its master runs the pool
         BASE_URL=None,
         RENDER_CACHE_BYTES=19 * 1024 * 1024,  # with every other cache, under 64 MiB a process
-        REPLAY_BYTES=1024 * 1024,  # requests answered again from the page cache; 0: off
+        REPLAY_BYTES=1024 * 1024,  # the echo: requests answered again from the page cache; 0: off
         SHARED_RENDER_BYTES=32 * 1024 * 1024,  # pages kept in the store for every server; 0: off
         PROXY_HOPS=0,
         PROXY_PREFIX=0,

@@ -150,7 +150,7 @@ def test_every_byte_bounded_cache_of_a_process_together_stays_under_64_mib(
     # own (pages, sessions, signed tokens); other apps the tests made have their own of these.
     ours = [cache for cache in app.extensions.values() if isinstance(cache, ByteLRU)]
     ours += [c for c in app.session_interface.__dict__.values() if isinstance(c, ByteLRU)]
-    ours.append(app.extensions["companion.replay"].kept)  # the requests answered again
+    ours.append(app.extensions["companion.echo"].kept)  # the requests answered again
     # Every cache a module of the companion holds, found by walking the modules themselves (not
     # the heap, where caches other tests made and dropped may still wait for collection).
     module_level = list(

@@ -34,7 +34,7 @@ def app(tmp_path: Path) -> Flask:
 def _answers(app: Flask, path: str, **kwargs: Any) -> tuple[Any, Any]:
     """The poll as the app answers it, and as the Flask view alone answers it."""
     kwargs["headers"] = {"X-Request-Id": "poll-check-0001", **kwargs.get("headers", {})}
-    polls: Any = app.wsgi_app  # behind the pages answered again (web/shell/replay.py)
+    polls: Any = app.wsgi_app  # behind the pages answered again (web/shell/echo.py)
     while not isinstance(polls, FastPolls):  # and the paths' one spelling (path_spelling.py)
         polls = polls.wsgi_app
     environ = {"REMOTE_ADDR": "127.0.0.1"}  # as the test client gives its requests

@@ -145,7 +145,7 @@ def test_a_cached_play_page_renders_nothing_and_costs_three_queries(
     assert fragment.data == fragment_again.data and b'id="live"' in first.data
     assert names == []  # the fragment was kept when the page was first rendered
     # The page asked again, and the fragment asked again, are answered in front of Flask from
-    # one row (web/shell/replay.py). The fragment's first ask reads that row, then in Flask the
+    # one row (web/shell/echo.py). The fragment's first ask reads that row, then in Flask the
     # link with its stream's header, this link's kept words, and the turn's drafts (this link's
     # and everyone's: who else is writing).
     assert len(_queries(seen)) == 1 + 4 + 1, seen

@@ -145,7 +145,7 @@ def served_state(db: Database, token: str) -> tuple[Any, ...] | None:
     """Everything in the store a page under ``token``'s link is made from, in one row: the
     link's role and seat, the stream's kind, title, version, last change, meta and status, a signature of
     its drafts (kept words too) and of its version's books; None when the link opens nothing.
-    Two equal rows mean the same page for the same request (``web.shell.replay``)."""
+    Two equal rows mean the same page for the same request (``web.shell.echo``)."""
     if not token or len(token) > 100:
         return None
     row = db.execute(_SERVED_SQL, [hash_token(token)]).fetchone()

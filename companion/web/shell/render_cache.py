@@ -28,7 +28,7 @@ from companion.text.bytecache import ByteLRU
 SIGNED_BYTES = 256 * 1024
 Parts = list[bytes | int]  # the HTML's pieces, and between them the index of the secret cut there
 # Where a whole answer made of kept parts says so (``page_bytes``), in the request's environ.
-REPLAYABLE = "companion.replayable"
+ECHOABLE = "companion.echoable"
 # The secrets cut out of every page, in the order of their indexes in its parts.
 SECRETS = ("csrf", "link")
 LIVE = "companion.live"  # in a live stream's internal request's environ (never a visitor's)
@@ -97,10 +97,10 @@ def cached_bytes(key: Hashable, render: Callable[[], str], *, token: str) -> byt
 def page_bytes(key: Hashable, render: Callable[[], str], *, token: str) -> bytes:
     """As ``cached_bytes``, for a whole answer: the request is marked with the key and the
     secrets it was filled with, so the same request can be answered again from the same parts
-    while nothing it was made from has changed (``web.shell.replay``)."""
+    while nothing it was made from has changed (``web.shell.echo``)."""
     secrets = [csrf_token(), token]  # as SECRETS names them
     body = _served(key, render, secrets)
-    request.environ[REPLAYABLE] = (key, secrets, request.endpoint or "unmatched")
+    request.environ[ECHOABLE] = (key, secrets, request.endpoint or "unmatched")
     return body
 
 
@@ -116,7 +116,7 @@ def live_parts(
     """A page ``app`` just made from kept parts for the internal request ``environ``, as a live
     stream pushes it: its pieces of text and, between them, the index into ``SECRETS`` of the
     secret cut there, for the page to fill with its own. None when the page was not kept."""
-    marked = environ.get(REPLAYABLE)
+    marked = environ.get(ECHOABLE)
     parts = kept_parts(app, marked[0]) if isinstance(marked, tuple) else None
     if parts is None:
         return None

@@ -4,7 +4,7 @@ An open page whose stream carries no part fetches its live part after each chang
 watcher of a table asks for the same few pages; between two changes each of those answers is the
 same bytes.
 A page served from the render cache (``render_cache.page_bytes``) marks its request with the
-cache key and the secrets it was filled with. ``Replay`` keeps, for each such request, the
+cache key and the secrets it was filled with. ``Echo`` keeps, for each such request, the
 answer's headers, that key and the row of the store the page was made from
 (``capabilities.served_state``: the link, the stream's header, its drafts and books, read
 *before* Flask made the page, so a change while it was being made only costs a miss). The same
@@ -14,8 +14,8 @@ from the kept parts: one query and a join, with a new request id, its metrics an
 line, as Flask would have answered it. Anything else, and any doubt, goes on to Flask.
 
 Only answers Flask sent as 200 without setting a cookie are kept. What is kept is bounded by
-``REPLAY_BYTES`` (0 turns replay off); the pages' parts stay in the render cache, so a page the
-render cache let go of is made again by Flask.
+``REPLAY_BYTES`` (0 turns the echo off; the setting keeps the name hosts know); the pages' parts
+stay in the render cache, so a page the render cache let go of is made again by Flask.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from flask import Flask
 from companion.store.capabilities import TOKEN_PATTERN, served_state
 from companion.text.bytecache import ByteLRU, deep_size
 from companion.web.shell import request_log
-from companion.web.shell.render_cache import REPLAYABLE, fill, kept_parts
+from companion.web.shell.render_cache import ECHOABLE, fill, kept_parts
 
 # The pages watchers ask for again and again: a chronicle's play page and story (with their
 # live fragments), a card table.
@@ -76,7 +76,7 @@ def request_of(environ: Environ) -> tuple[Any, ...]:
     )
 
 
-class Replay:
+class Echo:
     """WSGI middleware: answers a page request again from what the same request got."""
 
     def __init__(self, app: Flask, wsgi_app: Callable[..., Iterable[bytes]], limit: int) -> None:
@@ -120,7 +120,7 @@ class Replay:
             return start_response(status, headers, *rest)
 
         answer = self.wsgi_app(environ, starting)
-        marked = environ.get(REPLAYABLE)
+        marked = environ.get(ECHOABLE)
         if marked is not None and said and said[0].startswith("200 "):
             headers = said[1]
             if not any(name.lower() == "set-cookie" for name, _value in headers):
@@ -175,6 +175,6 @@ def init_app(app: Flask) -> None:
     """Answer repeated page requests in front of the app, within ``REPLAY_BYTES``."""
     limit = int(app.config["REPLAY_BYTES"])  # its default is set with the others
     if limit > 0:
-        replay = Replay(app, app.wsgi_app, limit)
-        app.extensions["companion.replay"] = replay
-        app.wsgi_app = replay  # type: ignore[method-assign]
+        echo = Echo(app, app.wsgi_app, limit)
+        app.extensions["companion.echo"] = echo
+        app.wsgi_app = echo  # type: ignore[method-assign]

@@ -1,6 +1,6 @@
 """Pages answered again in front of Flask: always the bytes Flask would send now.
 
-Each check asks a page twice and compares the second answer (from the replay when it was kept)
+Each check asks a page twice and compares the second answer (from the echo when it was kept)
 with what Flask makes at that moment with every cache empty: the same status, headers (the
 request id aside) and body. A life is played step by step with a seat typing, a stale post, a
 correction, books being made and a link revoked, so every input of a page changes at least once
@@ -24,27 +24,27 @@ from companion.export import jobs
 from companion.store import capabilities
 from companion.store.db import connect
 from companion.text.bytecache import ByteLRU
-from companion.web.shell.render_cache import REPLAYABLE
+from companion.web.shell.render_cache import ECHOABLE
 
 WORDS = "灯台の灯が、嵐の中で揺れていた。"
 PAGES = ("", "?fragment=1", "story", "story?fragment=1")
 
 
-def replay_of(app: Flask) -> Any:
-    return app.extensions["companion.replay"]
+def echo_of(app: Flask) -> Any:
+    return app.extensions["companion.echo"]
 
 
 def made_now(app: Flask, client: FlaskClient, url: str, **headers: str) -> Any:
-    """What Flask answers ``url`` now, from an empty page cache and with no replay in front
-    (the pages kept so far stay kept for the replay's next answers)."""
-    replay = replay_of(app)
+    """What Flask answers ``url`` now, from an empty page cache and with no echo in front
+    (the pages kept so far stay kept for the echo's next answers)."""
+    echo = echo_of(app)
     kept_pages = app.extensions["companion.render_cache"]
     app.extensions["companion.render_cache"] = ByteLRU(kept_pages.max_bytes)  # for this one
     marked: list[bool] = []
 
     def flask_alone(environ: dict[str, Any], start_response: Any) -> Any:
-        answer = replay.wsgi_app(environ, start_response)
-        marked.append(REPLAYABLE in environ)
+        answer = echo.wsgi_app(environ, start_response)
+        marked.append(ECHOABLE in environ)
         return answer
 
     outer = app.wsgi_app
@@ -54,7 +54,7 @@ def made_now(app: Flask, client: FlaskClient, url: str, **headers: str) -> Any:
     finally:
         app.wsgi_app = outer  # type: ignore[method-assign]
         app.extensions["companion.render_cache"] = kept_pages
-    response.replayable = marked == [True]
+    response.echoable = marked == [True]
     return response
 
 
@@ -64,12 +64,12 @@ def headers_of(response: Any) -> list[tuple[str, str]]:
 
 def same_as_flask(app: Flask, client: FlaskClient, url: str, **headers: str) -> str:
     """Ask ``url`` twice; the second answer must be Flask's own answer now, and, when Flask's
-    first answer was a kept page, come from the replay. The page's text."""
-    replay = replay_of(app)
+    first answer was a kept page, come from the echo. The page's text."""
+    echo = echo_of(app)
     for _ in range(3):  # the first visit of a page may set the cookie (the links it opened)
         if "Set-Cookie" not in client.get(url, headers=headers).headers:
             break
-    hits = replay.hits
+    hits = echo.hits
     again = client.get(url, headers=headers)
     made = made_now(app, client, url, **headers)
     assert again.status_code == made.status_code, url
@@ -77,10 +77,10 @@ def same_as_flask(app: Flask, client: FlaskClient, url: str, **headers: str) -> 
     assert again.get_data() == made.get_data(), url
     assert again.headers["X-Request-Id"] != made.headers["X-Request-Id"]
     kept = made.status_code == 200 and "Set-Cookie" not in made.headers
-    if kept and made.replayable:  # a page made of the page cache's parts
-        assert replay.hits == hits + 1, f"{url} was not answered again"
+    if kept and made.echoable:  # a page made of the page cache's parts
+        assert echo.hits == hits + 1, f"{url} was not answered again"
     else:
-        assert replay.hits == hits
+        assert echo.hits == hits
     return html.unescape(again.get_data(as_text=True))
 
 
@@ -206,7 +206,7 @@ def create_with_csrf(client: FlaskClient) -> str:
     return response.headers["Location"].split("/c/")[1].split("/")[0]
 
 
-def test_the_words_a_link_kept_are_shown_to_it_and_never_replayed(
+def test_the_words_a_link_kept_are_shown_to_it_and_never_echoed(
     app: Flask, client: FlaskClient
 ) -> None:
     host = create(client)
@@ -245,9 +245,9 @@ def test_a_card_table_is_served_as_flask_makes_it_move_after_move(
         act(client, token, match, rng.choice(buttons(page(client, f"/t/{token}/"))))
 
 
-def test_replay_can_be_turned_off(tmp_path: Path) -> None:
+def test_the_echo_can_be_turned_off(tmp_path: Path) -> None:
     app = make_app(tmp_path, REPLAY_BYTES=0)
-    assert "companion.replay" not in app.extensions
+    assert "companion.echo" not in app.extensions
     client = app.test_client()
     host = create(client)
     assert client.get(f"/c/{host}/").status_code == 200
@@ -257,7 +257,7 @@ def test_what_is_kept_stays_in_its_bytes(tmp_path: Path) -> None:
     app = make_app(tmp_path, REPLAY_BYTES=20_000)
     client = app.test_client()
     host = create(client)
-    kept = replay_of(app).kept
+    kept = echo_of(app).kept
     for n in range(60):
         client.get(f"/c/{host}/?n={n}")
         assert kept.nbytes <= 20_000
