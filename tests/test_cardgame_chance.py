@@ -20,6 +20,7 @@ from test_match_engine_versions import _assert_read_only, _events, _tamper
 from test_traitors_flame_pages import seat_links
 
 from companion.cardgames import get_game
+from companion.cardgames.chance import ChanceRecordError
 from companion.cardgames.traitors_flame import cards as tf_cards
 from companion.store.db import connect
 from companion.streams import matches
@@ -170,6 +171,74 @@ def test_an_old_match_replays_from_its_seed_as_before(
     assert over.engine_version == 1 and over.game.result(over.state) is not None
     assert _outcomes(app, token) == []  # version 1 records nothing
     assert _reloaded(app, token).state == over.state
+
+
+# Engine by engine ------------------------------------------------------------------------------
+
+# Every kind of chance each game draws, met within these seeded random matches.
+KINDS = {
+    "traitors-flame": (3, {"start", "deal", "take"}),
+    "age-of-summoners": (4, {"start", "deal", "reshuffle"}),
+}
+
+
+def _random_match(key: str, players: int, seed: int) -> tuple[Any, list[Any], list[list[Any]]]:
+    """A seeded random match: its final state, its moves and the chance each one drew."""
+    game = get_game(key)
+    rng = random.Random(seed)
+    state = game.new(players, seed, {})
+    moves, chance = [], [game.drawn(state)]
+    while game.result(state) is None:
+        seat = next(s for s in range(players) if game.legal_actions(state, s))
+        legal = game.legal_actions(state, seat)
+        takes = [a for a in legal if a.get("take") == "non_flame"]  # random takes, more often
+        action = rng.choice(takes if takes and rng.random() < 0.5 else legal)
+        state = game.apply(state, seat, action)
+        moves.append((seat, action))
+        chance.append(game.drawn(state))
+    return state, moves, chance
+
+
+@pytest.mark.parametrize("key", sorted(KINDS))
+def test_every_kind_of_chance_replays_drawing_nothing(
+    key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    players, kinds = KINDS[key]
+    game = get_game(key)
+    met: set[str] = set()
+    for seed in range(3):
+        played, moves, chance = _random_match(key, players, seed)
+        met |= {o["kind"] for outcomes in chance for o in outcomes}
+        with no_draws(monkeypatch):
+            state = game.new(players, seed, {}, None, chance[0])
+            for (seat, action), outcomes in zip(moves, chance[1:], strict=True):
+                state = game.apply(state, seat, action, outcomes)
+        assert state == played
+    assert met == kinds
+
+
+@pytest.mark.parametrize("key", sorted(KINDS))
+def test_a_reshuffle_or_take_the_rules_cannot_draw_is_refused(key: str) -> None:
+    players, _kinds = KINDS[key]
+    game = get_game(key)
+    played, moves, chance = _random_match(key, players, 0)
+    kind = "take" if key == "traitors-flame" else "reshuffle"
+    at = next(i for i, outcomes in enumerate(chance) if any(o["kind"] == kind for o in outcomes))
+    state = game.new(players, 0, {}, None, chance[0])
+    for (seat, action), outcomes in zip(moves[: at - 1], chance[1:at], strict=True):
+        state = game.apply(state, seat, action, outcomes)
+    seat, action = moves[at - 1]
+    good = chance[at]
+    assert game.apply(state, seat, action, good) is not None  # the record as it was replays
+    bad = [dict(o) for o in good]
+    for outcome in bad:
+        if outcome["kind"] == "take":
+            outcome["value"] = "night"
+        elif outcome["kind"] == "reshuffle":
+            outcome["value"] = outcome["value"][1:]  # a card short
+    for damaged in (bad, good[:-1], [*good, good[-1]], "reshuffle"):
+        with pytest.raises(ChanceRecordError):
+            game.apply(state, seat, action, damaged)
 
 
 # Damaged records -----------------------------------------------------------------------------
