@@ -43,6 +43,8 @@ def test_naming_a_hidden_stone_is_refused_like_any_other_card(
         ann = match.state["seats"][0]
         if ann["stones"] and match.state["await"]["seat"] == 0:
             break
+        if not actions:  # boxes to tick (a discard-down), not buttons: one legal move
+            actions = match.game.legal_actions(match.state, match.acting_seats()[0])[:1]
         assert actions, "Ann has nothing to do"
         assert act_raw(browser, token, version, json.dumps(rng.choice(actions))).status_code == 302
         over = load(served, token)
