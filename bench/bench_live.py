@@ -2,24 +2,24 @@
 
 The baseline is ``bench/hello_app.py`` served by the same gunicorn worker class and settings as
 `companion serve` (gevent workers, two of them): requests/s of its ``/`` and, for the live part,
-its minimal server-sent-events stream pushing a number the bench signals.
+its minimal server-sent-events feed pushing a number the bench signals.
 
 1. Requests/s (wrk, 32 loopback connections): hello, the version endpoint, the play page and
    the API's state, interleaved round by round; medians and the ratio to hello.
 2. The last watcher to hold each change. WATCHERS clients, spread in turn over a real table's
    five links (the host's, one per seat of three players, the reader's; once more all on the
    host's one link, for the figure beside it), each load the play page (keeping the
-   session cookie it sets, as a browser does) and hold its stream (``/c/<t>/events?part=play``)
+   session cookie it sets, as a browser does) and hold its feed (``/c/<t>/events?part=play``)
    as the play page's script does: a change that comes with the page's part is shown from it
    (its secrets filled in); one that does not is fetched over a kept-alive connection of the
    watcher's own with that cookie. For each command, the time from sending it to the moment
    the *last* watcher holds the new fragment; p50/p99 over the commands. Once more idle with
-   streams that carry no part (every watcher fetches the fragment: the fallback's cost). Idle, then while books are made (one PDF at a time, each waited for: the bench
+   feeds that carry no part (every watcher fetches the fragment: the fallback's cost). Idle, then while books are made (one PDF at a time, each waited for: the bench
    leaves no job behind). The same for the bare push, whose watchers fetch hello.
-   Every watcher comes from one address, so the bounds on streams per link and per address
+   Every watcher comes from one address, so the bounds on feeds per link and per address
    are lifted for the bench. The machine's load average at the start and at the end.
 3. What idle watchers cost: the server's CPU (master, workers, export supervisor) over a quiet
-   spell with no watcher, then with WATCHERS idle streams open.
+   spell with no watcher, then with WATCHERS idle feeds open.
 
     .venv/bin/python bench/bench_live.py [--watchers 200] [--many 1000] [--commands 30]
 """
@@ -52,7 +52,7 @@ from server_client import SETUP, Server, free_port, next_command, request  # noq
 from companion.ops import server as serve  # noqa: E402
 from companion.store.signal import send_local  # noqa: E402
 
-STREAMS_UNBOUNDED = {
+FEEDS_UNBOUNDED = {
     "COMPANION_STREAMS_PER_LINK": "100000",
     "COMPANION_STREAMS_PER_ADDRESS": "100000",
 }
@@ -109,22 +109,22 @@ class Hello:
         raise SystemExit("the hello app did not start")
 
     def stop(self) -> None:
-        os.killpg(self.process.pid, 3)  # SIGQUIT: at once, open streams and all
+        os.killpg(self.process.pid, 3)  # SIGQUIT: at once, open feeds and all
         try:
             self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # a worker stuck in a stream: the group goes at once
+        except subprocess.TimeoutExpired:  # a worker stuck in a feed: the group goes at once
             os.killpg(self.process.pid, 9)
             self.process.wait(timeout=10)
 
 
-# --- watchers: asyncio clients holding a stream and a kept-alive connection each -----------
+# --- watchers: asyncio clients holding a feed and a kept-alive connection each -------------
 
 
 Seen = dict[str, dict[int, list[float]]]  # "event"/"fragment" -> version -> when, per watcher
 
 
 class Watcher:
-    """One page: a held event stream and a kept-alive connection for its fragment."""
+    """One page: a held live feed and a kept-alive connection for its fragment."""
 
     def __init__(self, port: int, events: str, fragment: str, seen: Seen) -> None:
         self.port, self.events, self.fragment, self.seen = port, events, fragment, seen
@@ -143,7 +143,7 @@ class Watcher:
         await writer.drain()
         head = await reader.readuntil(b"\r\n\r\n")
         if b" 200 " not in head.split(b"\r\n", 1)[0]:
-            raise RuntimeError(f"no stream: {head[:80]!r}")
+            raise RuntimeError(f"no feed: {head[:80]!r}")
         buffer = b""
         try:
             while True:
@@ -186,12 +186,12 @@ class Watcher:
 
     def head(self) -> str:
         """The request headers a browser sends: the host, and the cookie its first visit got
-        (the page's stream and its fetches send it, as they are same-origin requests)."""
+        (the page's feed and its fetches send it, as they are same-origin requests)."""
         cookie = f"Cookie: {self.cookie}\r\n" if self.cookie else ""
         return f"Host: 127.0.0.1\r\n{cookie}"
 
     async def open_page(self) -> None:
-        """Load the page first, as a browser does before its script opens the stream."""
+        """Load the page first, as a browser does before its script opens the feed."""
         head, body = await self.get(self.fragment.split("?", 1)[0])
         found = re.search(rb"(?im)^set-cookie: ([^;\r\n]+)", head)
         self.cookie = found.group(1).decode() if found else ""
@@ -223,7 +223,7 @@ class Watcher:
         raise RuntimeError(f"{path}: the connection closed twice")
 
 
-Links = list[tuple[str, str]]  # per link: its event stream and its live part's fragment
+Links = list[tuple[str, str]]  # per link: its live feed and its live part's fragment
 
 
 async def open_watchers(port: int, links: Links, count: int) -> tuple[list[Watcher], Seen]:
@@ -268,7 +268,7 @@ async def last_watcher(watchers: list[Watcher], seen: Seen, changes: int, change
                 missed[kind] += 1
             else:
                 lasts[kind].append((max(times) - sent) * 1000)
-        # A table's changes come seconds apart; these come just past the gap a stream keeps
+        # A table's changes come seconds apart; these come just past the gap a feed keeps
         # between two events (STREAM_PART_SECONDS, 0.5 s), so none is held back by it.
         await asyncio.sleep(random.uniform(0.6, 0.9))
     return {kind: (lasts[kind], missed[kind]) for kind in lasts}
@@ -326,7 +326,7 @@ def unsigned(html: bytes) -> bytes:
 
 async def live_run(port: int, links: Links, count: int, changes: int, change: object):  # type: ignore[no-untyped-def]
     watchers, seen = await open_watchers(port, links, count)
-    # Each stream told its first event as it opened: a change within STREAM_PART_SECONDS of it
+    # Each feed told its first event as it opened: a change within STREAM_PART_SECONDS of it
     # would wait out the gap between two events, and the first command measure that gap.
     await asyncio.sleep(0.6)
     try:
@@ -519,10 +519,10 @@ def main() -> None:
     load = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        # Every watcher comes from this one address, hundreds on a link: the bounds on streams
-        # per link and per address (16 and 64 by default) are lifted as a table of phones,
+        # Every watcher comes from this one address, hundreds on a link: the bounds on feeds
+        # per link and per address (16 and 32 by default) are lifted as a table of phones,
         # each on its own address, never meets them.
-        server = Server(folder / "live.sqlite3", env=STREAMS_UNBOUNDED).start()
+        server = Server(folder / "live.sqlite3", env=FEEDS_UNBOUNDED).start()
         hello = Hello(folder)
         try:
             _status, body = request(server.port, "POST", "/api/v1/chronicles", SETUP)
@@ -556,7 +556,7 @@ def main() -> None:
             quiet_one = measured("idle", server.port, one, args.commands, change)
             quiet = measured("idle", server.port, table, args.commands, change)
             no_part = [(events.split("?")[0], fragment) for events, fragment in table]
-            fetching = measured(  # the stream with no part: every watcher fetches
+            fetching = measured(  # the feed with no part: every watcher fetches
                 "no-part", server.port, no_part, args.commands, change
             )
             books = None

@@ -1,6 +1,6 @@
 """The baseline the live benchmarks measure against: a bare WSGI app with no framework.
 
-``/`` answers "hello"; ``/events`` is a minimal server-sent-events stream that sends each number
+``/`` answers "hello"; ``/events`` is a minimal server-sent-events feed that sends each number
 the bench signals through ``companion.store.signal`` (the same local signal the app uses, with
 ``HELLO_SIGNAL`` naming its folder), so a bare push and the app's push cross workers the same way.
 Served by the same gunicorn worker class and settings as ``companion serve`` (``bench_live.py``).
@@ -39,7 +39,7 @@ def _events() -> Iterator[bytes]:
 
 
 def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-    """Hello, or the stream of signalled numbers."""
+    """Hello, or the feed of signalled numbers."""
     if environ.get("PATH_INFO") == "/events":
         if not _listener:
             _listener.append(Listener(os.environ["HELLO_SIGNAL"], _wake).start())

@@ -109,7 +109,7 @@ def _at_the_roll(db: Any, lang: str) -> tuple[str, str, str]:
 
 class Wire:
     """The bytes Chromium received over the network for one page and the service worker it
-    runs, as its network log counts them (headers, bodies as sent, live streams so far)."""
+    runs, as its network log counts them (headers, bodies as sent, live feeds so far)."""
 
     def __init__(self, context: BrowserContext, page: Page) -> None:
         self.finished: dict[str, int] = {}

@@ -1,4 +1,4 @@
-"""A small server-sent-events client for the tests: one held stream, read event by event."""
+"""A small server-sent-events client for the tests: one held feed, read event by event."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ class Event:
     data: str
 
 
-class EventStream:
+class Feed:
     """``GET path`` held open; ``next()`` waits (up to ``timeout`` seconds) for the next event."""
 
     def __init__(
@@ -34,7 +34,7 @@ class EventStream:
         self.raw = b""  # every byte read so far
 
     def next(self, skip_pings: bool = True) -> Event | None:
-        """The next event; None when the server ended the stream."""
+        """The next event; None when the server ended the feed."""
         while True:
             name, data = "message", []
             while True:
@@ -58,7 +58,7 @@ class EventStream:
             return Event(name, "\n".join(data))
 
     def close(self) -> None:
-        """Close the stream, at once even while another thread waits in ``next``."""
+        """Close the feed, at once even while another thread waits in ``next``."""
         if self.sock is not None:
             with contextlib.suppress(OSError):
                 self.sock.shutdown(socket.SHUT_RDWR)

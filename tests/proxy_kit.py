@@ -254,8 +254,8 @@ class Upstream:
     ``/readyz`` (and ``/healthz``) answer 200 only to the public name, as the app does with the shipped unit's
     TRUSTED_HOSTS, and records each check's Host; ``/echo`` answers the request's headers;
     ``/plain.css`` is a stylesheet sent uncompressed;
-    ``/events`` is a server-sent-events stream that sends its second event only once the test
-    says it received the first, so a proxy that held the stream back would never deliver it.
+    ``/events`` is a server-sent-events feed that sends its second event only once the test
+    says it received the first, so a proxy that held the feed back would never deliver it.
     A POST reads its whole body, as the app does, and answers 200.
     """
 

@@ -14,17 +14,17 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Page
 from werkzeug.serving import make_server
 
-# Keeps every live stream a page opens in window.__liveSources, so that HOLD can close them: an
-# init script (``context.add_init_script(TRACK_STREAMS)``), run before any page's own script.
-TRACK_STREAMS = """(() => { const Real = window.EventSource; if (!Real) return;
+# Keeps every live feed a page opens in window.__liveSources, so that HOLD can close them: an
+# init script (``context.add_init_script(TRACK_FEEDS)``), run before any page's own script.
+TRACK_FEEDS = """(() => { const Real = window.EventSource; if (!Real) return;
   const sources = window.__liveSources = [];
   window.EventSource = class extends Real {
     constructor(...args) { super(...args); sources.push(this); } }; })()"""
 
-# Holds a page's live updates: its streams are closed and no new one opens, and its version polls
+# Holds a page's live updates: its feeds are closed and no new one opens, and its version polls
 # and the fragments a version asks for never answer. What it shows stays as it was when the
-# person pressed, as on a phone whose last update has not come back yet. Needs TRACK_STREAMS.
-HOLD = """() => { if (!window.__liveSources) throw new Error('TRACK_STREAMS was not added');
+# person pressed, as on a phone whose last update has not come back yet. Needs TRACK_FEEDS.
+HOLD = """() => { if (!window.__liveSources) throw new Error('TRACK_FEEDS was not added');
   window.__liveSources.forEach((source) => source.close());
   window.EventSource = class { constructor() { this.readyState = 0; }
     addEventListener() {} close() {} };

@@ -12,7 +12,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, Page, expect
 from racing import serving
-from served_app import HOLD, TRACK_STREAMS
+from served_app import HOLD, TRACK_FEEDS
 from server_client import Server
 
 pytestmark = pytest.mark.browser
@@ -51,7 +51,7 @@ def walk_history(page: Page) -> int:
 
 def test_a_life_walked_back_and_forth_shows_no_error_page(browser: Browser, server: Server) -> None:
     context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
-    context.add_init_script(TRACK_STREAMS)
+    context.add_init_script(TRACK_FEEDS)
     page = context.new_page()
     other = browser.new_context(locale="ja-JP").new_page()
     try:

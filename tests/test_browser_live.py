@@ -1,5 +1,5 @@
 """Two real browsers on one chronicle: a move made on one page reaches the other through its
-stream, or through polling when the stream is blocked; a fragment that fails never lands."""
+feed, or through polling when the feed is blocked; a fragment that fails never lands."""
 
 from __future__ import annotations
 
@@ -55,18 +55,18 @@ def move(host: Page) -> str:
     return str(host.locator(".table-layout").get_attribute("data-version"))
 
 
-def test_a_move_on_one_page_reaches_another_through_its_stream(
+def test_a_move_on_one_page_reaches_another_through_its_feed(
     two_pages: tuple[Page, Page], live_server: str, tmp_path: Path
 ) -> None:
     host, reader = two_pages
     fetched: list[str] = []
     reader.on("request", lambda r: fetched.append(r.url) if "fragment=1" in r.url else None)
     _host_token, seat_token, polls = open_both(host, reader, live_server, tmp_path, seat=1)
-    expect(reader.locator("#live")).to_have_attribute("data-live-transport", "stream")
+    expect(reader.locator("#live")).to_have_attribute("data-live-transport", "feed")
     version = move(host)
     expect(reader.locator(".table-layout")).to_have_attribute("data-version", version)
     expect(reader.locator(".drawn-card")).to_be_visible()
-    assert polls == [], "a page that holds a stream does not poll"
+    assert polls == [], "a page that holds a feed does not poll"
     assert fetched == [], "the change came with its part: nothing to fetch"
     # The pushed part holds the player's own secrets, filled in by the page: its forms post.
     csrf = reader.locator("#live").get_attribute("data-csrf")
@@ -77,7 +77,7 @@ def test_a_move_on_one_page_reaches_another_through_its_stream(
     assert all(f"/c/{seat_token}/" in action for action in actions), actions
 
 
-def test_a_stream_with_no_part_fetches_the_fragment(
+def test_a_feed_with_no_part_fetches_the_fragment(
     two_pages: tuple[Page, Page], live_server: str, tmp_path: Path
 ) -> None:
     host, reader = two_pages
@@ -85,7 +85,7 @@ def test_a_stream_with_no_part_fetches_the_fragment(
     reader.on("request", lambda r: fetched.append(r.url) if "fragment=1" in r.url else None)
     without_part(reader)
     open_both(host, reader, live_server, tmp_path)
-    expect(reader.locator("#live")).to_have_attribute("data-live-transport", "stream")
+    expect(reader.locator("#live")).to_have_attribute("data-live-transport", "feed")
     version = move(host)
     expect(reader.locator(".table-layout")).to_have_attribute("data-version", version)
     expect(reader.locator(".drawn-card")).to_be_visible()
@@ -93,14 +93,14 @@ def test_a_stream_with_no_part_fetches_the_fragment(
 
 
 def without_part(page: Page) -> None:
-    """The page's stream asked for without its part (as a page of a card table holds it)."""
+    """The page's feed asked for without its part (as a page of a card table holds it)."""
     page.route(
         "**/events?part=*",
         lambda route: route.continue_(url=route.request.url.split("?", 1)[0]),
     )
 
 
-def test_a_blocked_stream_falls_back_to_polling(
+def test_a_blocked_feed_falls_back_to_polling(
     two_pages: tuple[Page, Page], live_server: str, tmp_path: Path
 ) -> None:
     host, reader = two_pages
@@ -119,7 +119,7 @@ def test_only_a_200_fragment_replaces_the_live_part(
     host, reader = two_pages
     without_part(reader)  # the fragment is fetched after the change
     open_both(host, reader, live_server, tmp_path)
-    expect(reader.locator("#live")).to_have_attribute("data-live-transport", "stream")
+    expect(reader.locator("#live")).to_have_attribute("data-live-transport", "feed")
     shown = reader.locator(".table-layout").get_attribute("data-version")
     failing = "<!doctype html><h1>Internal Server Error</h1>"
     reader.route(
@@ -137,7 +137,7 @@ def test_only_a_200_fragment_replaces_the_live_part(
     expect(note).to_have_count(0)
 
 
-def test_the_story_page_shows_each_change_from_its_stream(
+def test_the_story_page_shows_each_change_from_its_feed(
     two_pages: tuple[Page, Page], live_server: str, tmp_path: Path
 ) -> None:
     host, reader = two_pages
@@ -146,7 +146,7 @@ def test_the_story_page_shows_each_change_from_its_stream(
     _host_token, reader_token, _polls = open_both(host, reader, live_server, tmp_path)
     reader.goto(f"{live_server}/c/{reader_token}/story?lang=en")
     region = reader.locator("#live-story")
-    expect(region).to_have_attribute("data-live-transport", "stream")
+    expect(region).to_have_attribute("data-live-transport", "feed")
     region.evaluate("r => r.querySelectorAll('*').forEach(e => { e.dataset.before = '1'; })")
     assert reader.locator("#live-story [data-before]").count() > 0
     move(host)

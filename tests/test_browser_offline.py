@@ -102,7 +102,7 @@ def press_offline_then_send(
     assert not page.url.startswith("chrome-error://")
     expect(note.locator("button.send-again")).to_be_disabled()
     assert api.state()["version"] == before
-    offline(context, False)  # the page hears from the server again (its stream, or a poll)
+    offline(context, False)  # the page hears from the server again (its feed, or a poll)
     expect(note).to_contain_text("つながりました", timeout=WAIT)
     assert api.state()["version"] == before  # never sent by itself
     with page.expect_navigation(timeout=WAIT):

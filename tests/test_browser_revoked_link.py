@@ -28,12 +28,12 @@ def test_the_play_page_stops_following_a_revoked_link(
     reader = capabilities.issue(db, created["id"], "reader")
     page.goto(f"{live_server}/c/{reader}/?lang=en")
     live = page.locator("#live")
-    expect(live).to_have_attribute("data-live-transport", "stream")
+    expect(live).to_have_attribute("data-live-transport", "feed")
     capabilities.revoke(db, created["id"], capabilities.hash_token(reader))
     note = page.locator("#link-gone")
     note.wait_for(state="visible", timeout=15_000)
     assert "no longer opens the chronicle" in note.inner_text()
-    expect(live).to_have_attribute("data-live-transport", "stopped")  # neither streams nor polls
+    expect(live).to_have_attribute("data-live-transport", "stopped")  # no feed, no poll
 
 
 def test_a_polling_page_stops_following_a_revoked_link(
@@ -42,7 +42,7 @@ def test_a_polling_page_stops_following_a_revoked_link(
     created = page.request.post(f"{live_server}/api/v1/chronicles", data=SETUP).json()
     db = connect(tmp_path / "test.sqlite3")
     reader = capabilities.issue(db, created["id"], "reader")
-    page.route("**/events*", lambda route: route.abort())  # no stream: the page polls
+    page.route("**/events*", lambda route: route.abort())  # no feed: the page polls
     page.goto(f"{live_server}/c/{reader}/?lang=en")
     live = page.locator("#live")
     expect(live).to_have_attribute("data-live-transport", "poll")

@@ -14,7 +14,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, Page, expect
 from racing import serving
-from served_app import HOLD, TRACK_STREAMS
+from served_app import HOLD, TRACK_FEEDS
 from server_client import Server
 
 from companion.store import capabilities
@@ -174,8 +174,8 @@ def test_twenty_rolls_at_once_lose_no_text(browser: Browser, server: Server) -> 
     rng = random.Random(20261203)
     desk = browser.new_context(locale="ja-JP", viewport={"width": 1280, "height": 900})
     phone_context = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844})
-    desk.add_init_script(TRACK_STREAMS)
-    phone_context.add_init_script(TRACK_STREAMS)
+    desk.add_init_script(TRACK_FEEDS)
+    phone_context.add_init_script(TRACK_FEEDS)
     host, phone = desk.new_page(), phone_context.new_page()
     table = Table(server)
     winners: list[str] = []

@@ -1,7 +1,7 @@
 """Proof through two real servers sharing one PostgreSQL store and one exports folder.
 
 Racing clients spread over both servers lose nothing and double nothing; a page open on one
-server's stream hears a command made on the other (how soon: bench/bench_seen.py); both servers'
+server's feed hears a command made on the other (how soon: bench/bench_seen.py); both servers'
 export pools share one queue (each book made once, both pools at work at once); a book asked for
 on one downloads from the other; a prompt pack uploaded on one is listed and played on the other
 (each server keeps a packs folder of its own); kill -9 of one server mid-load leaves the other
@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from live_client import EventStream
+from live_client import Feed
 from pg_server import available, database_url
 from racing import create_chronicle, race, race_at_one_version, start_clients
 from server_client import SETUP, Browser, Server, next_command, request, send
@@ -96,30 +96,30 @@ def test_clients_on_two_servers_lose_nothing_and_double_nothing(
     assert seqs == list(range(1, start + len(accepted) + 1))  # 0 lost, 0 doubled, no gap
 
 
-def test_a_stream_on_one_server_hears_each_command_made_on_the_other(
+def test_a_feed_on_one_server_hears_each_command_made_on_the_other(
     cluster: tuple[Server, Server, str],
 ) -> None:
-    """PostgreSQL's NOTIFY carries a change from server A to the streams held by server B."""
+    """PostgreSQL's NOTIFY carries a change from server A to the feeds held by server B."""
     a, b, _url = cluster
     token, _start = create_chronicle(a.port)
     import random
 
     rng = random.Random(7)
-    streams = [EventStream(b.port, f"/c/{token}/events") for _ in range(4)]
+    feeds = [Feed(b.port, f"/c/{token}/events") for _ in range(4)]
     try:
-        for stream in streams:
-            assert stream.status == 200 and stream.next() is not None
+        for feed in feeds:
+            assert feed.status == 200 and feed.next() is not None
         for _ in range(10):
             status, state = request(a.port, "GET", f"/api/v1/chronicles/{token}/state")
             status, body = send(a.port, token, state["version"], next_command(state, rng))
             assert status == 200, body
-            for stream in streams:  # each waits for the event (30 s at most), never polls
-                event = stream.next()
-                assert event is not None, "server B's stream ended"
+            for feed in feeds:  # each waits for the event (30 s at most), never polls
+                event = feed.next()
+                assert event is not None, "server B's feed ended"
                 assert json.loads(event.data)["version"] == body["version"]
     finally:
-        for stream in streams:
-            stream.close()
+        for feed in feeds:
+            feed.close()
 
 
 def test_a_book_asked_for_on_one_server_downloads_from_the_other(

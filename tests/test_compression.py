@@ -1,5 +1,5 @@
 """`companion serve` compresses text answers for the clients that accept it: pages, static
-text files, JSON and the live event stream, each event as it comes."""
+text files, JSON and the live feed, each event as it comes."""
 
 from __future__ import annotations
 
@@ -74,19 +74,19 @@ def test_static_text_is_compressed_and_a_304_still_answers(served: tuple[Server,
     assert icon.getheader("Content-Encoding") is None and icon.read()[:4] == b"\x89PNG"
 
 
-def test_each_event_of_a_stream_comes_compressed_as_it_is_sent(
+def test_each_event_of_a_feed_comes_compressed_as_it_is_sent(
     served: tuple[Server, str],
 ) -> None:
     server, token = served
-    stream = raw_get(server.port, f"/c/{token}/events", {"Accept-Encoding": "gzip"})
-    assert stream.status == 200 and stream.getheader("Content-Encoding") == "gzip"
+    feed = raw_get(server.port, f"/c/{token}/events", {"Accept-Encoding": "gzip"})
+    assert feed.status == 200 and feed.getheader("Content-Encoding") == "gzip"
     unpack = zlib.decompressobj(31)
     seen = b""
     deadline = time.monotonic() + 30  # the first event comes at once; a held one would hang
     while b"\n\n" not in seen and time.monotonic() < deadline:
-        seen += unpack.decompress(stream.read1(4096))
+        seen += unpack.decompress(feed.read1(4096))
     assert seen.startswith(b"retry: ") and b'"version"' in seen, seen[:200]
-    stream.close()
+    feed.close()
 
 
 def test_who_gets_what() -> None:

@@ -1,7 +1,7 @@
-"""Live streams through the real server (`companion serve`: gevent workers, two of them).
+"""Live feeds through the real server (`companion serve`: gevent workers, two of them).
 
-A stream sends what the version endpoint answers, then each change, to every open stream
-whichever worker holds it; it carries no secret; a revoked link's stream ends; a link that
+A feed sends what the version endpoint answers, then each change, to every open feed
+whichever worker holds it; it carries no secret; a revoked link's feed ends; a link that
 opens nothing gets the same 404 as its version endpoint.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live_client import EventStream
+from live_client import Feed
 from server_client import Browser, Server, next_command, request, send
 from table_helpers import buttons
 
@@ -44,7 +44,7 @@ def new_chronicle(port: int) -> str:
 
 
 def version_body(port: int, path: str) -> str:
-    """The version endpoint's answer, byte for byte (as the stream must send it)."""
+    """The version endpoint's answer, byte for byte (as the feed must send it)."""
     import http.client
 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -66,61 +66,61 @@ def step(port: int, token: str, rng: random.Random) -> int:
     return int(body["version"])
 
 
-def test_a_stream_sends_the_version_answer_then_each_change(server: Server) -> None:
+def test_a_feed_sends_the_version_answer_then_each_change(server: Server) -> None:
     token = new_chronicle(server.port)
-    stream = EventStream(server.port, f"/c/{token}/events")
+    feed = Feed(server.port, f"/c/{token}/events")
     try:
-        assert stream.status == 200
-        assert stream.headers["Content-Type"].startswith("text/event-stream")
-        assert stream.headers["X-Accel-Buffering"] == "no"
-        assert stream.headers["Cache-Control"] == "no-store"
-        first = stream.next()
+        assert feed.status == 200
+        assert feed.headers["Content-Type"].startswith("text/event-stream")
+        assert feed.headers["X-Accel-Buffering"] == "no"
+        assert feed.headers["Cache-Control"] == "no-store"
+        first = feed.next()
         assert first is not None and first.name == "message"
         assert first.data == version_body(server.port, f"/c/{token}/version")
         rng = random.Random(1)
         for _ in range(5):
             version = step(server.port, token, rng)
-            event = stream.next()
+            event = feed.next()
             assert event is not None and event.name == "message"
             assert json.loads(event.data)["version"] == version
             assert event.data == version_body(server.port, f"/c/{token}/version")
     finally:
-        stream.close()
+        feed.close()
 
 
-def test_every_open_stream_hears_a_change_whichever_worker_holds_it(server: Server) -> None:
+def test_every_open_feed_hears_a_change_whichever_worker_holds_it(server: Server) -> None:
     token = new_chronicle(server.port)
-    # Twelve streams land on both workers (they take connections as they come); a change made
+    # Twelve feeds land on both workers (they take connections as they come); a change made
     # through either must reach all of them, not only those of the worker that wrote it.
-    streams = [EventStream(server.port, f"/c/{token}/events") for _ in range(12)]
+    feeds = [Feed(server.port, f"/c/{token}/events") for _ in range(12)]
     try:
-        firsts = [s.next() for s in streams]
+        firsts = [s.next() for s in feeds]
         assert all(f is not None and f.name == "message" for f in firsts)
         rng = random.Random(2)
         for _ in range(3):
             version = step(server.port, token, rng)
-            for stream in streams:
-                event = stream.next()
+            for feed in feeds:
+                event = feed.next()
                 assert event is not None and json.loads(event.data)["version"] == version
     finally:
-        for stream in streams:
-            stream.close()
+        for feed in feeds:
+            feed.close()
 
 
-def test_a_stream_carries_no_secret(server: Server) -> None:
+def test_a_feed_carries_no_secret(server: Server) -> None:
     token = new_chronicle(server.port)
-    stream = EventStream(server.port, f"/c/{token}/events")
+    feed = Feed(server.port, f"/c/{token}/events")
     try:
-        stream.next()
+        feed.next()
         step(server.port, token, random.Random(3))
-        stream.next()
-        assert token.encode() not in stream.raw
-        assert set(json.loads(stream.raw.split(b"data: ", 1)[1].split(b"\n", 1)[0])) <= {
+        feed.next()
+        assert token.encode() not in feed.raw
+        assert set(json.loads(feed.raw.split(b"data: ", 1)[1].split(b"\n", 1)[0])) <= {
             "version",
             "phase",
         } | set(json.loads(version_body(server.port, f"/c/{token}/version")))
     finally:
-        stream.close()
+        feed.close()
 
 
 def filled(said: dict[str, Any], secrets: dict[str, str]) -> str:
@@ -150,20 +150,20 @@ def test_a_page_that_asks_for_its_part_gets_it_with_each_change_as_it_would_fetc
     secrets = {"csrf": found.group(1), "link": token}
     cookie = "; ".join(f"{c.name}={c.value}" for c in browser.cookies)
     fragments = {"play": f"/c/{token}/?fragment=1", "story": f"/c/{token}/story?fragment=1"}
-    streams = {
-        part: EventStream(server.port, f"/c/{token}/events?part={part}", headers={"Cookie": cookie})
+    feeds = {
+        part: Feed(server.port, f"/c/{token}/events?part={part}", headers={"Cookie": cookie})
         for part in fragments
     }
     try:
-        for stream in streams.values():
-            first = stream.next()
+        for feed in feeds.values():
+            first = feed.next()
             assert first is not None and first.name == "message"  # what the page was made with
         rng = random.Random(5)
         for _ in range(4):
             version = step(server.port, token, rng)
             answer = json.loads(version_body(server.port, f"/c/{token}/version"))
-            for part, stream in streams.items():
-                pushed = stream.next()
+            for part, feed in feeds.items():
+                pushed = feed.next()
                 assert pushed is not None and pushed.name == "part", part
                 said = json.loads(pushed.data)
                 assert said["answer"] == answer and answer["version"] == version
@@ -172,60 +172,60 @@ def test_a_page_that_asks_for_its_part_gets_it_with_each_change_as_it_would_fetc
                 if part == "play":  # the host's forms post with the page's own token
                     tokens = re.findall(r'name="csrf_token" value="([^"]*)"', shown)
                     assert set(tokens) == {secrets["csrf"]}
-        for stream in streams.values():  # the same bytes for every viewer of the link
-            assert token.encode() not in stream.raw
-            assert secrets["csrf"].encode() not in stream.raw
+        for feed in feeds.values():  # the same bytes for every viewer of the link
+            assert token.encode() not in feed.raw
+            assert secrets["csrf"].encode() not in feed.raw
     finally:
-        for stream in streams.values():
-            stream.close()
+        for feed in feeds.values():
+            feed.close()
 
 
-def test_a_part_the_stream_does_not_have_is_not_pushed(server: Server) -> None:
+def test_a_part_the_feed_does_not_have_is_not_pushed(server: Server) -> None:
     token = new_chronicle(server.port)
-    stream = EventStream(server.port, f"/c/{token}/events?part=links")
+    feed = Feed(server.port, f"/c/{token}/events?part=links")
     try:
-        assert stream.next() is not None
+        assert feed.next() is not None
         version = step(server.port, token, random.Random(2))
-        changed = stream.next()
+        changed = feed.next()
         assert changed is not None and changed.name == "message"
         assert json.loads(changed.data)["version"] == version
     finally:
-        stream.close()
+        feed.close()
 
 
 @pytest.mark.slow
-def test_a_revoked_link_ends_its_stream(server: Server) -> None:
+def test_a_revoked_link_ends_its_feed(server: Server) -> None:
     token = new_chronicle(server.port)
-    stream = EventStream(server.port, f"/c/{token}/events")
+    feed = Feed(server.port, f"/c/{token}/events")
     try:
-        assert stream.next() is not None
+        assert feed.next() is not None
         # Revoked by another process on the same database (as the links page or a tool would).
         db = connect(server.database)
         cap = capabilities.resolve(db, token)
         assert cap is not None
         assert capabilities.revoke(db, cap.stream_id, capabilities.hash_token(token))
         db.conn.close()
-        gone = stream.next()
+        gone = feed.next()
         assert gone is not None and gone.name == "gone"
         assert json.loads(gone.data) == {"status": 404}
-        assert stream.next() is None  # the server ended it
+        assert feed.next() is None  # the server ended it
     finally:
-        stream.close()
-    again = EventStream(server.port, f"/c/{token}/events")
+        feed.close()
+    again = Feed(server.port, f"/c/{token}/events")
     try:
-        assert again.status == 404  # no stream for a link that opens nothing
+        assert again.status == 404  # no feed for a link that opens nothing
     finally:
         again.close()
 
 
 @pytest.mark.slow
-def test_a_deleted_chronicle_ends_its_streams_at_once_not_at_the_next_ping(server: Server) -> None:
+def test_a_deleted_chronicle_ends_its_feeds_at_once_not_at_the_next_ping(server: Server) -> None:
     from companion.ops import deletion
 
     token = new_chronicle(server.port)
-    stream = EventStream(server.port, f"/c/{token}/events")
+    feed = Feed(server.port, f"/c/{token}/events")
     try:
-        assert stream.next() is not None
+        assert feed.next() is not None
         # Deleted by another process on the same database, as `companion chronicles delete` is.
         db = connect(server.database)
         cap = capabilities.resolve(db, token)
@@ -234,31 +234,31 @@ def test_a_deleted_chronicle_ends_its_streams_at_once_not_at_the_next_ping(serve
         assert listed is not None
         deletion.delete(db, listed, server.database.parent / "exports")
         db.conn.close()
-        gone = stream.next(skip_pings=False)
-        # The signal of the deletion ends it: without it, the stream would first send a ping
+        gone = feed.next(skip_pings=False)
+        # The signal of the deletion ends it: without it, the feed would first send a ping
         # (every 20 s) and find the chronicle gone only at the recheck after it.
         assert gone is not None and gone.name == "gone", gone
-        assert stream.next() is None
+        assert feed.next() is None
     finally:
-        stream.close()
+        feed.close()
 
 
-def test_a_link_that_opens_nothing_gets_no_stream(server: Server) -> None:
+def test_a_link_that_opens_nothing_gets_no_feed(server: Server) -> None:
     for path in ("/c/not-a-link/events", "/t/not-a-link/events"):
-        stream = EventStream(server.port, path)
+        feed = Feed(server.port, path)
         try:
-            assert stream.status == 404
+            assert feed.status == 404
         finally:
-            stream.close()
+            feed.close()
     token = new_chronicle(server.port)
-    stream = EventStream(server.port, f"/t/{token}/events")  # a chronicle's link at a table
+    feed = Feed(server.port, f"/t/{token}/events")  # a chronicle's link at a table
     try:
-        assert stream.status == 404
+        assert feed.status == 404
     finally:
-        stream.close()
+        feed.close()
 
 
-def test_a_card_table_stream_sends_its_version_answer_and_each_move(server: Server) -> None:
+def test_a_card_table_feed_sends_its_version_answer_and_each_move(server: Server) -> None:
     browser = Browser(server.url)
     form = {
         "csrf_token": browser.csrf("/games/"),
@@ -273,9 +273,9 @@ def test_a_card_table_stream_sends_its_version_answer_and_each_move(server: Serv
     made = browser.post("/games/", data=form)
     assert made.status_code == 302, made.text[-500:]
     token = re.search(r"/t/([^/]+)/", made.headers["Location"]).group(1)  # type: ignore[union-attr]
-    stream = EventStream(server.port, f"/t/{token}/events")
+    feed = Feed(server.port, f"/t/{token}/events")
     try:
-        first = stream.next()
+        first = feed.next()
         assert first is not None
         assert first.data == version_body(server.port, f"/t/{token}/version")
         seat = json.loads(first.data)["version"]
@@ -298,11 +298,11 @@ def test_a_card_table_stream_sends_its_version_answer_and_each_move(server: Serv
             },
         )
         assert acted.status_code == 302, acted.text[-500:]
-        event = stream.next()
+        event = feed.next()
         assert event is not None and json.loads(event.data)["version"] > seat
         assert event.data == version_body(server.port, f"/t/{token}/version")
     finally:
-        stream.close()
+        feed.close()
 
 
 def test_idle_connections_do_not_pile_up_database_connections(tmp_path: Path) -> None:
@@ -343,33 +343,33 @@ def watchers_gauge(port: int) -> float:
 
 
 @pytest.mark.slow
-def test_the_metrics_count_the_open_streams(tmp_path: Path) -> None:
-    # A server of its own: the module's server still counts the streams earlier tests closed
+def test_the_metrics_count_the_open_feeds(tmp_path: Path) -> None:
+    # A server of its own: the module's server still counts the feeds earlier tests closed
     # until its next write to them (at most a ping away), which would move the gauge meanwhile.
     server = Server(tmp_path / "metrics.sqlite3", env={"COMPANION_METRICS_TOKEN": METRICS})
     server.start()
     try:
-        _count_the_open_streams(server)
+        _count_the_open_feeds(server)
     finally:
         server.stop()
 
 
-def _count_the_open_streams(server: Server) -> None:
+def _count_the_open_feeds(server: Server) -> None:
     token = new_chronicle(server.port)
     before = watchers_gauge(server.port)
-    streams = [EventStream(server.port, f"/c/{token}/events") for _ in range(3)]
+    feeds = [Feed(server.port, f"/c/{token}/events") for _ in range(3)]
     try:
-        for stream in streams:
-            assert stream.next() is not None
+        for feed in feeds:
+            assert feed.next() is not None
         assert watchers_gauge(server.port) == before + 3
         db = connect(server.database)
         cap = capabilities.resolve(db, token)
         assert cap is not None
         capabilities.revoke(db, cap.stream_id, capabilities.hash_token(token))
         db.conn.close()
-        for stream in streams:  # the server ends each stream, and counts it closed
-            assert stream.next() is not None and stream.next() is None
+        for feed in feeds:  # the server ends each feed, and counts it closed
+            assert feed.next() is not None and feed.next() is None
         assert watchers_gauge(server.port) == before
     finally:
-        for stream in streams:
-            stream.close()
+        for feed in feeds:
+            feed.close()

@@ -143,10 +143,10 @@ def _cards() -> list[str]:
 
 
 def pushed_part(app: Flask, token: str) -> tuple[bytes, list[tuple[str, str]]]:
-    """The ``part`` event a live stream of ``token``'s play page pushes now, made as a worker
+    """The ``part`` event a live feed of ``token``'s play page pushes now, made as a worker
     makes it (an internal request with no cookie), and the headers that request was answered
     with."""
-    from companion.live import stream as live
+    from companion.live import feed as live
     from companion.web.shell.render_cache import live_parts
 
     outer = {"SERVER_NAME": "localhost", "SERVER_PORT": "80", "HTTP_HOST": "localhost"}

@@ -17,7 +17,7 @@ def _watchers(client) -> float:  # type: ignore[no-untyped-def]
     return float(found.group(1))
 
 
-def test_a_live_stream_opening_and_closing_moves_the_watchers_gauge(tmp_path: Path) -> None:
+def test_a_live_feed_opening_and_closing_moves_the_watchers_gauge(tmp_path: Path) -> None:
     database = tmp_path / "m.sqlite3"
     init_db(database)
     app = create_app(

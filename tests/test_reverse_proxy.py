@@ -4,7 +4,7 @@ One app server for the module, with the settings of the shipped systemd unit (al
 BASE_URL, so that the links prove the forwarded headers), and each proxy in front of it with its
 health check on; tests/proxy_kit.py lists exactly what a test changes in the shipped files (ports,
 a throw-away certificate, log folders). A small stand-in upstream shows what each proxy sends on:
-the health check's Host, the forwarded headers, an event stream.
+the health check's Host, the forwarded headers, a live feed (server-sent events).
 """
 
 from __future__ import annotations
@@ -120,24 +120,22 @@ def test_no_forwarded_header_a_client_sends_reaches_the_app(bare: Proxy) -> None
     assert len(ids) == 1 and ids[0] != FORGED["X-Request-Id"] and len(ids[0]) >= 16
 
 
-def test_an_event_stream_passes_each_event_as_it_is_written(
-    bare: Proxy, upstream: Upstream
-) -> None:
+def test_a_feed_passes_each_event_as_it_is_written(bare: Proxy, upstream: Upstream) -> None:
     upstream.first_received.clear()
-    stream = Client(bare).get(
+    feed = Client(bare).get(
         "/c/" + "e" * 32 + "/events", stream=True, headers={"Accept-Encoding": "gzip"}
     )
-    assert stream.headers["Content-Type"] == "text/event-stream"
+    assert feed.headers["Content-Type"] == "text/event-stream"
     events = []
-    # The stand-in sends "two" only after the test saw "one": a proxy that buffered the stream
+    # The stand-in sends "two" only after the test saw "one": a proxy that buffered the feed
     # would deliver nothing, and the read would time out.
-    for line in stream.iter_lines():
+    for line in feed.iter_lines():
         if line:
             events.append(line)
             upstream.first_received.set()
         if len(events) == 2:
             break
-    stream.close()
+    feed.close()
     assert events == [b"data: one", b"data: two"]
 
 
@@ -348,23 +346,23 @@ def test_no_link_reaches_the_proxys_logs(
 
 
 @pytest.mark.slow
-def test_a_stream_passes_through_the_proxy_as_each_change_happens(proxied: Proxy) -> None:
+def test_a_feed_passes_through_the_proxy_as_each_change_happens(proxied: Proxy) -> None:
     """The shipped proxies pass the app's server-sent events unbuffered (nginx: the app says
-    X-Accel-Buffering: no; Caddy: text/event-stream): each change arrives while the stream stays
+    X-Accel-Buffering: no; Caddy: text/event-stream): each change arrives while the feed stays
     open."""
     client = Client(proxied)
     body = client.post("/api/v1/chronicles", json=SETUP).json()
     token, state = body["host_token"], body["state"]
-    with client.get(f"/c/{token}/events", stream=True, timeout=30) as stream:
-        assert stream.status_code == 200
-        assert stream.headers["Content-Type"].startswith("text/event-stream")
-        lines = stream.iter_lines(decode_unicode=True)
+    with client.get(f"/c/{token}/events", stream=True, timeout=30) as feed:
+        assert feed.status_code == 200
+        assert feed.headers["Content-Type"].startswith("text/event-stream")
+        lines = feed.iter_lines(decode_unicode=True)
 
         def next_version() -> int:
             for line in lines:  # each read waits at most 30 s for the proxy to pass data on
                 if line.startswith("data: {"):
                     return int(json.loads(line[6:])["version"])
-            raise AssertionError("the stream ended")
+            raise AssertionError("the feed ended")
 
         assert next_version() == state["version"]
         rng = random.Random(5)

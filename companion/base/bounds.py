@@ -1,13 +1,13 @@
 """What one visitor may make a server hold: every bound per link and per client address, here.
 
 One client (a link, or an address with no link at all) must never cost the server what every
-client shares: connections, live streams, kernel buffers, memory, CPU, disk, rows, log bytes.
+client shares: connections, live feeds, kernel buffers, memory, CPU, disk, rows, log bytes.
 Each such resource has a bound in this table, with its setting (``COMPANION_<NAME>`` in the
 environment, or ``instance/config.py``) and its default; ``docs/server.md`` lists the same table
 ("What one visitor may hold") and a test keeps the two alike. Pure Python with no Flask, so
 every layer reads the same numbers.
 
-Counts kept in memory (the live streams, the rate limits with the default ``memory://``
+Counts kept in memory (the live feeds, the rate limits with the default ``memory://``
 storage) are each server process's own: with gunicorn's two workers a client may hold up to
 twice a figure, never more.
 """
@@ -45,19 +45,19 @@ BOUNDS: tuple[Bound, ...] = (
         "refused imports and refused set-up and lobby forms per address, per 10 minutes",
     ),
     Bound("RATELIMIT_DRAFTS", "5 per second", "drafts saved per link"),
-    Bound("STREAMS_PER_LINK", 16, "live streams open at once on one link, per server process"),
+    Bound("STREAMS_PER_LINK", 16, "live feeds open at once on one link, per server process"),
     Bound(
         "STREAMS_PER_ADDRESS",
         32,
-        "live streams open at once from one client address, per server process",
+        "live feeds open at once from one client address, per server process",
     ),
     Bound(
         "STREAM_WRITE_SECONDS",
         30,
-        "seconds one write to a live stream may wait for its client to read, then it is closed",
+        "seconds one write to a live feed may wait for its client to read, then it is closed",
     ),
-    Bound("STREAM_SEND_BYTES", 64 * 1024, "bytes the kernel may queue for one live stream"),
-    Bound("STREAM_PART_SECONDS", 0.5, "seconds at least between two events of one live stream"),
+    Bound("STREAM_SEND_BYTES", 64 * 1024, "bytes the kernel may queue for one live feed"),
+    Bound("STREAM_PART_SECONDS", 0.5, "seconds at least between two events of one live feed"),
     Bound(
         "CHRONICLE_MAX_EVENTS",
         10_000,

@@ -41,7 +41,7 @@ class Companion(Flask):
         self.config["SECRET_KEY"] = value
 
     # What answers before the app's own WSGI stack (static files, compression), set by the
-    # factory; ``wsgi_app`` stays the app's own, for the internal requests live streams make.
+    # factory; ``wsgi_app`` stays the app's own, for the internal requests live feeds make.
     front: Any = None
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:

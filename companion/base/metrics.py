@@ -11,7 +11,7 @@ A scrape sends ``Authorization: Bearer <METRICS_TOKEN>``; without the setting th
 - ``companion_db_query_seconds{statement}``: each query's time, by its first keyword;
 - ``companion_export_jobs{status}``: books queued and being made, counted at each scrape;
 - ``companion_export_job_seconds{outcome}``: how long each book took its worker;
-- ``companion_live_watchers``: open live streams; whoever holds one calls ``watchers(+1)`` when
+- ``companion_live_watchers``: open live feeds; whoever holds one calls ``watchers(+1)`` when
   it opens and ``watchers(-1)`` when it closes;
 - ``companion_unavailable_answers_total{reason}``: 503s because the database could not be used.
 
@@ -96,7 +96,7 @@ def _made() -> dict[str, Any]:
             ),
             "watchers": Gauge(
                 "companion_live_watchers",
-                "Live streams (open pages' server-sent events) held open now",
+                "Live feeds (open pages' server-sent events) held open now",
                 multiprocess_mode="livesum",
             ),
         }
@@ -132,7 +132,7 @@ def unavailable(reason: str) -> None:
 
 
 def watchers(change: int) -> None:
-    """A live stream opened (``+1``) or closed (``-1``)."""
+    """A live feed opened (``+1``) or closed (``-1``)."""
     if _state["on"]:
         _made()["watchers"].inc(change)
 

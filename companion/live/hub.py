@@ -1,10 +1,10 @@
-"""One process's live streams: who watches which stream, woken when it changes.
+"""One process's live feeds: who watches which stream, woken when it changes.
 
 A change wakes only the watchers of that stream. Watchers of one stream that would ask the same
 question (the same link and host; for a part, the language the app chose) share one answer per
 change: the first to wake asks, the others wait for it. A stream keeps the answers of its
 current change only: a change drops the ones before, so what the hub holds is bounded by the
-streams open (``companion.live.holders``), whatever keys their watchers bring. Every
+feeds open (``companion.live.holders``), whatever keys their watchers bring. Every
 ``RECHECK`` seconds each watched stream is woken anyway, so a change no signal reached (or a
 link revoked by another tool) is still noticed.
 """
@@ -29,13 +29,15 @@ class _Answer:
 
 @dataclass
 class _Stream:
+    """A watched stream: its changes counted, the feeds watching it, their shared answers."""
+
     generation: int = 0
     watchers: set[Watcher] = field(default_factory=set)
     answers: dict[Hashable, _Answer] = field(default_factory=dict)
 
 
 class Watcher:
-    """One open stream's place in the hub; ``wait`` returns when its stream changed."""
+    """One open feed's place in the hub; ``wait`` returns when its stream changed."""
 
     def __init__(self, hub: Hub, stream_id: str, generation: int) -> None:
         self.hub = hub
@@ -72,7 +74,7 @@ class Hub:
         self.rechecked = time.monotonic()
 
     def watch(self, stream_id: str) -> Watcher:
-        """Start watching ``stream_id`` (close the watcher when its stream ends)."""
+        """Start watching ``stream_id`` (close the watcher when its feed ends)."""
         with self.lock:
             stream = self.streams.setdefault(stream_id, _Stream())
             watcher = Watcher(self, stream_id, stream.generation)
@@ -137,11 +139,11 @@ class Hub:
         return entry.value
 
     def close(self) -> None:
-        """End every stream (the process is stopping): each watcher wakes and finishes."""
+        """End every feed (the process is stopping): each watcher wakes and finishes."""
         self.closing = True
         self.wake(None)
 
     def watching(self) -> int:
-        """How many streams are open in this process."""
+        """How many feeds are open in this process."""
         with self.lock:
             return sum(len(s.watchers) for s in self.streams.values())

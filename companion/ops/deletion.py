@@ -144,7 +144,7 @@ def delete(db: Database, stream: Listed, exports_dir: Path) -> Removed:
             removed.rows[table] = max(0, int(cursor.rowcount))
         db.execute("DELETE FROM streams WHERE id = ?", [stream.id])
         # Its open pages, on every server, hear of it once this commits (NOTIFY on PostgreSQL)
-        # and end their streams, rather than at their next ping.
+        # and end their feeds, rather than at their next ping.
         changed(db, stream.id)
     for name in books:  # after the commit: a failed deletion keeps its books
         with contextlib.suppress(FileNotFoundError):

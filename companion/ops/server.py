@@ -1,6 +1,6 @@
 """The production server ``companion serve`` runs: gunicorn with gevent workers.
 
-Each worker process serves every connection in a greenlet of its own, so a held-open live stream
+Each worker process serves every connection in a greenlet of its own, so a held-open live feed
 or a slow client costs a little memory, never a thread (``docs/server.md``). A request must
 arrive in time: its head within ``HEAD_TIMEOUT`` seconds (the same wait as for the next request
 on a kept-alive connection), and its body at ``BODY_RATE`` bytes a second after ``BODY_GRACE``
@@ -42,7 +42,7 @@ HEAD_TIMEOUT = 10  # seconds for a request's head, and for the next one on a kep
 BODY_GRACE = 10.0  # seconds any body may take...
 BODY_RATE = 16 * 1024  # ...and one more for every this many bytes it declares
 BUFFERED_BODY = 17 * 1024 * 1024  # the largest body read ahead (a backup's import is 16 MB)
-CONNECTIONS = 2000  # open connections per worker: live streams, slow clients and requests
+CONNECTIONS = 2000  # open connections per worker: live feeds, slow clients and requests
 SCHEMA_CHECK_SECONDS = 30.0  # how often the master asks whether a newer version migrated
 
 
@@ -68,7 +68,7 @@ class Worker(GeventWorker):  # type: ignore[misc]
     def handle_quit(self, sig: Any, frame: Any) -> None:
         # Ctrl-C (SIGINT) and the master's quick stop (SIGQUIT): gunicorn's gevent worker calls
         # sys.exit in a greenlet, which gevent prints as a SystemExit traceback. Stopping the
-        # worker's loop instead ends it the same way, its live streams first, with no traceback.
+        # worker's loop instead ends it the same way, its live feeds first, with no traceback.
         self.alive = False
         self.cfg.worker_int(self)
 
@@ -82,21 +82,21 @@ class Worker(GeventWorker):  # type: ignore[misc]
         try:
             return super().handle_request(listener_name, req, sock, addr)
         except TimeoutError:
-            # A live stream's write waited past its deadline (``companion.live``): its client
+            # A live feed's write waited past its deadline (``companion.live``): its client
             # reads nothing. The connection is reset, so the kernel lets go of what it queued
             # for it at once (a plain close would keep trying to send it); a browser connects
             # again by itself.
-            log.info("reset a live stream its client did not read: %s", addr)
+            log.info("reset a live feed its client did not read: %s", addr)
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             raise StopIteration() from None
 
     def run(self) -> None:
-        gevent.spawn(self._end_streams_on_stop)
+        gevent.spawn(self._end_feeds_on_stop)
         super().run()
 
-    def _end_streams_on_stop(self) -> None:
-        """When the worker is told to stop, end its live streams: browsers connect again to
+    def _end_feeds_on_stop(self) -> None:
+        """When the worker is told to stop, end its live feeds: browsers connect again to
         another worker rather than hold this one until its graceful timeout."""
         while self.alive:
             gevent.sleep(0.5)

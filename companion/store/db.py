@@ -172,7 +172,7 @@ class _Pool:
 
     Opening a connection and setting its pragmas costs more than a page's queries, so a
     connection given back is lent again. A request (a thread, or a greenlet under gevent) holds
-    its connection only while it runs: a held-open live stream holds none.
+    its connection only while it runs: a held-open live feed holds none.
 
     SQLite opens files it may not write read-only, and every connection of a process shares one
     WAL index: a connection opened while the files were read-only stays read-only, and so does

@@ -1,7 +1,7 @@
 """Telling every server process that a stream changed: the writer's side and the listener's.
 
 A write that changes what a stream's version answer may say calls ``changed(db, stream_id)``
-(the event store, drafts and links do). Processes that hold live streams listen:
+(the event store, drafts and links do). Processes that hold live feeds listen:
 
 - On SQLite every process is on this machine. Each listening process binds a Unix datagram
   socket in a folder named after the database file; ``changed`` sends the stream's id to every

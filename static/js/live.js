@@ -1,17 +1,17 @@
 // Live updates: the stream's version answer, pushed by the server over server-sent events, or
-// polled when a stream cannot be held (no EventSource, a proxy that buffers, a stream that
+// polled when a feed cannot be held (no EventSource, a proxy that buffers, a feed that
 // keeps failing). Pages call CompanionLive.follow(...) and get every new answer either way.
 (function () {
   "use strict";
   const POLL_MS = 500; // the fallback's pace
-  const FIRST_EVENT_MS = 5000; // a stream whose first event is this late is being buffered
+  const FIRST_EVENT_MS = 5000; // a feed whose first event is this late is being buffered
   const SILENT_MS = 50000; // the server pings every 20 s: this long without a word, it is gone
-  const STREAM_AGAIN_MS = 60000; // while polling, try a stream again this often
-  const FAILURES = 3; // stream errors in a row before polling takes over
+  const FEED_AGAIN_MS = 60000; // while polling, try a feed again this often
+  const FAILURES = 3; // feed errors in a row before polling takes over
 
   // options: eventsUrl, versionUrl, onAnswer(answer), onGone(status), onPart(part) (a change
   // pushed with the page's live part, before its answer), and the element whose
-  // data-live-transport says how it is followed: "stream", "poll" or "stopped".
+  // data-live-transport says how it is followed: "feed", "poll" or "stopped".
   function follow(options) {
     let source = null;
     let watchdog = null;
@@ -26,14 +26,14 @@
     function say(transport) { if (options.element) options.element.dataset.liveTransport = transport; }
     function stop() {
       stopped = true;
-      closeStream();
+      closeFeed();
       stopPolling();
       clearTimeout(again);
       say("stopped");
     }
     function gone(status) { stop(); options.onGone(status); }
 
-    function closeStream() {
+    function closeFeed() {
       clearTimeout(watchdog);
       if (source) { source.close(); source = null; }
     }
@@ -41,10 +41,10 @@
       clearTimeout(watchdog);
       watchdog = setTimeout(fallBack, ms);
     }
-    function openStream() {
+    function openFeed() {
       if (stopped) return;
       if (!window.EventSource || !options.eventsUrl) { startPolling(); return; }
-      closeStream();
+      closeFeed();
       source = new EventSource(options.eventsUrl);
       let heard = false;
       arm(FIRST_EVENT_MS);
@@ -52,7 +52,7 @@
         heard = true;
         failures = 0;
         stopPolling();
-        say("stream");
+        say("feed");
         arm(SILENT_MS);
       }
       source.onmessage = function (event) {
@@ -78,7 +78,7 @@
       });
       source.onerror = function () {
         failures += 1;
-        // A stream that never opened, or that the server refused (CLOSED: a revoked link, a
+        // A feed that never opened, or that the server refused (CLOSED: a revoked link, a
         // proxy that does not pass it), is not tried again for a while; the poll says why. One
         // that worked is given a few reconnections first (a phone waking, a network change).
         if (!heard || !source || source.readyState === EventSource.CLOSED || failures >= FAILURES) {
@@ -87,10 +87,10 @@
       };
     }
     function fallBack() {
-      closeStream();
+      closeFeed();
       startPolling();
       clearTimeout(again);
-      again = setTimeout(openStream, STREAM_AGAIN_MS);
+      again = setTimeout(openFeed, FEED_AGAIN_MS);
     }
 
     function startPolling() {
@@ -121,7 +121,7 @@
     }
     document.addEventListener("visibilitychange", function () { if (pollTimer) poll(); });
 
-    openStream();
+    openFeed();
     return { stop: stop, polling: function () { return pollTimer !== null; } };
   }
 
@@ -147,7 +147,7 @@
   document.querySelectorAll("[data-live-region]").forEach(function (region) {
     let shown = Number(region.dataset.version);
     let busy = false;
-    let pushed = null; // the newest part the stream carried
+    let pushed = null; // the newest part the feed carried
     function show(html) {
       const template = document.createElement("template");
       template.innerHTML = html;

@@ -312,13 +312,13 @@
     note.textContent = live.dataset.staleMessage;
     live.parentNode.insertBefore(note, live);
   }
-  // Each version answer (pushed, or polled when no stream can be held) fetches the fragment
+  // Each version answer (pushed, or polled when no feed can be held) fetches the fragment
   // when the version changed, or when someone's typing changed the drafts (``drafts``); one that
   // could not be fetched is asked for again a little later. While the viewer types, a refresh
   // for someone else's typing waits (and while an input method composes, every refresh waits).
   let wanted = version;
   let pendingDrafts = null; // a drafts signature the page does not show yet
-  let pushed = null; // the newest live part the stream carried with a change
+  let pushed = null; // the newest live part the feed carried with a change
   let waiting = null;
   function onAnswer(answer) {
     if (!answer) return;
@@ -344,7 +344,7 @@
     }
     if (pendingDrafts !== null) knownDrafts = pendingDrafts;
     pendingDrafts = null;
-    // The part pushed with this change, when the stream carried it: no request needed.
+    // The part pushed with this change, when the feed carried it: no request needed.
     const html = window.CompanionLive.partHtml(pushed, { version: wanted, drafts: knownDrafts }, live);
     pushed = null;
     if (html !== null) {

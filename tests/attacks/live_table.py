@@ -1,5 +1,5 @@
 """A chronicle at a turn whose texts show on every page as they are typed, and its links: what
-the attacks on live streams and drafts play against."""
+the attacks on live feeds and drafts play against."""
 
 from __future__ import annotations
 

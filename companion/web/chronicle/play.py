@@ -57,7 +57,7 @@ bp = Blueprint("chronicle", __name__, url_prefix="/c/<token>")
 streams.use_stream_errors(bp)
 log = logging.getLogger("companion.chronicle")
 ROLLS = ("roll", "reroll", "sacrifice", "token")
-# The live parts a chronicle's page may have pushed with each change (``?part=`` of its stream).
+# The live parts a chronicle's page may have pushed with each change (``?part=`` of its feed).
 LIVE_PARTS = {"play": "chronicle.play", "story": "story.log"}
 
 

@@ -1,10 +1,10 @@
 """Text answers compressed for the clients that accept it, in front of everything else.
 
 A table on a LAN has no proxy to compress for it, so the app does: HTML, CSS, JavaScript,
-JSON, SVG, the manifest and the live event stream, with brotli for a client that offers it
+JSON, SVG, the manifest and the live feed (server-sent events), with brotli for a client that offers it
 (browsers do over HTTPS) and gzip otherwise. An answer whose length is known and at most
 ``BUFFERED`` is compressed whole and sent with its new length; a longer one, and one sent as it
-is made (the event stream), is compressed as it goes, each piece flushed as it is written so an
+is made (the live feed), is compressed as it goes, each piece flushed as it is written so an
 event is never held back. A proxy in front finds the answer compressed and passes it on.
 
 Not compressed: answers under ``SMALLEST`` bytes, ranges, HEAD, pictures and fonts (compressed
@@ -219,6 +219,6 @@ def _close(body: Iterable[bytes]) -> None:
 
 def init_app(app: Flask) -> None:
     """Compress every answer of ``app`` for the clients that accept it (outermost, as
-    ``app.front``: the internal requests live streams make of ``app.wsgi_app`` never are)."""
+    ``app.front``: the internal requests live feeds make of ``app.wsgi_app`` never are)."""
     inner = getattr(app, "front", None) or (lambda environ, start: app.wsgi_app(environ, start))
     app.front = Compress(inner)  # type: ignore[attr-defined]

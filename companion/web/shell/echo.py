@@ -1,6 +1,6 @@
 """The same request answered again in front of Flask, while nothing its page is made from changed.
 
-An open page whose stream carries no part fetches its live part after each change, and every
+An open page whose feed carries no part fetches its live part after each change, and every
 watcher of a table asks for the same few pages; between two changes each of those answers is the
 same bytes.
 A page served from the render cache (``render_cache.page_bytes``) marks its request with the
@@ -34,7 +34,7 @@ from companion.web.shell.render_cache import ECHOABLE, fill, kept_parts
 
 # The pages watchers ask for again and again: a chronicle's play page and story (with their
 # live fragments), a card table.
-LIVE = "companion.live"  # a live stream's internal request: made by Flask, never kept here
+LIVE = "companion.live"  # a live feed's internal request: made by Flask, never kept here
 PATH = re.compile(rf"/(?:c/({TOKEN_PATTERN})/(?:story)?|t/({TOKEN_PATTERN})/)")
 # Headers that differ between two asks of the same page without changing it.
 UNKEYED = frozenset({"HTTP_X_REQUEST_ID"})

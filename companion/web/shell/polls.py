@@ -1,4 +1,4 @@
-"""The version polls: what an open page (or a live stream) watches, from one row of the store.
+"""The version polls: what an open page (or a live feed) watches, from one row of the store.
 
 ``/c/<token>/version`` answers ``{"version": n, "phase": "...", "drafts": "..."}`` (the last
 changes whenever a text of the turn is typed, so pages show who is writing) and
@@ -128,7 +128,7 @@ class FastPolls:
         ]
         start_response("200 OK", headers)
         if environ.get("companion.live"):
-            return [body]  # a live stream asking for its watchers: not a visitor's request
+            return [body]  # a live feed asking for its watchers: not a visitor's request
         query = environ.get("QUERY_STRING", "")
         path = environ.get("PATH_INFO", "") + (f"?{query}" if query else "")
         route = "chronicle.version" if prefix == "c" else "tables.version"

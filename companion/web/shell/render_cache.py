@@ -31,7 +31,7 @@ Parts = list[bytes | int]  # the HTML's pieces, and between them the index of th
 ECHOABLE = "companion.echoable"
 # The secrets cut out of every page, in the order of their indexes in its parts.
 SECRETS = ("csrf", "link")
-LIVE = "companion.live"  # in a live stream's internal request's environ (never a visitor's)
+LIVE = "companion.live"  # in a live feed's internal request's environ (never a visitor's)
 
 
 def cut(html: str, secrets: list[str]) -> Parts:
@@ -59,7 +59,7 @@ def parts_size(parts: Parts) -> int:
     return sys.getsizeof(parts) + sum(sys.getsizeof(p) for p in parts if isinstance(p, bytes))
 
 
-# What a live stream's internal render puts where a CSRF token goes: it is cut out of the page
+# What a live feed's internal render puts where a CSRF token goes: it is cut out of the page
 # like any viewer's token (each watcher fills in its own), so it need be no token at all, only
 # text no page holds otherwise. One per process: the pattern that cuts it stays compiled.
 LIVE_CSRF = "live-" + token_urlsafe(24)
@@ -70,7 +70,7 @@ def csrf_token() -> str:
 
     Flask-WTF signs the session's token on every request (a key derivation and an HMAC); the
     signed form never expires here (``WTF_CSRF_TIME_LIMIT`` is None), so one signature serves.
-    A live stream's internal render has no session and gets ``LIVE_CSRF``: nothing is signed,
+    A live feed's internal render has no session and gets ``LIVE_CSRF``: nothing is signed,
     and no session is made that would be sealed into a cookie nobody receives."""
     if request.environ.get(LIVE):
         g.csrf_token = LIVE_CSRF  # where Flask-WTF's own generate_csrf() finds it
@@ -114,7 +114,7 @@ def live_parts(
     app: Flask, environ: dict[str, object]
 ) -> tuple[list[str | int], tuple[str, ...]] | None:
     """A page ``app`` just made from kept parts for the internal request ``environ``, as a live
-    stream pushes it: its pieces of text and, between them, the index into ``SECRETS`` of the
+    feed pushes it: its pieces of text and, between them, the index into ``SECRETS`` of the
     secret cut there, for the page to fill with its own. None when the page was not kept."""
     marked = environ.get(ECHOABLE)
     parts = kept_parts(app, marked[0]) if isinstance(marked, tuple) else None

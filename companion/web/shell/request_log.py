@@ -44,7 +44,7 @@ def _begin() -> None:
 def _finish(response: Response) -> Response:
     response.headers["X-Request-Id"] = request_id()
     if request.environ.get("companion.live"):
-        return response  # a live stream asking the version for its watchers, not a visitor
+        return response  # a live feed asking the version for its watchers, not a visitor
     seconds = time.perf_counter() - g.get("request_started", time.perf_counter())
     path = request.full_path if request.query_string else request.path
     done(request.method, path, request.endpoint or "unmatched", response.status_code, seconds)

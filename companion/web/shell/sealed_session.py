@@ -162,7 +162,7 @@ class SealedSessionInterface(SecureCookieSessionInterface):
 
     def save_session(self, app: Flask, session: Any, response: Any) -> None:
         """Save the cookie, first trimming what it remembers until it fits the budget; none for
-        a live stream's internal request, whose answer no browser receives."""
+        a live feed's internal request, whose answer no browser receives."""
         if request.environ.get(render_cache.LIVE):
             return
         serializer = self.get_signing_serializer(app)

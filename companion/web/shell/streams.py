@@ -3,8 +3,8 @@
 A stream (a chronicle or a card table) is opened by its link; a link that opens nothing gets one
 error page (404, or JSON when asked). A refused form (the rules, or a post at an old version) is
 answered with a redirect to the page as it stands, its sentence flashed: Back and Reload then
-never ask to send a form again. A client that asks for JSON gets the status (409 when stale). Open pages hold the stream's
-events (or poll its version) and show its live fragment, rendered once per version and kind of
+never ask to send a form again. A client that asks for JSON gets the status (409 when stale).
+Open pages hold a live feed of the stream's changes (or poll its version) and show its live fragment, rendered once per version and kind of
 viewer through the render cache: pushed with the change where the page asked (``live_part``),
 fetched otherwise.
 """
@@ -214,7 +214,7 @@ def cached_part(key: tuple[Hashable, ...], token: str, render: Page) -> Markup:
 
 
 def live_part(parts: Mapping[str, str], **values: Any) -> Part | None:
-    """The live part a page's stream pushes with each change: the fragment of the endpoint
+    """The live part a page's feed pushes with each change: the fragment of the endpoint
     ``parts`` names for the page's ``?part=`` (None: the page asked for none, or for one this
     stream has not)."""
     endpoint = parts.get(request.args.get("part", ""))

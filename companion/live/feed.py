@@ -1,12 +1,12 @@
-"""The live stream of a page: server-sent events carrying the stream's version answer.
+"""The live feed of a page: server-sent events carrying its stream's version answer.
 
 ``GET /c/<t>/events`` (and ``/t/<t>/events``) answers ``text/event-stream``. Its first event is
 what the version endpoint (``/c/<t>/version``) answers now; after that, one event each time
 that answer changes, and nothing else but a ``ping`` event every ``HEARTBEAT`` seconds (which
-keeps proxies from closing an idle stream and tells the page the stream is alive). The answer is
+keeps proxies from closing an idle feed and tells the page the feed is alive). The answer is
 asked of the version endpoint itself, through the app, with no cookie: whatever that endpoint
-adds is pushed as it is, and a stream shows only what the link may see. When the link stops
-opening the stream (revoked), the stream sends a ``gone`` event and ends; when the process
+adds is pushed as it is, and a feed shows only what the link may see. When the link stops
+opening the stream (revoked), the feed sends a ``gone`` event and ends; when the process
 stops, it ends, and the browser connects again (``retry``) to another process.
 
 A page may ask for its live part with the changes (``Part``: the chronicle's play page and
@@ -17,7 +17,7 @@ event is the same bytes for every watcher of that link and language, made once p
 process, and holds no secret; the page needs no second request to show the change. A part the
 cache cannot give (a page showing a link's own kept words) is not pushed: the page fetches it.
 
-What a stream may hold is bounded (``companion/base/bounds.py``): so many streams a link and a
+What a feed may hold is bounded (``companion/base/bounds.py``): so many feeds a link and a
 client address (``companion.live.holders``; past either, 429 and the page polls), two events
 ``STREAM_PART_SECONDS`` apart at least, and, under gunicorn, a kernel queue of
 ``STREAM_SEND_BYTES`` that a write waits on for ``STREAM_WRITE_SECONDS`` at most before the
@@ -46,9 +46,9 @@ from companion.store.signal import Listener
 from .holders import Holders
 from .hub import Hub, Watcher
 
-HEARTBEAT = 20.0  # seconds between pings on a quiet stream
-RETRY_MS = 2000  # how long a browser waits before connecting again after a stream ended
-REFUSED_RETRY = 60  # seconds a stream refused for its bounds says to wait (the page polls)
+HEARTBEAT = 20.0  # seconds between pings on a quiet feed
+RETRY_MS = 2000  # how long a browser waits before connecting again after a feed ended
+REFUSED_RETRY = 60  # seconds a feed refused for its bounds says to wait (the page polls)
 # The request's parts an internal version call keeps: where the app is and who asks. No cookie
 # and no language: the answer depends on the link alone (a part's language is the one the app
 # chose for the viewer, given in its query).
@@ -97,7 +97,7 @@ class Part:
 
 
 class Live:
-    """The app's live streams: the hub of this process and the listener that wakes it."""
+    """The app's live feeds: the hub of this process and the listener that wakes it."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
@@ -118,23 +118,23 @@ class Live:
         return self.hub
 
     def watching(self) -> int:
-        """How many streams this process holds open (what a live-watchers gauge reports)."""
+        """How many feeds this process holds open (what a live-watchers gauge reports)."""
         return self.hub.watching()
 
     def stop(self) -> None:
-        """End every open stream and stop listening."""
+        """End every open feed and stop listening."""
         self.hub.close()
         if self.listener is not None:
             self.listener.stop()
 
 
 def init_app(app: Flask) -> None:
-    """Give the app its live streams."""
+    """Give the app its live feeds."""
     app.extensions["companion.live"] = Live(app)
 
 
 def live_of(app: Flask) -> Live:
-    """The app's live streams."""
+    """The app's live feeds."""
     live: Live = app.extensions["companion.live"]
     return live
 
@@ -142,14 +142,14 @@ def live_of(app: Flask) -> Live:
 def respond(
     stream_id: str, endpoint: str, part: Part | None = None, *, link: str, **values: Any
 ) -> Response:
-    """The event stream for ``stream_id`` whose events are what ``endpoint`` answers, with
+    """The live feed of ``stream_id`` whose events are what ``endpoint`` answers, with
     ``part`` pushed beside each change when the page asked for it. ``link`` names the link
-    that opens it (its hash, never the token): its streams are counted, as the client
+    that opens it (its hash, never the token): its feeds are counted, as the client
     address's are, and past either bound (``STREAMS_PER_LINK``, ``STREAMS_PER_ADDRESS``) the
-    stream is refused with 429 (the page polls instead).
+    feed is refused with 429 (the page polls instead).
 
     When the version endpoint does not answer 200 (the link opens nothing), that answer is
-    given instead of a stream.
+    given instead of a feed.
     """
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     live = live_of(app)
@@ -174,7 +174,7 @@ def respond(
     except BaseException:
         live.holders.give_back(link, address)
         raise
-    if first.status != 200:  # no stream: what it took is given back
+    if first.status != 200:  # no feed: what it took is given back
         watcher.close()
         live.holders.give_back(link, address)
         return Response(first.body, first.status, content_type=first.content_type)
@@ -214,15 +214,16 @@ def _digest(path: str) -> str:
 
 
 def _refused() -> Response:
-    """429 for a stream past its link's or its address's bound: the page polls instead."""
-    body = json.dumps({"error": "too many live streams", "code": "too-many-streams"})
+    """429 for a feed past its link's or its address's bound: the page polls instead."""
+    # The code keeps its older word: clients match on it (the sentence may change).
+    body = json.dumps({"error": "too many live feeds", "code": "too-many-streams"})
     response = Response(body, 429, content_type="application/json")
     response.headers.update({**HEADERS, "Retry-After": str(REFUSED_RETRY)})
     return response
 
 
 def _bounded(environ: dict[str, Any], live: Live) -> Any:
-    """The stream's socket, when the server gives it (gunicorn does), bounded: the kernel queues
+    """The feed's socket, when the server gives it (gunicorn does), bounded: the kernel queues
     at most ``STREAM_SEND_BYTES`` for it, and a write that waits ``STREAM_WRITE_SECONDS`` for a
     client that does not read fails (the server closes the connection; a browser connects
     again). None under a server that gives no socket."""
@@ -254,7 +255,7 @@ def _environ(outer: dict[str, Any], path: str, script_root: str) -> dict[str, An
 
 @dataclass(frozen=True)
 class Pushed:
-    """A stream's part: what it is, the internal request for it, and the key its watchers
+    """A feed's part: what it is, the internal request for it, and the key its watchers
     share one event under."""
 
     part: Part
@@ -313,7 +314,7 @@ def _events(
     pushed: Pushed | None,
     gap: float,
 ) -> Iterator[bytes]:
-    """The stream's events; two of them at least ``gap`` seconds apart, so changes that come
+    """The feed's events; two of them at least ``gap`` seconds apart, so changes that come
     faster (a text typed on another device) are told once, as they stand by then."""
     hub = watcher.hub
     yield f"retry: {RETRY_MS}\n".encode() + event(first.body)

@@ -1,9 +1,9 @@
-"""Live streams under attack, against `companion serve` (two gevent workers): one link or one
-address holds only its share of streams, a client that never reads holds no kernel memory past a
-bound, streams with invented languages leave the hub nothing, and a stream tells changes at most
+"""Live feeds under attack, against `companion serve` (two gevent workers): one link or one
+address holds only its share of feeds, a client that never reads holds no kernel memory past a
+bound, feeds with invented languages leave the hub nothing, and a feed tells changes at most
 so often. Every test probes the server as another client while its attack runs.
 
-Each worker counts its own streams, and either may take a connection, so a client may hold up to
+Each worker counts its own feeds, and either may take a connection, so a client may hold up to
 twice a bound: the tests assert what holds for every split.
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from live_client import EventStream
+from live_client import Feed
 from server_client import Server
 from waiting import HANG
 
@@ -36,7 +36,7 @@ LONG = "灯" * 19_000  # a long text being typed: 57 KB the part carries to ever
 
 def _server(folder: Path, **settings: str) -> Server:
     env = {f"COMPANION_{name}": value for name, value in settings.items()}
-    return Server(folder / "streams.sqlite3", env=env).start()
+    return Server(folder / "feeds.sqlite3", env=env).start()
 
 
 @pytest.fixture(scope="module")
@@ -55,27 +55,27 @@ def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         server.stop()
 
 
-def _open(server: Server, path: str, address: str) -> EventStream:
-    return EventStream(server.port, path, headers={"X-Forwarded-For": address})
+def _open(server: Server, path: str, address: str) -> Feed:
+    return Feed(server.port, path, headers={"X-Forwarded-For": address})
 
 
 @contextlib.contextmanager
-def _held(streams: list[EventStream]) -> Iterator[list[EventStream]]:
+def _held(feeds: list[Feed]) -> Iterator[list[Feed]]:
     try:
-        yield streams
+        yield feeds
     finally:
-        for stream in streams:
-            stream.close()
+        for feed in feeds:
+            feed.close()
 
 
-def test_one_link_holds_only_its_share_of_streams(capped: Server) -> None:
+def test_one_link_holds_only_its_share_of_feeds(capped: Server) -> None:
     table = narrating(capped)
     path = f"/c/{table.reader}/events"
     with _held([_open(capped, path, f"198.51.100.{n}") for n in range(4 * PER_LINK)]) as held:
-        statuses = [stream.status for stream in held]
+        statuses = [feed.status for feed in held]
         assert set(statuses) <= {200, 429}, statuses
         assert statuses.count(200) <= 2 * PER_LINK, statuses
-        refused = [stream for stream in held if stream.status == 429]
+        refused = [feed for feed in held if feed.status == 429]
         assert refused and all(int(s.headers["Retry-After"]) > 0 for s in refused)
         answered(capped.port)
         other = _open(capped, f"/c/{table.host}/events", "198.51.100.200")
@@ -84,7 +84,7 @@ def test_one_link_holds_only_its_share_of_streams(capped: Server) -> None:
             assert other.next() is not None
 
 
-def test_one_address_holds_only_its_share_of_streams(capped: Server) -> None:
+def test_one_address_holds_only_its_share_of_feeds(capped: Server) -> None:
     table = narrating(capped)
     db = connect(capped.database)
     try:
@@ -93,7 +93,7 @@ def test_one_address_holds_only_its_share_of_streams(capped: Server) -> None:
         db.conn.close()
     held = [_open(capped, f"/c/{link}/events", "203.0.113.7") for link in links]
     with _held(held):
-        statuses = [stream.status for stream in held]
+        statuses = [feed.status for feed in held]
         assert set(statuses) <= {200, 429}, statuses
         assert statuses.count(200) <= 2 * PER_ADDRESS, statuses
         answered(capped.port)
@@ -117,8 +117,8 @@ def _server_queues(port: int) -> dict[int, int]:
     return queued
 
 
-def _silent_stream(port: int, path: str) -> socket.socket:
-    """A client that asks for a stream and reads nothing, with a 4 KB receive window."""
+def _silent_feed(port: int, path: str) -> socket.socket:
+    """A client that asks for a feed and reads nothing, with a 4 KB receive window."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.connect(("127.0.0.1", port))
@@ -139,7 +139,7 @@ def test_a_client_that_never_reads_holds_no_more_than_its_bound(tmp_path: Path) 
         table = narrating(server)
         typist = Typist(server, table.seats[table.acting])
         silent = [
-            _silent_stream(server.port, f"/c/{table.reader}/events?part=play") for _ in range(8)
+            _silent_feed(server.port, f"/c/{table.reader}/events?part=play") for _ in range(8)
         ]
         ports = {sock.getsockname()[1] for sock in silent}
         # The kernel doubles SO_SNDBUF for its own bookkeeping, and counts that against it.
@@ -147,12 +147,12 @@ def test_a_client_that_never_reads_holds_no_more_than_its_bound(tmp_path: Path) 
         most, changes = 0, 0
         deadline = time.monotonic() + HANG
         while ports & set(_server_queues(server.port)):
-            assert time.monotonic() < deadline, "the server kept streams no one reads"
+            assert time.monotonic() < deadline, "the server kept feeds no one reads"
             changes += 1
             assert typist.save("narration", f"{changes} {LONG}").status_code == 200
             queued = _server_queues(server.port)
             most = max(most, sum(tx for port, tx in queued.items() if port in ports))
-            assert most <= bound, f"{most} bytes queued for {len(silent)} silent streams"
+            assert most <= bound, f"{most} bytes queued for {len(silent)} silent feeds"
             if changes % 5 == 0:
                 answered(server.port)
         answered(server.port)
@@ -182,23 +182,23 @@ def _workers_rss(server: Server) -> int:
 
 
 class Reader(threading.Thread):
-    """A page that reads its stream, event by event, until closed."""
+    """A page that reads its feed, event by event, until closed."""
 
-    def __init__(self, stream: EventStream) -> None:
+    def __init__(self, feed: Feed) -> None:
         super().__init__(daemon=True)
-        self.stream, self.events = stream, 0
+        self.feed, self.events = feed, 0
         self.start()
 
     def run(self) -> None:
         with contextlib.suppress(OSError, ValueError, AttributeError):
-            while self.stream.next() is not None:
+            while self.feed.next() is not None:
                 self.events += 1
 
 
 @pytest.mark.slow  # a server of its own, and changes until the bound shows
-def test_streams_in_invented_languages_leave_the_hub_nothing(tmp_path: Path) -> None:
+def test_feeds_in_invented_languages_leave_the_hub_nothing(tmp_path: Path) -> None:
     """The hub's shared answers were keyed by the raw Accept-Language and kept while any page
-    watched the stream: rounds of streams in languages no one speaks grew a worker by hundreds
+    watched the stream: rounds of feeds in languages no one speaks grew a worker by hundreds
     of megabytes. Now they share the answer of the language the app chose, and a change drops
     the answers of the change before."""
     server = _server(tmp_path, STREAMS_PER_LINK="1000", STREAMS_PER_ADDRESS="1000")
@@ -208,23 +208,23 @@ def test_streams_in_invented_languages_leave_the_hub_nothing(tmp_path: Path) -> 
         assert typist.save("loss_narration", LONG).status_code == 200  # each part: 114 KB
         assert typist.save("narration", LONG).status_code == 200
         path = f"/c/{table.reader}/events?part=play"
-        watching = EventStream(server.port, path)  # a player's page, open all along
+        watching = Feed(server.port, path)  # a player's page, open all along
         reader = Reader(watching)
         rounds, per_round = 5, 50
         before = 0
         for n in range(rounds):
             languages = [f"x-{n}-{m}, en;q=0.{m % 9 + 1}" for m in range(per_round)]
-            streams = [
-                EventStream(server.port, path, headers={"Accept-Language": language})
+            feeds = [
+                Feed(server.port, path, headers={"Accept-Language": language})
                 for language in languages
             ]
-            assert all(stream.status == 200 for stream in streams)
-            for stream in streams:
-                assert stream.next() is not None  # the first event: each is watching
+            assert all(feed.status == 200 for feed in feeds)
+            for feed in feeds:
+                assert feed.next() is not None  # the first event: each is watching
             assert typist.save("narration", f"{n} {LONG}").status_code == 200
-            for stream in streams:  # each is told of the change, then leaves
-                assert stream.next() is not None
-                stream.close()
+            for feed in feeds:  # each is told of the change, then leaves
+                assert feed.next() is not None
+                feed.close()
             answered(server.port)
             if n == 0:
                 before = _workers_rss(server)
@@ -244,31 +244,31 @@ def test_changes_typed_fast_are_told_at_most_so_often(tmp_path: Path) -> None:
         table = narrating(server)
         typist = Typist(server, table.seats[table.acting])
         path = f"/c/{table.reader}/events?part=play"
-        streams = [EventStream(server.port, path) for _ in range(6)]
-        for stream in streams:
-            assert stream.status == 200 and stream.next() is not None
-        readers = [Reader(stream) for stream in streams]
+        feeds = [Feed(server.port, path) for _ in range(6)]
+        for feed in feeds:
+            assert feed.status == 200 and feed.next() is not None
+        readers = [Reader(feed) for feed in feeds]
         started = time.monotonic()
         for n in range(30):
             assert typist.save("narration", f"{n} {LONG[:2000]}").status_code == 200
         answered(server.port)
         last = f"29 {LONG[:2000]}"
         deadline = time.monotonic() + HANG
-        while not all(last.encode() in reader.stream.raw for reader in readers):
+        while not all(last.encode() in reader.feed.raw for reader in readers):
             assert time.monotonic() < deadline, "the last words never reached every page"
             time.sleep(0.05)
         elapsed = time.monotonic() - started
         for reader in readers:
             assert reader.events <= elapsed / gap + 2, (reader.events, elapsed)
-        for stream in streams:
-            stream.close()
+        for feed in feeds:
+            feed.close()
     finally:
         server.stop()
 
 
 @pytest.mark.slow  # a server of its own, and changes until the bound shows
 def test_through_nginx_one_address_holds_only_its_share(tmp_path: Path) -> None:
-    """The shipped nginx site bounds one address's streams itself (limit_conn), however many
+    """The shipped nginx site bounds one address's feeds itself (limit_conn), however many
     the app behind it would take; and the nginx.conf it asks for holds far more than one."""
     from proxy_kit import NGINX, PUBLIC, nginx_asks, start_nginx
 
@@ -276,7 +276,7 @@ def test_through_nginx_one_address_holds_only_its_share(tmp_path: Path) -> None:
         pytest.skip("nginx is not installed (scripts/setup --test)")
     snippet = Path(__file__).parents[2] / "deploy" / "nginx" / "companion-proxy.conf"
     found = re.search(r"limit_conn companion_streams (\d+);", snippet.read_text())
-    assert found, "the shipped site bounds no address's streams"
+    assert found, "the shipped site bounds no address's feeds"
     shipped = int(found.group(1))
     assert nginx_asks("worker_connections") >= 100 * shipped
     app = _server(
