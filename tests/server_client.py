@@ -55,7 +55,7 @@ def listens(group: int, port: int) -> bool:
 
 @dataclass
 class Server:
-    """`companion serve` (gunicorn, threaded workers) on a loopback port and a temp database."""
+    """`companion serve` (gunicorn, gevent workers) on a loopback port and a temp database."""
 
     database: Path
     port: int = field(default_factory=free_port)
@@ -65,6 +65,8 @@ class Server:
     wrapper: list[str] = field(default_factory=list)
     # The Host its start-up check names (a server that trusts only its public name needs it).
     host: str | None = None
+    # More options of `companion serve` (``["--workers", "1"]``).
+    options: list[str] = field(default_factory=list)
 
     @property
     def url(self) -> str:
@@ -94,7 +96,7 @@ class Server:
         }
         companion = Path(sys.executable).parent / "companion"
         self.process = subprocess.Popen(
-            [*self.wrapper, str(companion), "serve", "--port", str(self.port)],
+            [*self.wrapper, str(companion), "serve", "--port", str(self.port), *self.options],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=open(self.database.with_suffix(".log"), "ab"),  # noqa: SIM115 - kept for the run

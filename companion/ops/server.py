@@ -5,7 +5,9 @@ or a slow client costs a little memory, never a thread (``docs/server.md``). A r
 arrive in time: its head within ``HEAD_TIMEOUT`` seconds (the same wait as for the next request
 on a kept-alive connection), and its body at ``BODY_RATE`` bytes a second after ``BODY_GRACE``
 seconds; the whole body is read before the app sees it. Past that the connection is closed.
-A worker holds at most ``CONNECTIONS`` connections at once.
+A worker holds at most ``CONNECTIONS`` connections at once, and serves them in turn: after each
+answer, the requests of its other connections that came meanwhile go before the same
+connection's next one.
 
 gunicorn's master also keeps the export supervisor (``companion.export.supervisor``): it starts
 it when the server is ready (``when_ready``), starts it again within seconds if it stops (after
@@ -44,6 +46,9 @@ BODY_RATE = 16 * 1024  # ...and one more for every this many bytes it declares
 BUFFERED_BODY = 17 * 1024 * 1024  # the largest body read ahead (a backup's import is 16 MB)
 CONNECTIONS = 2000  # open connections per worker: live feeds, slow clients and requests
 SCHEMA_CHECK_SECONDS = 30.0  # how often the master asks whether a newer version migrated
+# A connection's wait after each answer: any wait above 0 resumes it only on the event loop's
+# next turn, once the I/O ready meanwhile was served (a wait of 0 may resume it before that).
+TURN = 1e-6
 
 
 class Worker(GeventWorker):  # type: ignore[misc]
@@ -80,7 +85,7 @@ class Worker(GeventWorker):  # type: ignore[misc]
             log.info("closed a connection whose request body came too slowly: %s", addr)
             raise StopIteration()
         try:
-            return super().handle_request(listener_name, req, sock, addr)
+            kept = super().handle_request(listener_name, req, sock, addr)
         except TimeoutError:
             # A live feed's write waited past its deadline (``companion.live``): its client
             # reads nothing. The connection is reset, so the kernel lets go of what it queued
@@ -90,6 +95,11 @@ class Worker(GeventWorker):  # type: ignore[misc]
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             raise StopIteration() from None
+        # The worker's other connections go first: a client whose next request is already
+        # here (pipelined, or sent in a tight loop) would otherwise be answered on and on by
+        # this greenlet, reading without ever waiting, while every other connection waits.
+        gevent.sleep(TURN)
+        return kept
 
     def run(self) -> None:
         gevent.spawn(self._end_feeds_on_stop)
