@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
 import hello  # noqa: E402
-from bench_live import command_change, table_links  # noqa: E402
+from bench_live import command_change, pct, table_links  # noqa: E402
 from server_client import SETUP, Server, free_port, request  # noqa: E402
 
 
@@ -53,11 +53,6 @@ def ask(port: int, path: str, cookie: str = "") -> tuple[float, int, str]:
         return took, response.status, set_cookie.split(";", 1)[0]
     finally:
         connection.close()
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
 def line(name: str, values: list[float], base: float) -> str:
