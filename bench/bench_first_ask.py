@@ -9,8 +9,10 @@ waits for (rendered once per role and worker, or read from the render cache the 
 share); the second is the page asked again. Beside them, hello-world's page (``bench/hello.py``:
 a bare Flask app under the same server) asked the same way just before each change.
 
-Printed: p50, p90 and the largest of each kind of ask (ms), and the p50s over hello's p50. The
-machine's load average at the start and at the end. Target (issue: a cache every worker
+Printed: p50, p90 and the largest of each kind of ask (ms), and the p50s over hello's p50; and
+how long the command took to be answered (the process that wrote it makes the pages its
+visitors asked before it answers: ``companion/web/shell/ahead.py``). The machine's load average
+at the start and at the end. Target (issue: a cache every worker
 shares): the play page's first ask after a change <= 5x hello's ask.
 
     .venv/bin/python bench/bench_first_ask.py [--changes 30]
@@ -81,12 +83,14 @@ def main() -> None:
             hellos: list[float] = []
             first: dict[str, list[float]] = {role: [] for role in roles}
             again: list[float] = []
+            commands: list[float] = []
             for _ in range(3):  # both workers warm: templates compiled, connections open
                 for token in tokens:
                     ask(server.port, f"/c/{token}/", cookies[token])
             for _ in range(args.changes):
                 hellos.extend(ask(hello_port, "/hello")[0] for _ in range(5))
-                change()  # type: ignore[operator]
+                _version, sent = change()  # type: ignore[operator]
+                commands.append((time.monotonic() - sent) * 1000)  # the command's POST
                 order = list(zip(roles, tokens, strict=True))
                 rng.shuffle(order)
                 for role, token in order:
@@ -107,6 +111,7 @@ def main() -> None:
     for role in roles:
         print(line(f"  {role}", first[role], base))
     print(line("play page, asked again", again, base))
+    print(line("the change: its command answered", commands, base))
     target = statistics.median(everyone) / base
     print(f"target: first ask <= 5x hello: {target:.1f}x {'ok' if target <= 5 else 'above'}")
     end = os.getloadavg()

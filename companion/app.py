@@ -85,6 +85,7 @@ def _configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         RENDER_CACHE_BYTES=19 * 1024 * 1024,  # with every other cache, under 64 MiB a process
         REPLAY_BYTES=1024 * 1024,  # the echo: requests answered again from the page cache; 0: off
         SHARED_RENDER_BYTES=32 * 1024 * 1024,  # pages kept in the store for every server; 0: off
+        AHEAD_PAGES=12,  # a stream's pages made again by the process that wrote a change; 0: off
         PROXY_HOPS=0,
         PROXY_PREFIX=0,
         LOG_FORMAT="text",  # or "json": one object per line
@@ -130,7 +131,12 @@ def _trust_proxies(app: Flask) -> None:
 
 def select_locale() -> str:
     """The interface language: an explicit choice, then the browser's preference."""
-    chosen = request.args.get("lang") or session.get("lang") or g.get("content_language")
+    chosen = (
+        request.args.get("lang")
+        or session.get("lang")
+        or request.environ.get("companion.lang")  # a page made ahead: its visitor's language
+        or g.get("content_language")
+    )
     if chosen in LANGUAGES:
         return str(chosen)
     return request.accept_languages.best_match(LANGUAGES) or DEFAULT

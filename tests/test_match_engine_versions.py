@@ -46,12 +46,16 @@ def _tamper(app: Flask, token: str, seq: int, change: Callable[[dict[str, Any]],
 
 
 def _store_raw(app: Flask, token: str, seq: int, text: str) -> None:
-    """Store ``text`` as the data of event ``seq``, whatever it holds."""
+    """Store ``text`` as the data of event ``seq``, whatever it holds, then open it as a server
+    of another release would: nothing this one replayed or rendered kept (the store's rendered
+    pages are keyed by the release, ``store.rendered.digest``)."""
     db = connect(app.config["DATABASE"])
     sid = load(app, token).id
     with db.conn:
         db.execute("UPDATE events SET data = ? WHERE stream_id = ? AND seq = ?", [text, sid, seq])
+        db.execute("DELETE FROM rendered WHERE stream_id = ?", [sid])
     matches.CACHE.clear()
+    app.extensions["companion.render_cache"].clear()
 
 
 def _one_move(client: FlaskClient, app: Flask, token: str) -> None:

@@ -51,13 +51,14 @@ def _rows(app: Flask, stream_id: str) -> list[tuple[str, int, str]]:
     return [(str(k), int(v), str(b)) for k, v, b in db.execute(query, [stream_id]).fetchall()]
 
 
-def test_a_second_worker_s_first_ask_after_a_change_is_a_hit(
-    app: Flask, client: FlaskClient
-) -> None:
+def test_a_second_worker_reads_the_part_the_first_made(app: Flask) -> None:
+    """Each worker making pages as they are asked (none made ahead: ``test_ahead.py``)."""
+    app = _worker(app, AHEAD_PAGES=0)
+    client = app.test_client()
     token = create(client)
     fragment = f"/c/{token}/?fragment=1"
     first = client.get(fragment).get_data(as_text=True)
-    other = _worker(app)
+    other = _worker(app, AHEAD_PAGES=0)
     with _renders(other) as names:
         second = other.test_client().get(fragment).get_data(as_text=True)
     assert names == [], "the second worker rendered the part again"

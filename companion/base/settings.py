@@ -188,6 +188,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("RENDER_CACHE_BYTES", "a number of bytes (0 or more)", whole(0)),
     Setting("REPLAY_BYTES", "a number of bytes (0 or more)", whole(0)),
     Setting("SHARED_RENDER_BYTES", "a number of bytes (0: off)", whole(0)),
+    Setting("AHEAD_PAGES", "a whole number from 0 to 64 (0: off)", whole(0, 64)),
     Setting("MAX_CONTENT_LENGTH", "a number of bytes above 0", whole(1)),
     Setting("CHRONICLE_MAX_EVENTS", "a whole number above 0", whole(1)),
     Setting("CHRONICLE_MAX_BYTES", "a number of bytes above 0", whole(1)),

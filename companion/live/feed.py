@@ -66,7 +66,8 @@ _KEPT = (
     "wsgi.multiprocess",
     "wsgi.run_once",
 )
-_KEYED = ("SERVER_NAME", "SERVER_PORT", "HTTP_HOST", "SCRIPT_NAME")
+KEYED = ("SERVER_NAME", "SERVER_PORT", "HTTP_HOST", "SCRIPT_NAME")  # where a page is served
+LIVE = "companion.live"  # in an internal request's environ (never a visitor's)
 HEADERS = {
     "Cache-Control": "no-store",
     "X-Accel-Buffering": "no",  # nginx passes the events on as they come
@@ -156,7 +157,7 @@ def respond(
     environ = _environ(request.environ, url_for(endpoint, **values), request.script_root)
     # The watchers' shared answers are keyed by the link's paths as digests: a token is kept
     # in no key, here or in the page cache (whose keys name the role, never the link).
-    key: Hashable = (_digest(environ["PATH_INFO"]), *(environ.get(k) for k in _KEYED))
+    key: Hashable = (_digest(environ["PATH_INFO"]), *(environ.get(k) for k in KEYED))
     pushed = None
     if part is not None:  # the part in the viewer's language, asked with no cookie
         path, _, query = part.path.partition("?")
@@ -239,15 +240,23 @@ def _bounded(environ: dict[str, Any], live: Live) -> Any:
 
 
 def _environ(outer: dict[str, Any], path: str, script_root: str) -> dict[str, Any]:
+    return internal(outer, path[len(script_root) :])
+
+
+def internal(
+    outer: dict[str, Any], path_info: str, query: str = "", accept: str = "application/json"
+) -> dict[str, Any]:
+    """An internal GET of ``path_info`` (below the app's root) made from the request ``outer``:
+    its address and server, never its cookie or its headers."""
     environ = {name: outer[name] for name in _KEPT if name in outer}
     environ.update(
         {
             "REQUEST_METHOD": "GET",
-            "PATH_INFO": path[len(script_root) :],
-            "QUERY_STRING": "",
-            "HTTP_ACCEPT": "application/json",
+            "PATH_INFO": path_info,
+            "QUERY_STRING": query,
+            "HTTP_ACCEPT": accept,
             "wsgi.input": io.BytesIO(b""),
-            "companion.live": True,  # an internal call, not a visitor's request
+            LIVE: True,  # an internal call, not a visitor's request
         }
     )
     return environ

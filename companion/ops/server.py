@@ -38,6 +38,7 @@ from gunicorn.workers.ggevent import GeventWorker
 
 from companion.export.keeper import Keeper
 from companion.export.supervisor import Settings
+from companion.store.db import TURN
 
 log = logging.getLogger(__name__)
 HEAD_TIMEOUT = 10  # seconds for a request's head, and for the next one on a kept connection
@@ -46,9 +47,6 @@ BODY_RATE = 16 * 1024  # ...and one more for every this many bytes it declares
 BUFFERED_BODY = 17 * 1024 * 1024  # the largest body read ahead (a backup's import is 16 MB)
 CONNECTIONS = 2000  # open connections per worker: live feeds, slow clients and requests
 SCHEMA_CHECK_SECONDS = 30.0  # how often the master asks whether a newer version migrated
-# A connection's wait after each answer: any wait above 0 resumes it only on the event loop's
-# next turn, once the I/O ready meanwhile was served (a wait of 0 may resume it before that).
-TURN = 1e-6
 
 
 class Worker(GeventWorker):  # type: ignore[misc]

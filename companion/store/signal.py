@@ -10,6 +10,9 @@ A write that changes what a stream's version answer may say calls ``changed(db, 
 - On PostgreSQL the servers may be on other machines: ``changed`` runs ``pg_notify`` in the
   writer's transaction (delivered on commit, never for a rollback), and each listening process
   keeps one connection that ``LISTEN``s.
+
+A request may ask which streams it changed (``noting``, for ``web.shell.ahead``): each change
+is noted once it has committed, beside its signal.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import stat
 import tempfile
 import threading
 from collections.abc import Callable
+from contextvars import ContextVar, Token
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +40,19 @@ log = logging.getLogger(__name__)
 CHANNEL = "companion_live"
 ID_BYTES = 128  # a stream id is 16 hex characters; anything longer is not one
 RECONNECT_AFTER = 2.0  # seconds before a lost PostgreSQL listener connects again
+Noted = dict[str, None]  # the streams changed, in the order they changed
+_noted: ContextVar[Noted | None] = ContextVar("companion_changes_noted", default=None)
+
+
+def noting() -> tuple[Noted, Token[Noted | None]]:
+    """Note in this context (a request) every stream whose change commits from now on, until
+    ``stop_noting``."""
+    noted: Noted = {}
+    return noted, _noted.set(noted)
+
+
+def stop_noting(token: Token[Noted | None]) -> None:
+    _noted.reset(token)
 
 
 def changed(db: Any, stream_id: str) -> None:
@@ -45,10 +62,21 @@ def changed(db: Any, stream_id: str) -> None:
         return
     if isinstance(db, pg.Database):
         db.execute("SELECT pg_notify(?, ?)", [CHANNEL, stream_id])
+        after_commit(db, lambda: _committed("", stream_id))
         return
     path = _database_path(db)
     if path:
-        after_commit(db, lambda: send_local(path, stream_id))
+        after_commit(db, lambda: _committed(path, stream_id))
+
+
+def _committed(database: str, stream_id: str) -> None:
+    """A change to ``stream_id`` committed: its local signal sent (``database`` empty:
+    PostgreSQL sent it with the commit), and the change noted where a request notes them."""
+    if database:
+        send_local(database, stream_id)
+    noted = _noted.get()
+    if noted is not None:
+        noted[stream_id] = None
 
 
 def _database_path(db: Any) -> str:

@@ -24,6 +24,7 @@ def init_app(app: Flask, csrf: CSRFProtect) -> None:
         story_view,
     )
     from companion.web.shell import (
+        ahead,
         main,
         ratelimit,
         render_cache,
@@ -33,6 +34,7 @@ def init_app(app: Flask, csrf: CSRFProtect) -> None:
     )
 
     render_cache.init_app(app)
+    ahead.init_app(app)
     ratelimit.init_app(app)
     security.init_app(app, send_back=expired_form.send_back)
     sealed_session.init_app(app)

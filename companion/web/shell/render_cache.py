@@ -23,6 +23,7 @@ from markupsafe import Markup
 
 from companion.store import rendered
 from companion.text.bytecache import ByteLRU
+from companion.web.shell import ahead
 
 # Signed CSRF tokens by the session's raw token: signing one costs more than serving a page.
 SIGNED_BYTES = 256 * 1024
@@ -101,6 +102,9 @@ def page_bytes(key: Hashable, render: Callable[[], str], *, token: str) -> bytes
     secrets = [csrf_token(), token]  # as SECRETS names them
     body = _served(key, render, secrets)
     request.environ[ECHOABLE] = (key, secrets, request.endpoint or "unmatched")
+    place = _stream_version(key)
+    if place is not None:  # asked again after the stream's next change: made ahead then
+        ahead.seen(key, *place)  # type: ignore[arg-type]
     return body
 
 
