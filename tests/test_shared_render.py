@@ -132,3 +132,21 @@ def test_a_write_that_never_waits_leaves_the_connection_s_own_wait_as_it_was(
     assert rendered.write(db, stream_id, 1, "k" * 64, ["a"], 40_000)
     assert snapshots.write(db, stream_id, "p", snapshots.Snapshot(1, 1, "{}"))
     assert db.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 0
+
+
+def test_a_page_another_release_kept_is_never_served(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server upgraded in place (same stream version, new templates and static names) makes
+    its pages again instead of serving the older release's from the store."""
+    older = _worker(app, AHEAD_PAGES=0)
+    client = older.test_client()
+    token = create(client)
+    monkeypatch.setattr(rendered, "__version__", "0.0.1-older")
+    client.get(f"/c/{token}/?fragment=1")
+    assert len(_rows(older, chronicle(older, token).id)) == 1
+    monkeypatch.undo()
+    newer = _worker(app, AHEAD_PAGES=0)
+    with _renders(newer) as names:
+        newer.test_client().get(f"/c/{token}/?fragment=1")
+    assert names == ["chronicle/_live.html"]

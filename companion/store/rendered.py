@@ -19,6 +19,7 @@ import hashlib
 import json
 import logging
 
+from companion.base import __version__
 from companion.store.sql import Database, dialect, now, sqlite_without_waiting
 
 log = logging.getLogger(__name__)
@@ -27,8 +28,11 @@ Pieces = list[str | int]  # a page's text, and between its pieces the index of a
 
 def digest(key: object) -> str:
     """A page-cache key as a row's key: the digest of its ``repr`` (plain values only, so
-    equal keys give equal digests in every process; a key that differs in anything differs)."""
-    return hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest()
+    equal keys give equal digests in every process; a key that differs in anything differs)
+    with the release's version: a server upgraded in place never serves a page an older
+    release made (its templates, its engines, its static files' names)."""
+    keyed = repr((__version__, key))
+    return hashlib.sha256(keyed.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def read(db: Database, stream_id: str, version: int, key: str) -> Pieces | None:
