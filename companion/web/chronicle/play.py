@@ -124,6 +124,10 @@ def live_key(context: dict[str, Any], kind: str = "live", *more: Hashable) -> tu
 @bp.get("/")
 def play(token: str) -> str | bytes:
     """The table's main screen: where the life stands and the current turn."""
+    known = streams.known_page("play", token)
+    if known is not None:
+        remember(url_for("chronicle.play", token=token))
+        return known
     cap, chronicle = open_chronicle(token)
     remember(url_for("chronicle.play", token=token))
     context = page_context(token, cap, chronicle)

@@ -37,6 +37,9 @@ streams.use_stream_errors(bp)
 @bp.get("/story")
 def log(token: str) -> str | bytes:
     """The life as a story: a chapter per stage, each turning point in full."""
+    known = streams.known_page("story", token)
+    if known is not None:
+        return known
     cap, chronicle = open_chronicle(token)
     context = _context(token, cap, chronicle)
 

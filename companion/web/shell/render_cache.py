@@ -22,7 +22,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from companion.store import rendered
-from companion.text.bytecache import ByteLRU
+from companion.text.bytecache import ByteLRU, deep_size
 from companion.web.shell import ahead
 
 # Signed CSRF tokens by the session's raw token: signing one costs more than serving a page.
@@ -33,6 +33,7 @@ ECHOABLE = "companion.echoable"
 # The secrets cut out of every page, in the order of their indexes in its parts.
 SECRETS = ("csrf", "link")
 LIVE = "companion.live"  # in a live feed's internal request's environ (never a visitor's)
+KNOWN = "companion_known"  # in ``g``: the key a page made for this request is kept under too
 
 
 def cut(html: str, secrets: list[str]) -> Parts:
@@ -100,12 +101,32 @@ def page_bytes(key: Hashable, render: Callable[[], str], *, token: str) -> bytes
     secrets it was filled with, so the same request can be answered again from the same parts
     while nothing it was made from has changed (``web.shell.echo``)."""
     secrets = [csrf_token(), token]  # as SECRETS names them
-    body = _served(key, render, secrets)
+    parts = _parts(key, render, secrets)
+    known = g.pop(KNOWN, None)  # the request's picture of the store: it names this key now
+    if known is not None:
+        current_app.extensions["companion.render_cache"].put(known, key, deep_size(key))
+    return _answer(key, parts, secrets)
+
+
+def known_bytes(known: Hashable, token: str) -> bytes | None:
+    """The whole answer whose key is kept under ``known``, a picture of everything the page is
+    made from (``streams.known_page``), filled with this viewer's secrets; None when it is not
+    kept, and then the page made for this request (``page_bytes``) is named by ``known``."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    key = app.extensions["companion.render_cache"].get(known)
+    parts = kept_parts(app, key) if isinstance(key, tuple) else None
+    if parts is None:
+        g.setdefault(KNOWN, known)
+        return None
+    return _answer(key, parts, [csrf_token(), token])
+
+
+def _answer(key: Hashable, parts: Parts, secrets: list[str]) -> bytes:
     request.environ[ECHOABLE] = (key, secrets, request.endpoint or "unmatched")
     place = _stream_version(key)
     if place is not None:  # asked again after the stream's next change: made ahead then
         ahead.seen(key, *place)  # type: ignore[arg-type]
-    return body
+    return fill(parts, secrets)
 
 
 def kept_parts(app: Flask, key: Hashable) -> Parts | None:
@@ -129,12 +150,17 @@ def live_parts(
 
 
 def _served(key: Hashable, render: Callable[[], str], secrets: list[str]) -> bytes:
+    return fill(_parts(key, render, secrets), secrets)
+
+
+def _parts(key: Hashable, render: Callable[[], str], secrets: list[str]) -> Parts:
     cache: ByteLRU = current_app.extensions["companion.render_cache"]
-    parts = cache.get(key)
-    if not isinstance(parts, list):
-        parts = _shared(key, render, secrets)
-        cache.put(key, parts, parts_size(parts))
-    return fill(parts, secrets)
+    kept = cache.get(key)
+    if isinstance(kept, list):
+        return kept
+    parts = _shared(key, render, secrets)
+    cache.put(key, parts, parts_size(parts))
+    return parts
 
 
 def _shared(key: Hashable, render: Callable[[], str], secrets: list[str]) -> Parts:

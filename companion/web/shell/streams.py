@@ -11,6 +11,7 @@ fetched otherwise.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, NoReturn, TypeVar
@@ -18,12 +19,14 @@ from typing import Any, NoReturn, TypeVar
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     jsonify,
     make_response,
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import get_locale
@@ -33,13 +36,13 @@ from werkzeug.wrappers import Response
 
 from companion.base.limits import NUMBER_LIMIT
 from companion.live import Part
-from companion.store.capabilities import TOKEN_PATTERN, Capability
+from companion.store.capabilities import TOKEN_PATTERN, Capability, served_state
 from companion.store.db import get_db
 from companion.store.events import Stream as Header
 from companion.store.events import UnknownStreamError
 from companion.text.wording import gettext as _
 from companion.web.shell.access import open_link
-from companion.web.shell.render_cache import cached, live_parts, page_bytes
+from companion.web.shell.render_cache import cached, known_bytes, live_parts, page_bytes
 
 Stream = TypeVar("Stream")
 Loader = Callable[[Any, str, Header], Stream]
@@ -200,6 +203,32 @@ def cache_key(kind: str, cap: Capability, version: int, *more: Hashable) -> tupl
     locale = str(get_locale())
     served = (request.scheme, request.host, request.script_root)
     return (kind, cap.stream_id, version, locale, cap.role, cap.seat, cap.can_write, *more, served)
+
+
+def known_page(kind: str, token: str, *more: Hashable) -> bytes | None:
+    """This request's page, when one was made before from the same picture of the store; the
+    page is kept under that picture once made (``cached_page``). None otherwise, or when the
+    session holds a message to show. ``more``: whatever else of the session the page reads.
+
+    ``served_state`` is one row of everything in the store a link's page is made from: the
+    link's role and seat, the stream's header and version, its drafts and kept words, its
+    version's books (``web.shell.echo`` answers again by it). With the request's path and
+    query (as a digest: no key holds a link), what its language is chosen by (the session's choice, the browser's languages), and
+    the address its links are built from, it decides the page as its own key would
+    (``cache_key``), so a page is served without opening the stream: one query instead of the
+    link, the replayed state, the drafts and the kept words. Read before the page is made, so
+    a change meanwhile only costs a miss. The session's CSRF token and the link are filled in
+    per viewer, as for every kept page.
+    """
+    if session.get("_flashes") or not current_app.config.get("RENDER_CACHE_BYTES"):
+        return None
+    row = served_state(get_db(), token)
+    if row is None:
+        return None  # the page says why
+    chosen = session.get("lang"), request.headers.get("Accept-Language")
+    served = (request.scheme, request.host, request.script_root)
+    asked = hashlib.sha256(request.full_path.encode("utf-8", "surrogatepass")).hexdigest()
+    return known_bytes(("known", kind, row, asked, chosen, served, *more), token)
 
 
 def cached_page(key: tuple[Hashable, ...], token: str, render: Page) -> bytes:

@@ -155,6 +155,11 @@ def table(token: str) -> str | bytes:
 
     Rendered once per version and viewer (``view.live_key``): a view of a kept page works
     out nothing but whose eyes it looks through."""
+    # In hot-seat, whose eyes: the device holder this browser remembers (``viewer_seat``).
+    known = streams.known_page("table", token, repr(session.get("revealed")))
+    if known is not None:
+        remember(url_for("tables.table", token=token))
+        return known
     cap, match = open_table(token)
     remember(url_for("tables.table", token=token))
     seat = viewer_seat(cap, match)
