@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from companion.store import drafts
 from companion.store.db import connect, get_db, unavailable
-from companion.web.api import routes as api
+from companion.web.api import state as api_state
 
 SETUP = {
     "pioneer": {"name": "Kaya", "people": "human", "concept": "A cartographer."},
@@ -143,7 +143,7 @@ def test_a_bug_in_a_query_is_still_a_500_in_the_api(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     host = _host(client)
-    monkeypatch.setattr(api, "state_json", _broken_query)
+    monkeypatch.setattr(api_state, "state_json", _broken_query)
     response = client.get(f"/api/v1/chronicles/{host}/state")
     assert response.status_code == 500
     assert response.get_json()["code"] == "server-error"

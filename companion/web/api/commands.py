@@ -22,7 +22,7 @@ from companion.store.db import get_db
 from companion.store.events import StaleVersionError
 from companion.streams import chronicles
 from companion.web.api.routes import ApiError, Reply, json_body, open_link
-from companion.web.api.state import state_json
+from companion.web.api.state import state_answer, state_json
 from companion.web.chronicle.narrate import MAX_LISTED, actor_of, describe, newer_events
 from companion.web.chronicle.packs_view import pack_store
 from companion.web.chronicle.setup_form import SetupForm, check_form
@@ -206,7 +206,7 @@ def commands(token: str) -> Response | Reply:
         )
     except StaleVersionError:
         return _stale(chronicles.load(get_db(), chronicle.id), chronicle.version, cap, batch)
-    return jsonify(state_json(updated, cap))
+    return state_answer(updated, cap)
 
 
 def _drafts_after(chronicle: chronicles.Chronicle) -> Callable[[State], None]:

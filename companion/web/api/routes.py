@@ -25,7 +25,7 @@ from companion.store.db import unavailable
 from companion.streams import chronicles
 from companion.text import json_input
 from companion.web.api.openapi import document as openapi
-from companion.web.api.state import state_json, story_json
+from companion.web.api.state import state_answer, story_json
 from companion.web.shell import streams
 from companion.web.shell.request_log import request_id
 from companion.web.shell.text_errors import rule_message, rule_status
@@ -168,7 +168,7 @@ def openapi_document() -> Response:
 def state(token: str) -> Response:
     """The chronicle's state as this link may see it."""
     cap, chronicle = open_link(token)
-    return jsonify(state_json(chronicle, cap))
+    return state_answer(chronicle, cap)
 
 
 @bp.get("/v1/chronicles/<token>/story")

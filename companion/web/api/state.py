@@ -8,9 +8,10 @@ unshuffled, and the cards left in the current pile are listed (the player picks 
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
-from flask import url_for
+from flask import Response, current_app, jsonify, url_for
 
 from companion.export import jobs
 from companion.export.editions import parse_layout
@@ -24,6 +25,19 @@ from companion.text.story import story_chapters
 from companion.web.chronicle import export_view
 
 JSON = dict[str, Any]
+
+
+def state_answer(chronicle: Chronicle, cap: Capability) -> Response:
+    """``state_json`` as the API answers it, encoded once per version and kind of link: what
+    the command that made a version answers is what every later ask of that state gets, from
+    the page cache (the state holds no link and no language)."""
+    key = ("state-json", chronicle.id, chronicle.version, cap.role, cap.seat, cap.can_write)
+    cache = current_app.extensions["companion.render_cache"]
+    body = cache.get(key)
+    if not isinstance(body, bytes):
+        body = jsonify(state_json(chronicle, cap)).get_data()
+        cache.put(key, body, sys.getsizeof(body))
+    return Response(body, mimetype="application/json")
 
 
 def state_json(chronicle: Chronicle, cap: Capability) -> JSON:
