@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from flask import Flask
+from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
 from companion.store.db import connect
@@ -105,3 +107,35 @@ def refused_page(client: FlaskClient, response: Any) -> str:
     """The page a refused form sends the browser to (post/redirect/get), with its message."""
     assert response.status_code == 303, response.get_data(as_text=True)[:2000]
     return str(client.get(response.headers["Location"]).get_data(as_text=True))
+
+
+def another_worker(app: Flask, **config: Any) -> Flask:
+    """Another worker of the same server: its own process caches, the same store."""
+    from companion.app import create_app
+
+    return create_app({**app.config, **config})
+
+
+@contextmanager
+def rendered_by(app: Flask) -> Iterator[list[str]]:
+    """The names of the templates ``app`` renders meanwhile."""
+    names: list[str] = []
+
+    def heard(_sender: Flask, template: Any, **_extra: Any) -> None:
+        names.append(str(template.name))
+
+    template_rendered.connect(heard, app)
+    try:
+        yield names
+    finally:
+        template_rendered.disconnect(heard, app)
+
+
+def with_reader(client: FlaskClient, app: Flask) -> tuple[str, str, str]:
+    """A chronicle set up through the forms: its host's link, its stream id and a reader's link."""
+    from companion.store import capabilities
+
+    token = create(client)
+    stream_id = chronicle(app, token).id
+    reader = capabilities.issue(connect(app.config["DATABASE"]), stream_id, "reader", None)
+    return token, stream_id, reader

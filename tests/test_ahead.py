@@ -9,41 +9,19 @@ from __future__ import annotations
 
 import re
 import tracemalloc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from flask import Flask, template_rendered
+from flask import Flask
 from flask.testing import FlaskClient
-from play_helpers import chronicle, create, post_turn
+from play_helpers import another_worker, chronicle, create, post_turn, rendered_by, with_reader
 
-from companion.app import create_app
 from companion.store import capabilities, signal
 from companion.store.db import connect
 from companion.web.shell import ahead as ahead_module
 from companion.web.shell.ahead import CHANGES, STREAMS, Ahead
 
 CSRF = re.compile(r'name="csrf_token" value="[^"]*"|data-csrf="[^"]*"')
-
-
-def _worker(app: Flask, **config: Any) -> Flask:
-    """Another worker of the same server: its own process caches, the same store."""
-    return create_app({**app.config, **config})
-
-
-@contextmanager
-def _renders(app: Flask) -> Iterator[list[str]]:
-    names: list[str] = []
-
-    def heard(_sender: Flask, template: Any, **_extra: Any) -> None:
-        names.append(str(template.name))
-
-    template_rendered.connect(heard, app)
-    try:
-        yield names
-    finally:
-        template_rendered.disconnect(heard, app)
 
 
 def _draw(client: FlaskClient, app: Flask, token: str) -> None:
@@ -61,19 +39,16 @@ def _ahead(app: Flask) -> Ahead:
 def test_a_second_worker_s_first_ask_after_a_change_is_a_hit(
     app: Flask, client: FlaskClient
 ) -> None:
-    token = create(client)
-    stream_id = chronicle(app, token).id
-    db = connect(app.config["DATABASE"])
-    reader = capabilities.issue(db, stream_id, "reader", None)
+    token, _stream_id, reader = with_reader(client, app)
     asked = [f"/c/{token}/", f"/c/{token}/?fragment=1", f"/c/{reader}/", f"/c/{reader}/?lang=ja"]
     client.get(asked[0])  # shows the message the setup left: a page never kept
     before = {path: client.get(path).get_data(as_text=True) for path in asked}
-    other = _worker(app)
+    other = another_worker(app)
     _draw(client, app, token)  # the first worker writes the change, and makes its pages
-    with _renders(other) as names:
+    with rendered_by(other) as names:
         after = {path: other.test_client().get(path).get_data(as_text=True) for path in asked}
     assert names == [], "the second worker rendered a page made ahead"
-    with _renders(app) as names:
+    with rendered_by(app) as names:
         again = {path: client.get(path).get_data(as_text=True) for path in asked}
     assert names == []
     for path in asked:
@@ -89,8 +64,8 @@ def test_a_page_is_made_in_the_language_its_visitor_had(app: Flask, client: Flas
     client.get(f"/c/{token}/")  # shows the message the setup left: a page never kept
     assert 'lang="ja"' in client.get(f"/c/{token}/", headers=headers).get_data(as_text=True)
     _draw(client, app, token)
-    other = _worker(app)
-    with _renders(other) as names:
+    other = another_worker(app)
+    with rendered_by(other) as names:
         page = other.test_client().get(f"/c/{token}/", headers=headers).get_data(as_text=True)
     assert names == [] and 'lang="ja"' in page
 
@@ -137,7 +112,7 @@ def test_what_one_link_can_make_a_process_note_and_make_is_bounded(
         in ("", "fragment=1", "lang=en", "lang=ja", "fragment=1&lang=ja")
         for page in noted
     )
-    with _renders(app) as names:
+    with rendered_by(app) as names:
         _draw(client, app, token)
     wholes = [n for n in names if n in ("chronicle/play.html", "chronicle/_live.html")]
     assert 0 < len(wholes) <= bound + 1  # ahead, and the writer's own redirect is not asked
@@ -146,10 +121,8 @@ def test_what_one_link_can_make_a_process_note_and_make_is_bounded(
 def test_a_revoked_link_s_pages_are_not_made_and_are_forgotten(
     app: Flask, client: FlaskClient
 ) -> None:
-    token = create(client)
-    stream_id = chronicle(app, token).id
+    token, stream_id, reader = with_reader(client, app)
     db = connect(app.config["DATABASE"])
-    reader = capabilities.issue(db, stream_id, "reader", None)
     client.get(f"/c/{token}/")  # shows the message the setup left: a page never kept
     client.get(f"/c/{reader}/")
     client.get(f"/c/{token}/")

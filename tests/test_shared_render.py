@@ -8,41 +8,17 @@ shared store (``scripts/test``'s PostgreSQL lane).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
 
 import pytest
-from flask import Flask, template_rendered
+from flask import Flask
 from flask.testing import FlaskClient
-from play_helpers import chronicle, create, post_turn
+from play_helpers import another_worker, chronicle, create, post_turn, rendered_by
 
-from companion.app import create_app
 from companion.ops import deletion
 from companion.store import rendered, snapshots
 from companion.store.db import connect
 
 CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
-
-
-def _worker(app: Flask, **config: Any) -> Flask:
-    """Another worker of the same server: its own process caches, the same store."""
-    return create_app({**app.config, **config})
-
-
-@contextmanager
-def _renders(app: Flask) -> Iterator[list[str]]:
-    """The templates ``app`` renders meanwhile."""
-    names: list[str] = []
-
-    def heard(_sender: Flask, template: Any, **_extra: Any) -> None:
-        names.append(str(template.name))
-
-    template_rendered.connect(heard, app)
-    try:
-        yield names
-    finally:
-        template_rendered.disconnect(heard, app)
 
 
 def _rows(app: Flask, stream_id: str) -> list[tuple[str, int, str]]:
@@ -53,23 +29,23 @@ def _rows(app: Flask, stream_id: str) -> list[tuple[str, int, str]]:
 
 def test_a_second_worker_reads_the_part_the_first_made(app: Flask) -> None:
     """Each worker making pages as they are asked (none made ahead: ``test_ahead.py``)."""
-    app = _worker(app, AHEAD_PAGES=0)
+    app = another_worker(app, AHEAD_PAGES=0)
     client = app.test_client()
     token = create(client)
     fragment = f"/c/{token}/?fragment=1"
     first = client.get(fragment).get_data(as_text=True)
-    other = _worker(app, AHEAD_PAGES=0)
-    with _renders(other) as names:
+    other = another_worker(app, AHEAD_PAGES=0)
+    with rendered_by(other) as names:
         second = other.test_client().get(fragment).get_data(as_text=True)
     assert names == [], "the second worker rendered the part again"
     assert CSRF.sub("", second) == CSRF.sub("", first) and token in second
     # A change: the first worker to ask renders it once, and the other reads it.
     state = chronicle(app, token).state
     post_turn(client, app, token, action="draw", card=state.pile_cards(state.pile)[0])
-    with _renders(other) as names:
+    with rendered_by(other) as names:
         changed = other.test_client().get(fragment).get_data(as_text=True)
     assert "chronicle/_live.html" in names and changed != second
-    with _renders(app) as names:
+    with rendered_by(app) as names:
         again = client.get(fragment).get_data(as_text=True)
     assert CSRF.sub("", again) == CSRF.sub("", changed)
     assert names == []
@@ -91,7 +67,7 @@ def test_no_link_token_is_kept_in_a_shared_key_or_body(app: Flask, client: Flask
 
 
 def test_sharing_off_keeps_nothing_in_the_store(app: Flask) -> None:
-    off = _worker(app, SHARED_RENDER_BYTES=0)
+    off = another_worker(app, SHARED_RENDER_BYTES=0)
     client = off.test_client()
     token = create(client)
     client.get(f"/c/{token}/?fragment=1")
@@ -139,14 +115,14 @@ def test_a_page_another_release_kept_is_never_served(
 ) -> None:
     """A server upgraded in place (same stream version, new templates and static names) makes
     its pages again instead of serving the older release's from the store."""
-    older = _worker(app, AHEAD_PAGES=0)
+    older = another_worker(app, AHEAD_PAGES=0)
     client = older.test_client()
     token = create(client)
     monkeypatch.setattr(rendered, "__version__", "0.0.1-older")
     client.get(f"/c/{token}/?fragment=1")
     assert len(_rows(older, chronicle(older, token).id)) == 1
     monkeypatch.undo()
-    newer = _worker(app, AHEAD_PAGES=0)
-    with _renders(newer) as names:
+    newer = another_worker(app, AHEAD_PAGES=0)
+    with rendered_by(newer) as names:
         newer.test_client().get(f"/c/{token}/?fragment=1")
     assert names == ["chronicle/_live.html"]
