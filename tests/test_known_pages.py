@@ -114,3 +114,24 @@ def test_hot_seat_eyes_are_the_browser_s_own(
     assert CSRF.sub("", other) == CSRF.sub("", covered)
     again = holder.get(f"/t/{token}/").get_data(as_text=True)
     assert 'class="cover-screen"' not in again and CSRF.sub("", again) == CSRF.sub("", shown)
+
+
+def test_a_browser_s_headers_make_no_bigger_keys_and_another_is_still_served(
+    app: Flask, client: FlaskClient
+) -> None:
+    """One link asks its page with a different 4 kB Accept-Language each time: every key it
+    leaves is a digest of what it brought (the page cache's bound counts what it holds), and
+    another browser of the link still gets the page kept for it."""
+    token = create(client)
+    client.get(f"/c/{token}/")  # shows the message the setup left: a page never kept
+    reader = _browser(app)
+    kept = reader.get(f"/c/{token}/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    stranger = _browser(app)
+    for n in range(200):
+        header = f"en;q=0.{n % 9 + 1}, " + "x" * 4000 + str(n)
+        assert stranger.get(f"/c/{token}/", headers={"Accept-Language": header}).status_code == 200
+    cache = app.extensions["companion.render_cache"]
+    assert max(len(repr(key)) for key in cache.keys()) < 2000
+    assert cache.nbytes <= cache.max_bytes
+    again = _browser(app).get(f"/c/{token}/", headers={"Accept-Language": "en"})
+    assert CSRF.sub("", again.get_data(as_text=True)) == CSRF.sub("", kept)

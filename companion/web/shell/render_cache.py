@@ -104,7 +104,8 @@ def page_bytes(key: Hashable, render: Callable[[], str], *, token: str) -> bytes
     parts = _parts(key, render, secrets)
     known = g.pop(KNOWN, None)  # the request's picture of the store: it names this key now
     if known is not None:
-        current_app.extensions["companion.render_cache"].put(known, key, deep_size(key))
+        size = deep_size(known) + deep_size(key)  # the entry's key is charged as well
+        current_app.extensions["companion.render_cache"].put(known, key, size)
     return _answer(key, parts, secrets)
 
 

@@ -213,22 +213,30 @@ def known_page(kind: str, token: str, *more: Hashable) -> bytes | None:
     ``served_state`` is one row of everything in the store a link's page is made from: the
     link's role and seat, the stream's header and version, its drafts and kept words, its
     version's books (``web.shell.echo`` answers again by it). With the request's path and
-    query (as a digest: no key holds a link), what its language is chosen by (the session's choice, the browser's languages), and
+    query, what its language is chosen by (the session's choice, the browser's languages) and
     the address its links are built from, it decides the page as its own key would
     (``cache_key``), so a page is served without opening the stream: one query instead of the
     link, the replayed state, the drafts and the kept words. Read before the page is made, so
     a change meanwhile only costs a miss. The session's CSRF token and the link are filled in
-    per viewer, as for every kept page.
+    per viewer, as for every kept page. What the request brings is kept in the key as one
+    digest: no key holds a link, and a long header makes no bigger key.
     """
     if session.get("_flashes") or not current_app.config.get("RENDER_CACHE_BYTES"):
         return None
     row = served_state(get_db(), token)
     if row is None:
         return None  # the page says why
-    chosen = session.get("lang"), request.headers.get("Accept-Language")
-    served = (request.scheme, request.host, request.script_root)
-    asked = hashlib.sha256(request.full_path.encode("utf-8", "surrogatepass")).hexdigest()
-    return known_bytes(("known", kind, row, asked, chosen, served, *more), token)
+    asked = (
+        request.full_path,
+        session.get("lang"),
+        request.headers.get("Accept-Language"),
+        request.scheme,
+        request.host,
+        request.script_root,
+        *more,
+    )
+    digest = hashlib.sha256(repr(asked).encode("utf-8", "surrogatepass")).hexdigest()
+    return known_bytes(("known", kind, row, digest), token)
 
 
 def cached_page(key: tuple[Hashable, ...], token: str, render: Page) -> bytes:
