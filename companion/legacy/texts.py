@@ -47,21 +47,22 @@ _HOLDS: dict[type[Any], tuple[tuple[str, str], ...]] = {
 def iter_texts(state: State) -> Iterator[Text]:
     """Every text in the state: the story, the keystones, the marks and the epilogue."""
     for point in state.turning_points:
-        yield from _texts_of(point)
+        yield from texts_of(point)
     for keystone in state.keystones:
-        yield from _texts_of(keystone)
+        yield from texts_of(keystone)
     for mark in state.marks:
-        yield from _texts_of(mark)
+        yield from texts_of(mark)
     if state.epilogue is not None:
         yield state.epilogue
 
 
-def _texts_of(record: Any) -> Iterator[Text]:
+def texts_of(record: Any) -> Iterator[Text]:
+    """The texts a turning point, payment, loss, keystone or mark holds, in reading order."""
     for name, kind in _HOLDS[type(record)]:
         value = getattr(record, name)
         if kind == "records":
             for item in value:
-                yield from _texts_of(item)
+                yield from texts_of(item)
         elif value is not None:
             yield value
 

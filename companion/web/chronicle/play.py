@@ -45,6 +45,7 @@ from companion.web.chronicle.kept_words import (
 )
 from companion.web.chronicle.narrate import actor_of, describe_since
 from companion.web.chronicle.opening import acting_seat, open_chronicle
+from companion.web.chronicle.story_view import story_at
 from companion.web.chronicle.turn_form import TEXT_FIELDS, FormError, commands_for, draft_allowed
 from companion.web.chronicle.undo_view import undo_offer, undo_seat
 from companion.web.chronicle.writing import writing_now
@@ -166,7 +167,9 @@ def version(token: str) -> Response:
 def events(token: str) -> Response:
     """The version answer, pushed to open pages each time it changes (server-sent events)."""
     cap = capability_for(token, chronicles.KIND)
-    part = streams.live_part(LIVE_PARTS, token=token)
+    # The story's part is its page: the one ``?at=`` names, as the page that opened the feed.
+    at = story_at() if request.args.get("part") == "story" else None
+    part = streams.live_part(LIVE_PARTS, token=token, **({} if at is None else {"at": at}))
     return live.respond(cap.stream_id, "chronicle.version", part, link=cap.token_hash, token=token)
 
 

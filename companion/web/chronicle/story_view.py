@@ -20,7 +20,13 @@ from companion.store.events import StaleVersionError
 from companion.streams import chronicles
 from companion.streams.chronicle_limits import LimitError
 from companion.text.bidi import isolate
-from companion.text.story import life_timeline, story_chapters, timeline_rounds
+from companion.text.story import (
+    life_timeline,
+    page_at,
+    story_chapters,
+    story_pages,
+    timeline_rounds,
+)
 from companion.text.terms import stage_name
 from companion.text.wording import gettext as _
 from companion.web.chronicle.kept_words import holder, too_long_message
@@ -36,14 +42,19 @@ streams.use_stream_errors(bp)
 
 @bp.get("/story")
 def log(token: str) -> str | bytes:
-    """The life as a story: a chapter per stage, each turning point in full."""
+    """The life as a story: a chapter per stage, each turning point in full; a long life a
+    page at a time (``?at=`` names a turning point on the page; none: the latest page)."""
+    at = story_at()
     known = streams.known_page("story", token)
     if known is not None:
         return known
     cap, chronicle = open_chronicle(token)
     context = _context(token, cap, chronicle)
+    pages = story_pages(chronicle.state)
+    shown = page_at(pages, at)
+    context.update(at=at, pages=pages, page=shown)
 
-    chapters_key = streams.cache_key("story", cap, chronicle.version)
+    chapters_key = streams.cache_key("story", cap, chronicle.version, shown.number)
 
     def chapters() -> str:
         return render_template(
@@ -65,6 +76,17 @@ def log(token: str) -> str | bytes:
     )
     key = streams.cache_key("story-page", cap, chronicle.version, request.full_path, books)
     return streams.cached_page(key, token, page)
+
+
+def story_at() -> int | None:
+    """The turning point a story address names (``?at=``): None when it names none; a value
+    that is not a seq is a page that does not exist."""
+    raw = request.args.get("at")
+    if raw is None:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+        abort(404)
+    return int(raw)
 
 
 @bp.get("/text/<int:seq>/<field>")
@@ -128,7 +150,15 @@ def revise(token: str) -> streams.Refusal:
         _keep(chronicle, cap, name, typed)
         return refused
     flash(_("The correction is kept; earlier versions stay in its history."), "success")
-    return redirect(url_for("story.log", token=token, _anchor=form.get("anchor", "")))
+    anchor = form.get("anchor", "")
+    return redirect(url_for("story.log", token=token, at=_anchored(anchor), _anchor=anchor))
+
+
+def _anchored(anchor: str) -> int | None:
+    """The turning point a story anchor (``tp-<seq>``) is on, for the page that holds it."""
+    seq = anchor.removeprefix("tp-")
+    readable = anchor.startswith("tp-") and seq.isascii() and seq.isdigit() and len(seq) <= 18
+    return int(seq) if readable else None
 
 
 def _seq(form: Any) -> int:
@@ -183,6 +213,7 @@ def _text_page(
         "chronicle/text.html",
         text=found,
         anchor=anchor,
+        at=_anchored(anchor),
         posted=posted,
         **_context(token, cap, chronicle),
     )
