@@ -7,6 +7,7 @@ import json
 import re
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from live_client import Feed
 from play_helpers import chronicle, create, play_to_the_end
 from server_client import Browser, Server, request, send
 
+from companion.legacy import State
 from companion.text.story import PAGE_BYTES, page_at, split_pages, story_pages
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -53,6 +55,25 @@ def long_life(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask,
     yield make_app(folder, DATABASE=str(database)), token
 
 
+@dataclass
+class Life:
+    """The long life opened by a browser of its host's link."""
+
+    app: Flask
+    token: str
+    client: FlaskClient
+
+    @property
+    def state(self) -> State:
+        return chronicle(self.app, self.token).state
+
+
+@pytest.fixture
+def life(long_life: tuple[Flask, str]) -> Life:
+    app, token = long_life
+    return Life(app, token, app.test_client())
+
+
 def _pages_in_order(client: FlaskClient, token: str) -> list[tuple[str, str]]:
     """Each page of the story as a reader turns them, from the first: (address, HTML)."""
     pages, address = [], f"/c/{token}/story?at=0"
@@ -67,11 +88,9 @@ def _pages_in_order(client: FlaskClient, token: str) -> list[tuple[str, str]]:
 
 
 def test_a_long_life_is_read_page_by_page_and_every_turning_point_is_on_one(
-    long_life: tuple[Flask, str],
+    life: Life,
 ) -> None:
-    app, token = long_life
-    client = app.test_client()
-    state = chronicle(app, token).state
+    client, token, state = life.client, life.token, life.state
     pages = _pages_in_order(client, token)
     assert len(pages) > 1
     shown = [seq for _a, html in pages for seq in re.findall(r'id="tp-(\d+)"', html)]
@@ -88,10 +107,9 @@ def test_a_long_life_is_read_page_by_page_and_every_turning_point_is_on_one(
 
 
 def test_every_round_in_the_contents_leads_to_the_page_that_holds_it(
-    long_life: tuple[Flask, str],
+    life: Life,
 ) -> None:
-    app, token = long_life
-    client = app.test_client()
+    client, token = life.client, life.token
     html = client.get(f"/c/{token}/story?at=0").get_data(as_text=True)
     toc = re.search(r'<nav class="story-toc"[^>]*>(.*?)</nav>', html, re.S)
     assert toc is not None
@@ -105,11 +123,9 @@ def test_every_round_in_the_contents_leads_to_the_page_that_holds_it(
 
 
 def test_a_turning_point_named_in_the_address_is_on_the_page_shown(
-    long_life: tuple[Flask, str],
+    life: Life,
 ) -> None:
-    app, token = long_life
-    client = app.test_client()
-    state = chronicle(app, token).state
+    client, token, state = life.client, life.token, life.state
     pages = story_pages(state)
     for tp in state.turning_points[::5]:
         html = client.get(f"/c/{token}/story?at={tp.seq}").get_data(as_text=True)
@@ -124,10 +140,9 @@ def test_a_turning_point_named_in_the_address_is_on_the_page_shown(
 
 @pytest.mark.parametrize("at", ["x", "-1", "1.5", "9" * 19, ""])
 def test_an_address_naming_no_turning_point_is_a_page_that_does_not_exist(
-    long_life: tuple[Flask, str], at: str
+    life: Life, at: str
 ) -> None:
-    app, token = long_life
-    client = app.test_client()
+    client, token = life.client, life.token
     assert client.get(f"/c/{token}/story?at={at}").status_code == 404
     assert client.get(f"/c/{token}/story?at={at}&fragment=1").status_code == 404
     # nor is there a feed of it
@@ -135,18 +150,16 @@ def test_an_address_naming_no_turning_point_is_a_page_that_does_not_exist(
 
 
 def test_a_correction_goes_back_to_the_page_that_holds_the_text(
-    long_life: tuple[Flask, str],
+    life: Life,
 ) -> None:
-    app, token = long_life
-    client = app.test_client()
-    state = chronicle(app, token).state
+    client, token, state = life.client, life.token, life.state
     first = state.turning_points[0]
     assert first.answer is not None
     assert page_at(story_pages(state), None).number > 1  # not the page the story opens at
     form = client.get(f"/c/{token}/text/{first.answer.seq}/answer").get_data(as_text=True)
     back = re.search(r'<a href="([^"]+)">← ', form)
     assert back is not None and f"at={first.seq}#tp-{first.seq}" in back.group(1)
-    version = chronicle(app, token).version
+    version = chronicle(life.app, token).version
     answer = client.post(
         f"/c/{token}/revise",
         data={

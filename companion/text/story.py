@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from markupsafe import Markup
 
@@ -108,15 +107,13 @@ def story_pages(state: State, budget: int = PAGE_BYTES) -> list[StoryPage]:
             replace(c, turning_points=tuple(tp for held_c, tp in held if held_c is c))
             for c in chapters
             if any(held_c is c for held_c, _tp in held)
-            or (not c.turning_points and _empty_chapter_page(chapters, c, runs, points) == run)
+            or (not c.turning_points and _empty_chapter_page(chapters, c, runs) == run)
         ]
         pages.append(StoryPage(number, tuple(parts), seqs))
     return pages
 
 
-def _empty_chapter_page(
-    chapters: list[Chapter], chapter: Chapter, runs: list[range], points: list[Any]
-) -> range:
+def _empty_chapter_page(chapters: list[Chapter], chapter: Chapter, runs: list[range]) -> range:
     """The run a chapter with nothing written goes on: the one holding the turning point just
     before it (the first run when none is)."""
     before = sum(len(c.turning_points) for c in chapters[: chapters.index(chapter)])

@@ -84,9 +84,17 @@ def story_at() -> int | None:
     raw = request.args.get("at")
     if raw is None:
         return None
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+    at = _read_seq(raw)
+    if at is None:
         abort(404)
-    return int(raw)
+    return at
+
+
+def _read_seq(raw: object) -> int | None:
+    """An event's seq as a form or an address writes it (digits only), or None."""
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 18:
+        return int(raw)
+    return None
 
 
 @bp.get("/text/<int:seq>/<field>")
@@ -156,15 +164,12 @@ def revise(token: str) -> streams.Refusal:
 
 def _anchored(anchor: str) -> int | None:
     """The turning point a story anchor (``tp-<seq>``) is on, for the page that holds it."""
-    seq = anchor.removeprefix("tp-")
-    readable = anchor.startswith("tp-") and seq.isascii() and seq.isdigit() and len(seq) <= 18
-    return int(seq) if readable else None
+    return _read_seq(anchor.removeprefix("tp-")) if anchor.startswith("tp-") else None
 
 
 def _seq(form: Any) -> int:
-    raw = form.get("target_seq", "")
-    readable = isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 18
-    return int(raw) if readable else -1
+    seq = _read_seq(form.get("target_seq", ""))
+    return -1 if seq is None else seq
 
 
 def _execute(
