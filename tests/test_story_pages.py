@@ -220,6 +220,12 @@ def test_a_feed_pushes_the_page_the_reader_is_on(tmp_path: Path) -> None:
             assert f'id="tp-{first}"' in shown and f'id="tp-{last}"' not in shown
             fetched = browser.get(fragment).text
             assert f'id="tp-{first}"' in fetched and f'id="tp-{last}"' not in fetched
+            # In Japanese, as a reader who chose it: the same page, its pages counted in Japanese.
+            browser.post_form("/language", {"lang": "ja", "next": "/"})
+            japanese = browser.get(f"/c/{token}/story?at={first}").text
+            assert '<html lang="ja">' in japanese and f'id="tp-{first}"' in japanese
+            assert re.search(r"全\d+ページ中1ページ目", japanese)
+            assert "次のページ" in japanese and "前のページ" not in japanese
         finally:
             feed.close()
     finally:
