@@ -18,7 +18,9 @@ its minimal server-sent-events feed pushing a number the bench signals.
    leaves no job behind). The same for the bare push, whose watchers fetch hello, idle and
    while the companion makes the same books (the machine as busy for both).
    Every watcher comes from one address, so the bounds on feeds per link and per address
-   are lifted for the bench. The machine's load average at the start and at the end.
+   are lifted for the bench. The machine's load average at the start and at the end. For
+   each run of the app, what its workers did for a change's pages and parts, read from its
+   ``/metrics`` (``companion_shared_pages_total``): made, kept, waited for, unclaimed.
 3. What idle watchers cost: the server's CPU (master, workers, export supervisor) over a quiet
    spell with no watcher, then with WATCHERS idle feeds open.
 
@@ -57,6 +59,8 @@ FEEDS_UNBOUNDED = {
     "COMPANION_STREAMS_PER_LINK": "100000",
     "COMPANION_STREAMS_PER_ADDRESS": "100000",
 }
+METRICS = "bench-metrics"  # the server's /metrics, read for the pages each change made
+SHARED = re.compile(r'^companion_shared_pages_total\{how="(\w+)"\} (\S+)$', re.M)
 WAIT = 20.0  # seconds a change may take to reach every watcher before it counts as missed
 
 
@@ -482,6 +486,12 @@ def signal_cost(folder: Path, listeners: int = 4, sends: int = 2000) -> tuple[fl
     return per_send, statistics.median(delays) if delays else float("nan")
 
 
+def shared_pages(port: int) -> dict[str, float]:
+    """The server's count of pages its workers made, read from the store, or waited for."""
+    _status, text = request(port, "GET", "/metrics", headers={"Authorization": f"Bearer {METRICS}"})
+    return {how: float(n) for how, n in SHARED.findall(str(text))}
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -527,7 +537,9 @@ def main() -> None:
         # Every watcher comes from this one address, hundreds on a link: the bounds on feeds
         # per link and per address (16 and 32 by default) are lifted as a table of phones,
         # each on its own address, never meets them.
-        server = Server(folder / "live.sqlite3", env=FEEDS_UNBOUNDED).start()
+        server = Server(
+            folder / "live.sqlite3", env={**FEEDS_UNBOUNDED, "COMPANION_METRICS_TOKEN": METRICS}
+        ).start()
         hello = Hello(folder)
         try:
             _status, body = request(server.port, "POST", "/api/v1/chronicles", SETUP)
@@ -548,10 +560,18 @@ def main() -> None:
             table: Links = [(f"/c/{t}/events?part=play", f"/c/{t}/?fragment=1") for t in tokens]
             change = command_change(server.port, token)
 
+            shared: dict[str, dict[str, float]] = {}
+
             def measured(part: str | None, port: int, links: Links, n: int, how: object) -> Run:
                 if part is not None and part not in only:
                     return NOT_RUN
-                return asyncio.run(live_run(port, links, args.watchers, n, how))
+                before = shared_pages(server.port)
+                run = asyncio.run(live_run(port, links, args.watchers, n, how))
+                if port == server.port:  # the pages the app's workers had, a change
+                    after = shared_pages(server.port)
+                    label = f"{len(links)} link{'s' if len(links) > 1 else ''}, {part}"
+                    shared[label] = {k: (after[k] - before.get(k, 0)) / n for k in after}
+                return run
 
             bare_links: Links = [("/events", "/")]
             bare_change = hello_change(hello)
@@ -627,6 +647,12 @@ def main() -> None:
                     f"  {label}: app / bare push, p50 {statistics.median(ours) / statistics.median(theirs):.1f}"
                     f", p99 {pct(ours, 99) / pct(theirs, 99):.1f}"
                 )
+    if shared:
+        print(" a change's pages and parts, over both workers (made: rendered under a claim;")
+        print(" kept: read from the store; waited: for the worker that claimed it; unclaimed:")
+        print(" rendered with no claim), per change:")
+        for label, hows in shared.items():
+            print(f"  {label:<32} " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(hows.items())))
     made = "not measured" if books is None else books.made
     print(f" books made meanwhile: {made}; jobs left queued or running after: {left}")
     if "cost" in only:

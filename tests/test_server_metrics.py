@@ -110,3 +110,22 @@ def test_promtool_finds_the_scrape_well_formed(metered: Flask) -> None:
     checked = subprocess.run([str(PROMTOOL), "check", "metrics"], input=text,
                              capture_output=True, text=True, timeout=60)  # fmt: skip
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def _shared(text: str, how: str) -> float:
+    found = re.search(rf'^companion_shared_pages_total\{{how="{how}"\}} (\S+)$', text, re.M)
+    return float(found.group(1)) if found else 0.0
+
+
+def test_a_page_one_worker_made_is_counted_as_kept_by_the_other(metered: Flask) -> None:
+    client = metered.test_client()
+    created = client.post("/api/v1/chronicles", json={"pioneer": {"name": "Kaya"},
+                                                      "players": ["Ali"]}).get_json()  # fmt: skip
+    part = f"/c/{created['host_token']}/?fragment=1"
+    before = _scrape(client)
+    assert client.get(part).status_code == 200
+    other = create_app(dict(metered.config))  # another worker: its own cache, the same store
+    assert other.test_client().get(part).status_code == 200
+    after = _scrape(client)
+    gained = {how: _shared(after, how) - _shared(before, how) for how in ("made", "kept")}
+    assert gained == {"made": 1, "kept": 1}

@@ -8,6 +8,8 @@ shared store (``scripts/test``'s PostgreSQL lane).
 from __future__ import annotations
 
 import re
+import threading
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -126,3 +128,96 @@ def test_a_page_another_release_kept_is_never_served(
     with rendered_by(newer) as names:
         newer.test_client().get(f"/c/{token}/?fragment=1")
     assert names == ["chronicle/_live.html"]
+
+
+def test_a_page_another_worker_is_making_is_waited_for_not_made_again(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two workers miss the same part after a change at once (each one's feeds woken by the
+    commit): the first claims it and makes it, the second waits for what it keeps."""
+    first = another_worker(app, AHEAD_PAGES=0)
+    second = another_worker(app, AHEAD_PAGES=0)
+    client = first.test_client()
+    token = create(client)
+    state = chronicle(first, token).state
+    post_turn(client, first, token, action="draw", card=state.pile_cards(state.pile)[0])
+    fragment = f"/c/{token}/?fragment=1"
+    made, keeping, waiting = threading.Event(), threading.Event(), threading.Event()
+    write, awaited = rendered.write, rendered.awaited
+
+    def held_write(*args: Any) -> bool:  # the first worker has made the part: it keeps it when told
+        if threading.current_thread().name == "first":
+            made.set()
+            assert keeping.wait(30), "the second worker never waited"
+        return write(*args)
+
+    def noted_wait(*args: Any) -> Any:
+        waiting.set()
+        return awaited(*args)
+
+    monkeypatch.setattr(rendered, "write", held_write)
+    monkeypatch.setattr(rendered, "awaited", noted_wait)
+    pages: dict[str, str] = {}
+
+    def ask(worker: Flask, name: str) -> None:
+        pages[name] = worker.test_client().get(fragment).get_data(as_text=True)
+
+    with rendered_by(first) as made_first, rendered_by(second) as made_second:
+        asking = threading.Thread(target=ask, args=(first, "first"), name="first")
+        asking.start()
+        assert made.wait(30), "the first worker did not make the part"
+        other = threading.Thread(target=ask, args=(second, "second"), name="second")
+        other.start()
+        assert waiting.wait(30), "the second worker did not wait for the claimed part"
+        keeping.set()
+        asking.join(30)
+        other.join(30)
+    assert not asking.is_alive() and not other.is_alive()
+    assert made_first == ["chronicle/_live.html"]
+    assert made_second == [], "the second worker made the part it should have waited for"
+    assert CSRF.sub("", pages["second"]) == CSRF.sub("", pages["first"])
+    assert token in pages["second"]
+
+
+def test_a_claim_is_made_once_given_back_and_void_when_old(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = connect(app.config["DATABASE"])
+    stream_id = chronicle(app, create(client)).id
+    key = "c" * 64
+    assert rendered.claim(db, stream_id, 3, key) == "claimed"
+    assert rendered.claim(db, stream_id, 3, key) == "taken"
+    assert rendered.read(db, stream_id, 3, key) is None  # a claim is no page
+    assert rendered.claim(db, stream_id, 4, key) == "claimed", "a newer version is claimed anew"
+    rendered.release(db, stream_id, 4, key)
+    assert _rows(app, stream_id) == []
+    assert rendered.claim(db, stream_id, 4, key) == "claimed"
+    assert rendered.write(db, stream_id, 4, key, ["made"], 40_000)
+    assert rendered.claim(db, stream_id, 4, key) == "taken", "a kept page is not claimed again"
+    assert rendered.awaited(db, stream_id, 4, key) == ["made"]
+    rendered.release(db, stream_id, 4, key)  # a kept page is never given back
+    assert rendered.read(db, stream_id, 4, key) == ["made"]
+    # A claim its process never kept nor gave back (it stopped) is void once old: a waiter
+    # stops waiting at its first look, and the next to miss the page claims it.
+    db.execute(
+        "UPDATE rendered SET version = 5, body = '', created = '2000-01-01T00:00:00.000+00:00'"
+        " WHERE stream_id = ? AND key = ?",
+        [stream_id, key],
+    )
+    looks: list[float] = []
+    monkeypatch.setattr(rendered.time, "sleep", looks.append)
+    assert rendered.awaited(db, stream_id, 5, key) is None
+    assert len(looks) == 1
+    assert rendered.claim(db, stream_id, 5, key) == "claimed"
+
+
+def test_a_page_too_big_to_keep_leaves_no_claim_behind(app: Flask) -> None:
+    """Nobody waits for a page its claimant could not keep."""
+    small = another_worker(app, AHEAD_PAGES=0, SHARED_RENDER_BYTES=4_000)
+    client = small.test_client()
+    token = create(client)
+    client.get(f"/c/{token}/")  # the message the setup left: a page never kept
+    for path in (f"/c/{token}/", f"/c/{token}/?fragment=1", f"/c/{token}/story"):
+        assert client.get(path).status_code == 200
+    stream_id = chronicle(small, token).id
+    assert [body for _key, _version, body in _rows(small, stream_id) if not body] == []

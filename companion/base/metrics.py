@@ -94,6 +94,14 @@ def _made() -> dict[str, Any]:
                 " readonly, full, ioerr, cantopen, or PostgreSQL's SQLSTATE)",
                 ["reason"],
             ),
+            "pages": Counter(
+                "companion_shared_pages",
+                "A stream's page or part missing from a worker's own cache after a change, by"
+                " how it was had: made (rendered here under its claim), kept (read from the"
+                " store), waited (for the worker that claimed it), unclaimed (rendered with no"
+                " claim)",
+                ["how"],
+            ),
             "watchers": Gauge(
                 "companion_live_watchers",
                 "Live feeds (open pages' server-sent events) held open now",
@@ -129,6 +137,13 @@ def unavailable(reason: str) -> None:
     """Count one 503 answered because the database could not be used, by why."""
     if _state["on"]:
         _made()["unavailable"].labels(reason or "unknown").inc()
+
+
+def shared_page(how: str) -> None:
+    """Count one stream's page missing from this worker's cache, by how it was had: ``made``,
+    ``kept``, ``waited`` or ``unclaimed``."""
+    if _state["on"]:
+        _made()["pages"].labels(how).inc()
 
 
 def watchers(change: int) -> None:

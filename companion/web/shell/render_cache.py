@@ -21,6 +21,7 @@ from flask import Flask, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from companion.base import metrics
 from companion.store import rendered
 from companion.text.bytecache import ByteLRU, deep_size
 from companion.web.shell import ahead
@@ -166,7 +167,9 @@ def _parts(key: Hashable, render: Callable[[], str], secrets: list[str]) -> Part
 
 def _shared(key: Hashable, render: Callable[[], str], secrets: list[str]) -> Parts:
     """The parts for ``key``: as another process (or server) kept them in the store after
-    this change, else rendered here and kept there for the others (``store.rendered``).
+    this change, else rendered here and kept there for the others (``store.rendered``). One
+    renders it for all: who misses it first claims it, and whoever misses it meanwhile (another
+    worker's feeds, woken by the same change) waits for what the claimant keeps.
 
     Only a stream's page at a version is shared (a key made by ``streams.cache_key``: its
     kind, stream id and version first); ``SHARED_RENDER_BYTES`` 0 shares nothing."""
@@ -178,11 +181,22 @@ def _shared(key: Hashable, render: Callable[[], str], secrets: list[str]) -> Par
 
     db, digest = get_db(), rendered.digest(key)
     kept = rendered.read(db, *place, digest)
+    claim = "taken" if kept is not None else rendered.claim(db, *place, digest)
+    waited = None
+    if claim == "taken" and kept is None:
+        kept = waited = rendered.awaited(db, *place, digest)
     if kept is not None:
+        metrics.shared_page("kept" if waited is None else "waited")
         return [p.encode("utf-8", "surrogatepass") if isinstance(p, str) else p for p in kept]
-    parts = cut(render(), secrets)
-    text = [p.decode("utf-8", "surrogatepass") if isinstance(p, bytes) else p for p in parts]
-    rendered.write(db, *place, digest, text, limit)
+    metrics.shared_page("made" if claim == "claimed" else "unclaimed")
+    written = False
+    try:
+        parts = cut(render(), secrets)
+        text = [p.decode("utf-8", "surrogatepass") if isinstance(p, bytes) else p for p in parts]
+        written = rendered.write(db, *place, digest, text, limit)
+    finally:
+        if claim == "claimed" and not written:  # nobody waits for a page never kept
+            rendered.release(db, *place, digest)
     return parts
 
 
